@@ -1,0 +1,103 @@
+#include "Cli.h"
+
+#include "Command.h"
+
+#include "common/DataPaths.h"
+#include "defaults/EmbeddedDefaults.h"
+#include "store/Store.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+namespace TrainDesk::Cli {
+
+namespace {
+
+QList<Command> allCommands()
+{
+    return workspaceCommands() + clusterCommands() + jobCommands();
+}
+
+QString usage(const QList<Command> &commands)
+{
+    QString text = QStringLiteral(
+        "Usage: traindesk                 open the desktop app\n"
+        "       traindesk COMMAND [OPTIONS] [-o table|json]\n\nCommands:\n");
+    for (const Command &c : commands)
+        text += QStringLiteral("  %1%2\n").arg(c.path.join(QLatin1Char(' ')).leftJustified(26), c.summary);
+    text += QStringLiteral("\nRun 'traindesk COMMAND --help' for a command's options.\n"
+                           "The data directory is $TRAINDESK_HOME when set.\n");
+    return text;
+}
+
+} // namespace
+
+int run(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QList<Command> commands = allCommands();
+
+    // The command is the longest run of leading words that names one.
+    QStringList words;
+    for (const QString &a : arguments) {
+        if (a.startsWith(QLatin1Char('-')))
+            break;
+        words << a;
+    }
+    const Command *command = nullptr;
+    for (const Command &c : commands) {
+        if (words.mid(0, c.path.size()) == c.path && (!command || c.path.size() > command->path.size()))
+            command = &c;
+    }
+    if (!command) {
+        if (arguments.isEmpty() || arguments.first() == QLatin1String("--help") || arguments.first() == QLatin1String("-h")
+            || arguments.first() == QLatin1String("help")) {
+            out << usage(commands);
+            return 0;
+        }
+        err << "error: unknown command '" << words.join(QLatin1Char(' ')) << "'\n" << usage(commands);
+        return 2;
+    }
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(command->summary);
+    parser.addOptions(command->options);
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output format: table or json."),
+                      QStringLiteral("FORMAT"), QStringLiteral("table")});
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(help);
+    QStringList toParse{QStringLiteral("traindesk ") + command->path.join(QLatin1Char(' '))};
+    toParse += arguments.mid(command->path.size());
+    if (!parser.parse(toParse)) {
+        err << "error: " << parser.errorText() << '\n';
+        return 2;
+    }
+    if (parser.isSet(help)) {
+        out << parser.helpText();
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "error: unexpected argument '" << parser.positionalArguments().first() << "'\n";
+        return 2;
+    }
+    const QString format = parser.value(QStringLiteral("output"));
+    if (format != QLatin1String("table") && format != QLatin1String("json")) {
+        err << "error: --output: expected table or json, found '" << format << "'\n";
+        return 2;
+    }
+
+    Store store;
+    if (auto opened = store.open(DataPaths::databasePath()); !opened) {
+        err << "error: " << opened.error() << '\n';
+        return 1;
+    }
+    if (auto ensured = EmbeddedDefaults::ensure(store); !ensured) {
+        err << "error: " << ensured.error() << '\n';
+        return 1;
+    }
+    Context context(parser, store, out, err);
+    return command->run(context);
+}
+
+} // namespace TrainDesk::Cli

@@ -1,0 +1,80 @@
+#include "Command.h"
+
+#include "store/Store.h"
+
+namespace TrainDesk::Cli {
+
+QString Context::workspaceName() const
+{
+    const QString ws = args.value(QStringLiteral("workspace"));
+    return ws.isEmpty() ? QStringLiteral("default") : ws;
+}
+
+Result<QString> Context::required(const QString &option) const
+{
+    const QString value = args.value(option);
+    if (value.isEmpty())
+        return fail(QStringLiteral("missing required option --%1").arg(option));
+    return value;
+}
+
+Result<Workspace> Context::workspace() const { return store.workspace(workspaceName()); }
+
+Result<Experiment> Context::experiment() const
+{
+    const auto ws = workspace();
+    if (!ws)
+        return ws.failure();
+    const auto name = required(QStringLiteral("experiment"));
+    if (!name)
+        return name.failure();
+    return store.experiment(ws->id, *name);
+}
+
+int Context::print(const QJsonValue &json, const Table &table)
+{
+    return print(json, table.render());
+}
+
+int Context::print(const QJsonValue &json, const QString &text)
+{
+    out << (this->json() ? toJsonText(json) : text);
+    out.flush();
+    return 0;
+}
+
+int Context::error(const QString &message)
+{
+    err << "error: " << message << '\n';
+    err.flush();
+    return 1;
+}
+
+QCommandLineOption workspaceOption()
+{
+    return {{QStringLiteral("w"), QStringLiteral("workspace")}, QStringLiteral("Workspace (default: default)."),
+            QStringLiteral("WS")};
+}
+
+QCommandLineOption experimentOption()
+{
+    return {{QStringLiteral("e"), QStringLiteral("experiment")}, QStringLiteral("Experiment."), QStringLiteral("EXP")};
+}
+
+QCommandLineOption nameOption(const QString &what)
+{
+    return {{QStringLiteral("n"), QStringLiteral("name")}, QStringLiteral("Name of the %1.").arg(what),
+            QStringLiteral("NAME")};
+}
+
+QCommandLineOption clusterOption()
+{
+    return {{QStringLiteral("c"), QStringLiteral("cluster")}, QStringLiteral("Cluster."), QStringLiteral("CLUSTER")};
+}
+
+QCommandLineOption fileOption(const QString &description)
+{
+    return {{QStringLiteral("f"), QStringLiteral("file")}, description, QStringLiteral("FILE")};
+}
+
+} // namespace TrainDesk::Cli

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "OutputFormat.h"
+#include "common/Result.h"
+#include "store/Entities.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QJsonValue>
+#include <QTextStream>
+
+#include <functional>
+
+namespace TrainDesk {
+class Store;
+}
+
+namespace TrainDesk::Cli {
+
+// What a command handler gets: its parsed options, the store, and the two streams.
+class Context
+{
+public:
+    Context(QCommandLineParser &args, Store &store, QTextStream &out, QTextStream &err)
+        : args(args), store(store), out(out), err(err) {}
+
+    QCommandLineParser &args;
+    Store &store;
+    QTextStream &out;
+    QTextStream &err;
+
+    bool json() const { return args.value(QStringLiteral("output")) == QLatin1String("json"); }
+    QString workspaceName() const;
+    // The option's value, or a failure naming the missing option.
+    Result<QString> required(const QString &option) const;
+
+    Result<Workspace> workspace() const;
+    Result<Experiment> experiment() const;  // -w and -e
+
+    // Prints `json` with -o json, else `table`; returns 0.
+    int print(const QJsonValue &json, const Table &table);
+    int print(const QJsonValue &json, const QString &text);
+    // Prints "error: <message>" on stderr; returns 1.
+    int error(const QString &message);
+};
+
+struct Command
+{
+    QStringList path;  // e.g. {"job", "file", "stream"}
+    QString summary;
+    QList<QCommandLineOption> options;
+    std::function<int(Context &)> run;
+};
+
+// Options shared by many commands.
+QCommandLineOption workspaceOption();
+QCommandLineOption experimentOption();
+QCommandLineOption nameOption(const QString &what);
+QCommandLineOption clusterOption();
+QCommandLineOption fileOption(const QString &description);
+
+QList<Command> workspaceCommands();
+QList<Command> clusterCommands();
+QList<Command> jobCommands();
+
+} // namespace TrainDesk::Cli

@@ -1,0 +1,364 @@
+// job create|show|list|wait|terminate|delete|start|validate|plan, job file list|stream, job node list.
+#include "Command.h"
+#include "JsonViews.h"
+
+#include "jobs/JobOutput.h"
+#include "jobs/JobRunner.h"
+#include "jobs/JobSpec.h"
+#include "store/Store.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QThread>
+
+namespace TrainDesk::Cli {
+
+namespace {
+
+constexpr int pollMs = 1000;
+
+QCommandLineOption jobNameOption() { return nameOption(QStringLiteral("job")); }
+QCommandLineOption jobOption()
+{
+    return {{QStringLiteral("j"), QStringLiteral("job")}, QStringLiteral("Job."), QStringLiteral("JOB")};
+}
+
+Result<QByteArray> readSpecFile(Context &c)
+{
+    const auto path = c.required(QStringLiteral("file"));
+    if (!path)
+        return path.failure();
+    QFile file(*path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot read %1: %2").arg(*path, file.errorString()));
+    return file.readAll();
+}
+
+struct JobRef
+{
+    Workspace workspace;
+    Experiment experiment;
+    Job job;
+};
+
+// The job named by -w, -e and `option` (-n or -j), after a refresh of its state.
+Result<JobRef> findJob(Context &c, const QString &option)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return ws.failure();
+    const auto exp = c.experiment();
+    if (!exp)
+        return exp.failure();
+    const auto name = c.required(option);
+    if (!name)
+        return name.failure();
+    auto job = c.store.job(exp->id, *name);
+    if (!job)
+        return job.failure();
+    JobRunner runner(c.store);
+    runner.refreshAll();
+    job = c.store.jobById(job->id);
+    if (!job)
+        return job.failure();
+    return JobRef{*ws, *exp, *job};
+}
+
+QString clusterName(Context &c, const Job &job)
+{
+    const auto cl = c.store.clusterById(job.clusterId);
+    return cl ? cl->name : QString();
+}
+
+Table jobTable(Context &c, const QList<Job> &jobs)
+{
+    Table t{{"Name", "Cluster", "State", "Created", "Nodes", "Exit code"}, {}};
+    for (const Job &j : jobs) {
+        t.rows.append({j.name, clusterName(c, j), toString(j.state), j.created.toString(Qt::ISODate),
+                       QString::number(parseJobSpec(j.spec).spec.nodeCount),
+                       j.exitCode ? QString::number(*j.exitCode) : QString()});
+    }
+    return t;
+}
+
+int showJob(Context &c, const JobRef &ref)
+{
+    const QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
+    const QString query = c.args.value(QStringLiteral("query"));
+    if (!query.isEmpty()) {
+        QJsonValue v = json;
+        for (const QString &key : query.split(QLatin1Char('.'))) {
+            if (!v.isObject() || !v.toObject().contains(key))
+                return c.error(QStringLiteral("--query: job has no field '%1'").arg(query));
+            v = v.toObject().value(key);
+        }
+        c.out << (v.isString() ? v.toString() + QLatin1Char('\n') : toJsonText(v));
+        return 0;
+    }
+    return c.print(json, jobTable(c, {ref.job}));
+}
+
+// Where a -d ID names: "stdouterr" or an output directory of the job's spec.
+Result<QString> jobDirectory(Context &c, const Job &job, const QString &id)
+{
+    if (id.isEmpty() || id == QLatin1String("stdouterr"))
+        return QStringLiteral("stdouterr");
+    JobRunner runner(c.store);
+    const auto plan = runner.planOf(job);
+    if (!plan)
+        return plan.failure();
+    for (const auto &[outputId, path] : plan->outputDirectories) {
+        if (outputId.compare(id, Qt::CaseInsensitive) == 0) {
+            if (!path.startsWith(job.jobDir + QLatin1Char('/')))
+                return fail(QStringLiteral("output directory %1 (%2) is outside the job directory").arg(id, path));
+            return path.mid(job.jobDir.size() + 1);
+        }
+    }
+    return fail(QStringLiteral("job '%1' has no output directory '%2'").arg(job.name, id));
+}
+
+} // namespace
+
+QList<Command> jobCommands()
+{
+    QList<Command> commands;
+    const QCommandLineOption draftOption(QStringLiteral("draft"), QStringLiteral("Save without queueing."));
+    commands.append({{"job", "create"}, "Create (submit) a job from a job.json.",
+                     {workspaceOption(), experimentOption(), jobNameOption(), clusterOption(),
+                      fileOption("The job.json."), draftOption},
+                     [](Context &c) {
+        const auto spec = readSpecFile(c);
+        if (!spec)
+            return c.error(spec.error());
+        const auto exp = c.experiment();
+        if (!exp)
+            return c.error(exp.error());
+        for (const QString &required : {QStringLiteral("name"), QStringLiteral("cluster")}) {
+            if (const auto v = c.required(required); !v)
+                return c.error(v.error());
+        }
+        JobRunner runner(c.store);
+        const auto job = runner.submit({c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"),
+                                        *spec, c.args.isSet("draft")});
+        if (!job)
+            return c.error(job.error());
+        return showJob(c, {*c.workspace(), *exp, *job});
+    }});
+    commands.append({{"job", "start"}, "Queue a draft job (such as the demo job).",
+                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("name"));
+        if (!ref)
+            return c.error(ref.error());
+        JobRunner runner(c.store);
+        const auto job = runner.queue(ref->job.id);
+        if (!job)
+            return c.error(job.error());
+        return showJob(c, {ref->workspace, ref->experiment, *job});
+    }});
+    const QCommandLineOption queryOption(QStringLiteral("query"), QStringLiteral("Print one field (dotted path)."),
+                                         QStringLiteral("FIELD"));
+    commands.append({{"job", "show"}, "Show a job.", {workspaceOption(), experimentOption(), jobNameOption(), queryOption},
+                     [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("name"));
+        if (!ref)
+            return c.error(ref.error());
+        return showJob(c, *ref);
+    }});
+    commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption()},
+                     [](Context &c) {
+        const auto ws = c.workspace();
+        if (!ws)
+            return c.error(ws.error());
+        const auto exp = c.experiment();
+        if (!exp)
+            return c.error(exp.error());
+        JobRunner(c.store).refreshAll();
+        const QList<Job> jobs = c.store.jobs(exp->id);
+        QJsonArray array;
+        for (const Job &j : jobs)
+            array.append(toJson(j, ws->name, exp->name, clusterName(c, j)));
+        return c.print(array, jobTable(c, jobs));
+    }});
+    commands.append({{"job", "wait"}, "Wait for a job to end; exit with its exit code.",
+                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
+        auto ref = findJob(c, QStringLiteral("name"));
+        if (!ref)
+            return c.error(ref.error());
+        if (ref->job.state == JobState::Draft)
+            return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
+        JobRunner runner(c.store);
+        JobOutput output(c.store);
+        Job job = ref->job;
+        while (!isFinished(job.state)) {
+            QThread::msleep(pollMs);
+            runner.refreshAll();
+            const auto refreshed = c.store.jobById(job.id);
+            if (!refreshed)
+                return c.error(refreshed.error());
+            job = *refreshed;
+            if (!job.jobDir.isEmpty())
+                output.ingestMetrics(job);
+        }
+        c.out << QStringLiteral("job '%1' %2").arg(job.name, toString(job.state));
+        if (job.exitCode)
+            c.out << QStringLiteral(" with exit code %1").arg(*job.exitCode);
+        for (const JobError &e : job.errors)
+            c.out << QStringLiteral("\n  %1: %2").arg(e.code, e.message);
+        c.out << '\n';
+        c.out.flush();
+        if (job.state == JobState::Succeeded)
+            return 0;
+        return job.exitCode && *job.exitCode != 0 ? *job.exitCode : 1;
+    }});
+    commands.append({{"job", "terminate"}, "Terminate a job (SIGTERM, then SIGKILL).",
+                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("name"));
+        if (!ref)
+            return c.error(ref.error());
+        const auto job = JobRunner(c.store).terminate(ref->job.id);
+        if (!job)
+            return c.error(job.error());
+        return showJob(c, {ref->workspace, ref->experiment, *job});
+    }});
+    commands.append({{"job", "delete"}, "Delete a finished or draft job.",
+                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("name"));
+        if (!ref)
+            return c.error(ref.error());
+        if (ref->job.state == JobState::Queued || isActive(ref->job.state))
+            return c.error(QStringLiteral("job '%1' is %2: terminate it first").arg(ref->job.name, toString(ref->job.state)));
+        if (auto deleted = c.store.deleteJob(ref->job.id); !deleted)
+            return c.error(deleted.error());
+        return 0;
+    }});
+    commands.append({{"job", "validate"}, "Check a job.json; nothing is stored.", {fileOption("The job.json.")},
+                     [](Context &c) {
+        const auto spec = readSpecFile(c);
+        if (!spec)
+            return c.error(spec.error());
+        const ParsedJobSpec parsed = parseJobSpec(*spec);
+        QJsonArray issues;
+        QString text;
+        for (const SpecIssue &i : parsed.issues) {
+            issues.append(QJsonObject{{"severity", i.severity == SpecIssue::Severity::Error ? "error" : "warning"},
+                                      {"path", i.path}, {"message", i.message}, {"line", i.line}, {"column", i.column}});
+            text += i.text() + QLatin1Char('\n');
+        }
+        if (!parsed.hasErrors())
+            text += QStringLiteral("%1 is valid\n").arg(c.args.value("file"));
+        c.print(QJsonObject{{"valid", !parsed.hasErrors()}, {"issues", issues}}, text);
+        return parsed.hasErrors() ? 1 : 0;
+    }});
+    commands.append({{"job", "plan"}, "Print what a job.json would run on a cluster; nothing is started.",
+                     {workspaceOption(), clusterOption(), fileOption("The job.json.")}, [](Context &c) {
+        const auto spec = readSpecFile(c);
+        if (!spec)
+            return c.error(spec.error());
+        const auto cluster = c.required("cluster");
+        if (!cluster)
+            return c.error(cluster.error());
+        const auto plan = JobRunner(c.store).plan(c.workspaceName(), *cluster, *spec);
+        if (!plan)
+            return c.error(plan.error());
+        QJsonObject env;
+        for (const auto &[name, value] : plan->environment)
+            env.insert(name, value);
+        return c.print(QJsonObject{{"jobDirectory", plan->jobDir}, {"hostfile", plan->hostfile},
+                                   {"environment", env}, {"preparation", plan->preparationCommand},
+                                   {"commandLine", plan->commandLine}, {"launchScript", plan->launchScript}},
+                       plan->describe());
+    }});
+
+    const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");
+    const QCommandLineOption pathOption({"p", "path"}, "Path inside the directory.", "PATH");
+    commands.append({{"job", "file", "list"}, "List a job's output files.",
+                     {workspaceOption(), experimentOption(), jobOption(), dirOption, pathOption}, [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("job"));
+        if (!ref)
+            return c.error(ref.error());
+        auto dir = jobDirectory(c, ref->job, c.args.value("output-directory-id"));
+        if (!dir)
+            return c.error(dir.error());
+        QString relative = *dir;
+        if (!c.args.value("path").isEmpty())
+            relative += QLatin1Char('/') + c.args.value("path");
+        const auto files = JobOutput(c.store).listFiles(ref->job, relative);
+        if (!files)
+            return c.error(files.error());
+        Table t{{"Name", "Type", "Size", "Modified"}, {}};
+        QJsonArray array;
+        for (const RemoteFileInfo &f : *files) {
+            t.rows.append({f.name, f.isDirectory ? "directory" : "file", f.isDirectory ? QString() : QString::number(f.size),
+                           f.modified.toString(Qt::ISODate)});
+            array.append(QJsonObject{{"name", f.name}, {"isDirectory", f.isDirectory}, {"contentLength", f.size},
+                                     {"lastModified", f.modified.toString(Qt::ISODate)}});
+        }
+        return c.print(array, t);
+    }});
+    commands.append({{"job", "file", "stream"}, "Print a file of stdouterr as it grows, until the job ends.",
+                     {workspaceOption(), experimentOption(), jobOption(), fileOption("The file, e.g. stdout.txt.")},
+                     [](Context &c) {
+        auto ref = findJob(c, QStringLiteral("job"));
+        if (!ref)
+            return c.error(ref.error());
+        const auto file = c.required("file");
+        if (!file)
+            return c.error(file.error());
+        if (ref->job.state == JobState::Draft)
+            return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
+        JobRunner runner(c.store);
+        JobOutput output(c.store);
+        qint64 offset = 0;
+        Job job = ref->job;
+        QFile stdoutFile;
+        stdoutFile.open(stdout, QIODevice::WriteOnly);
+        for (;;) {
+            const bool ended = isFinished(job.state);
+            if (!job.jobDir.isEmpty()) {
+                for (;;) {
+                    const auto chunk = output.readFile(job, QStringLiteral("stdouterr/") + *file, offset, 1 << 20);
+                    if (!chunk || chunk->isEmpty())
+                        break;
+                    stdoutFile.write(*chunk);
+                    stdoutFile.flush();
+                    offset += chunk->size();
+                }
+            }
+            // Read once more after the end was seen, so the last lines are not lost.
+            if (ended)
+                break;
+            QThread::msleep(pollMs / 2);
+            runner.refreshAll();
+            const auto refreshed = c.store.jobById(job.id);
+            if (!refreshed)
+                return c.error(refreshed.error());
+            job = *refreshed;
+        }
+        return 0;
+    }});
+    commands.append({{"job", "node", "list"}, "List the nodes a job runs on.",
+                     {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("job"));
+        if (!ref)
+            return c.error(ref.error());
+        Table t{{"Node", "Role", "State"}, {}};
+        QJsonArray array;
+        const QList<Node> nodes = c.store.nodes(ref->job.clusterId);
+        for (int i = 0; i < ref->job.nodes.size(); ++i) {
+            const QString &name = ref->job.nodes.at(i);
+            QString state;
+            for (const Node &n : nodes) {
+                if (n.name == name)
+                    state = toString(n.state);
+            }
+            const QString role = i == 0 ? QStringLiteral("head (rank 0)") : QStringLiteral("worker");
+            t.rows.append({name, role, state});
+            array.append(QJsonObject{{"name", name}, {"role", role}, {"state", state}});
+        }
+        return c.print(array, t);
+    }});
+    return commands;
+}
+
+} // namespace TrainDesk::Cli

@@ -1,0 +1,111 @@
+// workspace create|show|delete|list and experiment create|show|delete|list.
+#include "Command.h"
+#include "JsonViews.h"
+
+#include "store/Store.h"
+
+#include <QJsonArray>
+
+namespace TrainDesk::Cli {
+
+namespace {
+
+Table workspaceTable(const QList<Workspace> &list)
+{
+    Table t{{QStringLiteral("Name"), QStringLiteral("Created")}, {}};
+    for (const Workspace &ws : list)
+        t.rows.append({ws.name, ws.created.toString(Qt::ISODate)});
+    return t;
+}
+
+Table experimentTable(const QList<Experiment> &list)
+{
+    Table t{{QStringLiteral("Name"), QStringLiteral("Created")}, {}};
+    for (const Experiment &e : list)
+        t.rows.append({e.name, e.created.toString(Qt::ISODate)});
+    return t;
+}
+
+// The workspace named by -n (workspace commands) rather than -w.
+Result<QString> workspaceNameArg(Context &c) { return c.required(QStringLiteral("name")); }
+
+} // namespace
+
+QList<Command> workspaceCommands()
+{
+    QList<Command> commands;
+    commands.append({{"workspace", "create"}, "Create a workspace.", {nameOption("workspace")}, [](Context &c) {
+        const auto name = workspaceNameArg(c);
+        if (!name)
+            return c.error(name.error());
+        const auto ws = c.store.createWorkspace(*name);
+        if (!ws)
+            return c.error(ws.error());
+        return c.print(toJson(*ws), workspaceTable({*ws}));
+    }});
+    commands.append({{"workspace", "show"}, "Show a workspace.", {nameOption("workspace")}, [](Context &c) {
+        const auto name = workspaceNameArg(c);
+        if (!name)
+            return c.error(name.error());
+        const auto ws = c.store.workspace(*name);
+        if (!ws)
+            return c.error(ws.error());
+        return c.print(toJson(*ws), workspaceTable({*ws}));
+    }});
+    commands.append({{"workspace", "delete"}, "Delete a workspace and everything in it.", {nameOption("workspace")},
+                     [](Context &c) {
+        const auto name = workspaceNameArg(c);
+        if (!name)
+            return c.error(name.error());
+        if (auto deleted = c.store.deleteWorkspace(*name); !deleted)
+            return c.error(deleted.error());
+        return 0;
+    }});
+    commands.append({{"workspace", "list"}, "List workspaces.", {}, [](Context &c) {
+        const QList<Workspace> list = c.store.workspaces();
+        QJsonArray array;
+        for (const Workspace &ws : list)
+            array.append(toJson(ws));
+        return c.print(array, workspaceTable(list));
+    }});
+
+    commands.append({{"experiment", "create"}, "Create an experiment.", {workspaceOption(), nameOption("experiment")},
+                     [](Context &c) {
+        const auto ws = c.workspace();
+        if (!ws)
+            return c.error(ws.error());
+        const auto name = c.required("name");
+        if (!name)
+            return c.error(name.error());
+        const auto exp = c.store.createExperiment(ws->id, *name);
+        if (!exp)
+            return c.error(exp.error());
+        return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
+    }});
+    commands.append({{"experiment", "show"}, "Show an experiment.", {workspaceOption(), nameOption("experiment")},
+                     [](Context &c) {
+        const auto ws = c.workspace();
+        if (!ws)
+            return c.error(ws.error());
+        const auto name = c.required("name");
+        if (!name)
+            return c.error(name.error());
+        const auto exp = c.store.experiment(ws->id, *name);
+        if (!exp)
+            return c.error(exp.error());
+        return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
+    }});
+    commands.append({{"experiment", "list"}, "List the experiments of a workspace.", {workspaceOption()}, [](Context &c) {
+        const auto ws = c.workspace();
+        if (!ws)
+            return c.error(ws.error());
+        const QList<Experiment> list = c.store.experiments(ws->id);
+        QJsonArray array;
+        for (const Experiment &e : list)
+            array.append(toJson(e, ws->name));
+        return c.print(array, experimentTable(list));
+    }});
+    return commands;
+}
+
+} // namespace TrainDesk::Cli

@@ -1,0 +1,96 @@
+#include "JobOutput.h"
+
+#include "store/Store.h"
+#include "transport/TransportFactory.h"
+
+namespace TrainDesk {
+
+namespace {
+constexpr qint64 readChunk = 4 * 1024 * 1024;
+}
+
+JobOutput::JobOutput(Store &store) : m_store(store) {}
+
+Result<std::shared_ptr<Transport>> JobOutput::headTransport(const Job &job)
+{
+    if (job.jobDir.isEmpty() || job.nodes.isEmpty())
+        return fail(QStringLiteral("job '%1' has not started: it has no files yet").arg(job.name));
+    const auto cluster = m_store.clusterById(job.clusterId);
+    if (!cluster)
+        return cluster.failure();
+    for (const Node &n : m_store.nodes(cluster->id)) {
+        if (n.name == job.nodes.first())
+            return openTransport(*cluster, n);
+    }
+    return fail(QStringLiteral("job '%1': its head node %2 is no longer in cluster '%3'")
+                    .arg(job.name, job.nodes.first(), cluster->name));
+}
+
+Result<int> JobOutput::ingestMetrics(const Job &job)
+{
+    auto transport = headTransport(job);
+    if (!transport)
+        return transport.failure();
+    const QString path = job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName();
+    int total = 0;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const qint64 offset = m_store.jobFileOffset(job.id, metricsFileName());
+        const auto chunk = (*transport)->readAt(path, offset, readChunk);
+        if (!chunk)
+            return (*transport)->stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
+        // Only whole lines: the writer may be half-way through the last one.
+        const qsizetype end = chunk->lastIndexOf('\n');
+        if (end < 0)
+            return total;
+        QList<QByteArray> records;
+        for (const QByteArray &line : chunk->left(end).split('\n')) {
+            const QByteArray trimmed = line.trimmed();
+            if (!trimmed.isEmpty() && MetricRecord::fromJson(trimmed))
+                records.append(trimmed);
+        }
+        const auto stored = m_store.appendJobOutput(job.id, metricsFileName(), offset, offset + end + 1, records);
+        if (!stored)
+            return stored.failure();
+        if (*stored)
+            total += records.size();
+        if (*stored && chunk->size() < readChunk)
+            return total;
+    }
+    return total;
+}
+
+QList<MetricRecord> JobOutput::metrics(qint64 jobId, qint64 afterId, qint64 *lastId) const
+{
+    QList<MetricRecord> records;
+    qint64 last = afterId;
+    for (const auto &[id, text] : m_store.jobMetrics(jobId, afterId)) {
+        if (auto r = MetricRecord::fromJson(text))
+            records.append(*r);
+        last = id;
+    }
+    if (lastId)
+        *lastId = last;
+    return records;
+}
+
+Result<QList<RemoteFileInfo>> JobOutput::listFiles(const Job &job, const QString &directory)
+{
+    auto transport = headTransport(job);
+    if (!transport)
+        return transport.failure();
+    if (directory.contains(QLatin1String("..")))
+        return fail(QStringLiteral("directory '%1' is outside the job directory").arg(directory));
+    return (*transport)->list(job.jobDir + QLatin1Char('/') + directory);
+}
+
+Result<QByteArray> JobOutput::readFile(const Job &job, const QString &relativePath, qint64 offset, qint64 maxBytes)
+{
+    auto transport = headTransport(job);
+    if (!transport)
+        return transport.failure();
+    if (relativePath.contains(QLatin1String("..")))
+        return fail(QStringLiteral("file '%1' is outside the job directory").arg(relativePath));
+    return (*transport)->readAt(job.jobDir + QLatin1Char('/') + relativePath, offset, maxBytes);
+}
+
+} // namespace TrainDesk

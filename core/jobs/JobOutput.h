@@ -1,0 +1,41 @@
+#pragma once
+
+#include "common/Result.h"
+#include "metrics/MetricRecord.h"
+#include "store/Entities.h"
+#include "transport/Transport.h"
+
+#include <memory>
+
+namespace TrainDesk {
+
+class Store;
+
+// Reads a job's files on its head node. Metrics are read at the offset saved in the
+// Store and stored with the new offset in one transaction, so a dropped connection or
+// a restarted app picks up where it left off with nothing lost and nothing read twice.
+class JobOutput
+{
+public:
+    explicit JobOutput(Store &store);
+
+    static QString metricsFileName() { return QStringLiteral("metrics.jsonl"); }
+
+    // Reads what was appended to stdouterr/metrics.jsonl since the saved offset; returns
+    // the number of new records.
+    Result<int> ingestMetrics(const Job &job);
+    // All stored metric records of a job, after the row `afterId` (0: all).
+    QList<MetricRecord> metrics(qint64 jobId, qint64 afterId = 0, qint64 *lastId = nullptr) const;
+
+    // `directory` is "stdouterr" or an output directory's path relative to the job dir.
+    Result<QList<RemoteFileInfo>> listFiles(const Job &job, const QString &directory = QStringLiteral("stdouterr"));
+    // Up to maxBytes of a file relative to the job directory, from `offset`.
+    Result<QByteArray> readFile(const Job &job, const QString &relativePath, qint64 offset, qint64 maxBytes);
+
+private:
+    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
+
+    Store &m_store;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,405 @@
+#include "JobRunner.h"
+
+#include "JobSpec.h"
+#include "common/DataPaths.h"
+#include "common/ShellQuote.h"
+#include "store/Store.h"
+#include "transport/TransportFactory.h"
+
+#include <QElapsedTimer>
+#include <QSet>
+#include <QThread>
+#include <QUuid>
+
+#include <algorithm>
+
+namespace TrainDesk {
+
+namespace {
+
+// Exit status 0 while any process of the group (or the process) is alive and not a
+// zombie: in containers PID 1 may never reap the orphaned launch script, and a zombie
+// still answers kill -0.
+QString aliveCommand(qint64 pid, bool wholeGroup)
+{
+    const QString column = wholeGroup ? QStringLiteral("pgid") : QStringLiteral("pid");
+    return QStringLiteral("ps -eo %1=,stat= | awk '$1 == %2 && $2 !~ /^Z/ { found = 1 } END { exit !found }'")
+        .arg(column)
+        .arg(pid);
+}
+
+JobError jobError(const QString &code, const QString &message, const QStringList &details = {})
+{
+    return JobError{code, message, details};
+}
+
+} // namespace
+
+JobRunner::JobRunner(Store &store) : m_store(store) {}
+
+Result<Job> JobRunner::submit(const SubmitRequest &request)
+{
+    const auto ws = m_store.workspace(request.workspace);
+    if (!ws)
+        return ws.failure();
+    const auto exp = m_store.experiment(ws->id, request.experiment);
+    if (!exp)
+        return exp.failure();
+    const auto cluster = m_store.cluster(ws->id, request.cluster);
+    if (!cluster)
+        return cluster.failure();
+    const ParsedJobSpec parsed = parseJobSpec(request.spec);
+    if (parsed.hasErrors())
+        return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
+    const QList<Node> nodes = m_store.nodes(cluster->id);
+    if (parsed.spec.nodeCount > nodes.size()) {
+        return fail(QStringLiteral("properties.nodeCount: expected at most %1 (the nodes of cluster '%2'), found %3")
+                        .arg(nodes.size()).arg(cluster->name).arg(parsed.spec.nodeCount));
+    }
+    // Build the plan now so that a job that could never start is refused at submit.
+    if (auto plan = this->plan(request.workspace, request.cluster, request.spec, request.experiment, request.job); !plan)
+        return plan.failure();
+
+    Job job;
+    job.experimentId = exp->id;
+    job.clusterId = cluster->id;
+    job.name = request.job;
+    job.spec = request.spec;
+    job.state = request.draft ? JobState::Draft : JobState::Queued;
+    job.priority = parsed.spec.priorityRank();
+    job.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    auto created = m_store.createJob(job);
+    if (!created)
+        return created;
+    if (!request.draft)
+        schedule(cluster->id);
+    return m_store.jobById(created->id);
+}
+
+Result<Job> JobRunner::queue(qint64 jobId)
+{
+    auto job = m_store.jobById(jobId);
+    if (!job)
+        return job;
+    if (job->state != JobState::Draft)
+        return fail(QStringLiteral("job '%1' is %2, not a draft").arg(job->name, toString(job->state)));
+    job->state = JobState::Queued;
+    job->created = QDateTime::currentDateTimeUtc();
+    if (auto ok = m_store.updateJob(*job); !ok)
+        return ok.failure();
+    schedule(job->clusterId);
+    return m_store.jobById(jobId);
+}
+
+Result<LaunchPlan> JobRunner::plan(const QString &workspace, const QString &clusterName, const QByteArray &spec,
+                                   const QString &experiment, const QString &jobName)
+{
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = m_store.cluster(ws->id, clusterName);
+    if (!cluster)
+        return cluster.failure();
+    const ParsedJobSpec parsed = parseJobSpec(spec);
+    if (parsed.hasErrors())
+        return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
+    LaunchContext context;
+    context.workspace = workspace;
+    context.experiment = experiment;
+    context.job = jobName;
+    context.uuid = QStringLiteral("<uuid>");
+    context.mountRoot = cluster->mountRoot;
+    context.trainerDirectory = DataPaths::trainerDirectory();
+    context.nodes = m_store.nodes(cluster->id);
+    return buildLaunchPlan(parsed.spec, context);
+}
+
+Result<LaunchPlan> JobRunner::planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes)
+{
+    const auto exp = m_store.experimentById(job.experimentId);
+    if (!exp)
+        return exp.failure();
+    const auto ws = m_store.workspaceById(exp->workspaceId);
+    if (!ws)
+        return ws.failure();
+    const ParsedJobSpec parsed = parseJobSpec(job.spec);
+    if (parsed.hasErrors())
+        return fail(parsed.errorTexts().join(QStringLiteral("; ")));
+    LaunchContext context;
+    context.workspace = ws->name;
+    context.experiment = exp->name;
+    context.job = job.name;
+    context.uuid = job.uuid;
+    context.mountRoot = cluster.mountRoot;
+    context.trainerDirectory = DataPaths::trainerDirectory();
+    context.nodes = nodes;
+    return buildLaunchPlan(parsed.spec, context);
+}
+
+Result<LaunchPlan> JobRunner::planOf(const Job &job)
+{
+    const auto cluster = m_store.clusterById(job.clusterId);
+    if (!cluster)
+        return cluster.failure();
+    QList<Node> nodes = m_store.nodes(cluster->id);
+    if (!job.nodes.isEmpty()) {
+        // The nodes it ran on, head node first.
+        QList<Node> assigned;
+        for (const QString &name : job.nodes) {
+            for (const Node &n : nodes) {
+                if (n.name == name)
+                    assigned.append(n);
+            }
+        }
+        nodes = assigned;
+    }
+    return planFor(job, *cluster, nodes);
+}
+
+void JobRunner::schedule(qint64 clusterId)
+{
+    const auto cluster = m_store.clusterById(clusterId);
+    if (!cluster)
+        return;
+    const QList<Job> jobs = m_store.jobsOnCluster(clusterId);
+    QSet<QString> busy;
+    QList<Job> queued;
+    for (const Job &j : jobs) {
+        if (isActive(j.state)) {
+            for (const QString &n : j.nodes)
+                busy.insert(n);
+        } else if (j.state == JobState::Queued) {
+            queued.append(j);
+        }
+    }
+    std::stable_sort(queued.begin(), queued.end(), [](const Job &a, const Job &b) {
+        if (a.priority != b.priority)
+            return a.priority > b.priority;
+        return a.created < b.created;
+    });
+    const QList<Node> allNodes = m_store.nodes(clusterId);
+    for (Job &job : queued) {
+        const ParsedJobSpec parsed = parseJobSpec(job.spec);
+        QList<Node> idle;
+        for (const Node &n : allNodes) {
+            // Nodes past the cluster's target are leaving and take no new work.
+            if (!busy.contains(n.name) && n.index < cluster->targetNodeCount
+                && (n.state == NodeState::Idle || n.state == NodeState::Running))
+                idle.append(n);
+        }
+        if (idle.size() < parsed.spec.nodeCount)
+            break;
+        idle = idle.mid(0, parsed.spec.nodeCount);
+        if (auto started = start(job, *cluster, idle); !started) {
+            finish(job, JobState::Failed, std::nullopt,
+                   {jobError(QStringLiteral("JobStartFailed"), started.error())});
+            continue;
+        }
+        for (const Node &n : idle)
+            busy.insert(n.name);
+    }
+}
+
+VoidResult JobRunner::linkShares(const Cluster &cluster, const QList<Node> &nodes)
+{
+    // Every share of the workspace appears under the mount root, as the service mounted
+    // Azure file shares there, so a job.json written for it runs unchanged.
+    QString command = QStringLiteral("mkdir -p %1").arg(shellQuote(cluster.mountRoot));
+    for (const Share &share : m_store.shares(cluster.workspaceId)) {
+        command += QStringLiteral(" && ln -sfn %1 %2")
+                       .arg(shellQuote(share.path), shellQuote(cluster.mountRoot + QLatin1Char('/') + share.name));
+    }
+    for (const Node &node : nodes) {
+        auto transport = openTransport(cluster, node);
+        if (!transport)
+            return transport.failure();
+        const auto result = (*transport)->exec(command);
+        if (!result)
+            return result.failure();
+        if (result->exitCode != 0) {
+            return fail(QStringLiteral("node %1: cannot link shares under %2: %3")
+                            .arg(node.name, cluster.mountRoot, QString::fromLocal8Bit(result->stdErr).trimmed()));
+        }
+    }
+    return {};
+}
+
+VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> &nodes)
+{
+    const auto plan = planFor(job, cluster, nodes);
+    if (!plan)
+        return plan.failure();
+    if (auto linked = linkShares(cluster, nodes); !linked)
+        return linked;
+    auto head = openTransport(cluster, nodes.first());
+    if (!head)
+        return head.failure();
+    Transport &transport = **head;
+    if (auto ok = transport.makeDirectories(plan->stdOutErrDir); !ok)
+        return ok;
+    if (auto ok = transport.writeFile(plan->hostfilePath(), plan->hostfile.toUtf8()); !ok)
+        return ok;
+    if (auto ok = transport.writeFile(plan->launchScriptPath(), plan->launchScript.toUtf8(),
+                                      QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        !ok)
+        return ok;
+    const auto pid = transport.startDetached(QStringLiteral("exec /bin/sh %1").arg(shellQuote(plan->launchScriptPath())));
+    if (!pid)
+        return pid.failure();
+
+    job.state = JobState::Running;
+    job.started = QDateTime::currentDateTimeUtc();
+    job.jobDir = plan->jobDir;
+    job.pid = *pid;
+    job.nodes.clear();
+    for (const Node &n : nodes)
+        job.nodes << n.name;
+    if (auto ok = m_store.updateJob(job); !ok)
+        return ok;
+    setNodesState(job, NodeState::Running);
+    return {};
+}
+
+void JobRunner::setNodesState(const Job &job, NodeState state)
+{
+    for (const Node &n : m_store.nodes(job.clusterId)) {
+        if (job.nodes.contains(n.name) && n.state != NodeState::Unusable && n.state != NodeState::Leaving)
+            m_store.setNodeState(n.id, state);
+    }
+}
+
+void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
+                       const QDateTime &ended)
+{
+    job.state = state;
+    job.exitCode = exitCode;
+    job.errors = errors;
+    job.ended = ended.isValid() ? ended : QDateTime::currentDateTimeUtc();
+    m_store.updateJob(job);
+    if (!job.nodes.isEmpty())
+        setNodesState(job, NodeState::Idle);
+}
+
+Result<Job> JobRunner::refresh(qint64 jobId)
+{
+    auto job = m_store.jobById(jobId);
+    if (!job || !isActive(job->state))
+        return job;
+    const auto cluster = m_store.clusterById(job->clusterId);
+    if (!cluster)
+        return cluster.failure();
+    const QList<Node> nodes = m_store.nodes(cluster->id);
+    const auto headNode = std::find_if(nodes.begin(), nodes.end(),
+                                       [&](const Node &n) { return !job->nodes.isEmpty() && n.name == job->nodes.first(); });
+    if (headNode == nodes.end()) {
+        finish(*job, JobState::Failed, std::nullopt,
+               {jobError(QStringLiteral("NodeRemoved"), QStringLiteral("the job's head node left the cluster"))});
+        return job;
+    }
+    auto transport = openTransport(*cluster, *headNode);
+    if (!transport)
+        return transport.failure();
+    const QString exitCodePath = job->jobDir + QStringLiteral("/exit_code");
+
+    auto readExitCode = [&]() -> std::optional<std::pair<int, QDateTime>> {
+        const auto info = (*transport)->stat(exitCodePath);
+        if (!info)
+            return std::nullopt;
+        const auto text = (*transport)->readAt(exitCodePath, 0, 64);
+        if (!text)
+            return std::nullopt;
+        bool ok = false;
+        const int code = text->trimmed().toInt(&ok);
+        return std::make_pair(ok ? code : -1, info->modified);
+    };
+
+    auto exitCode = readExitCode();
+    if (!exitCode) {
+        const auto alive = (*transport)->exec(aliveCommand(job->pid, false), 15000);
+        if (!alive)
+            return job;  // node unreachable for now: look again next time
+        if (alive->exitCode == 0)
+            return job;  // still running
+        exitCode = readExitCode();  // it may have ended between the two looks
+    }
+    if (job->state == JobState::Terminating) {
+        finish(*job, JobState::Failed, exitCode ? std::optional<int>(exitCode->first) : std::nullopt,
+               {jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated by the user"))},
+               exitCode ? exitCode->second : QDateTime());
+        return job;
+    }
+    if (!exitCode) {
+        finish(*job, JobState::Failed, std::nullopt,
+               {jobError(QStringLiteral("JobProcessVanished"),
+                         QStringLiteral("the launch process on %1 ended without recording an exit code").arg(headNode->name))});
+        return job;
+    }
+    const int code = exitCode->first;
+    if (code == 0) {
+        finish(*job, JobState::Succeeded, 0, {}, exitCode->second);
+        return job;
+    }
+    const auto failedStep = (*transport)->readAt(job->jobDir + QStringLiteral("/failed_step"), 0, 64);
+    const bool prepFailed = failedStep && failedStep->trimmed() == "job_prep";
+    const JobError error = prepFailed
+        ? jobError(QStringLiteral("JobPreparationFailed"),
+                   QStringLiteral("job preparation on %1 exited with code %2").arg(headNode->name).arg(code),
+                   {QStringLiteral("see stdouterr/stderr-job_prep-%1.txt").arg(headNode->name)})
+        : jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
+                   {QStringLiteral("see stdouterr/stderr.txt")});
+    finish(*job, JobState::Failed, code, {error}, exitCode->second);
+    return job;
+}
+
+void JobRunner::refreshAll()
+{
+    QSet<qint64> clusters;
+    for (const Job &job : m_store.jobsInStates({JobState::Running, JobState::Terminating, JobState::Queued})) {
+        if (isActive(job.state))
+            refresh(job.id);
+        clusters.insert(job.clusterId);
+    }
+    for (qint64 id : clusters)
+        schedule(id);
+}
+
+Result<Job> JobRunner::terminate(qint64 jobId, int graceMs)
+{
+    auto job = refresh(jobId);
+    if (!job)
+        return job;
+    if (isFinished(job->state))
+        return fail(QStringLiteral("job '%1' has already %2").arg(job->name, toString(job->state)));
+    if (job->state == JobState::Queued || job->state == JobState::Draft) {
+        finish(*job, JobState::Failed, std::nullopt,
+               {jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated before it started"))});
+        return job;
+    }
+    job->state = JobState::Terminating;
+    m_store.updateJob(*job);
+    const auto cluster = m_store.clusterById(job->clusterId);
+    if (!cluster)
+        return cluster.failure();
+    const QList<Node> nodes = m_store.nodes(cluster->id);
+    const auto head = std::find_if(nodes.begin(), nodes.end(), [&](const Node &n) { return n.name == job->nodes.value(0); });
+    if (head == nodes.end())
+        return refresh(jobId);
+    auto transport = openTransport(*cluster, *head);
+    if (!transport)
+        return transport.failure();
+    // The launch script leads its own process group (setsid): mpirun and the ranks are in it.
+    // (dash, the usual /bin/sh, takes "kill -SIG -PGID" but not "kill -SIG -- -PGID".)
+    (*transport)->exec(QStringLiteral("kill -TERM -%1").arg(job->pid), 15000);
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < graceMs) {
+        const auto alive = (*transport)->exec(aliveCommand(job->pid, true), 15000);
+        if (alive && alive->exitCode != 0)
+            break;
+        QThread::msleep(200);
+    }
+    (*transport)->exec(QStringLiteral("kill -KILL -%1 2>/dev/null; true").arg(job->pid), 15000);
+    return refresh(jobId);
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "LaunchPlan.h"
+#include "common/Result.h"
+#include "store/Entities.h"
+
+namespace TrainDesk {
+
+class Store;
+
+struct SubmitRequest
+{
+    QString workspace;
+    QString experiment;
+    QString job;
+    QString cluster;
+    QByteArray spec;     // job.json text
+    bool draft = false;  // save without queueing (the demo job starts like this)
+};
+
+// Submits, schedules, starts, watches and terminates jobs. There is no daemon: every
+// caller (GUI worker thread, each CLI command) calls refresh() and schedule(), and the
+// state lives in the Store and in files in the job directory, so any of them can pick up
+// where another left off. Calls block on the nodes: run them off the GUI thread.
+class JobRunner
+{
+public:
+    explicit JobRunner(Store &store);
+
+    Result<Job> submit(const SubmitRequest &request);
+    // Draft -> queued, then schedule.
+    Result<Job> queue(qint64 jobId);
+    // Gang scheduling: queued jobs in priority then submit order start when nodeCount
+    // nodes are idle; the first that does not fit waits and holds back those behind it.
+    void schedule(qint64 clusterId);
+    // Looks at every active job's files and moves its state on; then schedules.
+    void refreshAll();
+    Result<Job> refresh(qint64 jobId);
+    // SIGTERM to the job's process group, SIGKILL after `graceMs`.
+    Result<Job> terminate(qint64 jobId, int graceMs = 10000);
+    // What would run for `spec` on `cluster` (nothing is started).
+    Result<LaunchPlan> plan(const QString &workspace, const QString &cluster, const QByteArray &spec,
+                            const QString &experiment = QStringLiteral("<experiment>"),
+                            const QString &job = QStringLiteral("<job>"));
+
+    // The plan of a job that exists (its directories, outputs, command).
+    Result<LaunchPlan> planOf(const Job &job);
+
+private:
+    Result<LaunchPlan> planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
+    VoidResult start(Job &job, const Cluster &cluster, const QList<Node> &nodes);
+    VoidResult linkShares(const Cluster &cluster, const QList<Node> &nodes);
+    void finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
+                const QDateTime &ended = {});
+    void setNodesState(const Job &job, NodeState state);
+
+    Store &m_store;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,43 @@
+#include "MetricRecord.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace TrainDesk {
+
+std::optional<MetricRecord> MetricRecord::fromJson(const QByteArray &line)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return std::nullopt;
+    const QJsonObject o = doc.object();
+    if (!o.value(QLatin1String("kind")).isString())
+        return std::nullopt;
+    auto number = [&](const char *key) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        return v.isDouble() ? v.toDouble() : NAN;
+    };
+    auto integer = [&](const char *key) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        return v.isDouble() ? qint64(v.toDouble()) : qint64(-1);
+    };
+    MetricRecord r;
+    r.time = number("time");
+    r.kind = o.value(QLatin1String("kind")).toString();
+    r.epoch = int(integer("epoch"));
+    r.step = integer("step");
+    r.globalStep = integer("global_step");
+    r.rank = int(integer("rank"));
+    r.loss = number("loss");
+    r.acc = number("acc");
+    r.valLoss = number("val_loss");
+    r.valAcc = number("val_acc");
+    r.lr = number("lr");
+    r.imagesPerSec = number("images_per_sec");
+    r.seconds = number("seconds");
+    r.workers = int(integer("workers"));
+    return r;
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <cmath>
+#include <optional>
+
+namespace TrainDesk {
+
+// One line of the trainer's metrics.jsonl (DESIGN.md, metrics contract). Fields a record
+// does not carry are NaN (or -1 for counters).
+struct MetricRecord
+{
+    double time = 0;
+    QString kind;            // info | train | val | epoch | done | rank
+    int epoch = -1;
+    qint64 step = -1;
+    qint64 globalStep = -1;
+    int rank = -1;
+    double loss = NAN;
+    double acc = NAN;
+    double valLoss = NAN;
+    double valAcc = NAN;
+    double lr = NAN;
+    double imagesPerSec = NAN;
+    double seconds = NAN;
+    int workers = -1;
+
+    static std::optional<MetricRecord> fromJson(const QByteArray &line);
+};
+
+} // namespace TrainDesk
+
+Q_DECLARE_METATYPE(TrainDesk::MetricRecord)

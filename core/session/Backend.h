@@ -1,0 +1,56 @@
+#pragma once
+
+#include "JobFile.h"
+#include "ResourceSnapshot.h"
+#include "metrics/MetricRecord.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace TrainDesk {
+
+class JobMonitor;
+
+// The GUI's handle on the core: starts a JobMonitor in a worker thread and forwards
+// requests to it as queued calls, so nothing here blocks. Keeps the latest snapshot.
+class Backend : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit Backend(const QString &databasePath, int pollIntervalMs = 500, QObject *parent = nullptr);
+    ~Backend() override;
+
+    const ResourceSnapshot &snapshot() const { return m_snapshot; }
+
+    void watchJob(qint64 jobId);
+    void unwatchJob(qint64 jobId);
+    void queueJob(qint64 jobId);
+    void terminateJob(qint64 jobId);
+    void pollNow();
+
+    // See JobMonitor: a job's file as it grows (fileChunk), its file list (jobFilesListed)
+    // and copies of its files to this machine (downloadProgress, downloadFinished).
+    void followFile(qint64 jobId, const QString &file, qint64 tailBytes = 4 * 1024 * 1024);
+    void unfollowFile(qint64 jobId, const QString &file);
+    void listJobFiles(qint64 jobId);
+    int downloadJobFile(qint64 jobId, const QString &remotePath, const QString &localPath);  // request id
+    void cancelDownload(int requestId);
+
+Q_SIGNALS:
+    void snapshotChanged();
+    void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
+    void operationFailed(const QString &message);
+    void fileChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data);
+    void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);
+    void downloadProgress(int requestId, qint64 done, qint64 total);
+    void downloadFinished(int requestId, const QString &error);
+
+private:
+    QThread m_thread;
+    JobMonitor *m_monitor = nullptr;  // lives in m_thread
+    ResourceSnapshot m_snapshot;
+    int m_nextRequestId = 1;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,362 @@
+#include "JobMonitor.h"
+
+#include "jobs/JobOutput.h"
+#include "jobs/JobRunner.h"
+#include "store/Store.h"
+#include "transport/TransportFactory.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace TrainDesk {
+
+JobMonitor::JobMonitor(const QString &databasePath, int pollIntervalMs)
+    : m_databasePath(databasePath), m_pollIntervalMs(pollIntervalMs)
+{
+    qRegisterMetaType<TrainDesk::ResourceSnapshot>();
+    qRegisterMetaType<TrainDesk::MetricRecord>();
+    qRegisterMetaType<QList<TrainDesk::MetricRecord>>();
+    qRegisterMetaType<TrainDesk::JobFile>();
+    qRegisterMetaType<QList<TrainDesk::JobFile>>();
+    m_pool.setMaxThreadCount(2);
+}
+
+JobMonitor::~JobMonitor()
+{
+    for (const auto &cancel : std::as_const(m_downloads))
+        cancel->store(true);
+    m_pool.waitForDone();
+}
+
+void JobMonitor::start()
+{
+    m_store = std::make_unique<Store>();
+    if (auto opened = m_store->open(m_databasePath); !opened) {
+        Q_EMIT operationFailed(opened.error());
+        return;
+    }
+    m_runner = std::make_unique<JobRunner>(*m_store);
+    m_output = std::make_unique<JobOutput>(*m_store);
+    m_timer = new QTimer(this);
+    m_timer->setInterval(m_pollIntervalMs);
+    connect(m_timer, &QTimer::timeout, this, &JobMonitor::poll);
+    m_timer->start();
+    publishSnapshot(true);
+    poll();
+}
+
+void JobMonitor::poll()
+{
+    if (!m_runner)
+        return;
+    const QList<Job> before = m_store->jobsInStates({JobState::Running, JobState::Terminating});
+    m_runner->refreshAll();
+    // Read metrics of running jobs, and once more of those that just ended (their last lines).
+    for (const Job &job : before)
+        m_ingestOnce.insert(job.id);
+    for (qint64 id : std::as_const(m_ingestOnce)) {
+        if (const auto job = m_store->jobById(id))
+            m_output->ingestMetrics(*job);
+    }
+    m_ingestOnce.clear();
+    for (const Job &job : m_store->jobsInStates({JobState::Running, JobState::Terminating}))
+        m_ingestOnce.insert(job.id);
+    for (auto it = m_watched.cbegin(); it != m_watched.cend(); ++it)
+        publishMetrics(it.key(), false);
+    pollFollows();
+    publishSnapshot(false);
+}
+
+void JobMonitor::watchJob(qint64 jobId)
+{
+    if (!m_store)
+        return;
+    m_watched.insert(jobId, 0);
+    if (const auto job = m_store->jobById(jobId); job && !job->jobDir.isEmpty())
+        m_output->ingestMetrics(*job);
+    publishMetrics(jobId, true);
+}
+
+void JobMonitor::unwatchJob(qint64 jobId)
+{
+    m_watched.remove(jobId);
+}
+
+void JobMonitor::queueJob(qint64 jobId)
+{
+    if (!m_runner)
+        return;
+    if (auto queued = m_runner->queue(jobId); !queued)
+        Q_EMIT operationFailed(queued.error());
+    publishSnapshot(false);
+}
+
+void JobMonitor::terminateJob(qint64 jobId)
+{
+    if (!m_runner)
+        return;
+    if (auto terminated = m_runner->terminate(jobId); !terminated)
+        Q_EMIT operationFailed(terminated.error());
+    publishSnapshot(false);
+}
+
+void JobMonitor::publishMetrics(qint64 jobId, bool reset)
+{
+    qint64 lastId = 0;
+    const QList<MetricRecord> records = m_output->metrics(jobId, reset ? 0 : m_watched.value(jobId), &lastId);
+    m_watched[jobId] = lastId;
+    if (reset || !records.isEmpty())
+        Q_EMIT metricsArrived(jobId, records, reset);
+}
+
+void JobMonitor::publishSnapshot(bool force)
+{
+    ResourceSnapshot snapshot;
+    for (const Workspace &ws : m_store->workspaces()) {
+        ResourceSnapshot::WorkspaceEntry entry;
+        entry.workspace = ws;
+        for (const Experiment &exp : m_store->experiments(ws.id))
+            entry.experiments.append({exp, m_store->jobs(exp.id)});
+        for (const Cluster &c : m_store->clusters(ws.id))
+            entry.clusters.append({c, m_store->nodes(c.id)});
+        entry.shares = m_store->shares(ws.id);
+        snapshot.workspaces.append(entry);
+    }
+    const QByteArray signature = snapshot.signature();
+    if (!force && signature == m_lastSignature)
+        return;
+    m_lastSignature = signature;
+    Q_EMIT snapshotChanged(snapshot);
+}
+
+} // namespace TrainDesk
+
+namespace TrainDesk {
+
+namespace {
+
+constexpr int maxListedFiles = 5000;
+constexpr int maxListDepth = 8;
+
+// Files under `directory`, depth first, with paths relative to it.
+void listRecursively(Transport &transport, const QString &root, const QString &relative, const QString &label,
+                     int depth, QList<JobFile> &files)
+{
+    const QString dir = relative.isEmpty() ? root : root + QLatin1Char('/') + relative;
+    const auto entries = transport.list(dir);
+    if (!entries)
+        return;
+    for (const RemoteFileInfo &info : *entries) {
+        if (files.size() >= maxListedFiles)
+            return;
+        const QString path = relative.isEmpty() ? info.name : relative + QLatin1Char('/') + info.name;
+        if (info.isDirectory) {
+            if (depth < maxListDepth)
+                listRecursively(transport, root, path, label, depth + 1, files);
+            continue;
+        }
+        files.append({label, path, root + QLatin1Char('/') + path, info.size, info.modified});
+    }
+}
+
+} // namespace
+
+Result<std::shared_ptr<Transport>> JobMonitor::headTransport(const Job &job)
+{
+    if (job.jobDir.isEmpty() || job.nodes.isEmpty())
+        return fail(QStringLiteral("job '%1' has not started: it has no files yet").arg(job.name));
+    const auto cluster = m_store->clusterById(job.clusterId);
+    if (!cluster)
+        return cluster.failure();
+    for (const Node &n : m_store->nodes(cluster->id)) {
+        if (n.name == job.nodes.first())
+            return openTransport(*cluster, n);
+    }
+    return fail(QStringLiteral("job '%1': its head node %2 is no longer in cluster '%3'")
+                    .arg(job.name, job.nodes.first(), cluster->name));
+}
+
+void JobMonitor::followFile(qint64 jobId, const QString &file, qint64 tailBytes)
+{
+    if (!m_store || file.contains(QLatin1String("..")))
+        return;
+    const QPair<qint64, QString> key(jobId, file);
+    Follow follow;
+    follow.tailBytes = qMax<qint64>(0, tailBytes);
+    m_follows.insert(key, follow);
+    readFollow(key, m_follows[key]);
+}
+
+void JobMonitor::unfollowFile(qint64 jobId, const QString &file)
+{
+    m_follows.remove({jobId, file});
+}
+
+void JobMonitor::pollFollows()
+{
+    for (auto it = m_follows.begin(); it != m_follows.end(); ++it) {
+        if (!it->idle)
+            readFollow(it.key(), *it);
+    }
+}
+
+void JobMonitor::readFollow(const QPair<qint64, QString> &key, Follow &follow)
+{
+    const auto job = m_store->jobById(key.first);
+    if (!job) {
+        follow.idle = true;
+        return;
+    }
+    if (job->jobDir.isEmpty())
+        return;  // not started yet: look again next poll
+    const bool ended = isFinished(job->state);
+    auto transport = headTransport(*job);
+    if (!transport) {
+        follow.idle = ended;
+        return;
+    }
+    const QString path = job->jobDir + QLatin1Char('/') + key.second;
+    bool skipPartialLine = false;
+    if (follow.offset < 0) {
+        const auto info = (*transport)->stat(path);
+        if (!info) {
+            follow.idle = ended;  // an ended job will not write it any more
+            return;
+        }
+        follow.offset = qMax<qint64>(0, info->size - follow.tailBytes);
+        skipPartialLine = follow.offset > 0;
+    }
+    // A few chunks per poll at most, so one huge file does not hold up the others.
+    for (int i = 0; i < 8; ++i) {
+        const auto chunk = (*transport)->readAt(path, follow.offset, followChunkBytes);
+        if (!chunk || chunk->isEmpty()) {
+            follow.idle = ended;
+            return;
+        }
+        QByteArray data = *chunk;
+        qint64 start = follow.offset;
+        follow.offset += data.size();
+        if (skipPartialLine) {
+            skipPartialLine = false;
+            const qsizetype newline = data.indexOf('\n');
+            if (newline < 0)
+                continue;
+            data.remove(0, newline + 1);
+            start += newline + 1;
+        }
+        Q_EMIT fileChunk(key.first, key.second, start, data);
+        if (chunk->size() < followChunkBytes)
+            return;
+    }
+}
+
+void JobMonitor::listJobFiles(qint64 jobId)
+{
+    if (!m_store)
+        return;
+    const auto job = m_store->jobById(jobId);
+    if (!job) {
+        Q_EMIT jobFilesListed(jobId, {}, job.error());
+        return;
+    }
+    auto transport = headTransport(*job);
+    if (!transport) {
+        Q_EMIT jobFilesListed(jobId, {}, transport.error());
+        return;
+    }
+    QList<JobFile> files;
+    listRecursively(**transport, job->jobDir + QStringLiteral("/stdouterr"), {}, QStringLiteral("stdouterr"), 0, files);
+    if (const auto plan = m_runner->planOf(*job)) {
+        for (const auto &[id, path] : plan->outputDirectories)
+            listRecursively(**transport, path, {}, id, 0, files);
+    }
+    Q_EMIT jobFilesListed(jobId, files, {});
+}
+
+void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &remotePath, const QString &localPath)
+{
+    if (!m_store)
+        return;
+    const auto job = m_store->jobById(jobId);
+    if (!job) {
+        Q_EMIT downloadFinished(requestId, job.error());
+        return;
+    }
+    // Only files of this job: its directory or one of its output directories.
+    QStringList roots{job->jobDir};
+    if (const auto plan = m_runner->planOf(*job)) {
+        for (const auto &[id, path] : plan->outputDirectories)
+            roots << path;
+    }
+    const QString clean = QDir::cleanPath(remotePath);
+    const bool inside = !job->jobDir.isEmpty() && std::any_of(roots.cbegin(), roots.cend(), [&](const QString &root) {
+        return clean.startsWith(QDir::cleanPath(root) + QLatin1Char('/'));
+    });
+    if (!inside) {
+        Q_EMIT downloadFinished(requestId, QStringLiteral("%1 is not a file of job '%2'").arg(remotePath, job->name));
+        return;
+    }
+    // A transport of its own: the copy runs in the pool while this thread keeps polling.
+    auto transport = headTransport(*job);
+    if (!transport) {
+        Q_EMIT downloadFinished(requestId, transport.error());
+        return;
+    }
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_downloads.insert(requestId, cancel);
+    std::shared_ptr<Transport> source = *transport;
+    (void)QtConcurrent::run(&m_pool, [this, requestId, source, clean, localPath, cancel] {
+        const QString error = [&]() -> QString {
+            const auto info = source->stat(clean);
+            if (!info)
+                return info.error();
+            const QString folder = QFileInfo(localPath).absolutePath();
+            if (!QDir().mkpath(folder))
+                return QStringLiteral("cannot create folder %1").arg(folder);
+            QFile out(localPath + QStringLiteral(".part"));
+            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString());
+            qint64 done = 0;
+            Q_EMIT downloadProgress(requestId, 0, info->size);
+            while (true) {
+                if (cancel->load()) {
+                    out.remove();
+                    return QStringLiteral("download of %1 cancelled").arg(clean);
+                }
+                const auto chunk = source->readAt(clean, done, 1024 * 1024);
+                if (!chunk) {
+                    out.remove();
+                    return chunk.error();
+                }
+                if (chunk->isEmpty())
+                    break;
+                if (out.write(*chunk) != chunk->size()) {
+                    out.remove();
+                    return QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString());
+                }
+                done += chunk->size();
+                Q_EMIT downloadProgress(requestId, done, qMax(done, info->size));
+            }
+            out.close();
+            QFile::remove(localPath);
+            if (!out.rename(localPath))
+                return QStringLiteral("cannot rename %1 to %2: %3").arg(out.fileName(), localPath, out.errorString());
+            return {};
+        }();
+        QMetaObject::invokeMethod(this, [this, requestId] { m_downloads.remove(requestId); }, Qt::QueuedConnection);
+        Q_EMIT downloadFinished(requestId, error);
+    });
+}
+
+void JobMonitor::cancelDownload(int requestId)
+{
+    if (const auto cancel = m_downloads.value(requestId))
+        cancel->store(true);
+}
+
+} // namespace TrainDesk

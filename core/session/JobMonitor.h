@@ -1,0 +1,96 @@
+#pragma once
+
+#include "JobFile.h"
+#include "ResourceSnapshot.h"
+#include "common/Result.h"
+#include "metrics/MetricRecord.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPair>
+#include <QSet>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+
+class QTimer;
+
+namespace TrainDesk {
+
+class Store;
+class JobRunner;
+class JobOutput;
+class Transport;
+
+// The GUI's worker: lives in its own thread with its own Store connection, polls the
+// jobs (state, metrics at saved offsets), schedules queued ones and reports what changed.
+// Everything that blocks on the disk or the nodes happens here (downloads in its pool).
+class JobMonitor : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit JobMonitor(const QString &databasePath, int pollIntervalMs = 500);
+    ~JobMonitor() override;
+
+    static constexpr qint64 followChunkBytes = 512 * 1024;
+
+public Q_SLOTS:
+    void start();                   // call in the worker thread
+    void poll();
+    void watchJob(qint64 jobId);    // metrics of this job are reported from now on
+    void unwatchJob(qint64 jobId);
+    void queueJob(qint64 jobId);    // draft -> queued
+    void terminateJob(qint64 jobId);
+
+    // Reports a job's file (relative to the job directory) as it grows, starting with its
+    // last `tailBytes` (cut at a line start); waits for the file when it does not exist yet.
+    void followFile(qint64 jobId, const QString &file, qint64 tailBytes);
+    void unfollowFile(qint64 jobId, const QString &file);
+    // Lists stdouterr and every output directory of the job, recursively.
+    void listJobFiles(qint64 jobId);
+    // Copies a file of the job's (a remotePath from listJobFiles) to `localPath`.
+    void downloadJobFile(int requestId, qint64 jobId, const QString &remotePath, const QString &localPath);
+    void cancelDownload(int requestId);
+
+Q_SIGNALS:
+    void snapshotChanged(const TrainDesk::ResourceSnapshot &snapshot);
+    // `reset`: the records are the job's whole series so far, not an addition.
+    void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
+    void operationFailed(const QString &message);
+    // `offset`: where `data` starts in the file (more than 0 on the first chunk of a tail).
+    void fileChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data);
+    void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);
+    void downloadProgress(int requestId, qint64 done, qint64 total);
+    void downloadFinished(int requestId, const QString &error);  // empty error: done
+
+private:
+    struct Follow
+    {
+        qint64 offset = -1;  // -1: not opened yet
+        qint64 tailBytes = 0;
+        bool idle = false;   // the job ended and the file was read to its end
+    };
+
+    void publishSnapshot(bool force);
+    void publishMetrics(qint64 jobId, bool reset);
+    void pollFollows();
+    void readFollow(const QPair<qint64, QString> &key, Follow &follow);
+    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
+
+    QString m_databasePath;
+    int m_pollIntervalMs;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<JobRunner> m_runner;
+    std::unique_ptr<JobOutput> m_output;
+    QTimer *m_timer = nullptr;
+    QByteArray m_lastSignature;
+    QHash<qint64, qint64> m_watched;  // job id -> last metric row reported
+    QSet<qint64> m_ingestOnce;        // jobs that just finished: read their last lines once
+    QHash<QPair<qint64, QString>, Follow> m_follows;
+    QHash<int, std::shared_ptr<std::atomic_bool>> m_downloads;  // request id -> cancel flag
+    QThreadPool m_pool;               // downloads, so polling goes on meanwhile
+};
+
+} // namespace TrainDesk

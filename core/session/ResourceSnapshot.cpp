@@ -1,0 +1,99 @@
+#include "ResourceSnapshot.h"
+
+namespace TrainDesk {
+
+const Job *ResourceSnapshot::findJob(qint64 jobId) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        for (const ExperimentEntry &exp : ws.experiments) {
+            for (const Job &job : exp.jobs) {
+                if (job.id == jobId)
+                    return &job;
+            }
+        }
+    }
+    return nullptr;
+}
+
+const ResourceSnapshot::WorkspaceEntry *ResourceSnapshot::findWorkspace(qint64 workspaceId) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        if (ws.workspace.id == workspaceId)
+            return &ws;
+    }
+    return nullptr;
+}
+
+const ResourceSnapshot::ExperimentEntry *ResourceSnapshot::findExperiment(qint64 experimentId) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        for (const ExperimentEntry &exp : ws.experiments) {
+            if (exp.experiment.id == experimentId)
+                return &exp;
+        }
+    }
+    return nullptr;
+}
+
+const ResourceSnapshot::ClusterEntry *ResourceSnapshot::findCluster(qint64 clusterId) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        for (const ClusterEntry &c : ws.clusters) {
+            if (c.cluster.id == clusterId)
+                return &c;
+        }
+    }
+    return nullptr;
+}
+
+const Share *ResourceSnapshot::findShare(qint64 shareId) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        for (const Share &share : ws.shares) {
+            if (share.id == shareId)
+                return &share;
+        }
+    }
+    return nullptr;
+}
+
+const Job *ResourceSnapshot::activeJobOnNode(qint64 clusterId, const QString &nodeName) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        for (const ExperimentEntry &exp : ws.experiments) {
+            for (const Job &job : exp.jobs) {
+                if (job.clusterId == clusterId && isActive(job.state) && job.nodes.contains(nodeName))
+                    return &job;
+            }
+        }
+    }
+    return nullptr;
+}
+
+QByteArray ResourceSnapshot::signature() const
+{
+    QByteArray s;
+    for (const WorkspaceEntry &ws : workspaces) {
+        s += "W" + QByteArray::number(ws.workspace.id) + ws.workspace.name.toUtf8();
+        for (const ExperimentEntry &exp : ws.experiments) {
+            s += "E" + QByteArray::number(exp.experiment.id) + exp.experiment.name.toUtf8();
+            for (const Job &j : exp.jobs) {
+                s += "J" + QByteArray::number(j.id) + j.name.toUtf8() + toString(j.state).toUtf8()
+                     + QByteArray::number(j.exitCode.value_or(-999)) + j.started.toString().toUtf8()
+                     + j.ended.toString().toUtf8() + QByteArray::number(j.errors.size())
+                     + j.nodes.join(QLatin1Char(',')).toUtf8();
+            }
+        }
+        for (const ClusterEntry &c : ws.clusters) {
+            s += "C" + QByteArray::number(c.cluster.id) + c.cluster.name.toUtf8()
+                 + QByteArray::number(c.cluster.targetNodeCount);
+            for (const Node &n : c.nodes)
+                s += "N" + QByteArray::number(n.id) + n.name.toUtf8() + toString(n.state).toUtf8() + n.stateReason.toUtf8();
+        }
+        for (const Share &sh : ws.shares)
+            s += "S" + QByteArray::number(sh.id) + sh.name.toUtf8();
+    }
+    return s;
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "store/Entities.h"
+
+#include <QHash>
+#include <QList>
+#include <QMetaType>
+
+namespace TrainDesk {
+
+// Everything the resource tree shows, read in one go by the worker thread so that the
+// GUI thread never touches the database.
+struct ResourceSnapshot
+{
+    struct ExperimentEntry
+    {
+        Experiment experiment;
+        QList<Job> jobs;
+    };
+    struct ClusterEntry
+    {
+        Cluster cluster;
+        QList<Node> nodes;
+    };
+    struct WorkspaceEntry
+    {
+        Workspace workspace;
+        QList<ExperimentEntry> experiments;
+        QList<ClusterEntry> clusters;
+        QList<Share> shares;
+    };
+    QList<WorkspaceEntry> workspaces;
+
+    const Job *findJob(qint64 jobId) const;
+    const WorkspaceEntry *findWorkspace(qint64 workspaceId) const;
+    const ExperimentEntry *findExperiment(qint64 experimentId) const;
+    const ClusterEntry *findCluster(qint64 clusterId) const;
+    const Share *findShare(qint64 shareId) const;
+    // The running or terminating job that holds node `nodeName` of the cluster, if any.
+    const Job *activeJobOnNode(qint64 clusterId, const QString &nodeName) const;
+    // A compact text of every field the views show: equal signatures, nothing to redraw.
+    QByteArray signature() const;
+};
+
+} // namespace TrainDesk
+
+Q_DECLARE_METATYPE(TrainDesk::ResourceSnapshot)

@@ -1,0 +1,113 @@
+#pragma once
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace TrainDesk {
+
+// Plain records as the Store keeps them. Names follow Batch AI: ^[-\w_]+$, 1-64 chars.
+
+struct Workspace
+{
+    qint64 id = 0;
+    QString name;
+    QDateTime created;
+};
+
+struct Experiment
+{
+    qint64 id = 0;
+    qint64 workspaceId = 0;
+    QString name;
+    QDateTime created;
+};
+
+enum class ClusterKind { Local, Ssh };
+QString toString(ClusterKind kind);
+std::optional<ClusterKind> clusterKindFromString(const QString &text);
+
+struct Cluster
+{
+    qint64 id = 0;
+    qint64 workspaceId = 0;
+    QString name;
+    ClusterKind kind = ClusterKind::Local;
+    int targetNodeCount = 0;
+    QString mountRoot;  // where shares appear on the nodes ($AZ_BATCHAI_MOUNT_ROOT)
+    QString setupTask;  // command run on every node when it joins
+    QDateTime created;
+};
+
+enum class NodeState { Idle, Preparing, Running, Leaving, Unusable };
+QString toString(NodeState state);
+std::optional<NodeState> nodeStateFromString(const QString &text);
+
+struct Node
+{
+    qint64 id = 0;
+    qint64 clusterId = 0;
+    int index = 0;        // 0 is the head node (rank 0)
+    QString name;
+    QString host;
+    int port = 22;
+    QString user;
+    int slotCount = 1;        // MPI slots: the node's cores
+    NodeState state = NodeState::Idle;
+    QString stateReason;  // why a node is unusable
+    QDateTime lastSeen;
+};
+
+enum class ShareKind { Local, ClusterPath, Replicated };
+QString toString(ShareKind kind);
+std::optional<ShareKind> shareKindFromString(const QString &text);
+
+struct Share
+{
+    qint64 id = 0;
+    qint64 workspaceId = 0;
+    QString name;
+    ShareKind kind = ShareKind::Local;
+    QString path;
+    QDateTime created;
+};
+
+// Batch AI's execution states, plus Draft: a job saved but not yet submitted
+// (the embedded demo job starts as one).
+enum class JobState { Draft, Queued, Running, Terminating, Succeeded, Failed };
+QString toString(JobState state);
+std::optional<JobState> jobStateFromString(const QString &text);
+inline bool isFinished(JobState s) { return s == JobState::Succeeded || s == JobState::Failed; }
+inline bool isActive(JobState s) { return s == JobState::Running || s == JobState::Terminating; }
+
+struct JobError
+{
+    QString code;
+    QString message;
+    QStringList details;
+};
+
+struct Job
+{
+    qint64 id = 0;
+    qint64 experimentId = 0;
+    qint64 clusterId = 0;
+    QString name;
+    QByteArray spec;          // the job.json as given (secrets removed before storing)
+    JobState state = JobState::Queued;
+    int priority = 0;         // higher runs first
+    QDateTime created;
+    QDateTime started;
+    QDateTime ended;
+    std::optional<int> exitCode;
+    QList<JobError> errors;
+    QStringList nodes;        // node names, head node first
+    QString uuid;
+    QString jobDir;           // remote job directory on the head node
+    qint64 pid = 0;           // launch process (and process group) on the head node
+};
+
+} // namespace TrainDesk

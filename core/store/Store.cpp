@@ -1,0 +1,666 @@
+#include "Store.h"
+
+#include "Names.h"
+
+#include <QAtomicInt>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace TrainDesk {
+
+namespace {
+
+// Each migration moves the schema one version up; PRAGMA user_version records where it is.
+const char *const migrations[] = {
+    R"sql(
+CREATE TABLE workspaces (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL);
+CREATE TABLE experiments (
+    id INTEGER PRIMARY KEY,
+    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    name TEXT NOT NULL, created TEXT NOT NULL, UNIQUE(workspace_id, name));
+CREATE TABLE clusters (
+    id INTEGER PRIMARY KEY,
+    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    name TEXT NOT NULL, kind TEXT NOT NULL, target_node_count INTEGER NOT NULL,
+    mount_root TEXT NOT NULL, setup_task TEXT NOT NULL DEFAULT '', created TEXT NOT NULL,
+    UNIQUE(workspace_id, name));
+CREATE TABLE nodes (
+    id INTEGER PRIMARY KEY,
+    cluster_id INTEGER NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL, name TEXT NOT NULL, host TEXT NOT NULL, port INTEGER NOT NULL,
+    user TEXT NOT NULL, slots INTEGER NOT NULL, state TEXT NOT NULL,
+    state_reason TEXT NOT NULL DEFAULT '', last_seen TEXT,
+    UNIQUE(cluster_id, name));
+CREATE TABLE shares (
+    id INTEGER PRIMARY KEY,
+    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    name TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL, created TEXT NOT NULL,
+    UNIQUE(workspace_id, name));
+CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+    cluster_id INTEGER NOT NULL REFERENCES clusters(id),
+    name TEXT NOT NULL, spec BLOB NOT NULL, state TEXT NOT NULL, priority INTEGER NOT NULL,
+    created TEXT NOT NULL, started TEXT, ended TEXT, exit_code INTEGER,
+    errors TEXT NOT NULL DEFAULT '[]', nodes TEXT NOT NULL DEFAULT '[]',
+    uuid TEXT NOT NULL, job_dir TEXT NOT NULL DEFAULT '', pid INTEGER NOT NULL DEFAULT 0,
+    UNIQUE(experiment_id, name));
+CREATE TABLE job_file_offsets (
+    job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    file TEXT NOT NULL, offset INTEGER NOT NULL, PRIMARY KEY(job_id, file));
+CREATE TABLE job_metrics (
+    id INTEGER PRIMARY KEY,
+    job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    record TEXT NOT NULL);
+CREATE INDEX job_metrics_by_job ON job_metrics(job_id, id);
+)sql",
+};
+
+// Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
+QString text(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
+
+QString timeText(const QDateTime &t) { return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString(); }
+QVariant timeValue(const QDateTime &t) { return t.isValid() ? QVariant(timeText(t)) : QVariant(); }
+QDateTime timeFrom(const QVariant &v)
+{
+    if (v.isNull())
+        return {};
+    QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
+    t.setTimeSpec(Qt::UTC);
+    return t;
+}
+
+QString errorsToJson(const QList<JobError> &errors)
+{
+    QJsonArray array;
+    for (const JobError &e : errors) {
+        array.append(QJsonObject{{"code", e.code},
+                                 {"message", e.message},
+                                 {"details", QJsonArray::fromStringList(e.details)}});
+    }
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+QList<JobError> errorsFromJson(const QString &text)
+{
+    QList<JobError> errors;
+    for (const QJsonValue &v : QJsonDocument::fromJson(text.toUtf8()).array()) {
+        const QJsonObject o = v.toObject();
+        QStringList details;
+        for (const QJsonValue &d : o.value("details").toArray())
+            details << d.toString();
+        errors.append({o.value("code").toString(), o.value("message").toString(), details});
+    }
+    return errors;
+}
+
+// BEGIN IMMEDIATE takes the write lock up front, so two processes that read-then-write
+// (the GUI and a CLI ingesting the same job) serialise instead of failing half-way.
+class Transaction
+{
+public:
+    explicit Transaction(QSqlDatabase &db) : m_db(db)
+    {
+        QSqlQuery q(m_db);
+        m_active = q.exec(QStringLiteral("BEGIN IMMEDIATE"));
+        if (!m_active)
+            m_error = q.lastError().text();
+    }
+    ~Transaction()
+    {
+        if (m_active)
+            QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+    }
+    bool active() const { return m_active; }
+    QString error() const { return m_error; }
+    bool commit()
+    {
+        QSqlQuery q(m_db);
+        const bool ok = q.exec(QStringLiteral("COMMIT"));
+        if (ok)
+            m_active = false;
+        else
+            m_error = q.lastError().text();
+        return ok;
+    }
+
+private:
+    QSqlDatabase &m_db;
+    bool m_active = false;
+    QString m_error;
+};
+
+Workspace workspaceFrom(const QSqlQuery &q)
+{
+    return {q.value("id").toLongLong(), q.value("name").toString(), timeFrom(q.value("created"))};
+}
+
+Experiment experimentFrom(const QSqlQuery &q)
+{
+    return {q.value("id").toLongLong(), q.value("workspace_id").toLongLong(),
+            q.value("name").toString(), timeFrom(q.value("created"))};
+}
+
+Cluster clusterFrom(const QSqlQuery &q)
+{
+    Cluster c;
+    c.id = q.value("id").toLongLong();
+    c.workspaceId = q.value("workspace_id").toLongLong();
+    c.name = q.value("name").toString();
+    c.kind = clusterKindFromString(q.value("kind").toString()).value_or(ClusterKind::Local);
+    c.targetNodeCount = q.value("target_node_count").toInt();
+    c.mountRoot = q.value("mount_root").toString();
+    c.setupTask = q.value("setup_task").toString();
+    c.created = timeFrom(q.value("created"));
+    return c;
+}
+
+Node nodeFrom(const QSqlQuery &q)
+{
+    Node n;
+    n.id = q.value("id").toLongLong();
+    n.clusterId = q.value("cluster_id").toLongLong();
+    n.index = q.value("idx").toInt();
+    n.name = q.value("name").toString();
+    n.host = q.value("host").toString();
+    n.port = q.value("port").toInt();
+    n.user = q.value("user").toString();
+    n.slotCount = q.value("slots").toInt();
+    n.state = nodeStateFromString(q.value("state").toString()).value_or(NodeState::Unusable);
+    n.stateReason = q.value("state_reason").toString();
+    n.lastSeen = timeFrom(q.value("last_seen"));
+    return n;
+}
+
+Share shareFrom(const QSqlQuery &q)
+{
+    Share s;
+    s.id = q.value("id").toLongLong();
+    s.workspaceId = q.value("workspace_id").toLongLong();
+    s.name = q.value("name").toString();
+    s.kind = shareKindFromString(q.value("kind").toString()).value_or(ShareKind::Local);
+    s.path = q.value("path").toString();
+    s.created = timeFrom(q.value("created"));
+    return s;
+}
+
+Job jobFrom(const QSqlQuery &q)
+{
+    Job j;
+    j.id = q.value("id").toLongLong();
+    j.experimentId = q.value("experiment_id").toLongLong();
+    j.clusterId = q.value("cluster_id").toLongLong();
+    j.name = q.value("name").toString();
+    j.spec = q.value("spec").toByteArray();
+    j.state = jobStateFromString(q.value("state").toString()).value_or(JobState::Failed);
+    j.priority = q.value("priority").toInt();
+    j.created = timeFrom(q.value("created"));
+    j.started = timeFrom(q.value("started"));
+    j.ended = timeFrom(q.value("ended"));
+    if (!q.value("exit_code").isNull())
+        j.exitCode = q.value("exit_code").toInt();
+    j.errors = errorsFromJson(q.value("errors").toString());
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value("nodes").toByteArray()).array())
+        j.nodes << v.toString();
+    j.uuid = q.value("uuid").toString();
+    j.jobDir = q.value("job_dir").toString();
+    j.pid = q.value("pid").toLongLong();
+    return j;
+}
+
+template<typename T, typename Reader>
+QList<T> selectAll(const QSqlDatabase &db, const QString &sql, const QVariantList &binds, Reader read)
+{
+    QSqlQuery q(db);
+    q.prepare(sql);
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    QList<T> rows;
+    if (q.exec()) {
+        while (q.next())
+            rows.append(read(q));
+    }
+    return rows;
+}
+
+template<typename T, typename Reader>
+Result<T> selectOne(const QSqlDatabase &db, const QString &sql, const QVariantList &binds,
+                    Reader read, const QString &notFound)
+{
+    const QList<T> rows = selectAll<T>(db, sql, binds, read);
+    if (rows.isEmpty())
+        return fail(notFound);
+    return rows.first();
+}
+
+} // namespace
+
+Store::Store()
+{
+    static QAtomicInt counter;
+    m_connectionName = QStringLiteral("traindesk-store-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+Store::~Store()
+{
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connectionName);
+    }
+}
+
+VoidResult Store::open(const QString &databasePath)
+{
+    m_path = databasePath;
+    const QFileInfo info(databasePath);
+    if (!QDir().mkpath(info.absolutePath()))
+        return fail(QStringLiteral("cannot create the data directory %1").arg(info.absolutePath()));
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
+    m_db.setDatabaseName(databasePath);
+    // Another process may hold the write lock for a moment: wait instead of failing.
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    if (!m_db.open())
+        return fail(lastError(QStringLiteral("cannot open database %1").arg(databasePath)));
+    QSqlQuery q(m_db);
+    q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+    return migrate();
+}
+
+int Store::schemaVersion() const
+{
+    QSqlQuery q(m_db);
+    if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next())
+        return q.value(0).toInt();
+    return -1;
+}
+
+VoidResult Store::migrate()
+{
+    const int target = int(std::size(migrations));
+    Transaction tx(m_db);
+    if (!tx.active())
+        return fail(QStringLiteral("cannot migrate database %1: %2").arg(m_path, tx.error()));
+    const int current = schemaVersion();
+    if (current > target) {
+        return fail(QStringLiteral("database %1 has schema version %2, newer than this TrainDesk (%3)")
+                        .arg(m_path).arg(current).arg(target));
+    }
+    for (int v = current; v < target; ++v) {
+        const QStringList statements = QString::fromUtf8(migrations[v]).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+        for (const QString &statement : statements) {
+            if (statement.trimmed().isEmpty())
+                continue;
+            QSqlQuery q(m_db);
+            if (!q.exec(statement)) {
+                return fail(QStringLiteral("migration to schema version %1 failed: %2")
+                                .arg(v + 1).arg(q.lastError().text()));
+            }
+        }
+    }
+    if (current != target) {
+        QSqlQuery q(m_db);
+        q.exec(QStringLiteral("PRAGMA user_version=%1").arg(target));
+    }
+    if (!tx.commit())
+        return fail(QStringLiteral("cannot migrate database %1: %2").arg(m_path, tx.error()));
+    return {};
+}
+
+QString Store::lastError(const QString &context) const
+{
+    return QStringLiteral("%1: %2").arg(context, m_db.lastError().text());
+}
+
+// --- workspaces and experiments ---
+
+Result<Workspace> Store::createWorkspace(const QString &name)
+{
+    if (auto valid = validateName(QStringLiteral("workspace"), name); !valid)
+        return valid.failure();
+    if (workspace(name))
+        return fail(QStringLiteral("workspace '%1' already exists").arg(name));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO workspaces(name, created) VALUES(?, ?)"));
+    q.addBindValue(name);
+    q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot create workspace '%1': %2").arg(name, q.lastError().text()));
+    return workspace(name);
+}
+
+Result<Workspace> Store::workspace(const QString &name) const
+{
+    return selectOne<Workspace>(m_db, QStringLiteral("SELECT * FROM workspaces WHERE name = ?"), {name},
+                                workspaceFrom, QStringLiteral("workspace '%1' not found").arg(name));
+}
+
+Result<Workspace> Store::workspaceById(qint64 id) const
+{
+    return selectOne<Workspace>(m_db, QStringLiteral("SELECT * FROM workspaces WHERE id = ?"), {id},
+                                workspaceFrom, QStringLiteral("workspace #%1 not found").arg(id));
+}
+
+QList<Workspace> Store::workspaces() const
+{
+    return selectAll<Workspace>(m_db, QStringLiteral("SELECT * FROM workspaces ORDER BY name"), {}, workspaceFrom);
+}
+
+VoidResult Store::deleteWorkspace(const QString &name)
+{
+    const auto ws = workspace(name);
+    if (!ws)
+        return ws.failure();
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM jobs j JOIN experiments e ON j.experiment_id = e.id "
+                             "WHERE e.workspace_id = ? AND j.state IN ('queued','running','terminating')"));
+    q.addBindValue(ws->id);
+    if (q.exec() && q.next() && q.value(0).toInt() > 0)
+        return fail(QStringLiteral("workspace '%1' has active jobs; terminate them first").arg(name));
+    q.prepare(QStringLiteral("DELETE FROM workspaces WHERE id = ?"));
+    q.addBindValue(ws->id);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot delete workspace '%1': %2").arg(name, q.lastError().text()));
+    return {};
+}
+
+Result<Experiment> Store::createExperiment(qint64 workspaceId, const QString &name)
+{
+    if (auto valid = validateName(QStringLiteral("experiment"), name); !valid)
+        return valid.failure();
+    if (experiment(workspaceId, name))
+        return fail(QStringLiteral("experiment '%1' already exists").arg(name));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO experiments(workspace_id, name, created) VALUES(?, ?, ?)"));
+    q.addBindValue(workspaceId);
+    q.addBindValue(name);
+    q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot create experiment '%1': %2").arg(name, q.lastError().text()));
+    return experiment(workspaceId, name);
+}
+
+Result<Experiment> Store::experiment(qint64 workspaceId, const QString &name) const
+{
+    return selectOne<Experiment>(m_db, QStringLiteral("SELECT * FROM experiments WHERE workspace_id = ? AND name = ?"),
+                                 {workspaceId, name}, experimentFrom,
+                                 QStringLiteral("experiment '%1' not found").arg(name));
+}
+
+Result<Experiment> Store::experimentById(qint64 id) const
+{
+    return selectOne<Experiment>(m_db, QStringLiteral("SELECT * FROM experiments WHERE id = ?"), {id},
+                                 experimentFrom, QStringLiteral("experiment #%1 not found").arg(id));
+}
+
+QList<Experiment> Store::experiments(qint64 workspaceId) const
+{
+    return selectAll<Experiment>(m_db, QStringLiteral("SELECT * FROM experiments WHERE workspace_id = ? ORDER BY name"),
+                                 {workspaceId}, experimentFrom);
+}
+
+// --- clusters ---
+
+Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &nodes)
+{
+    if (auto valid = validateName(QStringLiteral("cluster"), cluster.name); !valid)
+        return valid.failure();
+    if (this->cluster(cluster.workspaceId, cluster.name))
+        return fail(QStringLiteral("cluster '%1' already exists").arg(cluster.name));
+    if (nodes.isEmpty())
+        return fail(QStringLiteral("cluster '%1' needs at least one node").arg(cluster.name));
+    Transaction tx(m_db);
+    if (!tx.active())
+        return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, tx.error()));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO clusters(workspace_id, name, kind, target_node_count, mount_root, "
+                             "setup_task, created) VALUES(?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(cluster.workspaceId);
+    q.addBindValue(cluster.name);
+    q.addBindValue(toString(cluster.kind));
+    q.addBindValue(cluster.targetNodeCount);
+    q.addBindValue(text(cluster.mountRoot));
+    q.addBindValue(text(cluster.setupTask));
+    q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, q.lastError().text()));
+    const qint64 clusterId = q.lastInsertId().toLongLong();
+    int index = 0;
+    for (const Node &n : nodes) {
+        QSqlQuery nq(m_db);
+        nq.prepare(QStringLiteral("INSERT INTO nodes(cluster_id, idx, name, host, port, user, slots, state, "
+                                  "state_reason) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        nq.addBindValue(clusterId);
+        nq.addBindValue(index++);
+        nq.addBindValue(n.name);
+        nq.addBindValue(text(n.host));
+        nq.addBindValue(n.port);
+        nq.addBindValue(text(n.user));
+        nq.addBindValue(n.slotCount);
+        nq.addBindValue(toString(n.state));
+        nq.addBindValue(text(n.stateReason));
+        if (!nq.exec())
+            return fail(QStringLiteral("cannot add node '%1' to cluster '%2': %3")
+                            .arg(n.name, cluster.name, nq.lastError().text()));
+    }
+    if (!tx.commit())
+        return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, tx.error()));
+    return clusterById(clusterId);
+}
+
+Result<Cluster> Store::cluster(qint64 workspaceId, const QString &name) const
+{
+    return selectOne<Cluster>(m_db, QStringLiteral("SELECT * FROM clusters WHERE workspace_id = ? AND name = ?"),
+                              {workspaceId, name}, clusterFrom, QStringLiteral("cluster '%1' not found").arg(name));
+}
+
+Result<Cluster> Store::clusterById(qint64 id) const
+{
+    return selectOne<Cluster>(m_db, QStringLiteral("SELECT * FROM clusters WHERE id = ?"), {id}, clusterFrom,
+                              QStringLiteral("cluster #%1 not found").arg(id));
+}
+
+QList<Cluster> Store::clusters(qint64 workspaceId) const
+{
+    return selectAll<Cluster>(m_db, QStringLiteral("SELECT * FROM clusters WHERE workspace_id = ? ORDER BY name"),
+                              {workspaceId}, clusterFrom);
+}
+
+QList<Node> Store::nodes(qint64 clusterId) const
+{
+    return selectAll<Node>(m_db, QStringLiteral("SELECT * FROM nodes WHERE cluster_id = ? ORDER BY idx"),
+                           {clusterId}, nodeFrom);
+}
+
+VoidResult Store::setNodeState(qint64 nodeId, NodeState state, const QString &reason)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE nodes SET state = ?, state_reason = ?, last_seen = ? WHERE id = ?"));
+    q.addBindValue(toString(state));
+    q.addBindValue(text(reason));
+    q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    q.addBindValue(nodeId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot update node #%1: %2").arg(nodeId).arg(q.lastError().text()));
+    return {};
+}
+
+// --- shares ---
+
+Result<Share> Store::createShare(const Share &share)
+{
+    if (auto valid = validateName(QStringLiteral("share"), share.name); !valid)
+        return valid.failure();
+    if (this->share(share.workspaceId, share.name))
+        return fail(QStringLiteral("share '%1' already exists").arg(share.name));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO shares(workspace_id, name, kind, path, created) VALUES(?, ?, ?, ?, ?)"));
+    q.addBindValue(share.workspaceId);
+    q.addBindValue(share.name);
+    q.addBindValue(toString(share.kind));
+    q.addBindValue(text(share.path));
+    q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot create share '%1': %2").arg(share.name, q.lastError().text()));
+    return this->share(share.workspaceId, share.name);
+}
+
+Result<Share> Store::share(qint64 workspaceId, const QString &name) const
+{
+    return selectOne<Share>(m_db, QStringLiteral("SELECT * FROM shares WHERE workspace_id = ? AND name = ?"),
+                            {workspaceId, name}, shareFrom, QStringLiteral("share '%1' not found").arg(name));
+}
+
+QList<Share> Store::shares(qint64 workspaceId) const
+{
+    return selectAll<Share>(m_db, QStringLiteral("SELECT * FROM shares WHERE workspace_id = ? ORDER BY name"),
+                            {workspaceId}, shareFrom);
+}
+
+// --- jobs ---
+
+Result<Job> Store::createJob(const Job &job)
+{
+    if (auto valid = validateName(QStringLiteral("job"), job.name); !valid)
+        return valid.failure();
+    if (this->job(job.experimentId, job.name))
+        return fail(QStringLiteral("job '%1' already exists in this experiment").arg(job.name));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO jobs(experiment_id, cluster_id, name, spec, state, priority, created, uuid) "
+                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(job.experimentId);
+    q.addBindValue(job.clusterId);
+    q.addBindValue(job.name);
+    q.addBindValue(job.spec);
+    q.addBindValue(toString(job.state));
+    q.addBindValue(job.priority);
+    q.addBindValue(timeText(job.created.isValid() ? job.created : QDateTime::currentDateTimeUtc()));
+    q.addBindValue(text(job.uuid));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot create job '%1': %2").arg(job.name, q.lastError().text()));
+    return jobById(q.lastInsertId().toLongLong());
+}
+
+Result<Job> Store::job(qint64 experimentId, const QString &name) const
+{
+    return selectOne<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE experiment_id = ? AND name = ?"),
+                          {experimentId, name}, jobFrom, QStringLiteral("job '%1' not found").arg(name));
+}
+
+Result<Job> Store::jobById(qint64 id) const
+{
+    return selectOne<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE id = ?"), {id}, jobFrom,
+                          QStringLiteral("job #%1 not found").arg(id));
+}
+
+QList<Job> Store::jobs(qint64 experimentId) const
+{
+    return selectAll<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE experiment_id = ? ORDER BY created, id"),
+                          {experimentId}, jobFrom);
+}
+
+QList<Job> Store::jobsOnCluster(qint64 clusterId) const
+{
+    return selectAll<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE cluster_id = ? ORDER BY created, id"),
+                          {clusterId}, jobFrom);
+}
+
+QList<Job> Store::jobsInStates(const QList<JobState> &states) const
+{
+    QStringList names;
+    for (JobState s : states)
+        names << QLatin1Char('\'') + toString(s) + QLatin1Char('\'');
+    return selectAll<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE state IN (%1) ORDER BY created, id")
+                                    .arg(names.join(QLatin1Char(','))),
+                          {}, jobFrom);
+}
+
+VoidResult Store::updateJob(const Job &job)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE jobs SET spec = ?, state = ?, priority = ?, started = ?, ended = ?, "
+                             "exit_code = ?, errors = ?, nodes = ?, job_dir = ?, pid = ? WHERE id = ?"));
+    q.addBindValue(job.spec);
+    q.addBindValue(toString(job.state));
+    q.addBindValue(job.priority);
+    q.addBindValue(timeValue(job.started));
+    q.addBindValue(timeValue(job.ended));
+    q.addBindValue(job.exitCode ? QVariant(*job.exitCode) : QVariant());
+    q.addBindValue(errorsToJson(job.errors));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(job.nodes)).toJson(QJsonDocument::Compact)));
+    q.addBindValue(text(job.jobDir));
+    q.addBindValue(job.pid);
+    q.addBindValue(job.id);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot update job '%1': %2").arg(job.name, q.lastError().text()));
+    return {};
+}
+
+VoidResult Store::deleteJob(qint64 jobId)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("DELETE FROM jobs WHERE id = ?"));
+    q.addBindValue(jobId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot delete job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    return {};
+}
+
+qint64 Store::jobFileOffset(qint64 jobId, const QString &file) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT offset FROM job_file_offsets WHERE job_id = ? AND file = ?"));
+    q.addBindValue(jobId);
+    q.addBindValue(file);
+    if (q.exec() && q.next())
+        return q.value(0).toLongLong();
+    return 0;
+}
+
+Result<bool> Store::appendJobOutput(qint64 jobId, const QString &file, qint64 fromOffset, qint64 toOffset,
+                                    const QList<QByteArray> &records)
+{
+    Transaction tx(m_db);
+    if (!tx.active())
+        return fail(QStringLiteral("cannot store output of job #%1: %2").arg(jobId).arg(tx.error()));
+    if (jobFileOffset(jobId, file) != fromOffset)
+        return false;
+    for (const QByteArray &record : records) {
+        QSqlQuery q(m_db);
+        q.prepare(QStringLiteral("INSERT INTO job_metrics(job_id, record) VALUES(?, ?)"));
+        q.addBindValue(jobId);
+        q.addBindValue(QString::fromUtf8(record));
+        if (!q.exec())
+            return fail(QStringLiteral("cannot store output of job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    }
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO job_file_offsets(job_id, file, offset) VALUES(?, ?, ?) "
+                             "ON CONFLICT(job_id, file) DO UPDATE SET offset = excluded.offset"));
+    q.addBindValue(jobId);
+    q.addBindValue(file);
+    q.addBindValue(toOffset);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot store output offset of job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    if (!tx.commit())
+        return fail(QStringLiteral("cannot store output of job #%1: %2").arg(jobId).arg(tx.error()));
+    return true;
+}
+
+QList<QPair<qint64, QByteArray>> Store::jobMetrics(qint64 jobId, qint64 afterId) const
+{
+    return selectAll<QPair<qint64, QByteArray>>(
+        m_db, QStringLiteral("SELECT id, record FROM job_metrics WHERE job_id = ? AND id > ? ORDER BY id"),
+        {jobId, afterId}, [](const QSqlQuery &q) {
+            return qMakePair(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
+        });
+}
+
+} // namespace TrainDesk

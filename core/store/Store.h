@@ -1,0 +1,81 @@
+#pragma once
+
+#include "Entities.h"
+#include "common/Result.h"
+
+#include <QSqlDatabase>
+#include <QString>
+
+namespace TrainDesk {
+
+// All of TrainDesk's state in one SQLite database (Qt SQL), with schema migrations.
+// One Store is one connection: use it from the thread that opened it. Writes that
+// belong together run in one transaction; the database runs in WAL mode so the GUI
+// and the CLI can use it at the same time.
+class Store
+{
+public:
+    Store();
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    VoidResult open(const QString &databasePath);
+    QString path() const { return m_path; }
+    int schemaVersion() const;
+
+    // Workspaces and experiments
+    Result<Workspace> createWorkspace(const QString &name);
+    Result<Workspace> workspace(const QString &name) const;
+    Result<Workspace> workspaceById(qint64 id) const;
+    QList<Workspace> workspaces() const;
+    VoidResult deleteWorkspace(const QString &name);
+
+    Result<Experiment> createExperiment(qint64 workspaceId, const QString &name);
+    Result<Experiment> experiment(qint64 workspaceId, const QString &name) const;
+    Result<Experiment> experimentById(qint64 id) const;
+    QList<Experiment> experiments(qint64 workspaceId) const;
+
+    // Clusters and their nodes (created together, in one transaction)
+    Result<Cluster> createCluster(const Cluster &cluster, const QList<Node> &nodes);
+    Result<Cluster> cluster(qint64 workspaceId, const QString &name) const;
+    Result<Cluster> clusterById(qint64 id) const;
+    QList<Cluster> clusters(qint64 workspaceId) const;
+    QList<Node> nodes(qint64 clusterId) const;
+    VoidResult setNodeState(qint64 nodeId, NodeState state, const QString &reason = {});
+
+    // Shares
+    Result<Share> createShare(const Share &share);
+    Result<Share> share(qint64 workspaceId, const QString &name) const;
+    QList<Share> shares(qint64 workspaceId) const;
+
+    // Jobs
+    Result<Job> createJob(const Job &job);
+    Result<Job> job(qint64 experimentId, const QString &name) const;
+    Result<Job> jobById(qint64 id) const;
+    QList<Job> jobs(qint64 experimentId) const;
+    QList<Job> jobsOnCluster(qint64 clusterId) const;
+    QList<Job> jobsInStates(const QList<JobState> &states) const;
+    VoidResult updateJob(const Job &job);
+    VoidResult deleteJob(qint64 jobId);
+
+    // Job output read so far. appendJobOutput stores records read from `file` between
+    // `fromOffset` and `toOffset` and moves the saved offset, in one transaction; it refuses
+    // (returns false) when the saved offset is no longer `fromOffset` because another reader
+    // got there first, so nothing is stored twice.
+    qint64 jobFileOffset(qint64 jobId, const QString &file) const;
+    Result<bool> appendJobOutput(qint64 jobId, const QString &file, qint64 fromOffset,
+                                 qint64 toOffset, const QList<QByteArray> &records);
+    // Metric records (one JSON object each) with their row ids, after `afterId`.
+    QList<QPair<qint64, QByteArray>> jobMetrics(qint64 jobId, qint64 afterId = 0) const;
+
+private:
+    VoidResult migrate();
+    QString lastError(const QString &context) const;
+
+    QSqlDatabase m_db;
+    QString m_connectionName;
+    QString m_path;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian package TrainDesk needs to build, run and test.
+# Shared by run.sh and test.sh so both commands work on a fresh Debian 12 machine.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ pkg-config git
+  # Qt 6 (Charts' CMake package needs the OpenGL dev package)
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-svg-dev
+  # transport, launching, compute, model files
+  libssh-dev openssh-client openssh-server openmpi-bin libopenmpi-dev libdnnl-dev zlib1g-dev libhdf5-dev
+  # the demo data set
+  dataset-fashion-mnist
+  # tests: the PyTorch reference, model readers, fuzzing, a display for GUI screenshots
+  python3 python3-numpy python3-torch python3-h5py python3-onnx clang libfuzzer-14-dev libclang-rt-14-dev
+  xvfb xauth x11-apps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "Installing: ${missing[*]}"
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"

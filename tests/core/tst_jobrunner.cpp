@@ -1,0 +1,201 @@
+// The runner on the local cluster with real processes: mpirun, the detached launch
+// script, exit codes, preparation, gang scheduling, terminate, and metrics at offsets.
+#include "jobs/JobOutput.h"
+#include "jobs/JobRunner.h"
+#include "store/Store.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace TrainDesk;
+
+class TestJobRunner : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    Store m_store;
+    int m_jobCounter = 0;
+
+    QByteArray spec(const QString &commandLine, int processCount, const QString &prep = {})
+    {
+        QJsonObject mpi{{"commandLine", commandLine}, {"processCount", processCount}};
+        QJsonObject props{{"nodeCount", 1}, {"customMpiSettings", mpi},
+                          {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/share"}};
+        if (!prep.isEmpty())
+            props.insert("jobPreparation", QJsonObject{{"commandLine", prep}});
+        return QJsonDocument(QJsonObject{{"properties", props}}).toJson();
+    }
+
+    Job submit(const QByteArray &json)
+    {
+        JobRunner runner(m_store);
+        const auto job = runner.submit({"ws", "exp", QStringLiteral("job%1").arg(++m_jobCounter), "local", json});
+        if (!job)
+            qFatal("submit failed: %s", qPrintable(job.error()));
+        return *job;
+    }
+
+    Job waitForEnd(qint64 jobId, int timeoutMs = 60000)
+    {
+        JobRunner runner(m_store);
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < timeoutMs) {
+            runner.refreshAll();
+            const auto job = m_store.jobById(jobId);
+            if (isFinished(job->state))
+                return *job;
+            QThread::msleep(100);
+        }
+        return *m_store.jobById(jobId);
+    }
+
+    QByteArray readJobFile(const Job &job, const QString &relative)
+    {
+        QFile f(job.jobDir + "/" + relative);
+        f.open(QIODevice::ReadOnly);
+        return f.readAll();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_store.open(m_dir.filePath("traindesk.db")).ok());
+        const auto ws = m_store.createWorkspace("ws");
+        QVERIFY(m_store.createExperiment(ws->id, "exp").ok());
+        Cluster c;
+        c.workspaceId = ws->id;
+        c.name = "local";
+        c.targetNodeCount = 1;
+        c.mountRoot = m_dir.filePath("mounts");
+        Node n;
+        n.name = "localhost";
+        n.host = "localhost";
+        n.slotCount = 2;
+        QVERIFY(m_store.createCluster(c, {n}).ok());
+        Share s;
+        s.workspaceId = ws->id;
+        s.name = "share";
+        s.path = m_dir.filePath("share");
+        QVERIFY(QDir().mkpath(s.path));
+        QVERIFY(m_store.createShare(s).ok());
+    }
+
+    void succeedsWithTwoRanks()
+    {
+        const Job submitted = submit(spec("sh -c 'echo rank=$OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE; echo dir=$AZ_BATCHAI_STDOUTERR_DIR'", 2));
+        QCOMPARE(toString(submitted.state), toString(JobState::Running));  // the cluster was idle: started at once
+        QVERIFY(submitted.pid > 0);
+        const Job job = waitForEnd(submitted.id);
+        QCOMPARE(toString(job.state), toString(JobState::Succeeded));
+        QCOMPARE(job.exitCode.value_or(-1), 0);
+        QVERIFY(job.ended >= job.started);
+        const QByteArray out = readJobFile(job, "stdouterr/stdout.txt");
+        QVERIFY2(out.contains("rank=0 of 2") && out.contains("rank=1 of 2"), out.constData());
+        QVERIFY2(out.contains("dir=" + (job.jobDir + "/stdouterr").toUtf8()), out.constData());
+        // The share is reachable under the mount root, as on the service.
+        QVERIFY(job.jobDir.startsWith(m_dir.filePath("mounts") + "/share/workspaces/ws/experiments/exp/jobs/"));
+        QVERIFY(QFileInfo(m_dir.filePath("share/workspaces")).isDir());
+        QVERIFY(readJobFile(job, "stdouterr/execution-localhost.log").contains("finished with exit code 0"));
+    }
+
+    void failureKeepsExitCode()
+    {
+        const Job job = waitForEnd(submit(spec("sh -c 'echo broken >&2; exit 3'", 1)).id);
+        QCOMPARE(toString(job.state), toString(JobState::Failed));
+        // mpirun reports the failing rank's exit status.
+        QCOMPARE(job.exitCode.value_or(-1), 3);
+        QCOMPARE(job.errors.size(), 1);
+        QCOMPARE(job.errors.first().code, QStringLiteral("JobFailed"));
+        QVERIFY(readJobFile(job, "stdouterr/stderr.txt").contains("broken"));
+    }
+
+    void preparationFailureFailsJob()
+    {
+        const Job job = waitForEnd(submit(spec("sh -c 'echo should-not-run'", 1, "echo preparing; exit 5")).id);
+        QCOMPARE(toString(job.state), toString(JobState::Failed));
+        QCOMPARE(job.exitCode.value_or(-1), 5);
+        QCOMPARE(job.errors.first().code, QStringLiteral("JobPreparationFailed"));
+        QVERIFY(readJobFile(job, "stdouterr/stdout-job_prep-localhost.txt").contains("preparing"));
+        QVERIFY(!QFile::exists(job.jobDir + "/stdouterr/stdout.txt"));
+    }
+
+    void gangSchedulingAndTerminate()
+    {
+        // The one node is busy with `first`; `second` waits until it is terminated.
+        const Job first = submit(spec("sleep 60", 1));
+        QCOMPARE(toString(first.state), toString(JobState::Running));
+        const Job second = submit(spec("sh -c 'echo second'", 1));
+        QCOMPARE(toString(second.state), toString(JobState::Queued));
+        JobRunner runner(m_store);
+        runner.refreshAll();
+        QCOMPARE(toString(m_store.jobById(second.id)->state), toString(JobState::Queued));
+
+        QElapsedTimer timer;
+        timer.start();
+        const auto terminated = runner.terminate(first.id, 5000);
+        QVERIFY2(terminated.ok(), qPrintable(terminated.error()));
+        QCOMPARE(toString(terminated->state), toString(JobState::Failed));
+        QCOMPARE(terminated->errors.first().code, QStringLiteral("JobTerminated"));
+        QVERIFY(timer.elapsed() < 20000);
+        // Nothing of the job's process group is left.
+        QCOMPARE(QProcess::execute("/bin/sh", {"-c", QStringLiteral("ps -eo pgid=,stat= | awk '$1 == %1 && $2 !~ /^Z/ { found = 1 } END { exit !found }'").arg(first.pid)}), 1);
+
+        runner.refreshAll();
+        const Job done = waitForEnd(second.id);
+        QCOMPARE(toString(done.state), toString(JobState::Succeeded));
+    }
+
+    void metricsReadAtSavedOffsets()
+    {
+        // The job writes two records and half a third; the reader takes whole lines only,
+        // and reading again adds nothing twice.
+        const QString writer = "sh -c 'f=$AZ_BATCHAI_STDOUTERR_DIR/metrics.jsonl; "
+                               "echo \"{\\\"kind\\\": \\\"train\\\", \\\"loss\\\": 2.0}\" >> $f; "
+                               "echo \"{\\\"kind\\\": \\\"train\\\", \\\"loss\\\": 1.5}\" >> $f; "
+                               "printf \"{\\\"kind\\\": \\\"tr\" >> $f'";
+        const Job job = waitForEnd(submit(spec(writer, 1)).id);
+        QCOMPARE(toString(job.state), toString(JobState::Succeeded));
+        JobOutput output(m_store);
+        auto read = output.ingestMetrics(job);
+        QVERIFY2(read.ok(), qPrintable(read.error()));
+        QCOMPARE(*read, 2);
+        QCOMPARE(*output.ingestMetrics(job), 0);
+        // The writer finishes the line; only the new record arrives.
+        QFile f(job.jobDir + "/stdouterr/metrics.jsonl");
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("ain\", \"loss\": 1.0}\n");
+        f.close();
+        QCOMPARE(*output.ingestMetrics(job), 1);
+        const QList<MetricRecord> all = output.metrics(job.id);
+        QCOMPARE(all.size(), 3);
+        QCOMPARE(all.at(2).loss, 1.0);
+    }
+
+    void refusesImpossibleJobs()
+    {
+        JobRunner runner(m_store);
+        const auto tooBig = runner.submit({"ws", "exp", "big", "local",
+            R"({"nodeCount": 2, "stdOutErrPathPrefix": "/tmp", "customMpiSettings": {"commandLine": "a"}})"});
+        QVERIFY(!tooBig);
+        QVERIFY2(tooBig.error().contains("properties.nodeCount"), qPrintable(tooBig.error()));
+        const auto invalid = runner.submit({"ws", "exp", "bad", "local", "{"});
+        QVERIFY(!invalid);
+        QVERIFY(!m_store.job(m_store.experiment(m_store.workspace("ws")->id, "exp")->id, "bad"));
+        const auto noCluster = runner.submit({"ws", "exp", "x", "nope", spec("a", 1)});
+        QVERIFY2(noCluster.error().contains("cluster 'nope' not found"), qPrintable(noCluster.error()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobRunner)
+#include "tst_jobrunner.moc"

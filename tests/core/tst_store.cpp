@@ -1,0 +1,175 @@
+#include "store/Store.h"
+
+#include <QSqlDatabase>
+#include <QStandardPaths>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace TrainDesk;
+
+class TestStore : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Cluster localCluster(qint64 workspaceId, const QString &name)
+    {
+        Cluster c;
+        c.workspaceId = workspaceId;
+        c.name = name;
+        c.targetNodeCount = 1;
+        c.mountRoot = m_dir.filePath("mnt");
+        return c;
+    }
+    Node node(const QString &name)
+    {
+        Node n;
+        n.name = name;
+        n.host = name;
+        n.slotCount = 2;
+        return n;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void migratesFreshDatabase()
+    {
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
+        QCOMPARE(store.schemaVersion(), 1);
+        // Opening again keeps the data and the version.
+        QVERIFY(store.createWorkspace("ws").ok());
+        Store again;
+        QVERIFY(again.open(m_dir.filePath("fresh.db")).ok());
+        QCOMPARE(again.schemaVersion(), 1);
+        QVERIFY(again.workspace("ws").ok());
+    }
+
+    void refusesNewerSchema()
+    {
+        const QString path = m_dir.filePath("newer.db");
+        {
+            auto db = QSqlDatabase::addDatabase("QSQLITE", "newer");
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery(db).exec("PRAGMA user_version=99");
+            db.close();
+        }
+        QSqlDatabase::removeDatabase("newer");
+        Store store;
+        const auto opened = store.open(path);
+        QVERIFY(!opened);
+        QVERIFY2(opened.error().contains("newer"), qPrintable(opened.error()));
+    }
+
+    void validatesNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("simple") << "my-ws_1" << true;
+        QTest::newRow("empty") << "" << false;
+        QTest::newRow("space") << "my ws" << false;
+        QTest::newRow("slash") << "a/b" << false;
+        QTest::newRow("64 chars") << QString(64, 'a') << true;
+        QTest::newRow("65 chars") << QString(65, 'a') << false;
+        QTest::newRow("quote") << "a'b" << false;
+    }
+
+    void validatesNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, valid);
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("names.db")).ok());
+        const auto ws = store.createWorkspace(name);
+        QCOMPARE(ws.ok(), valid);
+        if (!valid)
+            QVERIFY2(ws.error().contains("workspace name"), qPrintable(ws.error()));
+    }
+
+    void workspacesExperimentsClustersShares()
+    {
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("crud.db")).ok());
+        const auto ws = store.createWorkspace("ws");
+        QVERIFY(ws.ok());
+        QVERIFY(!store.createWorkspace("ws"));  // duplicate
+        QVERIFY(store.createExperiment(ws->id, "exp").ok());
+        QVERIFY(!store.createExperiment(ws->id, "exp"));
+        QCOMPARE(store.experiments(ws->id).size(), 1);
+
+        const auto cluster = store.createCluster(localCluster(ws->id, "c1"), {node("n0"), node("n1")});
+        QVERIFY2(cluster.ok(), qPrintable(cluster.error()));
+        const QList<Node> nodes = store.nodes(cluster->id);
+        QCOMPARE(nodes.size(), 2);
+        QCOMPARE(nodes.at(0).index, 0);
+        QCOMPARE(nodes.at(1).name, QStringLiteral("n1"));
+        QVERIFY(store.setNodeState(nodes.at(1).id, NodeState::Unusable, "ssh refused").ok());
+        QCOMPARE(store.nodes(cluster->id).at(1).stateReason, QStringLiteral("ssh refused"));
+        // A cluster without nodes is refused and leaves nothing behind.
+        QVERIFY(!store.createCluster(localCluster(ws->id, "empty"), {}));
+        QVERIFY(!store.cluster(ws->id, "empty"));
+        // Duplicate node names roll the whole cluster back.
+        QVERIFY(!store.createCluster(localCluster(ws->id, "dup"), {node("a"), node("a")}));
+        QVERIFY(!store.cluster(ws->id, "dup"));
+
+        Share share;
+        share.workspaceId = ws->id;
+        share.name = "myshare";
+        share.path = m_dir.filePath("share");
+        QVERIFY(store.createShare(share).ok());
+        QCOMPARE(store.shares(ws->id).size(), 1);
+        QCOMPARE(toString(store.shares(ws->id).first().kind), toString(ShareKind::Local));
+    }
+
+    void jobsAndOutputOffsets()
+    {
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("jobs.db")).ok());
+        const auto ws = store.createWorkspace("ws");
+        const auto exp = store.createExperiment(ws->id, "exp");
+        const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+        Job job;
+        job.experimentId = exp->id;
+        job.clusterId = cluster->id;
+        job.name = "j1";
+        job.spec = "{}";
+        job.uuid = "u";
+        auto created = store.createJob(job);
+        QVERIFY2(created.ok(), qPrintable(created.error()));
+        QCOMPARE(toString(created->state), toString(JobState::Queued));
+
+        created->state = JobState::Failed;
+        created->exitCode = 3;
+        created->errors = {{"JobFailed", "exit 3", {"see stderr"}}};
+        created->nodes = {"n0"};
+        QVERIFY(store.updateJob(*created).ok());
+        const auto reread = store.jobById(created->id);
+        QCOMPARE(toString(reread->state), toString(JobState::Failed));
+        QCOMPARE(reread->exitCode.value_or(-1), 3);
+        QCOMPARE(reread->errors.size(), 1);
+        QCOMPARE(reread->errors.first().details, QStringList{"see stderr"});
+        QCOMPARE(reread->nodes, QStringList{"n0"});
+
+        // Output is stored once: a second reader starting from a stale offset is refused.
+        QCOMPARE(store.jobFileOffset(created->id, "metrics.jsonl"), 0);
+        auto first = store.appendJobOutput(created->id, "metrics.jsonl", 0, 10, {"{\"a\":1}", "{\"a\":2}"});
+        QVERIFY(first.ok() && *first);
+        auto stale = store.appendJobOutput(created->id, "metrics.jsonl", 0, 10, {"{\"a\":1}"});
+        QVERIFY(stale.ok() && !*stale);
+        QCOMPARE(store.jobFileOffset(created->id, "metrics.jsonl"), 10);
+        const auto rows = store.jobMetrics(created->id);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(store.jobMetrics(created->id, rows.first().first).size(), 1);
+
+        QVERIFY(store.deleteJob(created->id).ok());
+        QVERIFY(!store.jobById(created->id));
+        QVERIFY(store.jobMetrics(created->id).isEmpty());  // cascaded
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "tst_store.moc"

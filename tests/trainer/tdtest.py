@@ -1,0 +1,72 @@
+"""Shared helpers for the trainer's ctest drivers (run with Debian's python3)."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def parse_args(extra=None):
+    p = argparse.ArgumentParser()
+    p.add_argument("--trainer", required=True)
+    p.add_argument("--mpiexec", default="")
+    p.add_argument("--mpiexec-flags", default="")
+    p.add_argument("--work", default="")
+    for name, kw in (extra or {}).items():
+        p.add_argument(name, **kw)
+    a = p.parse_args()
+    if not a.work:
+        a.work = tempfile.mkdtemp(prefix="td-trainer-test-")
+    os.makedirs(a.work, exist_ok=True)
+    return a
+
+
+def mpi_cmd(args, np):
+    if not args.mpiexec:
+        fail("no MPI launcher (MPIEXEC_EXECUTABLE) was found at configure time")
+    return [args.mpiexec, "-np", str(np)] + args.mpiexec_flags.split()
+
+
+def run(cmd, expect_rc=0, timeout=240, env=None):
+    print("$ " + " ".join(cmd), flush=True)
+    e = dict(os.environ)
+    e.pop("AZ_BATCHAI_STDOUTERR_DIR", None)
+    e.update(env or {})
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    if expect_rc is not None and r.returncode != expect_rc:
+        print(r.stdout[-4000:])
+        print(r.stderr[-4000:], file=sys.stderr)
+        fail(f"exit code {r.returncode}, expected {expect_rc}")
+    return r
+
+
+def read_metrics(path):
+    recs = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.endswith("\n"):
+                fail(f"{path}:{n}: line not terminated by a newline")
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                fail(f"{path}:{n}: not JSON: {e}: {line!r}")
+            if not isinstance(rec, dict):
+                fail(f"{path}:{n}: not a JSON object")
+            recs.append(rec)
+    return recs
+
+
+def read_f32(path):
+    import numpy as np
+    return np.fromfile(path, dtype=np.float32)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr, flush=True)
+    sys.exit(1)

@@ -1,0 +1,38 @@
+#pragma once
+// MPI with Horovod's semantics: broadcast of rank 0's state, and gradient averaging
+// through one in-place MPI_Allreduce over a single flat buffer per step.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace td {
+
+class Dist {
+public:
+    Dist(int* argc, char*** argv);  // MPI_Init
+    ~Dist();                        // MPI_Finalize
+    Dist(const Dist&) = delete;
+    Dist& operator=(const Dist&) = delete;
+
+    int rank() const { return m_rank; }
+    int size() const { return m_size; }
+    int localRank() const { return m_localRank; }
+    int localSize() const { return m_localSize; }  // ranks on this node
+    bool root() const { return m_rank == 0; }
+
+    void broadcast(void* data, size_t bytes, int root = 0) const;
+    void broadcastFloats(float* data, size_t n) const { broadcast(data, n * sizeof(float)); }
+    // Sums n floats in place across ranks.
+    void allreduceSum(float* data, size_t n) const;
+    void allreduceSum(double* data, size_t n) const;
+    // True on every rank if `ok` is true on every rank (collective error agreement).
+    bool allOk(bool ok) const;
+    void barrier() const;
+    [[noreturn]] void abort(int code) const;
+    std::string processorName() const;
+
+private:
+    int m_rank = 0, m_size = 1, m_localRank = 0, m_localSize = 1;
+};
+
+}  // namespace td

@@ -1,0 +1,52 @@
+// traindesk-trainer: parse flags, start MPI, train. Exit codes: 0 ok, 1 run-time error,
+// 2 bad command line.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "dist/dist.h"
+#include "train/trainer.h"
+#include "util/check.h"
+#include "util/log.h"
+
+int main(int argc, char** argv) {
+    td::Options opts;
+    // Parse before MPI_Init: --help and flag errors need no MPI runtime. Under mpirun
+    // every rank sees the same flags, so only rank 0 (per the launcher's env) reports.
+    const char* envRank = std::getenv("OMPI_COMM_WORLD_RANK");
+    const bool quiet = envRank && std::string(envRank) != "0";
+    try {
+        opts = td::parseOptions(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const td::UsageError& e) {
+        if (!quiet) std::fprintf(stderr, "traindesk-trainer: error: %s\n", e.what());
+        return 2;
+    }
+    if (opts.help) {
+        if (!quiet) std::fputs(td::usage().c_str(), stdout);
+        return 0;
+    }
+
+    std::unique_ptr<td::Dist> dist;
+    try {
+        dist = std::make_unique<td::Dist>(&argc, &argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "traindesk-trainer: error: %s\n", e.what());
+        return 1;
+    }
+    td::log::setRank(dist->rank(), dist->size());
+    try {
+        return td::runTraining(opts, *dist);
+    } catch (const td::UsageError& e) {
+        // Detected after start-up (e.g. batch larger than the data set): same on all ranks.
+        if (dist->root()) std::fprintf(stderr, "traindesk-trainer: error: %s\n", e.what());
+        dist.reset();
+        return 2;
+    } catch (const std::exception& e) {
+        td::log::error(e.what());
+        if (dist->size() > 1) dist->abort(1);  // peers may be blocked in a collective
+        return 1;
+    }
+}

@@ -1,0 +1,112 @@
+#include "model/conv.h"
+
+#include "model/elementwise.h"
+#include "util/timer.h"
+
+namespace td {
+
+using namespace dnnl;
+
+Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, float* w, float* b, float* dw,
+               float* db)
+    : m_in(in), m_cfg(cfg) {
+    const memory::dim N = in.dims[0], C = in.dims[1], H = in.dims[2], W = in.dims[3];
+    const memory::dim O = cfg.outChannels, pad = cfg.samePadding ? 1 : 0;
+    const memory::dim OH = H + 2 * pad - 2, OW = W + 2 * pad - 2;
+    TD_CHECK(OH > 0 && OW > 0, name, ": input ", H, "x", W, " too small for a 3x3 valid convolution");
+    const memory::dims strides{1, 1}, padding{pad, pad};
+    const memory::dims wDims{O, C, 3, 3};
+    out.dims = {N, O, OH, OW};
+
+    memory::desc srcMd = cfg.srcAny ? anyDesc(in.dims) : in.val.get_desc();
+    auto fwdDesc = convolution_forward::desc(prop_kind::forward_training, algorithm::convolution_direct, srcMd,
+                                             anyDesc(wDims), plain({O}, tag::x), anyDesc(out.dims), strides,
+                                             padding, padding);
+    primitive_attr attr;
+    if (cfg.relu) {
+        post_ops ops;
+        ops.append_eltwise(1.0f, algorithm::eltwise_relu, 0.0f, 0.0f);
+        attr.set_post_ops(ops);
+    }
+    convolution_forward::primitive_desc fwdPd;
+    DNNL_CHECK(fwdPd = convolution_forward::primitive_desc(fwdDesc, attr, ctx.eng));
+    DNNL_CHECK(m_fwd = convolution_forward(fwdPd));
+
+    auto bdDesc = convolution_backward_data::desc(algorithm::convolution_direct, fwdPd.src_desc(), anyDesc(wDims),
+                                                  fwdPd.dst_desc(), strides, padding, padding);
+    auto bwDesc = convolution_backward_weights::desc(algorithm::convolution_direct, fwdPd.src_desc(),
+                                                     anyDesc(wDims), plain({O}, tag::x), fwdPd.dst_desc(),
+                                                     strides, padding, padding);
+    convolution_backward_weights::primitive_desc bwPd;
+    DNNL_CHECK(bwPd = convolution_backward_weights::primitive_desc(bwDesc, ctx.eng, fwdPd));
+    DNNL_CHECK(m_bwdWeights = convolution_backward_weights(bwPd));
+
+    DNNL_CHECK(out.val = memory(fwdPd.dst_desc(), ctx.eng));
+    DNNL_CHECK(out.grad = memory(fwdPd.dst_desc(), ctx.eng));
+    m_src = Reorder::prepare(ctx, in.val, fwdPd.src_desc(), &m_rSrc);
+
+    m_wCanon = memory(plain(wDims, tag::hwio), ctx.eng, w);
+    m_bias = memory(plain({O}, tag::x), ctx.eng, b);
+    m_wFwd = Reorder::prepare(ctx, m_wCanon, fwdPd.weights_desc(), &m_rWFwd);
+    m_dwCanon = memory(plain(wDims, tag::hwio), ctx.eng, dw);
+    m_db = memory(plain({O}, tag::x), ctx.eng, db);
+    if (bwPd.diff_weights_desc() == m_dwCanon.get_desc()) {
+        m_dwKernel = m_dwCanon;
+    } else {
+        DNNL_CHECK(m_dwKernel = memory(bwPd.diff_weights_desc(), ctx.eng));
+        m_rDw.init(ctx, m_dwKernel, m_dwCanon);
+    }
+
+    if (cfg.needDiffSrc) {
+        convolution_backward_data::primitive_desc bdPd;
+        DNNL_CHECK(bdPd = convolution_backward_data::primitive_desc(bdDesc, ctx.eng, fwdPd));
+        DNNL_CHECK(m_bwdData = convolution_backward_data(bdPd));
+        m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
+        if (bdPd.diff_src_desc() == in.grad.get_desc()) {
+            m_diffSrc = in.grad;
+        } else {
+            DNNL_CHECK(m_diffSrc = memory(bdPd.diff_src_desc(), ctx.eng));
+            m_rDiffSrc.init(ctx, m_diffSrc, in.grad);
+        }
+    }
+
+    timing.name = name;
+    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str();
+    const double macs = double(N) * O * OH * OW * C * 9;
+    timing.fwdFlops = 2 * macs;
+    timing.bwdFlops = (cfg.needDiffSrc ? 4 : 2) * macs;
+}
+
+void Conv2D::syncWeights(Ctx& ctx) {
+    m_rWFwd.run(ctx);
+    m_rWBwd.run(ctx);
+}
+
+void Conv2D::forward(Ctx& ctx) {
+    Timer t;
+    m_rSrc.run(ctx);
+    DNNL_CHECK(m_fwd.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
+                                          {DNNL_ARG_WEIGHTS, m_wFwd},
+                                          {DNNL_ARG_BIAS, m_bias},
+                                          {DNNL_ARG_DST, out.val}}));
+    timing.fwdSeconds += t.seconds();
+}
+
+void Conv2D::backward(Ctx& ctx) {
+    Timer t;
+    if (m_cfg.relu) reluBackward(out.val, out.grad);
+    DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
+                                                 {DNNL_ARG_DIFF_DST, out.grad},
+                                                 {DNNL_ARG_DIFF_WEIGHTS, m_dwKernel},
+                                                 {DNNL_ARG_DIFF_BIAS, m_db}}));
+    m_rDw.run(ctx);
+    if (m_cfg.needDiffSrc) {
+        DNNL_CHECK(m_bwdData.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
+                                                  {DNNL_ARG_WEIGHTS, m_wBwd},
+                                                  {DNNL_ARG_DIFF_SRC, m_diffSrc}}));
+        m_rDiffSrc.run(ctx);
+    }
+    timing.bwdSeconds += t.seconds();
+}
+
+}  // namespace td

@@ -1,0 +1,90 @@
+#include "model/dense.h"
+
+#include "model/elementwise.h"
+#include "util/timer.h"
+
+namespace td {
+
+using namespace dnnl;
+
+Dense::Dense(Ctx& ctx, const std::string& name, Act& in, int units, bool relu, bool needDiffSrc, float* w,
+             float* b, float* dw, float* db)
+    : m_in(in), m_relu(relu), m_needDiffSrc(needDiffSrc) {
+    const memory::dim N = in.dims[0], I = in.dims[1], O = units;
+    out.dims = {N, O};
+    const memory::dims wDims{O, I};
+    // Canonical layout is Keras' (in, out) kernel, i.e. oneDNN's "io".
+    const memory::desc canon = plain(wDims, tag::io);
+    const memory::desc dstMd = plain(out.dims, tag::nc);
+    auto fwdDesc = inner_product_forward::desc(prop_kind::forward_training, in.val.get_desc(), anyDesc(wDims),
+                                               plain({O}, tag::x), dstMd);
+    primitive_attr attr;
+    if (relu) {
+        post_ops ops;
+        ops.append_eltwise(1.0f, algorithm::eltwise_relu, 0.0f, 0.0f);
+        attr.set_post_ops(ops);
+    }
+    inner_product_forward::primitive_desc fwdPd;
+    DNNL_CHECK(fwdPd = inner_product_forward::primitive_desc(fwdDesc, attr, ctx.eng));
+    DNNL_CHECK(m_fwd = inner_product_forward(fwdPd));
+    auto bwDesc = inner_product_backward_weights::desc(in.val.get_desc(), anyDesc(wDims), plain({O}, tag::x), dstMd);
+    inner_product_backward_weights::primitive_desc bwPd;
+    DNNL_CHECK(bwPd = inner_product_backward_weights::primitive_desc(bwDesc, ctx.eng, fwdPd));
+    DNNL_CHECK(m_bwdWeights = inner_product_backward_weights(bwPd));
+
+    DNNL_CHECK(out.val = memory(dstMd, ctx.eng));
+    DNNL_CHECK(out.grad = memory(dstMd, ctx.eng));
+    m_wCanon = memory(canon, ctx.eng, w);
+    m_bias = memory(plain({O}, tag::x), ctx.eng, b);
+    m_wFwd = Reorder::prepare(ctx, m_wCanon, fwdPd.weights_desc(), &m_rWFwd);
+    m_dwCanon = memory(canon, ctx.eng, dw);
+    m_db = memory(plain({O}, tag::x), ctx.eng, db);
+    if (bwPd.diff_weights_desc() == canon) {
+        m_dwKernel = m_dwCanon;
+    } else {
+        DNNL_CHECK(m_dwKernel = memory(bwPd.diff_weights_desc(), ctx.eng));
+        m_rDw.init(ctx, m_dwKernel, m_dwCanon);
+    }
+    if (needDiffSrc) {
+        auto bdDesc = inner_product_backward_data::desc(in.grad.get_desc(), anyDesc(wDims), dstMd);
+        inner_product_backward_data::primitive_desc bdPd;
+        DNNL_CHECK(bdPd = inner_product_backward_data::primitive_desc(bdDesc, ctx.eng, fwdPd));
+        DNNL_CHECK(m_bwdData = inner_product_backward_data(bdPd));
+        m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
+    }
+    timing.name = name;
+    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str();
+    timing.fwdFlops = 2.0 * N * I * O;
+    timing.bwdFlops = (needDiffSrc ? 4.0 : 2.0) * N * I * O;
+}
+
+void Dense::syncWeights(Ctx& ctx) {
+    m_rWFwd.run(ctx);
+    m_rWBwd.run(ctx);
+}
+
+void Dense::forward(Ctx& ctx) {
+    Timer t;
+    DNNL_CHECK(m_fwd.execute(ctx.stream, {{DNNL_ARG_SRC, m_in.val},
+                                          {DNNL_ARG_WEIGHTS, m_wFwd},
+                                          {DNNL_ARG_BIAS, m_bias},
+                                          {DNNL_ARG_DST, out.val}}));
+    timing.fwdSeconds += t.seconds();
+}
+
+void Dense::backward(Ctx& ctx) {
+    Timer t;
+    if (m_relu) reluBackward(out.val, out.grad);
+    DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_in.val},
+                                                 {DNNL_ARG_DIFF_DST, out.grad},
+                                                 {DNNL_ARG_DIFF_WEIGHTS, m_dwKernel},
+                                                 {DNNL_ARG_DIFF_BIAS, m_db}}));
+    m_rDw.run(ctx);
+    if (m_needDiffSrc)
+        DNNL_CHECK(m_bwdData.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
+                                                  {DNNL_ARG_WEIGHTS, m_wBwd},
+                                                  {DNNL_ARG_DIFF_SRC, m_in.grad}}));
+    timing.bwdSeconds += t.seconds();
+}
+
+}  // namespace td

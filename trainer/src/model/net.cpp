@@ -1,0 +1,179 @@
+#include "model/net.h"
+
+#include "util/rng.h"
+#include "util/timer.h"
+
+namespace td {
+
+namespace {
+
+// Keras layer names of the tutorial model (as Keras 2.1 numbers them).
+size_t addConv(ParamTable& t, const char* layer, int64_t in, int64_t out) {
+    size_t k = t.add(layer, "kernel", {3, 3, in, out}, 9 * in, 9 * out);
+    t.add(layer, "bias", {out}, 0, 0);
+    return k;
+}
+
+size_t addDense(ParamTable& t, const char* layer, int64_t in, int64_t out) {
+    size_t k = t.add(layer, "kernel", {in, out}, in, out);
+    t.add(layer, "bias", {out}, 0, 0);
+    return k;
+}
+
+}  // namespace
+
+Net::Net(const NetConfig& cfg) : m_cfg(cfg) {
+    const int64_t N = cfg.batch;
+    // Shapes through the network, to size the dense layer.
+    int64_t h = cfg.h, w = cfg.w;
+    h = (h - 2) / 2, w = (w - 2) / 2;  // conv same, conv valid, pool
+    h = (h - 2) / 2, w = (w - 2) / 2;
+    TD_CHECK(h >= 1 && w >= 1, "input images of ", cfg.h, "x", cfg.w, " are too small for this model (need >= 10x10)");
+    const int64_t flat = h * w * 64;
+
+    const size_t c1 = addConv(m_params, "conv2d_1", cfg.c, 32);
+    const size_t c2 = addConv(m_params, "conv2d_2", 32, 32);
+    const size_t c3 = addConv(m_params, "conv2d_3", 32, 64);
+    const size_t c4 = addConv(m_params, "conv2d_4", 64, 64);
+    const size_t d1 = addDense(m_params, "dense_1", flat, 512);
+    const size_t d2 = addDense(m_params, "dense_2", 512, cfg.classes);
+    m_weights = allocFloats(m_params.totalFloats());
+    m_grads = allocFloats(m_params.totalFloats() + kExtra);
+
+    auto W = [&](size_t i) { return m_weights.get() + m_params.all()[i].offset; };
+    auto G = [&](size_t i) { return m_grads.get() + m_params.all()[i].offset; };
+    Ctx& ctx = m_ctx;
+
+    m_input.dims = {N, cfg.c, cfg.h, cfg.w};
+    DNNL_CHECK(m_input.val = memory(plain(m_input.dims, tag::nhwc), ctx.eng));
+    DNNL_CHECK(m_input.grad = memory(plain(m_input.dims, tag::nhwc), ctx.eng));  // unused: no image gradient
+    m_labels.resize(size_t(N));
+
+    Conv2D::Config cc;
+    cc.outChannels = 32;
+    cc.needDiffSrc = false;
+    cc.srcAny = false;  // first layer reads the NHWC images directly
+    m_conv1 = std::make_unique<Conv2D>(ctx, "conv2d_1", m_input, cc, W(c1), W(c1 + 1), G(c1), G(c1 + 1));
+    cc = Conv2D::Config{};
+    cc.outChannels = 32;
+    cc.samePadding = false;
+    m_conv2 = std::make_unique<Conv2D>(ctx, "conv2d_2", m_conv1->out, cc, W(c2), W(c2 + 1), G(c2), G(c2 + 1));
+    m_pool1 = std::make_unique<MaxPool2D>(ctx, "max_pooling2d_1", m_conv2->out);
+    m_drop1 = std::make_unique<Dropout>(m_pool1->out.val, 0.25f, N);
+    cc = Conv2D::Config{};
+    cc.outChannels = 64;
+    m_conv3 = std::make_unique<Conv2D>(ctx, "conv2d_3", m_pool1->out, cc, W(c3), W(c3 + 1), G(c3), G(c3 + 1));
+    cc.samePadding = false;
+    m_conv4 = std::make_unique<Conv2D>(ctx, "conv2d_4", m_conv3->out, cc, W(c4), W(c4 + 1), G(c4), G(c4 + 1));
+    m_pool2 = std::make_unique<MaxPool2D>(ctx, "max_pooling2d_2", m_conv4->out);
+    m_drop2 = std::make_unique<Dropout>(m_pool2->out.val, 0.25f, N);
+
+    // Flatten: pool2 output reordered to NHWC, then viewed as (N, h*w*64).
+    const memory::dims pd = m_pool2->out.dims;
+    memory nhwcVal, nhwcGrad;
+    DNNL_CHECK(nhwcVal = memory(plain(pd, tag::nhwc), ctx.eng));
+    DNNL_CHECK(nhwcGrad = memory(plain(pd, tag::nhwc), ctx.eng));
+    m_rFlatFwd.init(ctx, m_pool2->out.val, nhwcVal);
+    m_rFlatBwd.init(ctx, nhwcGrad, m_pool2->out.grad);
+    m_flat.dims = {N, flat};
+    m_flat.val = memory(plain(m_flat.dims, tag::nc), ctx.eng, nhwcVal.get_data_handle());
+    m_flat.grad = memory(plain(m_flat.dims, tag::nc), ctx.eng, nhwcGrad.get_data_handle());
+    // Keep the NHWC memories alive through the views' handles: they are owned here.
+    m_flatKeep[0] = nhwcVal;
+    m_flatKeep[1] = nhwcGrad;
+
+    m_dense1 = std::make_unique<Dense>(ctx, "dense_1", m_flat, 512, true, true, W(d1), W(d1 + 1), G(d1), G(d1 + 1));
+    m_drop3 = std::make_unique<Dropout>(m_dense1->out.val, 0.5f, N);
+    m_dense2 = std::make_unique<Dense>(ctx, "dense_2", m_dense1->out, cfg.classes, false, true, W(d2), W(d2 + 1),
+                                       G(d2), G(d2 + 1));
+    m_probs.resize(size_t(N) * cfg.classes);
+    m_flatTiming.name = "flatten (reorders)";
+    m_lossTiming.name = "softmax + loss";
+    m_dropTiming.name = "dropout";
+}
+
+void Net::syncWeights() {
+    m_conv1->syncWeights(m_ctx);
+    m_conv2->syncWeights(m_ctx);
+    m_conv3->syncWeights(m_ctx);
+    m_conv4->syncWeights(m_ctx);
+    m_dense1->syncWeights(m_ctx);
+    m_dense2->syncWeights(m_ctx);
+}
+
+LossResult Net::forward(bool train, int valid, uint64_t dropoutKey, const uint64_t* positions) {
+    const bool drop = train && m_cfg.dropout;
+    m_conv1->forward(m_ctx);
+    m_conv2->forward(m_ctx);
+    m_pool1->forward(m_ctx);
+    Timer t;
+    if (drop) m_drop1->forward(m_pool1->out.val, rng::key(dropoutKey, 1), positions);
+    m_dropTiming.fwdSeconds += t.seconds();
+    m_conv3->forward(m_ctx);
+    m_conv4->forward(m_ctx);
+    m_pool2->forward(m_ctx);
+    t.reset();
+    if (drop) m_drop2->forward(m_pool2->out.val, rng::key(dropoutKey, 2), positions);
+    m_dropTiming.fwdSeconds += t.seconds();
+    t.reset();
+    m_rFlatFwd.run(m_ctx);
+    m_flatTiming.fwdSeconds += t.seconds();
+    m_dense1->forward(m_ctx);
+    t.reset();
+    if (drop) m_drop3->forward(m_dense1->out.val, rng::key(dropoutKey, 3), positions);
+    m_dropTiming.fwdSeconds += t.seconds();
+    m_dense2->forward(m_ctx);
+    t.reset();
+    float* g = train ? ptr(m_dense2->out.grad) : nullptr;
+    LossResult r = softmaxCrossEntropy(ptr(m_dense2->out.val), m_labels.data(), m_cfg.batch, valid, m_cfg.classes,
+                                       m_probs.data(), g);
+    m_lossTiming.fwdSeconds += t.seconds();
+    m_lastTrain = train;
+    return r;
+}
+
+void Net::backward() {
+    TD_CHECK(m_lastTrain, "Net::backward without a training forward pass");
+    const bool drop = m_cfg.dropout;
+    m_dense2->backward(m_ctx);
+    Timer t;
+    if (drop) m_drop3->backward(m_dense1->out.grad);
+    m_dropTiming.bwdSeconds += t.seconds();
+    m_dense1->backward(m_ctx);
+    t.reset();
+    m_rFlatBwd.run(m_ctx);
+    m_flatTiming.bwdSeconds += t.seconds();
+    t.reset();
+    if (drop) m_drop2->backward(m_pool2->out.grad);
+    m_dropTiming.bwdSeconds += t.seconds();
+    m_pool2->backward(m_ctx);
+    m_conv4->backward(m_ctx);
+    m_conv3->backward(m_ctx);
+    t.reset();
+    if (drop) m_drop1->backward(m_pool1->out.grad);
+    m_dropTiming.bwdSeconds += t.seconds();
+    m_pool1->backward(m_ctx);
+    m_conv2->backward(m_ctx);
+    m_conv1->backward(m_ctx);
+}
+
+std::vector<const LayerTiming*> Net::timings() const {
+    return {&m_conv1->timing, &m_conv2->timing, &m_pool1->timing, &m_conv3->timing, &m_conv4->timing,
+            &m_pool2->timing, &m_flatTiming,    &m_dense1->timing, &m_dense2->timing, &m_dropTiming,
+            &m_lossTiming};
+}
+
+void Net::resetTimings() {
+    for (const LayerTiming* t : timings()) {
+        auto* m = const_cast<LayerTiming*>(t);
+        m->fwdSeconds = m->bwdSeconds = 0;
+    }
+}
+
+double Net::flopsPerTrainStep() const {
+    double f = 0;
+    for (const LayerTiming* t : timings()) f += t->fwdFlops + t->bwdFlops;
+    return f;
+}
+
+}  // namespace td

@@ -1,0 +1,303 @@
+#include "MainWindow.h"
+
+#include "ScreenshotMode.h"
+#include "cluster/ClusterView.h"
+#include "common/DataPaths.h"
+#include "defaults/EmbeddedDefaults.h"
+#include "files/OutputFilesView.h"
+#include "info/ResourceInfoView.h"
+#include "job/JobView.h"
+#include "session/Backend.h"
+#include "store/Store.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace TrainDesk::Ui {
+
+int runMainWindow()
+{
+    // Startup is the one place the GUI thread touches the database: once, before any window.
+    const QString databasePath = DataPaths::databasePath();
+    QDir().mkpath(DataPaths::dataDirectory());
+    {
+        Store store;
+        if (auto opened = store.open(databasePath); !opened) {
+            QMessageBox::critical(nullptr, QObject::tr("TrainDesk"),
+                                  QObject::tr("Cannot open the database %1:\n%2").arg(databasePath, opened.error()));
+            return 1;
+        }
+        if (auto ensured = EmbeddedDefaults::ensure(store); !ensured) {
+            QMessageBox::warning(nullptr, QObject::tr("TrainDesk"),
+                                 QObject::tr("Cannot create the default workspace:\n%1").arg(ensured.error()));
+        }
+    }
+    Backend backend(databasePath);
+    MainWindow window(&backend);
+    window.show();
+    ScreenshotMode::installFromEnvironment(&window);
+    return QApplication::exec();
+}
+
+MainWindow::MainWindow(Backend *backend, QWidget *parent)
+    : QMainWindow(parent),
+      m_backend(backend),
+      m_model(new ResourceTreeModel(this)),
+      m_tree(new QTreeView),
+      m_splitter(new QSplitter(Qt::Horizontal)),
+      m_stack(new QStackedWidget),
+      m_emptyPage(new QWidget),
+      m_jobView(new JobView(backend)),
+      m_clusterView(new ClusterView),
+      m_infoView(new ResourceInfoView),
+      m_jobsLabel(new QLabel)
+{
+    setObjectName(QStringLiteral("TrainDeskMainWindow"));
+    setWindowTitle(tr("TrainDesk"));
+    resize(1280, 800);
+
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::ResizeToContents);
+
+    auto *emptyLayout = new QVBoxLayout(m_emptyPage);
+    auto *hint = new QLabel(tr("Select a job, a cluster or a share in the tree."));
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setEnabled(false);
+    emptyLayout->addWidget(hint);
+    m_stack->addWidget(m_emptyPage);
+    m_stack->addWidget(m_jobView);
+    m_stack->addWidget(m_clusterView);
+    m_stack->addWidget(m_infoView);
+
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(m_stack);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({300, 980});
+    setCentralWidget(m_splitter);
+
+    createActions();
+    statusBar()->addPermanentWidget(m_jobsLabel);
+
+    connect(m_backend, &Backend::snapshotChanged, this, &MainWindow::onSnapshot);
+    connect(m_backend, &Backend::operationFailed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 15000);
+    });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
+    connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
+    connect(m_jobView, &JobView::terminateRequested, this, [this](qint64 id) { m_backend->terminateJob(id); });
+
+    restoreSettings();
+    if (!m_backend->snapshot().workspaces.isEmpty())
+        onSnapshot();
+    updateActions();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QToolBar *toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    m_startAction = toolBar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start job"));
+    m_startAction->setToolTip(tr("Submit the selected draft job: it is queued and starts when its nodes are free"));
+    connect(m_startAction, &QAction::triggered, this, [this] {
+        if (const Job *job = selectedJob(); job && job->state == JobState::Draft)
+            m_backend->queueJob(job->id);
+    });
+
+    m_terminateAction = toolBar->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("Terminate"));
+    m_terminateAction->setToolTip(tr("Stop the selected job (SIGTERM, then SIGKILL after a grace period)"));
+    connect(m_terminateAction, &QAction::triggered, this, [this] {
+        if (const Job *job = selectedJob(); job && !isFinished(job->state))
+            m_backend->terminateJob(job->id);
+    });
+
+    m_downloadAction = toolBar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("Download…"));
+    m_downloadAction->setToolTip(tr("Copy the selected job's output files to this computer"));
+    connect(m_downloadAction, &QAction::triggered, this, [this] {
+        m_jobView->setCurrentIndex(JobView::FilesTab);
+        m_jobView->files()->chooseAndDownload();
+    });
+
+    toolBar->addSeparator();
+    m_refreshAction = toolBar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"));
+    m_refreshAction->setShortcut(QKeySequence::Refresh);
+    m_refreshAction->setToolTip(tr("Look at the jobs and nodes now"));
+    connect(m_refreshAction, &QAction::triggered, this, [this] {
+        m_backend->pollNow();
+        if (m_stack->currentWidget() == m_jobView)
+            m_jobView->files()->refresh();
+    });
+}
+
+void MainWindow::onSnapshot()
+{
+    m_model->setSnapshot(m_backend->snapshot());
+    if (m_firstSnapshot && m_model->rowCount() > 0) {
+        m_firstSnapshot = false;
+        m_tree->expandToDepth(2);
+        if (m_restoredKey.isEmpty() || !selectKey(m_restoredKey)) {
+            // A new user sees the demo job: the first job there is.
+            for (const auto &ws : m_backend->snapshot().workspaces) {
+                for (const auto &exp : ws.experiments) {
+                    if (!exp.jobs.isEmpty() && selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job,
+                                                                                   exp.jobs.first().id)))
+                        break;
+                }
+            }
+        }
+    }
+    showSelection();
+    updateStatus();
+}
+
+bool MainWindow::selectKey(const QString &key)
+{
+    const QModelIndex index = m_model->indexForKey(key);
+    if (!index.isValid())
+        return false;
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+        m_tree->expand(p);
+    m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_tree->scrollTo(index);
+    return true;
+}
+
+bool MainWindow::selectByName(const QString &name)
+{
+    const QModelIndexList found = m_model->match(m_model->index(0, 0), Qt::DisplayRole, name, 1,
+                                                 Qt::MatchExactly | Qt::MatchRecursive);
+    return !found.isEmpty() && selectKey(found.first().data(ResourceTreeModel::KeyRole).toString());
+}
+
+QString MainWindow::selectedKey() const
+{
+    return m_tree->currentIndex().data(ResourceTreeModel::KeyRole).toString();
+}
+
+QWidget *MainWindow::currentView() const
+{
+    return m_stack->currentWidget();
+}
+
+const Job *MainWindow::selectedJob() const
+{
+    const QModelIndex index = m_tree->currentIndex();
+    if (!index.isValid() || index.data(ResourceTreeModel::KindRole).value<ResourceTreeModel::Kind>()
+                                != ResourceTreeModel::Kind::Job)
+        return nullptr;
+    return m_backend->snapshot().findJob(index.data(ResourceTreeModel::IdRole).toLongLong());
+}
+
+void MainWindow::showSelection()
+{
+    using Kind = ResourceTreeModel::Kind;
+    const QModelIndex index = m_tree->currentIndex();
+    const ResourceSnapshot &snapshot = m_backend->snapshot();
+    if (!index.isValid()) {
+        m_jobView->showJob(0, snapshot);
+        m_stack->setCurrentWidget(m_emptyPage);
+        updateActions();
+        return;
+    }
+    const Kind kind = index.data(ResourceTreeModel::KindRole).value<Kind>();
+    const qint64 id = index.data(ResourceTreeModel::IdRole).toLongLong();
+    m_jobView->showJob(kind == Kind::Job ? id : 0, snapshot);
+    switch (kind) {
+    case Kind::Job:
+        m_stack->setCurrentWidget(m_jobView);
+        break;
+    case Kind::Cluster:
+        m_clusterView->showCluster(id, snapshot);
+        m_stack->setCurrentWidget(m_clusterView);
+        break;
+    default:
+        m_infoView->showResource(kind, id, snapshot);
+        m_stack->setCurrentWidget(m_infoView);
+        break;
+    }
+    updateActions();
+}
+
+void MainWindow::updateActions()
+{
+    const Job *job = selectedJob();
+    m_startAction->setEnabled(job && job->state == JobState::Draft);
+    m_terminateAction->setEnabled(job && !isFinished(job->state) && job->state != JobState::Draft
+                                  && job->state != JobState::Terminating);
+    m_downloadAction->setEnabled(job && !job->jobDir.isEmpty());
+}
+
+QString MainWindow::jobsStatusText() const
+{
+    return m_jobsLabel->text();
+}
+
+void MainWindow::updateStatus()
+{
+    int running = 0;
+    int queued = 0;
+    for (const auto &ws : m_backend->snapshot().workspaces) {
+        for (const auto &exp : ws.experiments) {
+            for (const Job &j : exp.jobs) {
+                running += isActive(j.state) ? 1 : 0;
+                queued += j.state == JobState::Queued ? 1 : 0;
+            }
+        }
+    }
+    m_jobsLabel->setText(tr("%n job(s) running", nullptr, running)
+                         + (queued ? tr(", %n queued", nullptr, queued) : QString()));
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("MainWindow"));
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("state"), saveState());
+    settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("selection"), selectedKey());
+    settings.setValue(QStringLiteral("jobTab"), m_jobView->currentIndex());
+    settings.endGroup();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("MainWindow"));
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("state")).toByteArray());
+    if (settings.contains(QStringLiteral("splitter")))
+        m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    m_restoredKey = settings.value(QStringLiteral("selection")).toString();
+    m_jobView->setCurrentIndex(settings.value(QStringLiteral("jobTab"), 0).toInt());
+    settings.endGroup();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace TrainDesk::Ui

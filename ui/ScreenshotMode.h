@@ -1,0 +1,14 @@
+#pragma once
+
+namespace TrainDesk::Ui {
+
+class MainWindow;
+
+// For docs/screenshots/render.sh: with TRAINDESK_SCREENSHOT=file.png the window selects
+// TRAINDESK_SCREENSHOT_SELECT (a name in the tree), opens tab TRAINDESK_SCREENSHOT_TAB,
+// saves a grab of itself after TRAINDESK_SCREENSHOT_DELAY seconds (default 5) and quits.
+namespace ScreenshotMode {
+void installFromEnvironment(MainWindow *window);
+}
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,247 @@
+#include "ChartPanel.h"
+
+#include "ZoomableChartView.h"
+
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace TrainDesk::Ui {
+
+namespace {
+
+const QColor trainColor(0x2b, 0x7c, 0xd3);
+const QColor valColor(0xe0, 0x70, 0x1e);
+
+QList<QPointF> positiveOnly(const QList<QPointF> &points)
+{
+    QList<QPointF> result;
+    result.reserve(points.size());
+    for (const QPointF &p : points) {
+        if (p.y() > 0)
+            result.append(p);
+    }
+    return result;
+}
+
+} // namespace
+
+ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *parent)
+    : QWidget(parent),
+      m_chart(new QChart),
+      m_raw(new QLineSeries(this)),
+      m_smooth(new QLineSeries(this)),
+      m_val(new QScatterSeries(this)),
+      m_x(new QValueAxis(this)),
+      m_yLinear(new QValueAxis(this)),
+      m_yLog(new QLogValueAxis(this))
+{
+    m_chart->setTitle(title);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_raw->setName(tr("train"));
+    m_smooth->setName(tr("train (smoothed)"));
+    m_val->setName(tr("validation"));
+    m_val->setMarkerSize(9);
+    m_val->setColor(valColor);
+    m_val->setBorderColor(valColor.darker(130));
+    m_chart->addSeries(m_raw);
+    m_chart->addSeries(m_smooth);
+    m_chart->addSeries(m_val);
+
+    m_x->setTitleText(tr("step"));
+    m_x->setLabelFormat(QStringLiteral("%.0f"));
+    m_yLinear->setTitleText(yTitle);
+    m_yLinear->setLabelFormat(QStringLiteral("%.3g"));
+    m_yLog->setTitleText(yTitle + tr(" (log)"));
+    m_yLog->setLabelFormat(QStringLiteral("%.3g"));
+    m_yLog->setBase(10);
+    m_yLog->setMinorTickCount(-1);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_yLinear, Qt::AlignLeft);
+    for (auto *series : {static_cast<QAbstractSeries *>(m_raw), static_cast<QAbstractSeries *>(m_smooth),
+                         static_cast<QAbstractSeries *>(m_val)}) {
+        series->attachAxis(m_x);
+        series->attachAxis(m_yLinear);
+    }
+    // Any range change we did not make is the user zooming or panning.
+    const auto userRange = [this] {
+        if (!m_applying)
+            setAutoFit(false);
+    };
+    connect(m_x, &QValueAxis::rangeChanged, this, userRange);
+    connect(m_yLinear, &QValueAxis::rangeChanged, this, userRange);
+    connect(m_yLog, &QLogValueAxis::rangeChanged, this, userRange);
+
+    m_view = new ZoomableChartView(m_chart, this);
+    connect(m_view, &ZoomableChartView::resetRequested, this, &ChartPanel::resetZoom);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    fit();
+}
+
+void ChartPanel::setXTitle(const QString &title)
+{
+    m_x->setTitleText(title);
+    m_x->setLabelFormat(title == tr("step") ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+}
+
+void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val,
+                         bool smoothing)
+{
+    m_lastRaw = raw;
+    m_lastSmooth = smooth;
+    m_lastVal = val;
+    m_smoothing = smoothing;
+    QColor rawColor = trainColor;
+    if (smoothing)
+        rawColor.setAlpha(60);
+    QPen rawPen(rawColor);
+    rawPen.setWidthF(smoothing ? 1.0 : 1.8);
+    m_raw->setPen(rawPen);
+    QPen smoothPen(trainColor);
+    smoothPen.setWidthF(2.0);
+    m_smooth->setPen(smoothPen);
+    m_smooth->setVisible(smoothing);
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
+        marker->setVisible(smoothing);
+
+    m_raw->replace(m_log ? positiveOnly(raw) : raw);
+    m_smooth->replace(smoothing ? (m_log ? positiveOnly(smooth) : smooth) : QList<QPointF>());
+    m_val->replace(m_log ? positiveOnly(val) : val);
+    if (m_autoFit)
+        fit();
+}
+
+void ChartPanel::setLogScale(bool on)
+{
+    if (on == m_log)
+        return;
+    m_applying = true;
+    QAbstractAxis *from = yAxis();
+    m_log = on;
+    QAbstractAxis *to = yAxis();
+    for (auto *series : {static_cast<QAbstractSeries *>(m_raw), static_cast<QAbstractSeries *>(m_smooth),
+                         static_cast<QAbstractSeries *>(m_val)})
+        series->detachAxis(from);
+    m_chart->removeAxis(from);
+    from->setParent(this);  // removeAxis hands ownership back
+    m_chart->addAxis(to, Qt::AlignLeft);
+    for (auto *series : {static_cast<QAbstractSeries *>(m_raw), static_cast<QAbstractSeries *>(m_smooth),
+                         static_cast<QAbstractSeries *>(m_val)})
+        series->attachAxis(to);
+    m_applying = false;
+    // A log axis needs new y bounds: the x range the user chose is kept.
+    const bool wasAuto = m_autoFit;
+    m_autoFit = true;
+    setData(m_lastRaw, m_lastSmooth, m_lastVal, m_smoothing);
+    if (!wasAuto)
+        setAutoFit(true);
+}
+
+void ChartPanel::setYLimits(double low, double high)
+{
+    m_yLimits = std::make_pair(low, high);
+    if (m_autoFit)
+        fit();
+}
+
+void ChartPanel::resetZoom()
+{
+    setAutoFit(true);
+    fit();
+}
+
+void ChartPanel::setAutoFit(bool on)
+{
+    if (m_autoFit == on)
+        return;
+    m_autoFit = on;
+    Q_EMIT autoFitChanged(on);
+}
+
+QAbstractAxis *ChartPanel::yAxis() const
+{
+    return m_log ? static_cast<QAbstractAxis *>(m_yLog) : static_cast<QAbstractAxis *>(m_yLinear);
+}
+
+void ChartPanel::fit()
+{
+    double minX = INFINITY, maxX = -INFINITY, minY = INFINITY, maxY = -INFINITY;
+    auto take = [&](const QList<QPointF> &points) {
+        for (const QPointF &p : points) {
+            if (m_log && p.y() <= 0)
+                continue;
+            minX = std::min(minX, p.x());
+            maxX = std::max(maxX, p.x());
+            minY = std::min(minY, p.y());
+            maxY = std::max(maxY, p.y());
+        }
+    };
+    take(m_lastRaw);
+    take(m_lastVal);
+    if (m_smoothing)
+        take(m_lastSmooth);
+    if (minX > maxX) {
+        minX = 0;
+        maxX = 1;
+        minY = m_log ? 0.1 : 0;
+        maxY = 1;
+    }
+    if (maxX - minX < 1e-9)
+        maxX = minX + 1;
+    m_applying = true;
+    m_x->setRange(minX, maxX);
+    if (m_log) {
+        m_yLog->setRange(minY / 1.2, maxY * 1.2);
+    } else {
+        double pad = (maxY - minY) * 0.06;
+        if (pad < 1e-9)
+            pad = std::max(std::abs(maxY) * 0.05, 0.05);
+        double low = minY - pad, high = maxY + pad;
+        if (m_yLimits) {
+            low = std::max(low, m_yLimits->first);
+            high = std::min(high, m_yLimits->second);
+        }
+        m_yLinear->setRange(low, high);
+        m_yLinear->applyNiceNumbers();
+    }
+    m_applying = false;
+}
+
+QPointF ChartPanel::xRange() const
+{
+    return QPointF(m_x->min(), m_x->max());
+}
+
+QPointF ChartPanel::yRange() const
+{
+    if (m_log)
+        return QPointF(m_yLog->min(), m_yLog->max());
+    return QPointF(m_yLinear->min(), m_yLinear->max());
+}
+
+int ChartPanel::rawCount() const
+{
+    return m_raw->count();
+}
+
+int ChartPanel::smoothCount() const
+{
+    return m_smooth->count();
+}
+
+int ChartPanel::valCount() const
+{
+    return m_val->count();
+}
+
+} // namespace TrainDesk::Ui

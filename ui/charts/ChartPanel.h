@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QList>
+#include <QPointF>
+#include <QWidget>
+
+#include <optional>
+
+class QChart;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+class QLogValueAxis;
+class QAbstractAxis;
+
+namespace TrainDesk::Ui {
+
+class ZoomableChartView;
+
+// One chart of a metric: the training series raw (faint) and smoothed, validation points,
+// axes that fit the data until the user zooms or pans, and then stay put while points
+// arrive, until resetZoom().
+class ChartPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    ChartPanel(const QString &title, const QString &yTitle, QWidget *parent = nullptr);
+
+    void setXTitle(const QString &title);
+    // Smoothing off: `smooth` is ignored and the raw series is drawn solid.
+    void setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val, bool smoothing);
+    void setLogScale(bool on);
+    bool logScale() const { return m_log; }
+    // Axis limits that auto-fit never passes (accuracy: 0 to 1).
+    void setYLimits(double low, double high);
+    bool isAutoFit() const { return m_autoFit; }
+    void resetZoom();
+
+    QChart *chart() const { return m_chart; }
+    ZoomableChartView *view() const { return m_view; }
+    QPointF xRange() const;  // (min, max) shown
+    QPointF yRange() const;
+    int rawCount() const;
+    int smoothCount() const;
+    int valCount() const;
+
+Q_SIGNALS:
+    void autoFitChanged(bool autoFit);
+
+private:
+    void fit();
+    void setAutoFit(bool on);
+    QAbstractAxis *yAxis() const;
+
+    QChart *m_chart;
+    ZoomableChartView *m_view;
+    QLineSeries *m_raw;
+    QLineSeries *m_smooth;
+    QScatterSeries *m_val;
+    QValueAxis *m_x;
+    QValueAxis *m_yLinear;
+    QLogValueAxis *m_yLog;
+    bool m_log = false;
+    bool m_autoFit = true;
+    bool m_applying = false;  // our own range changes are not the user's zoom
+    std::optional<std::pair<double, double>> m_yLimits;
+    QList<QPointF> m_lastRaw, m_lastSmooth, m_lastVal;
+    bool m_smoothing = false;
+};
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,167 @@
+#include "MetricSeries.h"
+
+#include <QTextStream>
+
+#include <algorithm>
+#include <cmath>
+
+namespace TrainDesk::Ui {
+
+MetricSeries::MetricSeries(QObject *parent) : QObject(parent) {}
+
+void MetricSeries::append(const QList<MetricRecord> &records)
+{
+    if (records.isEmpty())
+        return;
+    for (const MetricRecord &r : records) {
+        if (std::isnan(m_startTime) && !std::isnan(r.time) && r.time > 0)
+            m_startTime = r.time;
+        if (r.kind == QLatin1String("train"))
+            ++m_trainCount;
+        else if (r.kind == QLatin1String("done"))
+            m_done = true;
+        m_lastEpoch = std::max(m_lastEpoch, r.epoch);
+        m_records.append(r);
+    }
+    Q_EMIT changed();
+}
+
+void MetricSeries::reset(const QList<MetricRecord> &records)
+{
+    m_records.clear();
+    m_startTime = NAN;
+    m_trainCount = 0;
+    m_lastEpoch = -1;
+    m_done = false;
+    append(records);
+    if (records.isEmpty())
+        Q_EMIT changed();
+}
+
+qint64 MetricSeries::stepsPerEpoch() const
+{
+    // The last step of an epoch the trainer finished (it always logs the last step), else
+    // the furthest step seen so far.
+    qint64 steps = 0;
+    for (const MetricRecord &r : m_records) {
+        if (r.kind == QLatin1String("train") && (r.epoch < m_lastEpoch || steps == 0))
+            steps = std::max(steps, r.step);
+    }
+    return steps;
+}
+
+double MetricSeries::xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) const
+{
+    switch (x) {
+    case XAxis::Step:
+        return double(r.globalStep);
+    case XAxis::Time:
+        return std::isnan(m_startTime) || std::isnan(r.time) ? NAN : r.time - m_startTime;
+    case XAxis::Epoch:
+        break;
+    }
+    if (r.kind != QLatin1String("train") || stepsPerEpoch <= 0 || r.step < 0)
+        return double(r.epoch);
+    return double(r.epoch - 1) + double(r.step) / double(stepsPerEpoch);
+}
+
+QList<QPointF> MetricSeries::points(Metric metric, XAxis x) const
+{
+    const bool train = metric == Metric::TrainLoss || metric == Metric::TrainAcc || metric == Metric::LearningRate
+        || metric == Metric::Throughput;
+    const QLatin1String kind = train ? QLatin1String("train") : QLatin1String("val");
+    QList<QPointF> result;
+    const qint64 steps = x == XAxis::Epoch ? stepsPerEpoch() : 0;
+    qint64 lastTrainStep = -1;
+    for (const MetricRecord &r : m_records) {
+        if (r.kind == QLatin1String("train"))
+            lastTrainStep = r.globalStep;
+        if (r.kind != kind)
+            continue;
+        double y = NAN;
+        switch (metric) {
+        case Metric::TrainLoss: y = r.loss; break;
+        case Metric::TrainAcc: y = r.acc; break;
+        case Metric::ValLoss: y = r.valLoss; break;
+        case Metric::ValAcc: y = r.valAcc; break;
+        case Metric::LearningRate: y = r.lr; break;
+        case Metric::Throughput: y = r.imagesPerSec; break;
+        }
+        double xv = xOf(r, x, steps);
+        // Older trainers wrote val records without a step: place them after the last train point.
+        if (x == XAxis::Step && r.globalStep < 0)
+            xv = lastTrainStep >= 0 ? double(lastTrainStep) : NAN;
+        if (!std::isnan(y) && !std::isnan(xv) && std::isfinite(y))
+            result.append(QPointF(xv, y));
+    }
+    return result;
+}
+
+QList<QPointF> MetricSeries::smoothed(const QList<QPointF> &points, double weight)
+{
+    weight = std::clamp(weight, 0.0, 0.999);
+    if (weight <= 0)
+        return points;
+    QList<QPointF> result;
+    result.reserve(points.size());
+    double average = 0;
+    double correction = 1;
+    for (const QPointF &p : points) {
+        average = weight * average + (1 - weight) * p.y();
+        correction *= weight;
+        result.append(QPointF(p.x(), average / (1 - correction)));
+    }
+    return result;
+}
+
+QList<QPointF> MetricSeries::downsampled(const QList<QPointF> &points, int maxPoints)
+{
+    if (maxPoints < 3 || points.size() <= maxPoints)
+        return points;
+    const int buckets = maxPoints / 3;
+    const double perBucket = double(points.size()) / buckets;
+    QList<QPointF> result;
+    result.reserve(buckets * 3 + 1);
+    for (int b = 0; b < buckets; ++b) {
+        const qsizetype from = qsizetype(b * perBucket);
+        const qsizetype to = std::min<qsizetype>(points.size(), qsizetype((b + 1) * perBucket));
+        if (from >= to)
+            continue;
+        qsizetype lo = from, hi = from;
+        for (qsizetype i = from; i < to; ++i) {
+            if (points[i].y() < points[lo].y())
+                lo = i;
+            if (points[i].y() > points[hi].y())
+                hi = i;
+        }
+        QList<qsizetype> keep{from, lo, hi};
+        std::sort(keep.begin(), keep.end());
+        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+        for (qsizetype i : keep)
+            result.append(points[i]);
+    }
+    if (result.last() != points.last())
+        result.append(points.last());
+    return result;
+}
+
+QByteArray MetricSeries::toCsv() const
+{
+    QByteArray out;
+    QTextStream s(&out);
+    auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 10); };
+    auto integer = [](qint64 v) { return v < 0 ? QString() : QString::number(v); };
+    s << "kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec\n";
+    for (const MetricRecord &r : m_records) {
+        if (r.kind != QLatin1String("train") && r.kind != QLatin1String("val") && r.kind != QLatin1String("epoch"))
+            continue;
+        s << r.kind << ',' << QString::number(r.time, 'f', 3) << ',' << integer(r.epoch) << ',' << integer(r.step)
+          << ',' << integer(r.globalStep) << ',' << number(r.loss) << ',' << number(r.acc) << ','
+          << number(r.valLoss) << ',' << number(r.valAcc) << ',' << number(r.lr) << ',' << number(r.imagesPerSec)
+          << '\n';
+    }
+    s.flush();
+    return out;
+}
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,224 @@
+#include "MetricsChartView.h"
+
+#include "ChartPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSlider>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace TrainDesk::Ui {
+
+MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
+    : QWidget(parent),
+      m_series(series),
+      m_loss(new ChartPanel(tr("Loss"), tr("loss"), this)),
+      m_accuracy(new ChartPanel(tr("Accuracy"), tr("accuracy"), this)),
+      m_xAxisCombo(new QComboBox(this)),
+      m_smoothingSlider(new QSlider(Qt::Horizontal, this)),
+      m_smoothingLabel(new QLabel(this)),
+      m_logCheck(new QCheckBox(tr("Log scale (loss)"), this)),
+      m_resetZoom(new QPushButton(tr("Reset zoom"), this)),
+      m_summary(new QLabel(this))
+{
+    m_accuracy->setYLimits(0, 1);
+    m_xAxisCombo->addItem(tr("Step"), int(MetricSeries::XAxis::Step));
+    m_xAxisCombo->addItem(tr("Epoch"), int(MetricSeries::XAxis::Epoch));
+    m_xAxisCombo->addItem(tr("Time"), int(MetricSeries::XAxis::Time));
+    m_smoothingSlider->setRange(0, 99);
+    m_smoothingSlider->setValue(int(std::lround(m_smoothing * 100)));
+    m_smoothingSlider->setMaximumWidth(160);
+    m_smoothingSlider->setToolTip(tr("Exponential moving average of the training series; the raw values stay faint behind"));
+    m_smoothingLabel->setMinimumWidth(32);
+    m_resetZoom->setEnabled(false);
+    m_resetZoom->setToolTip(tr("Fit both charts to the data again (or double-click a chart). "
+                               "Drag to zoom, Shift+drag or middle button to pan, wheel to zoom."));
+    auto *exportPng = new QPushButton(tr("Export PNG…"), this);
+    auto *exportCsv = new QPushButton(tr("Export CSV…"), this);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("X axis:"), this));
+    controls->addWidget(m_xAxisCombo);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Smoothing:"), this));
+    controls->addWidget(m_smoothingSlider);
+    controls->addWidget(m_smoothingLabel);
+    controls->addSpacing(12);
+    controls->addWidget(m_logCheck);
+    controls->addStretch();
+    controls->addWidget(m_resetZoom);
+    controls->addWidget(exportPng);
+    controls->addWidget(exportCsv);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("chartsSplitter"));
+    splitter->addWidget(m_loss);
+    splitter->addWidget(m_accuracy);
+    splitter->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_summary);
+    layout->addWidget(splitter, 1);
+
+    m_redrawTimer.setSingleShot(true);
+    m_redrawTimer.setInterval(redrawIntervalMs);
+    connect(&m_redrawTimer, &QTimer::timeout, this, &MetricsChartView::redraw);
+    connect(m_series, &MetricSeries::changed, this, &MetricsChartView::scheduleRedraw);
+    connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this, [this] {
+        setXAxis(MetricSeries::XAxis(m_xAxisCombo->currentData().toInt()));
+    });
+    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int value) { setSmoothing(value / 100.0); });
+    connect(m_logCheck, &QCheckBox::toggled, this, &MetricsChartView::setLogScale);
+    connect(m_resetZoom, &QPushButton::clicked, this, [this] {
+        m_loss->resetZoom();
+        m_accuracy->resetZoom();
+    });
+    for (ChartPanel *panel : {m_loss, m_accuracy}) {
+        connect(panel, &ChartPanel::autoFitChanged, this, [this] {
+            m_resetZoom->setEnabled(!m_loss->isAutoFit() || !m_accuracy->isAutoFit());
+        });
+    }
+    connect(exportPng, &QPushButton::clicked, this, &MetricsChartView::chooseExportPng);
+    connect(exportCsv, &QPushButton::clicked, this, &MetricsChartView::chooseExportCsv);
+    setSmoothing(m_smoothing);
+    redraw();
+}
+
+void MetricsChartView::setSmoothing(double weight)
+{
+    m_smoothing = std::clamp(weight, 0.0, 0.99);
+    m_smoothingLabel->setText(QString::number(m_smoothing, 'f', 2));
+    const int value = int(std::lround(m_smoothing * 100));
+    if (m_smoothingSlider->value() != value)
+        m_smoothingSlider->setValue(value);
+    scheduleRedraw();
+}
+
+void MetricsChartView::setLogScale(bool on)
+{
+    if (m_logCheck->isChecked() != on)
+        m_logCheck->setChecked(on);
+    m_loss->setLogScale(on);
+}
+
+void MetricsChartView::setXAxis(MetricSeries::XAxis axis)
+{
+    if (axis == m_xAxis)
+        return;
+    m_xAxis = axis;
+    const int index = m_xAxisCombo->findData(int(axis));
+    if (m_xAxisCombo->currentIndex() != index)
+        m_xAxisCombo->setCurrentIndex(index);
+    // Another unit: an old zoom means nothing there.
+    m_loss->resetZoom();
+    m_accuracy->resetZoom();
+    redraw();
+}
+
+void MetricsChartView::scheduleRedraw()
+{
+    if (!m_redrawTimer.isActive())
+        m_redrawTimer.start();
+}
+
+void MetricsChartView::redraw()
+{
+    ++m_redraws;
+    using Metric = MetricSeries::Metric;
+    const QString xTitle = m_xAxis == MetricSeries::XAxis::Step ? tr("step")
+        : m_xAxis == MetricSeries::XAxis::Epoch                 ? tr("epoch")
+                                                                : tr("seconds");
+    const bool smoothing = m_smoothing > 0;
+    auto draw = [&](ChartPanel *panel, Metric train, Metric val) {
+        const QList<QPointF> raw = m_series->points(train, m_xAxis);
+        const QList<QPointF> smooth = smoothing ? MetricSeries::smoothed(raw, m_smoothing) : QList<QPointF>();
+        panel->setXTitle(xTitle);
+        panel->setData(MetricSeries::downsampled(raw, maxDrawnPoints), MetricSeries::downsampled(smooth, maxDrawnPoints),
+                       m_series->points(val, m_xAxis), smoothing);
+    };
+    draw(m_loss, Metric::TrainLoss, Metric::ValLoss);
+    draw(m_accuracy, Metric::TrainAcc, Metric::ValAcc);
+    updateSummary();
+}
+
+void MetricsChartView::updateSummary()
+{
+    const QList<MetricRecord> &records = m_series->records();
+    if (records.isEmpty()) {
+        m_summary->setText(tr("No metrics yet: they appear here as the trainer writes metrics.jsonl."));
+        return;
+    }
+    const MetricRecord *lastTrain = nullptr;
+    const MetricRecord *lastVal = nullptr;
+    for (auto it = records.crbegin(); it != records.crend() && (!lastTrain || !lastVal); ++it) {
+        if (!lastTrain && it->kind == QLatin1String("train"))
+            lastTrain = &*it;
+        if (!lastVal && it->kind == QLatin1String("val"))
+            lastVal = &*it;
+    }
+    QStringList parts;
+    if (lastTrain) {
+        parts << tr("epoch %1, step %2").arg(lastTrain->epoch).arg(lastTrain->globalStep)
+              << tr("loss %1").arg(lastTrain->loss, 0, 'f', 4) << tr("acc %1").arg(lastTrain->acc, 0, 'f', 4);
+        if (!std::isnan(lastTrain->imagesPerSec))
+            parts << tr("%1 img/s").arg(lastTrain->imagesPerSec, 0, 'f', 0);
+    }
+    if (lastVal)
+        parts << tr("val_loss %1").arg(lastVal->valLoss, 0, 'f', 4) << tr("val_acc %1").arg(lastVal->valAcc, 0, 'f', 4);
+    if (m_series->finished())
+        parts << tr("done");
+    m_summary->setText(parts.join(QStringLiteral("  ·  ")));
+}
+
+void MetricsChartView::exportPng(const QString &path)
+{
+    redraw();
+    const QImage image = grab().toImage();
+    auto future = QtConcurrent::run([image, path] {
+        return image.save(path, "PNG") ? QString() : tr("cannot write %1").arg(path);
+    });
+    future.then(this, [this, path](const QString &error) { Q_EMIT exported(path, error); });
+}
+
+void MetricsChartView::exportCsv(const QString &path)
+{
+    const QByteArray csv = m_series->toCsv();
+    auto future = QtConcurrent::run([csv, path] {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit())
+            return tr("cannot write %1: %2").arg(path, file.errorString());
+        return QString();
+    });
+    future.then(this, [this, path](const QString &error) { Q_EMIT exported(path, error); });
+}
+
+void MetricsChartView::chooseExportPng()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts"), QStringLiteral("charts.png"),
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty())
+        exportPng(path);
+}
+
+void MetricsChartView::chooseExportCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), QStringLiteral("metrics.csv"),
+                                                      tr("CSV files (*.csv)"));
+    if (!path.isEmpty())
+        exportCsv(path);
+}
+
+} // namespace TrainDesk::Ui

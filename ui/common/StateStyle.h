@@ -1,0 +1,21 @@
+#pragma once
+
+#include "store/Entities.h"
+
+#include <QColor>
+#include <QIcon>
+
+namespace TrainDesk::Ui {
+
+// One look for states wherever they appear (tree, overview, node table).
+QColor stateColor(JobState state);
+QColor stateColor(NodeState state);
+QIcon stateIcon(const QColor &color);  // a filled dot, cached per colour
+
+// "1 h 02 min", "45 s": for durations in the overview.
+QString formatDuration(qint64 seconds);
+// Local time, to the second; "—" when invalid.
+QString formatTime(const QDateTime &time);
+QString formatBytes(qint64 bytes);
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "session/ResourceSnapshot.h"
+#include "tree/ResourceTreeModel.h"
+
+#include <QTabWidget>
+
+class QFormLayout;
+class QLabel;
+
+namespace TrainDesk::Ui {
+
+// The facts of a workspace, experiment, node, share or group folder as label/value rows.
+class ResourceInfoView : public QTabWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ResourceInfoView(QWidget *parent = nullptr);
+
+    void showResource(ResourceTreeModel::Kind kind, qint64 id, const ResourceSnapshot &snapshot);
+    // The rows shown, as "label: value" lines (for tests and copy).
+    QStringList rows() const;
+
+private:
+    void addRow(const QString &label, const QString &value);
+    void clearRows();
+
+    QLabel *m_title;
+    QFormLayout *m_form;
+};
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,142 @@
+#include "JobOverview.h"
+
+#include "common/StateStyle.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace TrainDesk::Ui {
+
+JobOverview::JobOverview(QWidget *parent) : QWidget(parent), m_form(new QFormLayout)
+{
+    m_form->setLabelAlignment(Qt::AlignRight);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_name = addRow(tr("Job:"));
+    m_state = addRow(tr("State:"));
+    m_experiment = addRow(tr("Experiment:"));
+    m_cluster = addRow(tr("Cluster:"));
+    m_nodes = addRow(tr("Nodes:"));
+    m_command = addRow(tr("Runs:"));
+    m_created = addRow(tr("Submitted:"));
+    m_started = addRow(tr("Started:"));
+    m_ended = addRow(tr("Ended:"));
+    m_duration = addRow(tr("Duration:"));
+    m_exitCode = addRow(tr("Exit code:"));
+    m_jobDir = addRow(tr("Job directory:"));
+    m_errors = addRow(tr("Errors:"));
+    m_errors->setTextFormat(Qt::RichText);
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    m_name->setFont(bold);
+    m_state->setFont(bold);
+
+    m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start job"), this);
+    m_start->setObjectName(QStringLiteral("startJobButton"));
+    m_terminate = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Terminate"), this);
+    m_terminate->setObjectName(QStringLiteral("terminateJobButton"));
+    connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(m_job.id); });
+    connect(m_terminate, &QPushButton::clicked, this, [this] { Q_EMIT terminateRequested(m_job.id); });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_terminate);
+    buttons->addStretch();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(m_form);
+    layout->addLayout(buttons);
+    layout->addStretch();
+
+    m_clock.setInterval(1000);
+    connect(&m_clock, &QTimer::timeout, this, &JobOverview::updateDuration);
+}
+
+QLabel *JobOverview::addRow(const QString &label)
+{
+    auto *value = new QLabel(this);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
+    m_form->addRow(label, value);
+    return value;
+}
+
+QString JobOverview::commandOf(const QByteArray &spec)
+{
+    const QJsonObject props = QJsonDocument::fromJson(spec).object().value(QLatin1String("properties")).toObject();
+    const int nodeCount = props.value(QLatin1String("nodeCount")).toInt(1);
+    for (const char *key : {"customMpiSettings", "customToolkitSettings"}) {
+        const QJsonObject s = props.value(QLatin1String(key)).toObject();
+        if (!s.isEmpty()) {
+            const int processes = s.value(QLatin1String("processCount")).toInt(nodeCount);
+            return tr("%1  (%2 node(s), %3 process(es))")
+                .arg(s.value(QLatin1String("commandLine")).toString())
+                .arg(nodeCount)
+                .arg(processes);
+        }
+    }
+    const QJsonObject horovod = props.value(QLatin1String("horovodSettings")).toObject();
+    if (!horovod.isEmpty()) {
+        return tr("horovod: %1 %2  (%3 node(s))")
+            .arg(horovod.value(QLatin1String("pythonScriptFilePath")).toString(),
+                 horovod.value(QLatin1String("commandLineArgs")).toString())
+            .arg(nodeCount);
+    }
+    return {};
+}
+
+void JobOverview::setJob(const Job &job, const QString &experiment, const QString &cluster)
+{
+    m_job = job;
+    m_name->setText(job.name);
+    m_state->setText(toString(job.state));
+    QPalette palette = m_state->palette();
+    palette.setColor(QPalette::WindowText, stateColor(job.state));
+    m_state->setPalette(palette);
+    m_experiment->setText(experiment);
+    m_cluster->setText(cluster);
+    m_nodes->setText(job.nodes.isEmpty() ? QStringLiteral("—") : job.nodes.join(QStringLiteral(", ")));
+    m_command->setText(commandOf(job.spec));
+    m_created->setText(formatTime(job.created));
+    m_started->setText(formatTime(job.started));
+    m_ended->setText(formatTime(job.ended));
+    m_exitCode->setText(job.exitCode ? QString::number(*job.exitCode) : QStringLiteral("—"));
+    m_jobDir->setText(job.jobDir.isEmpty() ? QStringLiteral("—") : job.jobDir);
+    QString errors;
+    for (const JobError &e : job.errors) {
+        errors += QStringLiteral("<b>%1</b>: %2").arg(e.code.toHtmlEscaped(), e.message.toHtmlEscaped());
+        for (const QString &d : e.details)
+            errors += QStringLiteral("<br>&nbsp;&nbsp;%1").arg(d.toHtmlEscaped());
+        errors += QStringLiteral("<br>");
+    }
+    m_errors->setText(errors.isEmpty() ? QStringLiteral("none") : errors);
+    m_start->setVisible(job.state == JobState::Draft);
+    m_terminate->setVisible(!isFinished(job.state) && job.state != JobState::Draft);
+    m_terminate->setEnabled(job.state != JobState::Terminating);
+    updateDuration();
+    if (isActive(job.state))
+        m_clock.start();
+    else
+        m_clock.stop();
+}
+
+QString JobOverview::stateText() const
+{
+    return m_state->text();
+}
+
+void JobOverview::updateDuration()
+{
+    if (!m_job.started.isValid()) {
+        m_duration->setText(QStringLiteral("—"));
+        return;
+    }
+    const QDateTime end = m_job.ended.isValid() ? m_job.ended : QDateTime::currentDateTimeUtc();
+    m_duration->setText(formatDuration(m_job.started.secsTo(end)));
+}
+
+} // namespace TrainDesk::Ui

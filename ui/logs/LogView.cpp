@@ -1,0 +1,287 @@
+#include "LogView.h"
+
+#include "session/Backend.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTextBlock>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace TrainDesk::Ui {
+
+namespace {
+
+const QString stdoutFile = QStringLiteral("stdouterr/stdout.txt");
+const QString stderrFile = QStringLiteral("stdouterr/stderr.txt");
+constexpr int maxHighlights = 2000;
+
+} // namespace
+
+LogView::LogView(Backend *backend, QWidget *parent)
+    : QWidget(parent),
+      m_backend(backend),
+      m_fileCombo(new QComboBox(this)),
+      m_rankCombo(new QComboBox(this)),
+      m_search(new QLineEdit(this)),
+      m_matches(new QLabel(this)),
+      m_followButton(new QToolButton(this)),
+      m_endButton(new QToolButton(this)),
+      m_notice(new QLabel(this)),
+      m_text(new QPlainTextEdit(this))
+{
+    m_fileCombo->setObjectName(QStringLiteral("logFileCombo"));
+    m_fileCombo->setMinimumContentsLength(24);
+    m_fileCombo->addItem(QStringLiteral("stdout.txt"), stdoutFile);
+    m_fileCombo->addItem(QStringLiteral("stderr.txt"), stderrFile);
+    m_rankCombo->addItem(tr("All ranks"), -1);
+    m_search->setPlaceholderText(tr("Find in log (Enter: next, Shift+Enter: previous)"));
+    m_search->setClearButtonEnabled(true);
+    m_followButton->setText(tr("Follow"));
+    m_followButton->setCheckable(true);
+    m_followButton->setChecked(true);
+    m_followButton->setToolTip(tr("Keep the newest lines in view; scrolling up pauses it"));
+    m_endButton->setText(tr("Jump to end"));
+    m_endButton->setIcon(style()->standardIcon(QStyle::SP_ArrowDown));
+    m_endButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_notice->setVisible(false);
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setMaximumBlockCount(maxLines);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(tr("Nothing written yet."));
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("File:"), this));
+    bar->addWidget(m_fileCombo);
+    bar->addWidget(m_rankCombo);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_matches);
+    bar->addWidget(m_followButton);
+    bar->addWidget(m_endButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_notice);
+    layout->addWidget(m_text, 1);
+
+    connect(m_backend, &Backend::fileChunk, this, &LogView::onChunk);
+    connect(m_backend, &Backend::jobFilesListed, this,
+            [this](qint64 jobId, const QList<JobFile> &files, const QString &) { onFilesListed(jobId, files); });
+    connect(m_fileCombo, &QComboBox::activated, this, [this] { showFile(m_fileCombo->currentData().toString()); });
+    connect(m_rankCombo, &QComboBox::activated, this, [this] { setRankFilter(m_rankCombo->currentData().toInt()); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        find(m_search->text(), QGuiApplication::keyboardModifiers().testFlag(Qt::ShiftModifier));
+    });
+    connect(m_search, &QLineEdit::textChanged, this, &LogView::highlightMatches);
+    connect(m_followButton, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            jumpToEnd();
+        else
+            setFollow(false);
+    });
+    connect(m_endButton, &QToolButton::clicked, this, &LogView::jumpToEnd);
+    // Scrolling away from the end pauses following; coming back to it resumes.
+    connect(m_text->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (!m_appending)
+            setFollow(value >= m_text->verticalScrollBar()->maximum());
+    });
+}
+
+LogView::~LogView()
+{
+    if (m_jobId && !m_file.isEmpty())
+        m_backend->unfollowFile(m_jobId, m_file);
+}
+
+void LogView::setJob(qint64 jobId, bool finished)
+{
+    const bool endedNow = finished && !m_finished && jobId == m_jobId;
+    m_finished = finished;
+    if (jobId == m_jobId) {
+        if (endedNow)
+            appendLines(m_buffer.flush());
+        return;
+    }
+    if (m_jobId && !m_file.isEmpty())
+        m_backend->unfollowFile(m_jobId, m_file);
+    m_jobId = jobId;
+    m_file.clear();
+    while (m_fileCombo->count() > 2)
+        m_fileCombo->removeItem(2);
+    if (jobId) {
+        showFile(stdoutFile);
+        m_backend->listJobFiles(jobId);
+    }
+}
+
+void LogView::showFile(const QString &file)
+{
+    if (m_jobId && !m_file.isEmpty())
+        m_backend->unfollowFile(m_jobId, m_file);
+    m_file = file;
+    m_buffer.clear();
+    m_text->clear();
+    m_notice->setVisible(false);
+    updateRanks();
+    const int index = m_fileCombo->findData(file);
+    if (index >= 0)
+        m_fileCombo->setCurrentIndex(index);
+    setFollow(true);
+    if (m_jobId)
+        m_backend->followFile(m_jobId, file);
+}
+
+void LogView::onChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data)
+{
+    if (jobId != m_jobId || file != m_file)
+        return;
+    if (offset > 0 && m_buffer.lines().isEmpty()) {
+        m_notice->setText(tr("The first %1 of this file are not shown.").arg(QLocale().formattedDataSize(offset)));
+        m_notice->setVisible(true);
+    }
+    QList<LogBuffer::Line> lines = m_buffer.append(data);
+    if (m_finished)
+        lines += m_buffer.flush();
+    const QList<int> before = m_buffer.ranks();
+    appendLines(lines);
+    if (m_rankCombo->count() - 1 != before.size())
+        updateRanks();
+}
+
+void LogView::appendLines(const QList<LogBuffer::Line> &lines)
+{
+    QStringList shown;
+    for (const LogBuffer::Line &line : lines) {
+        if (LogBuffer::accepts(line, m_rank))
+            shown.append(line.text);
+    }
+    if (shown.isEmpty())
+        return;
+    QScrollBar *bar = m_text->verticalScrollBar();
+    const int keep = bar->value();
+    m_appending = true;
+    m_text->appendPlainText(shown.join(QLatin1Char('\n')));
+    bar->setValue(m_follow ? bar->maximum() : keep);
+    m_appending = false;
+    if (!m_search->text().isEmpty())
+        highlightMatches();
+}
+
+void LogView::rebuild()
+{
+    QStringList shown;
+    for (const LogBuffer::Line &line : m_buffer.lines()) {
+        if (LogBuffer::accepts(line, m_rank))
+            shown.append(line.text);
+    }
+    m_appending = true;
+    m_text->setPlainText(shown.join(QLatin1Char('\n')));
+    m_appending = false;
+    setFollow(true);
+    jumpToEnd();
+    highlightMatches();
+}
+
+void LogView::setRankFilter(int rank)
+{
+    if (rank == m_rank)
+        return;
+    m_rank = rank;
+    const int index = m_rankCombo->findData(rank);
+    if (index >= 0)
+        m_rankCombo->setCurrentIndex(index);
+    rebuild();
+}
+
+void LogView::updateRanks()
+{
+    const QList<int> ranks = m_buffer.ranks();
+    m_rankCombo->setVisible(!ranks.isEmpty());
+    while (m_rankCombo->count() > 1)
+        m_rankCombo->removeItem(1);
+    for (int r : ranks)
+        m_rankCombo->addItem(tr("Rank %1").arg(r), r);
+    m_rankCombo->setCurrentIndex(qMax(0, m_rankCombo->findData(m_rank)));
+}
+
+void LogView::onFilesListed(qint64 jobId, const QList<JobFile> &files)
+{
+    if (jobId != m_jobId)
+        return;
+    for (const JobFile &f : files) {
+        if (f.directory != QLatin1String("stdouterr") || f.path.contains(QLatin1Char('/'))
+            || !(f.path.endsWith(QLatin1String(".txt")) || f.path.endsWith(QLatin1String(".log"))))
+            continue;
+        const QString file = QStringLiteral("stdouterr/") + f.path;
+        if (m_fileCombo->findData(file) < 0)
+            m_fileCombo->addItem(f.path, file);
+    }
+}
+
+void LogView::setFollow(bool on)
+{
+    if (m_follow == on && m_followButton->isChecked() == on)
+        return;
+    m_follow = on;
+    const QSignalBlocker blocker(m_followButton);
+    m_followButton->setChecked(on);
+    m_endButton->setEnabled(!on);
+}
+
+void LogView::jumpToEnd()
+{
+    m_appending = true;
+    m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
+    m_appending = false;
+    setFollow(true);
+}
+
+bool LogView::find(const QString &text, bool backward)
+{
+    if (text.isEmpty())
+        return false;
+    if (m_search->text() != text)
+        m_search->setText(text);
+    const QTextDocument::FindFlags flags = backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+    bool found = m_text->find(text, flags);
+    if (!found) {
+        // Wrap around.
+        QTextCursor cursor = m_text->textCursor();
+        cursor.movePosition(backward ? QTextCursor::End : QTextCursor::Start);
+        m_text->setTextCursor(cursor);
+        found = m_text->find(text, flags);
+    }
+    if (found)
+        setFollow(m_text->verticalScrollBar()->value() >= m_text->verticalScrollBar()->maximum());
+    return found;
+}
+
+void LogView::highlightMatches()
+{
+    const QString text = m_search->text();
+    QList<QTextEdit::ExtraSelection> selections;
+    if (!text.isEmpty()) {
+        QTextCharFormat format;
+        format.setBackground(QColor(0xff, 0xe0, 0x66));
+        QTextCursor cursor(m_text->document());
+        while (selections.size() < maxHighlights) {
+            cursor = m_text->document()->find(text, cursor);
+            if (cursor.isNull())
+                break;
+            selections.append({cursor, format});
+        }
+    }
+    m_text->setExtraSelections(selections);
+    m_matches->setText(text.isEmpty() ? QString()
+                       : selections.size() >= maxHighlights ? tr("%1+ matches").arg(maxHighlights)
+                                                            : tr("%n match(es)", nullptr, int(selections.size())));
+}
+
+} // namespace TrainDesk::Ui

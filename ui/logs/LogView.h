@@ -1,0 +1,69 @@
+#pragma once
+
+#include "LogBuffer.h"
+#include "session/JobFile.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QToolButton;
+
+namespace TrainDesk {
+class Backend;
+}
+
+namespace TrainDesk::Ui {
+
+// The logs tab: one of the job's stdouterr files as it grows. Follows the end until the
+// user scrolls up, then holds still ("Jump to end" resumes); filters by MPI rank; finds text.
+class LogView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LogView(Backend *backend, QWidget *parent = nullptr);
+    ~LogView() override;
+
+    static constexpr int maxLines = 100000;
+
+    void setJob(qint64 jobId, bool finished);
+    void showFile(const QString &file);  // relative to the job directory, e.g. "stdouterr/stdout.txt"
+    QString currentFile() const { return m_file; }
+    void setRankFilter(int rank);        // -1: all ranks
+    bool isFollowing() const { return m_follow; }
+    void jumpToEnd();
+    // Selects the next (or previous) match, wrapping around; false when there is none.
+    bool find(const QString &text, bool backward = false);
+    QPlainTextEdit *textView() const { return m_text; }
+
+private:
+    void onChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data);
+    void onFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files);
+    void appendLines(const QList<LogBuffer::Line> &lines);
+    void rebuild();
+    void setFollow(bool on);
+    void highlightMatches();
+    void updateRanks();
+
+    Backend *m_backend;
+    qint64 m_jobId = 0;
+    bool m_finished = false;
+    QString m_file;
+    LogBuffer m_buffer{maxLines};
+    int m_rank = -1;
+    bool m_follow = true;
+    bool m_appending = false;
+    QComboBox *m_fileCombo;
+    QComboBox *m_rankCombo;
+    QLineEdit *m_search;
+    QLabel *m_matches;
+    QToolButton *m_followButton;
+    QToolButton *m_endButton;
+    QLabel *m_notice;
+    QPlainTextEdit *m_text;
+};
+
+} // namespace TrainDesk::Ui
