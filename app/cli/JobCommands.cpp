@@ -82,10 +82,10 @@ Table jobTable(Context &c, const QList<Job> &jobs)
     return t;
 }
 
-int showJob(Context &c, const JobRef &ref)
+// `query`: a dotted field path to print alone (job show --query), or empty.
+int showJob(Context &c, const JobRef &ref, const QString &query = {})
 {
     const QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
-    const QString query = c.args.value(QStringLiteral("query"));
     if (!query.isEmpty()) {
         QJsonValue v = json;
         for (const QString &key : query.split(QLatin1Char('.'))) {
@@ -163,7 +163,7 @@ QList<Command> jobCommands()
         const auto ref = findJob(c, QStringLiteral("name"));
         if (!ref)
             return c.error(ref.error());
-        return showJob(c, *ref);
+        return showJob(c, *ref, c.args.value(QStringLiteral("query")));
     }});
     commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption()},
                      [](Context &c) {

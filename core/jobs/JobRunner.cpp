@@ -1,6 +1,8 @@
 #include "JobRunner.h"
 
 #include "JobSpec.h"
+#include "JobSpecContext.h"
+#include "Secrets.h"
 #include "common/DataPaths.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
@@ -48,23 +50,23 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
     const auto cluster = m_store.cluster(ws->id, request.cluster);
     if (!cluster)
         return cluster.failure();
-    const ParsedJobSpec parsed = parseJobSpec(request.spec);
+    // The same checks as `job validate`, plus the cluster's size and the workspace's shares.
+    const ParsedJobSpec parsed = parseJobSpec(request.spec, specContextFor(m_store, *ws, *cluster));
     if (parsed.hasErrors())
         return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
-    const QList<Node> nodes = m_store.nodes(cluster->id);
-    if (parsed.spec.nodeCount > nodes.size()) {
-        return fail(QStringLiteral("properties.nodeCount: expected at most %1 (the nodes of cluster '%2'), found %3")
-                        .arg(nodes.size()).arg(cluster->name).arg(parsed.spec.nodeCount));
-    }
     // Build the plan now so that a job that could never start is refused at submit.
     if (auto plan = this->plan(request.workspace, request.cluster, request.spec, request.experiment, request.job); !plan)
         return plan.failure();
+    // Secret values never reach the database in clear.
+    const auto stored = Secrets::sealForStore(request.spec, parsed.spec, m_store.path());
+    if (!stored)
+        return stored.failure();
 
     Job job;
     job.experimentId = exp->id;
     job.clusterId = cluster->id;
     job.name = request.job;
-    job.spec = request.spec;
+    job.spec = *stored;
     job.state = request.draft ? JobState::Draft : JobState::Queued;
     job.priority = parsed.spec.priorityRank();
     job.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -100,18 +102,18 @@ Result<LaunchPlan> JobRunner::plan(const QString &workspace, const QString &clus
     const auto cluster = m_store.cluster(ws->id, clusterName);
     if (!cluster)
         return cluster.failure();
-    const ParsedJobSpec parsed = parseJobSpec(spec);
+    const ParsedJobSpec parsed = parseJobSpec(spec, specContextFor(m_store, *ws, *cluster));
     if (parsed.hasErrors())
         return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
-    LaunchContext context;
-    context.workspace = workspace;
+    const auto opened = Secrets::openFromStore(parsed.spec, m_store.path());
+    if (!opened)
+        return opened.failure();
+    LaunchContext context = launchContextFor(m_store, *ws, *cluster);
     context.experiment = experiment;
     context.job = jobName;
     context.uuid = QStringLiteral("<uuid>");
-    context.mountRoot = cluster->mountRoot;
-    context.trainerDirectory = DataPaths::trainerDirectory();
     context.nodes = m_store.nodes(cluster->id);
-    return buildLaunchPlan(parsed.spec, context);
+    return buildLaunchPlan(*opened, context);
 }
 
 Result<LaunchPlan> JobRunner::planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes)
@@ -125,15 +127,16 @@ Result<LaunchPlan> JobRunner::planFor(const Job &job, const Cluster &cluster, co
     const ParsedJobSpec parsed = parseJobSpec(job.spec);
     if (parsed.hasErrors())
         return fail(parsed.errorTexts().join(QStringLiteral("; ")));
-    LaunchContext context;
-    context.workspace = ws->name;
+    // The stored spec has its secrets sealed; the plan (and only the launch script) has them open.
+    const auto opened = Secrets::openFromStore(parsed.spec, m_store.path());
+    if (!opened)
+        return opened.failure();
+    LaunchContext context = launchContextFor(m_store, *ws, cluster);
     context.experiment = exp->name;
     context.job = job.name;
     context.uuid = job.uuid;
-    context.mountRoot = cluster.mountRoot;
-    context.trainerDirectory = DataPaths::trainerDirectory();
     context.nodes = nodes;
-    return buildLaunchPlan(parsed.spec, context);
+    return buildLaunchPlan(*opened, context);
 }
 
 Result<LaunchPlan> JobRunner::planOf(const Job &job)

@@ -1,15 +1,19 @@
 #pragma once
 
+#include "JobSpecModel.h"
+
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
 namespace TrainDesk {
 
-// A problem found in a job.json: where (JSON path, and line/column for syntax errors),
-// what was expected and what was found.
+// A problem found in a job.json: where (JSON path, and line/column in the text), what was
+// expected and what was found.
 struct SpecIssue
 {
     enum class Severity { Error, Warning };
@@ -22,57 +26,57 @@ struct SpecIssue
     QString text() const;
 };
 
-struct MpiSettings
-{
-    QString commandLine;
-    std::optional<int> processCount;
-};
-
-struct HorovodSettings
-{
-    QString pythonScriptFilePath;
-    QString pythonInterpreterPath;
-    QString commandLineArgs;
-    std::optional<int> processCount;
-};
-
-struct CustomToolkitSettings
-{
-    QString commandLine;
-};
-
-struct OutputDirectory
-{
-    QString id;
-    QString pathPrefix;
-    QString pathSuffix;
-};
-
-struct EnvironmentVariable
-{
-    QString name;
-    QString value;
-};
-
-// The fields of a 2018-05-01 JobCreateParameters that TrainDesk acts on. `properties`
-// keeps the whole object as read, so writing a spec back loses nothing.
+// A whole 2018-05-01 job.json (JobCreateParameters.properties). `properties` keeps the
+// object as read.
 struct JobSpec
 {
-    int nodeCount = 1;
-    std::optional<MpiSettings> customMpiSettings;
-    std::optional<HorovodSettings> horovodSettings;
-    std::optional<CustomToolkitSettings> customToolkitSettings;
-    std::optional<QString> jobPreparationCommandLine;
-    QString stdOutErrPathPrefix;
-    QList<OutputDirectory> outputDirectories;
-    QList<EnvironmentVariable> environmentVariables;
-    QString schedulingPriority = QStringLiteral("normal");
-    QJsonObject properties;
+    // The file's shape: {"$schema": ..., "properties": {...}} or the bare properties object.
+    bool fileShape = false;
+    std::optional<QString> schema;   // "$schema"
+    QJsonObject fileExtra;           // other keys beside "properties", kept
 
-    // The number of MPI processes: processCount when given, else nodeCount.
+    std::optional<QString> schedulingPriority;  // low, normal, high
+    std::optional<ResourceId> cluster;
+    std::optional<MountVolumes> mountVolumes;
+    int nodeCount = 1;
+    std::optional<ContainerSettings> containerSettings;
+    std::optional<CntkSettings> cntkSettings;
+    std::optional<PyTorchSettings> pyTorchSettings;
+    std::optional<TensorFlowSettings> tensorFlowSettings;
+    std::optional<CaffeSettings> caffeSettings;
+    std::optional<Caffe2Settings> caffe2Settings;
+    std::optional<ChainerSettings> chainerSettings;
+    std::optional<CustomToolkitSettings> customToolkitSettings;
+    std::optional<CustomMpiSettings> customMpiSettings;
+    std::optional<HorovodSettings> horovodSettings;
+    std::optional<JobPreparation> jobPreparation;
+    QString stdOutErrPathPrefix;
+    std::optional<QList<InputDirectory>> inputDirectories;
+    std::optional<QList<OutputDirectory>> outputDirectories;
+    std::optional<QList<EnvironmentVariable>> environmentVariables;
+    std::optional<QList<EnvironmentVariableWithSecretValue>> secrets;
+    std::optional<JobConstraints> constraints;
+    QJsonObject extra;               // unknown fields of properties, kept
+
+    QJsonObject properties;          // the properties object as read
+
+    // The first toolkit setting present (a valid spec has exactly one).
+    Toolkit toolkit() const;
+    // The number of processes: the toolkit's processCount when it has one, else nodeCount.
     int processCount() const;
-    // Higher first: the scheduler's order.
+    // Higher first: the scheduler's order (low 0, normal 1, high 2).
     int priorityRank() const;
+    std::optional<QString> jobPreparationCommandLine() const;
+};
+
+// What the checks that need more than the file know about where the job goes. Unset
+// members skip their checks (`job validate` without a cluster).
+struct SpecContext
+{
+    QString workspace;
+    QString cluster;
+    std::optional<int> clusterNodeCount;
+    std::optional<QStringList> shareNames;  // the workspace's shares
 };
 
 struct ParsedJobSpec
@@ -82,10 +86,19 @@ struct ParsedJobSpec
 
     bool hasErrors() const;
     QStringList errorTexts() const;
+    QList<SpecIssue> errors() const;
+    QList<SpecIssue> warnings() const;
 };
 
-// Reads the service's file shape ({"$schema": ..., "properties": {...}}) or the bare
-// properties object.
-ParsedJobSpec parseJobSpec(const QByteArray &json);
+// Reads the service's file shape or the bare properties object and checks everything that
+// can be checked: syntax (with line and column), types, required fields, enums, ranges, the
+// toolkit, and with a context the cluster's size and the shares. Every issue carries its
+// JSON path and, when the text shows it, its line and column.
+ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context = {});
+
+// The properties object of `spec` (every field it holds, unknown ones included).
+QJsonObject jobSpecProperties(const JobSpec &spec);
+// The whole file, in the shape it was read in.
+QByteArray writeJobSpec(const JobSpec &spec);
 
 } // namespace TrainDesk

@@ -1,8 +1,14 @@
 #include "LaunchPlan.h"
 
+#include "ContainerCommands.h"
+#include "LaunchScript.h"
+#include "ShareMapping.h"
 #include "common/ShellQuote.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace TrainDesk {
 
@@ -17,17 +23,394 @@ QString joinPath(const QString &a, const QString &b)
     return a + QLatin1Char('/') + b;
 }
 
-QString mpirunCommand(const LaunchPlan &plan, int processCount, const QString &program)
+bool isUnder(const QString &path, const QString &root)
 {
-    QStringList args{QStringLiteral("mpirun"), QStringLiteral("--hostfile"), plan.hostfilePath(),
-                     QStringLiteral("-np"), QString::number(processCount),
-                     // Slots are cores; a user asking for more ranks than cores gets them.
-                     QStringLiteral("--oversubscribe"), QStringLiteral("--tag-output")};
-    for (const auto &[name, value] : plan.environment)
-        args << QStringLiteral("-x") << name;
-    // The program part is the user's shell text: the launch script's shell expands it.
-    return shellJoin(args) + QLatin1Char(' ') + program;
+    return path == root || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
 }
+
+void setVariable(EnvironmentList &env, const QString &name, const QString &value)
+{
+    for (auto &entry : env) {
+        if (entry.first == name) {
+            entry.second = value;
+            return;
+        }
+    }
+    env.append({name, value});
+}
+
+// Counted on the head node when the job starts: the nodes' GPUs are not in the database.
+const QString gpuCount = QStringLiteral("nvidia-smi -L 2>/dev/null | grep -c '^GPU'");
+
+struct Builder
+{
+    const JobSpec &spec;
+    const LaunchContext &context;
+    LaunchPlan plan;
+    QList<Node> nodes;
+    QList<ShareMount> mounts;
+    EnvironmentList secrets;
+    std::optional<ContainerCommands> container;
+
+    // Each job has its own mount root on every node, so that its mounts (a share under another
+    // name, a file server's folder, an unmanaged file system) never meet another job's.
+    QString jobMountRoot() const { return joinPath(context.mountRoot, QStringLiteral(".jobs/") + context.uuid); }
+    QString jobMountPath(const MountReference &r) const { return joinPath(jobMountRoot(), r.relativeMountPath); }
+
+    // A path resolved before the job starts: variables expanded, and a path under the job's
+    // mount root (made by the launch script) read through the share's own link under the
+    // cluster's mount root, which the runner makes before it writes anything.
+    Result<QString> resolvePath(const QString &jsonPath, const QString &text)
+    {
+        QString path = expandBatchAiVariables(text, plan.environment);
+        if (path.isEmpty())
+            return fail(QStringLiteral("%1: expected a path, found nothing").arg(jsonPath));
+        if (path.contains(QLatin1Char('$'))) {
+            return fail(QStringLiteral("%1: expected a path TrainDesk can resolve before the job starts (absolute, or under "
+                                       "$AZ_BATCHAI_MOUNT_ROOT or $AZ_BATCHAI_JOB_MOUNT_ROOT), found '%2'").arg(jsonPath, text));
+        }
+        if (!path.startsWith(QLatin1Char('/')))
+            return fail(QStringLiteral("%1: expected an absolute path, found '%2'").arg(jsonPath, path));
+        if (!isUnder(path, jobMountRoot()))
+            return path;
+        for (const ShareMount &m : mounts) {
+            const QString mountPath = jobMountPath(m.reference);
+            if (!isUnder(path, mountPath))
+                continue;
+            if (m.reference.kind == MountReference::Kind::UnmanagedFileSystem) {
+                return fail(QStringLiteral("%1: expected a path on a TrainDesk share, found '%2' on the unmanaged file "
+                                           "system of %3, which is mounted only when the job starts")
+                                .arg(jsonPath, path, m.reference.path));
+            }
+            const QString own = joinPath(joinPath(context.mountRoot, m.shareName), m.reference.sourceDirectory);
+            return own + path.mid(mountPath.size());
+        }
+        // Every share is also in the job's mount root under its own name.
+        return context.mountRoot + path.mid(jobMountRoot().size());
+    }
+
+    VoidResult resolveMounts()
+    {
+        QStringList shareNames;
+        for (const Share &s : context.shares)
+            shareNames << s.name;
+        for (const MountReference &r : mountReferences(spec)) {
+            ShareMount m;
+            m.reference = r;
+            PlannedMount planned;
+            planned.jsonPath = r.path;
+            planned.mountPath = jobMountPath(r);
+            if (r.kind == MountReference::Kind::UnmanagedFileSystem) {
+                planned.target = r.mountCommand;
+            } else {
+                m.shareName = matchShare(r, shareNames);
+                if (m.shareName.isEmpty()) {
+                    return fail(QStringLiteral("%1: expected a share of workspace '%2' named '%3', found none")
+                                    .arg(r.path, context.workspace, r.candidateNames.join(QStringLiteral("' or '"))));
+                }
+                for (const Share &s : context.shares) {
+                    if (s.name == m.shareName)
+                        m.sharePath = joinPath(s.path, r.sourceDirectory);
+                }
+                planned.share = m.shareName;
+                planned.target = m.sharePath;
+            }
+            mounts.append(m);
+            plan.mounts.append(planned);
+        }
+        return {};
+    }
+
+    // The links of the job's mount root: every share by name, then the mountVolumes (which
+    // may take a share's name for another share or folder).
+    QList<QPair<QString, QString>> links() const
+    {
+        QList<QPair<QString, QString>> list;  // link -> target
+        // A mount path takes the name of its first folder: a share of that name is not linked.
+        QStringList declared;
+        for (const ShareMount &m : mounts)
+            declared << m.reference.relativeMountPath.section(QLatin1Char('/'), 0, 0);
+        for (const Share &s : context.shares) {
+            if (!declared.contains(s.name))
+                list.append({joinPath(jobMountRoot(), s.name), s.path});
+        }
+        for (const ShareMount &m : mounts) {
+            if (m.reference.kind != MountReference::Kind::UnmanagedFileSystem)
+                list.append({jobMountPath(m.reference), m.sharePath});
+        }
+        return list;
+    }
+
+    // The job's mount root, its links and unmanaged mounts, and the container, on one node.
+    QString setupText(const Node &node) const
+    {
+        const QString who = QStringLiteral("node %1 (%2)").arg(node.name, node.host);
+        QStringList lines;
+        lines << QStringLiteral("mkdir -p \"$AZ_BATCHAI_JOB_TEMP\" \"$AZ_BATCHAI_STDOUTERR_DIR\" %1 || exit 1")
+                     .arg(shellQuote(jobMountRoot()));
+        for (const auto &[link, target] : links()) {
+            const QString parent = link.left(link.lastIndexOf(QLatin1Char('/')));
+            lines << QStringLiteral("mkdir -p %1 && { [ ! -e %2 ] || [ -L %2 ]; } && ln -sfn %3 %2 || { echo %4 >&2; exit 1; }")
+                         .arg(shellQuote(parent), shellQuote(link), shellQuote(target),
+                              shellQuote(QStringLiteral("%1: cannot link %2 to %3").arg(who, link, target)));
+        }
+        for (const ShareMount &m : mounts) {
+            if (m.reference.kind != MountReference::Kind::UnmanagedFileSystem)
+                continue;
+            // As on the service, the mount path goes after the user's mount command.
+            const QString mountPath = jobMountPath(m.reference);
+            lines << QStringLiteral("mkdir -p %1 && { mountpoint -q %1 || { %2 %1 && echo %1 >> \"$AZ_BATCHAI_JOB_TEMP\"/%3; }; } "
+                                    "|| { echo %4 >&2; exit 1; }")
+                         .arg(shellQuote(mountPath), m.reference.mountCommand,
+                              shellQuote(QStringLiteral("mounted-%1").arg(node.name)),
+                              shellQuote(QStringLiteral("%1: the mount command of %2 failed for %3")
+                                             .arg(who, m.reference.path, mountPath)));
+        }
+        if (container)
+            lines << container->startText(node.name, node.host);
+        return lines.join(QLatin1Char('\n'));
+    }
+
+    // Undoes the setup: only what this job mounted is unmounted, and only links are removed
+    // (never a recursive delete: a mount that would not go away keeps its files).
+    QString cleanupText(const Node &node) const
+    {
+        QStringList lines;
+        if (container)
+            lines << container->stopText();
+        for (const ShareMount &m : mounts) {
+            if (m.reference.kind != MountReference::Kind::UnmanagedFileSystem)
+                continue;
+            lines << QStringLiteral("grep -qxF %1 \"$AZ_BATCHAI_JOB_TEMP\"/%2 2>/dev/null && umount %1")
+                         .arg(shellQuote(jobMountPath(m.reference)), shellQuote(QStringLiteral("mounted-%1").arg(node.name)));
+        }
+        QStringList linkPaths;
+        for (const auto &[link, target] : links())
+            linkPaths << link;
+        if (!linkPaths.isEmpty())
+            lines << QStringLiteral("for l in %1; do [ -L \"$l\" ] && rm -f \"$l\"; done").arg(shellJoin(linkPaths));
+        // The folders the setup made, deepest first; rmdir leaves anything not empty (or mounted).
+        QStringList folders;
+        auto addParents = [&](QString path, bool withItself) {
+            if (!withItself)
+                path = path.left(path.lastIndexOf(QLatin1Char('/')));
+            while (path.size() > jobMountRoot().size() && !folders.contains(path)) {
+                folders << path;
+                path = path.left(path.lastIndexOf(QLatin1Char('/')));
+            }
+        };
+        for (const QString &link : linkPaths)
+            addParents(link, false);
+        for (const ShareMount &m : mounts) {
+            if (m.reference.kind == MountReference::Kind::UnmanagedFileSystem)
+                addParents(jobMountPath(m.reference), true);
+        }
+        std::sort(folders.begin(), folders.end(), [](const QString &a, const QString &b) { return a.size() > b.size(); });
+        folders << jobMountRoot() << joinPath(context.mountRoot, QStringLiteral(".jobs"));
+        lines << QStringLiteral("rmdir %1 2>/dev/null; true").arg(shellJoin(folders));
+        return lines.join(QLatin1Char('\n'));
+    }
+
+    QString preparationText(const Node &node, const QStringList &passed) const
+    {
+        const QString command = container ? container->execText(plan.preparationCommand, passed)
+                                          : QStringLiteral("/bin/sh -c ") + shellQuote(plan.preparationCommand);
+        return QStringLiteral("mkdir -p \"$AZ_BATCHAI_STDOUTERR_DIR\" && { %1; } > \"$AZ_BATCHAI_STDOUTERR_DIR\"/%2 "
+                              "2> \"$AZ_BATCHAI_STDOUTERR_DIR\"/%3")
+            .arg(command, shellQuote(QStringLiteral("stdout-job_prep-%1.txt").arg(node.name)),
+                 shellQuote(QStringLiteral("stderr-job_prep-%1.txt").arg(node.name)));
+    }
+
+    QString mpirun(const QStringList &passed, const QStringList &placement) const
+    {
+        QStringList args{QStringLiteral("mpirun"), QStringLiteral("--hostfile"), plan.hostfilePath()};
+        args += placement;
+        // Slots are cores; a user asking for more ranks than cores gets them.
+        args << QStringLiteral("--oversubscribe") << QStringLiteral("--tag-output");
+        for (const QString &name : passed)
+            args << QStringLiteral("-x") << name;
+        return shellJoin(args);
+    }
+
+    // The program as each process runs it: itself, or inside the job's container.
+    QString inContainer(const QString &program, const QStringList &passed) const
+    {
+        if (!container)
+            return program;
+        return QStringLiteral("/bin/sh -c ") + shellQuote(container->execText(program, passed));
+    }
+
+    QString command(const ToolkitLaunch &launch, const QStringList &passed)
+    {
+        switch (launch.kind) {
+        case ToolkitLaunch::Kind::Mpi:
+            // The program part is the user's shell text: the launch script's shell expands it.
+            return mpirun(passed, {QStringLiteral("-np"), QString::number(launch.processCount)}) + QLatin1Char(' ')
+                + inContainer(launch.program, passed);
+        case ToolkitLaunch::Kind::HeadNode:
+            return container ? container->execText(launch.program, passed) : launch.program;
+        case ToolkitLaunch::Kind::Tasks: break;
+        }
+        QStringList contexts;
+        QString single;
+        for (const LaunchTask &t : launch.tasks) {
+            QStringList exports;
+            for (const auto &[name, value] : t.environment)
+                exports << name + QLatin1Char('=') + shellQuote(value);
+            const QString text = exports.isEmpty()
+                ? t.program
+                : QStringLiteral("export %1; %2").arg(exports.join(QLatin1Char(' ')), t.program);
+            const Node &node = nodes.at(t.nodeIndex);
+            plan.tasks.append({t.role, t.index, node.name, node.host,
+                               (exports + QStringList{t.program}).join(QLatin1Char(' '))});
+            single = QStringLiteral("/bin/sh -c ") + shellQuote(container ? container->execText(text, passed) : text);
+            contexts << QStringLiteral("-np 1 --host %1 %2").arg(shellQuote(node.host), single);
+        }
+        // One task on the head node needs no launcher.
+        if (launch.tasks.size() == 1 && launch.tasks.first().nodeIndex == 0)
+            return single;
+        return mpirun(passed, {}) + QLatin1Char(' ') + contexts.join(QStringLiteral(" : "));
+    }
+
+    Result<LaunchPlan> build()
+    {
+        if (context.nodes.size() < spec.nodeCount) {
+            return fail(QStringLiteral("properties.nodeCount: expected at most %1 (the nodes assigned to the job), found %2")
+                            .arg(context.nodes.size()).arg(spec.nodeCount));
+        }
+        nodes = context.nodes.mid(0, spec.nodeCount);
+        for (const Node &n : nodes)
+            plan.nodes << n.name;
+        EnvironmentList &env = plan.environment;
+        env.append({QStringLiteral("AZ_BATCHAI_MOUNT_ROOT"), context.mountRoot});
+        env.append({QStringLiteral("AZ_BATCHAI_JOB_MOUNT_ROOT"), jobMountRoot()});
+        if (auto ok = resolveMounts(); !ok)
+            return ok.failure();
+
+        const auto prefix = resolvePath(QStringLiteral("properties.stdOutErrPathPrefix"), spec.stdOutErrPathPrefix);
+        if (!prefix)
+            return prefix.failure();
+        const QString segment = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
+                                    .arg(context.workspace, context.experiment, context.job, context.uuid);
+        plan.jobDir = joinPath(*prefix, segment);
+        plan.stdOutErrDir = joinPath(plan.jobDir, QStringLiteral("stdouterr"));
+
+        // Ids as written and upper-cased: recipes use $AZ_BATCHAI_INPUT_<ID> in capitals.
+        auto directoryVariables = [&](const QString &kind, const QString &id, const QString &path) {
+            env.append({QStringLiteral("AZ_BATCHAI_%1_%2").arg(kind, id.toUpper()), path});
+            if (id != id.toUpper())
+                env.append({QStringLiteral("AZ_BATCHAI_%1_%2").arg(kind, id), path});
+        };
+        if (spec.inputDirectories) {
+            for (qsizetype i = 0; i < spec.inputDirectories->size(); ++i) {
+                const InputDirectory &in = spec.inputDirectories->at(i);
+                // Inputs are read where the job runs; links made at node setup are there by then.
+                const QString path = expandBatchAiVariables(in.path, env);
+                plan.inputDirectories.append({in.id, path});
+                directoryVariables(QStringLiteral("INPUT"), in.id, path);
+            }
+        }
+        if (spec.outputDirectories) {
+            for (qsizetype i = 0; i < spec.outputDirectories->size(); ++i) {
+                const OutputDirectory &out = spec.outputDirectories->at(i);
+                const auto outPrefix = resolvePath(QStringLiteral("properties.outputDirectories[%1].pathPrefix").arg(i),
+                                                   out.pathPrefix);
+                if (!outPrefix)
+                    return outPrefix.failure();
+                const QString path = joinPath(joinPath(joinPath(*outPrefix, segment), QStringLiteral("outputs")),
+                                              out.pathSuffix.value_or(QString()));
+                plan.outputDirectories.append({out.id, path});
+                directoryVariables(QStringLiteral("OUTPUT"), out.id, path);
+            }
+        }
+        QStringList workerHosts;
+        for (const Node &n : nodes)
+            workerHosts << n.host;
+        env.append({QStringLiteral("AZ_BATCHAI_JOB_TEMP"), joinPath(plan.jobDir, QStringLiteral("tmp"))});
+        env.append({QStringLiteral("AZ_BATCHAI_SHARED_JOB_TEMP"), joinPath(plan.jobDir, QStringLiteral("shared"))});
+        env.append({QStringLiteral("AZ_BATCHAI_STDOUTERR_DIR"), plan.stdOutErrDir});
+        env.append({QStringLiteral("AZ_BATCHAI_MPI_HOST_FILE"), plan.hostfilePath()});
+        env.append({QStringLiteral("AZ_BATCHAI_TASK_INDEX"), QStringLiteral("0")});
+        env.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"), workerHosts.join(QLatin1Char(','))});
+
+        QStringList bindPaths{context.mountRoot};
+        for (const Share &s : context.shares)
+            bindPaths << s.path;
+        if (spec.containerSettings) {
+            container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths);
+            plan.containerImage = container->image;
+        }
+        const auto launch = toolkitLaunch(spec, nodes, container.has_value());
+        if (!launch)
+            return launch.failure();
+        for (const auto &[name, value] : launch->environment)
+            setVariable(env, name, value);
+        if (spec.environmentVariables) {
+            // Values may name the job's variables, as on the service.
+            for (const EnvironmentVariable &e : *spec.environmentVariables)
+                setVariable(env, e.name, expandBatchAiVariables(e.value, env));
+        }
+        if (spec.secrets) {
+            for (const EnvironmentVariableWithSecretValue &s : *spec.secrets) {
+                secrets.append({s.name, s.value.value_or(QString())});
+                plan.secretNames << s.name;
+            }
+        }
+        if (spec.constraints && spec.constraints->maxWallClockTime) {
+            QString error;
+            const auto limit = parseWallClockTime(*spec.constraints->maxWallClockTime, &error);
+            if (!limit)
+                return fail(QStringLiteral("properties.constraints.maxWallClockTime: %1").arg(error));
+            plan.maxWallClockTime = *limit;
+            plan.maxWallClockTimeIsDefault = false;
+        }
+
+        for (const Node &n : nodes)
+            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(n.host).arg(qMax(1, n.slotCount));
+        plan.preparationCommand = spec.jobPreparationCommandLine().value_or(QString());
+        plan.toolkit = toString(spec.toolkit());
+        plan.launcher = toString(launch->kind);
+        plan.summary = launch->summary;
+        plan.processCount = launch->kind == ToolkitLaunch::Kind::HeadNode ? 1 : launch->processCount;
+
+        QStringList passed;
+        for (const auto &[name, value] : env)
+            passed << name;
+        passed << plan.secretNames << QStringLiteral("AZ_BATCHAI_NUM_GPUS");
+        plan.commandLine = command(*launch, passed);
+
+        LaunchScriptInput in;
+        in.title = QStringLiteral("%1/%2/%3 (%4)").arg(context.workspace, context.experiment, context.job, context.uuid);
+        in.jobDir = plan.jobDir;
+        in.hostfilePath = plan.hostfilePath();
+        in.nodes = nodes;
+        in.environment = env;
+        in.secrets = secrets;
+        in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), gpuCount}};
+        in.trainerDirectory = context.trainerDirectory;
+        for (const auto &[id, path] : plan.outputDirectories)
+            in.outputDirectories << path;
+        QStringList setup;
+        QStringList cleanup;
+        QStringList preparation;
+        for (const Node &n : nodes) {
+            setup << setupText(n);
+            cleanup << cleanupText(n);
+            if (!plan.preparationCommand.isEmpty())
+                preparation << preparationText(n, passed);
+        }
+        in.setupTexts = setup;
+        in.cleanupTexts = cleanup;
+        in.preparationTexts = preparation;
+        in.command = plan.commandLine;
+        if (spec.containerSettings && spec.containerSettings->imageSourceRegistry.credentials)
+            in.registryPassword = spec.containerSettings->imageSourceRegistry.credentials->password.value_or(QString());
+        in.limit = plan.maxWallClockTime;
+        plan.launchScript = launchScript(in, true);
+        plan.launchScriptShown = launchScript(in, false);
+        return plan;
+    }
+};
 
 } // namespace
 
@@ -58,114 +441,95 @@ QString expandBatchAiVariables(const QString &text, const QList<QPair<QString, Q
 QString LaunchPlan::describe() const
 {
     QString text;
+    text += QStringLiteral("Toolkit: %1 (%2)\n").arg(toolkit, summary);
+    QStringList nodeList;
+    for (int i = 0; i < nodes.size(); ++i)
+        nodeList << (i == 0 ? nodes.at(i) + QStringLiteral(" (head)") : nodes.at(i));
+    text += QStringLiteral("Nodes: %1\n").arg(nodeList.join(QStringLiteral(", ")));
     text += QStringLiteral("Job directory: %1\n").arg(jobDir);
+    if (!mounts.isEmpty()) {
+        text += QStringLiteral("Mounts:\n");
+        for (const PlannedMount &m : mounts) {
+            if (m.share.isEmpty())
+                text += QStringLiteral("  %1: mounted on every node by: %2 %1\n").arg(m.mountPath, m.target);
+            else
+                text += QStringLiteral("  %1: share '%2' (%3)\n").arg(m.mountPath, m.share, m.target);
+        }
+    }
+    for (const auto &[id, path] : inputDirectories)
+        text += QStringLiteral("Input %1: %2\n").arg(id, path);
+    for (const auto &[id, path] : outputDirectories)
+        text += QStringLiteral("Output %1: %2\n").arg(id, path);
+    if (!containerImage.isEmpty())
+        text += QStringLiteral("Container: %1 (apptainer or docker on each node)\n").arg(containerImage);
+    text += QStringLiteral("Max wall clock time: %1%2\n")
+                .arg(maxWallClockTime.toString(), maxWallClockTimeIsDefault ? QStringLiteral(" (default)") : QString());
     text += QStringLiteral("Hostfile:\n");
     for (const QString &line : hostfile.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         text += QStringLiteral("  %1\n").arg(line);
     text += QStringLiteral("Environment:\n");
     for (const auto &[name, value] : environment)
         text += QStringLiteral("  %1=%2\n").arg(name, value);
+    for (const QString &name : secretNames)
+        text += QStringLiteral("  %1=<secret>\n").arg(name);
+    text += QStringLiteral("  AZ_BATCHAI_NUM_GPUS=<the head node's GPUs, counted at start>\n");
     if (!preparationCommand.isEmpty())
         text += QStringLiteral("Preparation (every node): %1\n").arg(preparationCommand);
+    if (!tasks.isEmpty()) {
+        text += QStringLiteral("Tasks:\n");
+        for (const PlannedTask &t : tasks)
+            text += QStringLiteral("  %1 %2 on %3 (%4): %5\n").arg(t.role).arg(t.index).arg(t.node, t.host, t.commandLine);
+    }
     text += QStringLiteral("Command (head node): %1\n").arg(commandLine);
     return text;
 }
 
+QJsonObject LaunchPlan::toJson() const
+{
+    QJsonObject env;
+    for (const auto &[name, value] : environment)
+        env.insert(name, value);
+    for (const QString &name : secretNames)
+        env.insert(name, QStringLiteral("<secret>"));
+    QJsonArray mountArray;
+    for (const PlannedMount &m : mounts) {
+        mountArray.append(QJsonObject{{QStringLiteral("path"), m.mountPath}, {QStringLiteral("volume"), m.jsonPath},
+                                      {QStringLiteral("share"), m.share}, {QStringLiteral("target"), m.target}});
+    }
+    auto directories = [](const QList<QPair<QString, QString>> &list) {
+        QJsonObject o;
+        for (const auto &[id, path] : list)
+            o.insert(id, path);
+        return o;
+    };
+    QJsonArray taskArray;
+    for (const PlannedTask &t : tasks) {
+        taskArray.append(QJsonObject{{QStringLiteral("role"), t.role}, {QStringLiteral("index"), t.index},
+                                     {QStringLiteral("node"), t.node}, {QStringLiteral("commandLine"), t.commandLine}});
+    }
+    return QJsonObject{{QStringLiteral("toolkit"), toolkit},
+                       {QStringLiteral("launcher"), launcher},
+                       {QStringLiteral("summary"), summary},
+                       {QStringLiteral("processCount"), processCount},
+                       {QStringLiteral("nodes"), QJsonArray::fromStringList(nodes)},
+                       {QStringLiteral("jobDirectory"), jobDir},
+                       {QStringLiteral("mounts"), mountArray},
+                       {QStringLiteral("inputDirectories"), directories(inputDirectories)},
+                       {QStringLiteral("outputDirectories"), directories(outputDirectories)},
+                       {QStringLiteral("container"), containerImage},
+                       {QStringLiteral("maxWallClockTime"), maxWallClockTime.toString()},
+                       {QStringLiteral("hostfile"), hostfile},
+                       {QStringLiteral("environment"), env},
+                       {QStringLiteral("preparation"), preparationCommand},
+                       {QStringLiteral("tasks"), taskArray},
+                       {QStringLiteral("commandLine"), commandLine},
+                       {QStringLiteral("launchScript"), launchScriptShown}};
+}
+
 Result<LaunchPlan> buildLaunchPlan(const JobSpec &spec, const LaunchContext &context)
 {
-    if (context.nodes.size() < spec.nodeCount) {
-        return fail(QStringLiteral("job needs %1 nodes (nodeCount) but %2 were assigned")
-                        .arg(spec.nodeCount).arg(context.nodes.size()));
-    }
-    LaunchPlan plan;
-    QList<QPair<QString, QString>> &env = plan.environment;
-    env.append({QStringLiteral("AZ_BATCHAI_MOUNT_ROOT"), context.mountRoot});
-    env.append({QStringLiteral("AZ_BATCHAI_JOB_MOUNT_ROOT"), context.mountRoot});
-
-    const QString prefix = expandBatchAiVariables(spec.stdOutErrPathPrefix, env);
-    if (prefix.isEmpty())
-        return fail(QStringLiteral("properties.stdOutErrPathPrefix: expected a path, found nothing"));
-    if (!prefix.startsWith(QLatin1Char('/')))
-        return fail(QStringLiteral("properties.stdOutErrPathPrefix: expected an absolute path, found '%1'").arg(prefix));
-    const QString segment = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
-                                .arg(context.workspace, context.experiment, context.job, context.uuid);
-    plan.jobDir = joinPath(prefix, segment);
-    plan.stdOutErrDir = joinPath(plan.jobDir, QStringLiteral("stdouterr"));
-
-    for (const OutputDirectory &out : spec.outputDirectories) {
-        const QString outPrefix = expandBatchAiVariables(out.pathPrefix, env);
-        const QString path = joinPath(joinPath(joinPath(outPrefix, segment), QStringLiteral("outputs")), out.pathSuffix);
-        plan.outputDirectories.append({out.id, path});
-        env.append({QStringLiteral("AZ_BATCHAI_OUTPUT_%1").arg(out.id.toUpper()), path});
-    }
-    QStringList workerHosts;
-    for (int i = 0; i < spec.nodeCount; ++i)
-        workerHosts << context.nodes.at(i).host;
-    env.append({QStringLiteral("AZ_BATCHAI_JOB_TEMP"), joinPath(plan.jobDir, QStringLiteral("tmp"))});
-    env.append({QStringLiteral("AZ_BATCHAI_STDOUTERR_DIR"), plan.stdOutErrDir});
-    env.append({QStringLiteral("AZ_BATCHAI_MPI_HOST_FILE"), plan.hostfilePath()});
-    env.append({QStringLiteral("AZ_BATCHAI_NUM_GPUS"), QStringLiteral("0")});
-    env.append({QStringLiteral("AZ_BATCHAI_TASK_INDEX"), QStringLiteral("0")});
-    env.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"), workerHosts.join(QLatin1Char(','))});
-    for (const EnvironmentVariable &e : spec.environmentVariables)
-        env.append({e.name, e.value});
-
-    for (int i = 0; i < spec.nodeCount; ++i) {
-        const Node &n = context.nodes.at(i);
-        plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(n.host).arg(qMax(1, n.slotCount));
-    }
-    if (spec.jobPreparationCommandLine)
-        plan.preparationCommand = *spec.jobPreparationCommandLine;
-
-    if (spec.customMpiSettings) {
-        plan.commandLine = mpirunCommand(plan, spec.processCount(), spec.customMpiSettings->commandLine);
-    } else if (spec.horovodSettings) {
-        const HorovodSettings &h = *spec.horovodSettings;
-        const QString python = h.pythonInterpreterPath.isEmpty() ? QStringLiteral("python3") : h.pythonInterpreterPath;
-        QString program = python + QLatin1Char(' ') + h.pythonScriptFilePath;
-        if (!h.commandLineArgs.isEmpty())
-            program += QLatin1Char(' ') + h.commandLineArgs;
-        plan.commandLine = mpirunCommand(plan, spec.processCount(), program);
-    } else if (spec.customToolkitSettings) {
-        plan.commandLine = spec.customToolkitSettings->commandLine;
-    } else {
-        return fail(QStringLiteral("properties: no toolkit setting that TrainDesk can run"));
-    }
-
-    // The script: environment, preparation, the command, then the exit code in a file, so
-    // that whoever looks next (GUI, CLI, after a restart) learns how the job ended.
-    const QString headNode = context.nodes.first().name;
-    QString s;
-    s += QStringLiteral("#!/bin/sh\n# TrainDesk launch script for job %1/%2/%3 (%4). Generated.\n")
-             .arg(context.workspace, context.experiment, context.job, context.uuid);
-    s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(plan.jobDir));
-    s += QStringLiteral("echo $$ > pid\n");
-    for (const auto &[name, value] : env)
-        s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
-    if (!context.trainerDirectory.isEmpty())
-        s += QStringLiteral("export PATH=%1:\"$PATH\"\n").arg(shellQuote(context.trainerDirectory));
-    // Open MPI refuses root unless told; TrainDesk's nodes are often containers run as root.
-    s += QStringLiteral("if [ \"$(id -u)\" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi\n");
-    s += QStringLiteral("mkdir -p \"$AZ_BATCHAI_JOB_TEMP\" \"$AZ_BATCHAI_STDOUTERR_DIR\"\n");
-    for (const auto &[id, path] : plan.outputDirectories)
-        s += QStringLiteral("mkdir -p %1\n").arg(shellQuote(path));
-    s += QStringLiteral("log() { echo \"$(date -u +%Y-%m-%dT%H:%M:%SZ) $*\" >> %1; }\n")
-             .arg(shellQuote(QStringLiteral("stdouterr/execution-%1.log").arg(headNode)));
-    s += QStringLiteral("finish() { echo \"$1\" > exit_code.tmp && mv exit_code.tmp exit_code; log \"finished with exit code $1\"; exit 0; }\n");
-    if (!plan.preparationCommand.isEmpty()) {
-        s += QStringLiteral("log 'job preparation started'\n");
-        s += QStringLiteral("/bin/sh -c %1 > %2 2> %3\n")
-                 .arg(shellQuote(plan.preparationCommand),
-                      shellQuote(QStringLiteral("stdouterr/stdout-job_prep-%1.txt").arg(headNode)),
-                      shellQuote(QStringLiteral("stdouterr/stderr-job_prep-%1.txt").arg(headNode)));
-        s += QStringLiteral("rc=$?\nif [ $rc -ne 0 ]; then echo job_prep > failed_step; finish $rc; fi\n");
-        s += QStringLiteral("log 'job preparation succeeded'\n");
-    }
-    s += QStringLiteral("log 'job started'\n");
-    s += plan.commandLine + QStringLiteral(" > stdouterr/stdout.txt 2> stdouterr/stderr.txt\n");
-    s += QStringLiteral("finish $?\n");
-    plan.launchScript = s;
-    return plan;
+    Builder builder{spec, context, {}, {}, {}, {}, {}};
+    return builder.build();
 }
 
 } // namespace TrainDesk

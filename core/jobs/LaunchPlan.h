@@ -1,9 +1,12 @@
 #pragma once
 
 #include "JobSpec.h"
+#include "ToolkitPlans.h"
+#include "WallClockTime.h"
 #include "common/Result.h"
 #include "store/Entities.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -17,9 +20,31 @@ struct LaunchContext
     QString experiment;
     QString job;
     QString uuid;
-    QString mountRoot;         // $AZ_BATCHAI_MOUNT_ROOT (and job mount root) on the nodes
+    QString mountRoot;         // $AZ_BATCHAI_MOUNT_ROOT on the nodes: the runner links every share there
     QString trainerDirectory;  // folder holding traindesk-trainer on the nodes
-    QList<Node> nodes;         // assigned nodes, head node first
+    QList<Node> nodes;         // assigned nodes, head node first (the first nodeCount are used)
+    QList<Share> shares;       // the workspace's shares, for mountVolumes
+};
+
+// A mount of the job: a share (or a folder of one) linked, or an unmanaged file system
+// mounted, at $AZ_BATCHAI_JOB_MOUNT_ROOT/<relativeMountPath> on every node. The job's mount
+// root is its own (<mount root>/.jobs/<uuid>); every share is in it under its name too.
+struct PlannedMount
+{
+    QString jsonPath;       // the mountVolumes entry
+    QString mountPath;      // on the nodes
+    QString share;          // the TrainDesk share, empty for an unmanaged file system
+    QString target;         // the share's folder, or the mount command
+};
+
+// A process of a task-based toolkit (TensorFlow, PyTorch over TCP/Gloo, Caffe2), for display.
+struct PlannedTask
+{
+    QString role;
+    int index = 0;
+    QString node;
+    QString host;
+    QString commandLine;    // with its own variables in front
 };
 
 // What will run, written out before anything starts: `traindesk job plan` prints it and
@@ -28,22 +53,37 @@ struct LaunchPlan
 {
     QString jobDir;            // <stdOutErrPathPrefix>/workspaces/<ws>/experiments/<exp>/jobs/<job>/<uuid>
     QString stdOutErrDir;      // jobDir/stdouterr
-    QList<QPair<QString, QString>> environment;  // exported in order, for every rank
+    QList<QPair<QString, QString>> environment;  // exported in order, for every process (secrets apart)
+    QStringList secretNames;   // exported too; their values are only in launchScript
+    QList<QPair<QString, QString>> inputDirectories;   // id -> path
     QList<QPair<QString, QString>> outputDirectories;  // id -> path
+    QList<PlannedMount> mounts;
+    QStringList nodes;         // node names, head node first
     QString hostfile;          // Open MPI hostfile text
-    QString preparationCommand;  // jobPreparation.commandLine, empty when none
+    QString toolkit;           // the toolkit setting's key
+    QString launcher;          // mpi, tasks or head node
+    QString summary;           // one line: what runs where
+    int processCount = 0;
+    QList<PlannedTask> tasks;
+    QString preparationCommand;  // jobPreparation.commandLine, empty when none: runs on every node
+    QString containerImage;      // empty when the job runs on the nodes themselves
+    WallClockTime maxWallClockTime = WallClockTime::defaultLimit();
+    bool maxWallClockTimeIsDefault = true;
     QString commandLine;       // what the head node runs (mpirun ... or the custom command)
-    QString launchScript;      // the script the head node runs detached
+    QString launchScript;      // the script the head node runs detached (holds secret values)
+    QString launchScriptShown; // the same with every secret value replaced by <secret>
 
     QString hostfilePath() const { return jobDir + QStringLiteral("/hostfile"); }
     QString launchScriptPath() const { return jobDir + QStringLiteral("/launch.sh"); }
     QString exitCodePath() const { return jobDir + QStringLiteral("/exit_code"); }
-    QString describe() const;  // human-readable, for `job plan`
+    QString describe() const;  // human-readable, for `job plan` (no secret values)
+    QJsonObject toJson() const;  // for `job plan -o json` (no secret values)
 };
 
 // Replaces $AZ_BATCHAI_X and ${AZ_BATCHAI_X} with their values; leaves other text alone.
 QString expandBatchAiVariables(const QString &text, const QList<QPair<QString, QString>> &environment);
 
+// The plan, or why the job cannot run as specified (each reason names its JSON path).
 Result<LaunchPlan> buildLaunchPlan(const JobSpec &spec, const LaunchContext &context);
 
 } // namespace TrainDesk

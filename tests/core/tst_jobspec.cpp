@@ -22,7 +22,7 @@ private Q_SLOTS:
         QCOMPARE(parsed.spec.processCount(), 4);
         QCOMPARE(parsed.spec.horovodSettings->pythonScriptFilePath,
                  QStringLiteral("$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/cifar_cnn_distributed.py"));
-        QVERIFY(parsed.spec.jobPreparationCommandLine.has_value());
+        QVERIFY(parsed.spec.jobPreparationCommandLine().has_value());
     }
 
     void bareProperties()

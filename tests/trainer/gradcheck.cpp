@@ -1,88 +1,227 @@
-// Every parameter tensor's analytic gradient (oneDNN backward passes, ReLU/dropout/pool
-// backward, softmax-CE gradient) against central finite differences of the loss.
-// Runs in double-checked float32, so it compares whole-tensor relative errors on a
-// sample of entries rather than single elements (ReLU and max-pool kinks).
+// Every layer's backward pass against central finite differences, layer by layer.
+// Each layer is probed with the scalar L = sum(out * R) for a fixed random R, so
+// dL/dout = R and the layer's backward must return dL/dinput and dL/dparams. Conv and
+// dense layers are linear in their inputs and parameters (ReLU is checked on its own),
+// so a large step gives differences free of float32 noise; the non-linear pieces
+// (ReLU, max-pool, softmax cross-entropy) use small steps on inputs away from kinks.
+// The whole network's gradient is checked against PyTorch in test_torch_step.py.
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <functional>
+#include <string>
 #include <vector>
 
-#include "model/net.h"
+#include "model/conv.h"
+#include "model/dense.h"
+#include "model/elementwise.h"
+#include "model/loss.h"
+#include "model/pool.h"
 #include "util/rng.h"
 
 using namespace td;
 
-int main() {
-    NetConfig cfg;
-    cfg.batch = 4;
-    cfg.h = 14, cfg.w = 12, cfg.c = 2;  // odd pooled sizes exercise the dropped edge rows
-    cfg.classes = 10;
-    cfg.dropout = true;  // masks are keyed, so they are identical across the repeated passes
-    Net net(cfg);
-    glorotInit(net.params(), net.weights(), 42);
-    // Non-zero biases so bias gradients see varied ReLU patterns.
-    rng::Stream s(7);
-    for (const ParamInfo& p : net.params().all())
-        if (p.name == "bias")
-            for (size_t k = 0; k < p.size; ++k) net.weights()[p.offset + k] = 0.05f * (2 * s.uniform() - 1);
-    net.syncWeights();
+namespace {
 
-    const size_t isz = size_t(cfg.h) * cfg.w * cfg.c;
-    std::vector<float> x(cfg.batch * isz);
-    for (float& v : x) v = s.uniform();
-    std::vector<int32_t> y = {1, 7, 3, 7};
-    std::vector<uint64_t> pos = {11, 12, 13, 14};
-    const uint64_t key = 99;
+rng::Stream g_rng(12345);
+int g_failures = 0;
 
-    auto loss = [&]() {
-        std::copy(x.begin(), x.end(), net.input());
-        std::copy(y.begin(), y.end(), net.labels());
-        return net.forward(true, cfg.batch, key, pos.data()).lossSum / cfg.batch;
-    };
-    loss();
-    net.backward();
-    std::vector<float> analytic(net.grads(), net.grads() + net.paramFloats());
+void fillUniform(float* p, size_t n, float lo, float hi) {
+    for (size_t i = 0; i < n; ++i) p[i] = lo + (hi - lo) * g_rng.uniform();
+}
 
-    // Central differences at two step sizes: where they disagree the step crossed a
-    // ReLU or max-pool kink and that entry says nothing about the gradient; it is skipped.
-    auto fdAt = [&](size_t i, float eps) {
-        float* w = net.weights() + i;
-        const float orig = *w;
-        *w = orig + eps;
-        net.syncWeights();
-        const double lp = loss();
-        *w = orig - eps;
-        net.syncWeights();
-        const double lm = loss();
-        *w = orig;
-        net.syncWeights();
-        return (lp - lm) / (2.0 * eps);
-    };
-    int failures = 0;
-    const float eps = std::getenv("GC_EPS") ? std::strtof(std::getenv("GC_EPS"), nullptr) : 4e-3f;
-    const double tolerance = 1e-2;
-    for (const ParamInfo& p : net.params().all()) {
-        double num2 = 0, diff2 = 0, worst = 0;
-        int used = 0, kinks = 0;
-        const size_t samples = std::min<size_t>(p.size, 40);
-        for (size_t k = 0; k < samples; ++k) {
-            const size_t i = p.offset + (p.size == samples ? k : s.below(p.size));
-            const double a = fdAt(i, eps), b = fdAt(i, eps / 2);
-            if (std::fabs(a - b) > 0.01 * std::max(std::fabs(a), std::fabs(b)) + 5e-5) {
-                ++kinks;
-                continue;
-            }
-            ++used;
-            num2 += b * b;
-            diff2 += (b - analytic[i]) * (b - analytic[i]);
-            worst = std::max(worst, std::fabs(b - analytic[i]));
-        }
-        const double rel = std::sqrt(diff2) / std::max(std::sqrt(num2), 1e-12);
-        const bool ok = used >= int(samples) / 2 && rel < tolerance;
-        std::printf("%-10s %-6s entries %2d (kinks skipped %2d) |fd| %.3e relative error %.2e max abs %.1e %s\n",
-                    p.layer.c_str(), p.name.c_str(), used, kinks, std::sqrt(num2), rel, worst, ok ? "ok" : "FAIL");
-        failures += ok ? 0 : 1;
+size_t floats(const memory& m) { return m.get_desc().get_size() / sizeof(float); }
+
+double dot(const memory& a, const std::vector<float>& r) {
+    double s = 0;
+    const float* p = ptr(a);
+    for (size_t i = 0; i < r.size(); ++i) s += double(p[i]) * r[i];
+    return s;
+}
+
+// Compares analytic[k] with the central difference of f() when x[k] moves by +-eps,
+// on up to `samples` entries; reports the relative error of the sampled vectors.
+void compare(const std::string& what, float* x, const float* analytic, size_t n, float eps,
+             const std::function<double()>& f, double tol = 1e-3, size_t samples = 48) {
+    double num2 = 0, diff2 = 0;
+    samples = std::min(samples, n);
+    for (size_t s = 0; s < samples; ++s) {
+        const size_t k = n == samples ? s : size_t(g_rng.below(n));
+        const float orig = x[k];
+        x[k] = orig + eps;
+        const double lp = f();
+        x[k] = orig - eps;
+        const double lm = f();
+        x[k] = orig;
+        const double fd = (lp - lm) / (2.0 * double(eps));
+        num2 += fd * fd;
+        diff2 += (fd - analytic[k]) * (fd - analytic[k]);
     }
-    if (failures == 0) std::printf("all parameter gradients match finite differences\n");
-    return failures == 0 ? 0 : 1;
+    const double rel = std::sqrt(diff2) / std::max(std::sqrt(num2), 1e-30);
+    const bool ok = rel < tol && num2 > 0;
+    std::printf("  %-34s |fd| %.3e  relative error %.2e  %s\n", what.c_str(), std::sqrt(num2), rel, ok ? "ok" : "FAIL");
+    if (!ok) ++g_failures;
+}
+
+Act makeInput(Ctx& ctx, const memory::dims& dims, tag t) {
+    Act a;
+    a.dims = dims;
+    a.val = memory(plain(dims, t), ctx.eng);
+    a.grad = memory(plain(dims, t), ctx.eng);
+    fillUniform(ptr(a.val), floats(a.val), -1.0f, 1.0f);
+    return a;
+}
+
+void checkConv(bool same, bool srcAny, int inC, int outC) {
+    Ctx ctx;
+    const std::string name = std::string("conv ") + (same ? "same" : "valid") + (srcAny ? " (any src)" : " (nhwc src)") +
+                             " " + std::to_string(inC) + "->" + std::to_string(outC);
+    std::printf("%s\n", name.c_str());
+    Act in = makeInput(ctx, {3, inC, 7, 6}, srcAny ? tag::nchw : tag::nhwc);
+    std::vector<float> w(9 * inC * outC), b(outC), dw(w.size()), db(b.size());
+    fillUniform(w.data(), w.size(), -0.5f, 0.5f);
+    fillUniform(b.data(), b.size(), -0.5f, 0.5f);
+    Conv2D::Config cfg;
+    cfg.outChannels = outC;
+    cfg.samePadding = same;
+    cfg.relu = false;
+    cfg.srcAny = srcAny;
+    Conv2D conv(ctx, "conv", in, cfg, w.data(), b.data(), dw.data(), db.data());
+    std::vector<float> r(floats(conv.out.val));
+    fillUniform(r.data(), r.size(), -1.0f, 1.0f);
+    auto L = [&]() {
+        conv.syncWeights(ctx);
+        conv.forward(ctx);
+        return dot(conv.out.val, r);
+    };
+    L();
+    std::copy(r.begin(), r.end(), ptr(conv.out.grad));
+    conv.backward(ctx);
+    std::vector<float> dIn(ptr(in.grad), ptr(in.grad) + floats(in.grad));
+    compare("d/d kernel", w.data(), dw.data(), w.size(), 0.25f, L);
+    compare("d/d bias", b.data(), db.data(), b.size(), 0.25f, L);
+    compare("d/d input", ptr(in.val), dIn.data(), dIn.size(), 0.25f, L);
+}
+
+void checkDense(int inN, int outN) {
+    Ctx ctx;
+    std::printf("dense %d->%d\n", inN, outN);
+    Act in = makeInput(ctx, {5, inN}, tag::nc);
+    std::vector<float> w(size_t(inN) * outN), b(outN), dw(w.size()), db(b.size());
+    fillUniform(w.data(), w.size(), -0.5f, 0.5f);
+    fillUniform(b.data(), b.size(), -0.5f, 0.5f);
+    Dense d(ctx, "dense", in, outN, false, true, w.data(), b.data(), dw.data(), db.data());
+    std::vector<float> r(floats(d.out.val));
+    fillUniform(r.data(), r.size(), -1.0f, 1.0f);
+    auto L = [&]() {
+        d.syncWeights(ctx);
+        d.forward(ctx);
+        return dot(d.out.val, r);
+    };
+    L();
+    std::copy(r.begin(), r.end(), ptr(d.out.grad));
+    d.backward(ctx);
+    std::vector<float> dIn(ptr(in.grad), ptr(in.grad) + floats(in.grad));
+    compare("d/d kernel", w.data(), dw.data(), w.size(), 0.25f, L);
+    compare("d/d bias", b.data(), db.data(), b.size(), 0.25f, L);
+    compare("d/d input", ptr(in.val), dIn.data(), dIn.size(), 0.25f, L);
+}
+
+void checkPool(int h, int w) {
+    Ctx ctx;
+    std::printf("max-pool 2x2 on %dx%d\n", h, w);
+    Act in = makeInput(ctx, {2, 16, h, w}, tag::nchw);
+    // Distinct values at least 0.01 apart: a 1e-3 step never changes which one is the max.
+    float* x = ptr(in.val);
+    const size_t n = floats(in.val);
+    for (size_t i = 0; i < n; ++i) x[i] = 0.01f * float((i * 7919) % n);
+    MaxPool2D pool(ctx, "pool", in);
+    std::vector<float> r(floats(pool.out.val));
+    fillUniform(r.data(), r.size(), -1.0f, 1.0f);
+    auto L = [&]() {
+        pool.forward(ctx);
+        return dot(pool.out.val, r);
+    };
+    L();
+    std::copy(r.begin(), r.end(), ptr(pool.out.grad));
+    pool.backward(ctx);
+    std::vector<float> dIn(ptr(in.grad), ptr(in.grad) + n);
+    compare("d/d input", x, dIn.data(), n, 1e-3f, L, 1e-3, n);
+}
+
+void checkRelu() {
+    Ctx ctx;
+    std::printf("relu backward\n");
+    const memory::dims dims{4, 32};
+    memory pre(plain(dims, tag::nc), ctx.eng), val(plain(dims, tag::nc), ctx.eng), grad(plain(dims, tag::nc), ctx.eng);
+    const size_t n = 128;
+    float* x = ptr(pre);
+    for (size_t i = 0; i < n; ++i) x[i] = (g_rng.uniform() < 0.5f ? -1.0f : 1.0f) * (0.1f + g_rng.uniform());
+    std::vector<float> r(n);
+    fillUniform(r.data(), n, -1.0f, 1.0f);
+    auto L = [&]() {
+        for (size_t i = 0; i < n; ++i) ptr(val)[i] = std::max(x[i], 0.0f);
+        return dot(val, r);
+    };
+    L();
+    std::copy(r.begin(), r.end(), ptr(grad));
+    reluBackward(val, grad);
+    std::vector<float> an(ptr(grad), ptr(grad) + n);
+    compare("d/d pre-activation", x, an.data(), n, 1e-2f, L, 1e-4, n);
+}
+
+void checkDropout() {
+    Ctx ctx;
+    std::printf("dropout backward (rate 0.5)\n");
+    const memory::dims dims{4, 64};
+    memory in(plain(dims, tag::nc), ctx.eng), grad(plain(dims, tag::nc), ctx.eng);
+    const size_t n = 256;
+    std::vector<float> x(n), r(n);
+    fillUniform(x.data(), n, -1.0f, 1.0f);
+    fillUniform(r.data(), n, -1.0f, 1.0f);
+    Dropout drop(in, 0.5f, 4);
+    const uint64_t pos[4] = {3, 1, 4, 1};
+    auto L = [&]() {
+        std::copy(x.begin(), x.end(), ptr(in));
+        drop.forward(in, 77, pos);
+        return dot(in, r);
+    };
+    L();
+    int kept = 0;
+    for (size_t i = 0; i < n; ++i) kept += ptr(in)[i] != 0.0f;
+    std::copy(r.begin(), r.end(), ptr(grad));
+    drop.backward(grad);
+    std::vector<float> an(ptr(grad), ptr(grad) + n);
+    compare("d/d input", x.data(), an.data(), n, 0.25f, L, 1e-5, n);
+    const bool sane = kept > 90 && kept < 166;  // ~Binomial(256, 0.5)
+    std::printf("  kept %d of %zu  %s\n", kept, n, sane ? "ok" : "FAIL");
+    if (!sane) ++g_failures;
+}
+
+void checkSoftmaxCe() {
+    std::printf("softmax cross-entropy\n");
+    const int B = 6, K = 10, valid = 5;  // the 6th sample is padding: zero gradient
+    std::vector<float> z(B * K), p(B * K), g(B * K);
+    fillUniform(z.data(), z.size(), -3.0f, 3.0f);
+    std::vector<int32_t> y = {0, 9, 3, 3, 7, 1};
+    auto L = [&]() { return softmaxCrossEntropy(z.data(), y.data(), B, valid, K, p.data(), nullptr).lossSum / valid; };
+    softmaxCrossEntropy(z.data(), y.data(), B, valid, K, p.data(), g.data());
+    compare("d/d logits", z.data(), g.data(), z.size(), 1e-2f, L, 1e-3, z.size());
+}
+
+}  // namespace
+
+int main() {
+    checkConv(true, false, 3, 32);
+    checkConv(false, true, 32, 32);
+    checkConv(true, true, 32, 64);
+    checkConv(false, true, 64, 64);
+    checkDense(60, 24);
+    checkDense(512, 10);
+    checkPool(6, 8);
+    checkPool(7, 5);  // odd sizes: the last row/column is dropped
+    checkRelu();
+    checkDropout();
+    checkSoftmaxCe();
+    std::printf(g_failures == 0 ? "all layer gradients match finite differences\n" : "%d check(s) FAILED\n", g_failures);
+    return g_failures == 0 ? 0 : 1;
 }

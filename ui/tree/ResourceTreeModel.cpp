@@ -4,6 +4,7 @@
 #include "common/StateStyle.h"
 
 #include <QApplication>
+#include <QHash>
 #include <QStyle>
 
 #include <algorithm>
@@ -18,7 +19,12 @@ QIcon standardIcon(QStyle::StandardPixmap pixmap)
     // The tree is built without a QApplication style in some tests (QCoreApplication).
     if (!qobject_cast<QApplication *>(QCoreApplication::instance()))
         return {};
-    return QApplication::style()->standardIcon(pixmap);
+    // Cached: a new QIcon each time would look like a change on every update.
+    static QHash<int, QIcon> cache;
+    auto it = cache.find(int(pixmap));
+    if (it == cache.end())
+        it = cache.insert(int(pixmap), QApplication::style()->standardIcon(pixmap));
+    return *it;
 }
 
 } // namespace

@@ -134,6 +134,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--dump-grads", {true, [&](auto&, auto& v) { o.dumpGrads = v; }}},
         {"--dump-weights", {true, [&](auto&, auto& v) { o.dumpWeights = v; }}},
         {"--dump-predictions", {true, [&](auto&, auto& v) { o.dumpPredictions = v; }}},
+        {"--dump-test-set", {true, [&](auto&, auto& v) { o.dumpTestSet = v; }}},
         {"--no-dropout", {false, [&](auto&, auto&) { o.noDropout = true; }}},
         {"--no-save", {false, [&](auto&, auto&) { o.noSave = true; }}},
         {"--profile", {false, [&](auto&, auto&) { o.profile = true; }}},

@@ -37,6 +37,7 @@ struct Options {
     std::string dumpGrads;         // write step-1 averaged gradient (canonical layout) and exit
     std::string dumpWeights;       // write final weights (canonical layout)
     std::string dumpPredictions;   // write test-set softmax outputs of the final model
+    std::string dumpTestSet;       // write the test images as float NHWC in [0,1]
     bool noDropout = false;        // disable dropout (reference comparisons)
     bool noSave = false;           // skip saved_models/ and checkpoints/ (benchmarks)
     bool profile = false;          // per-layer timing breakdown on stdout

@@ -7,7 +7,7 @@ namespace td {
 class Net;
 
 // Keras 2 HDF5 model (model_config + model_weights), loadable by keras.models.load_model.
-void saveKerasH5(const std::string& path, const Net& net);
+void saveKerasH5(const std::string& path, const Net& net, double lr, double decay);
 // ONNX (opset 13), protobuf encoded by hand; input NHWC float images in [0,1], output
 // softmax probabilities.
 void saveOnnx(const std::string& path, const Net& net);

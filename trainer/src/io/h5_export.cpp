@@ -142,7 +142,7 @@ std::string kerasModelConfig(const Net& net) {
     return out + "]}";
 }
 
-void saveKerasH5(const std::string& path, const Net& net) {
+void saveKerasH5(const std::string& path, const Net& net, double lr, double decay) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // our own messages instead of HDF5's stack dumps
     const std::string tmp = path + ".tmp";
     {
@@ -150,10 +150,12 @@ void saveKerasH5(const std::string& path, const Net& net) {
         stringAttr(file, "keras_version", kKerasVersion);
         stringAttr(file, "backend", "tensorflow");
         stringAttr(file, "model_config", kerasModelConfig(net));
+        JsonObject opt;
+        opt.add("lr", lr).add("rho", 0.9).add("decay", decay).add("epsilon", 1e-7);
         stringAttr(file, "training_config",
-                   "{\"optimizer_config\": {\"class_name\": \"RMSprop\", \"config\": {\"lr\": 0.0001, \"rho\": 0.9, "
-                   "\"decay\": 1e-06, \"epsilon\": 1e-07}}, \"loss\": \"categorical_crossentropy\", \"metrics\": "
-                   "[\"accuracy\"], \"sample_weight_mode\": null, \"loss_weights\": null}");
+                   "{\"optimizer_config\": {\"class_name\": \"RMSprop\", \"config\": " + opt.str() +
+                       "}, \"loss\": \"categorical_crossentropy\", \"metrics\": [\"accuracy\"], "
+                       "\"sample_weight_mode\": null, \"loss_weights\": null}");
         H5Handle mw(H5_CHECK(H5Gcreate2(file, "model_weights", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp), H5Gclose);
         std::vector<std::string> names;
         for (const LayerSpec& l : layers(net)) names.push_back(l.name);

@@ -1,5 +1,8 @@
 #include "model/conv.h"
 
+#include <string>
+#include <vector>
+
 #include "model/elementwise.h"
 #include "util/timer.h"
 
@@ -18,18 +21,27 @@ Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, fl
     const memory::dims wDims{O, C, 3, 3};
     out.dims = {N, O, OH, OW};
 
-    memory::desc srcMd = cfg.srcAny ? anyDesc(in.dims) : in.val.get_desc();
-    auto fwdDesc = convolution_forward::desc(prop_kind::forward_training, algorithm::convolution_direct, srcMd,
-                                             anyDesc(wDims), plain({O}, tag::x), anyDesc(out.dims), strides,
-                                             padding, padding);
     primitive_attr attr;
     if (cfg.relu) {
         post_ops ops;
         ops.append_eltwise(1.0f, algorithm::eltwise_relu, 0.0f, 0.0f);
         attr.set_post_ops(ops);
     }
+    // Layout candidates, best first. oneDNN falls back to a slow reference kernel for some
+    // combinations (e.g. NHWC 3-channel images into a blocked output), so take the first
+    // candidate that gets an optimised implementation; the input is reordered to match.
+    std::vector<memory::desc> srcCandidates;
+    if (!cfg.srcAny) srcCandidates.push_back(in.val.get_desc());
+    srcCandidates.push_back(anyDesc(in.dims));
+    srcCandidates.push_back(plain(in.dims, tag::nchw));
     convolution_forward::primitive_desc fwdPd;
-    DNNL_CHECK(fwdPd = convolution_forward::primitive_desc(fwdDesc, attr, ctx.eng));
+    for (const memory::desc& srcMd : srcCandidates) {
+        auto fwdDesc = convolution_forward::desc(prop_kind::forward_training, algorithm::convolution_direct, srcMd,
+                                                 anyDesc(wDims), plain({O}, tag::x), anyDesc(out.dims), strides,
+                                                 padding, padding);
+        DNNL_CHECK(fwdPd = convolution_forward::primitive_desc(fwdDesc, attr, ctx.eng));
+        if (std::string(fwdPd.impl_info_str()).rfind("ref", 0) != 0) break;
+    }
     DNNL_CHECK(m_fwd = convolution_forward(fwdPd));
 
     auto bdDesc = convolution_backward_data::desc(algorithm::convolution_direct, fwdPd.src_desc(), anyDesc(wDims),
@@ -61,7 +73,12 @@ Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, fl
         convolution_backward_data::primitive_desc bdPd;
         DNNL_CHECK(bdPd = convolution_backward_data::primitive_desc(bdDesc, ctx.eng, fwdPd));
         DNNL_CHECK(m_bwdData = convolution_backward_data(bdPd));
-        m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
+        // Backward-data often wants the forward layout: share that copy then.
+        if (bdPd.weights_desc() == m_wFwd.get_desc())
+            m_wBwd = m_wFwd;
+        else
+            m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
+        m_bwdDataImpl = bdPd.impl_info_str();
         if (bdPd.diff_src_desc() == in.grad.get_desc()) {
             m_diffSrc = in.grad;
         } else {
@@ -71,7 +88,8 @@ Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, fl
     }
 
     timing.name = name;
-    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str();
+    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str() +
+                  (cfg.needDiffSrc ? " / " + m_bwdDataImpl : std::string());
     const double macs = double(N) * O * OH * OW * C * 9;
     timing.fwdFlops = 2 * macs;
     timing.bwdFlops = (cfg.needDiffSrc ? 4 : 2) * macs;

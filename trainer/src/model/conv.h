@@ -34,6 +34,7 @@ private:
     memory m_wCanon, m_wFwd, m_wBwd, m_bias;
     memory m_dwCanon, m_dwKernel, m_db;
     memory m_diffSrc;             // bwd-data output in its kernel layout
+    std::string m_bwdDataImpl;
     Reorder m_rSrc, m_rWFwd, m_rWBwd, m_rDw, m_rDiffSrc;
 };
 

@@ -50,7 +50,11 @@ Dense::Dense(Ctx& ctx, const std::string& name, Act& in, int units, bool relu, b
         inner_product_backward_data::primitive_desc bdPd;
         DNNL_CHECK(bdPd = inner_product_backward_data::primitive_desc(bdDesc, ctx.eng, fwdPd));
         DNNL_CHECK(m_bwdData = inner_product_backward_data(bdPd));
-        m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
+        // Backward-data often wants the forward layout: share that copy then.
+        if (bdPd.weights_desc() == m_wFwd.get_desc())
+            m_wBwd = m_wFwd;
+        else
+            m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
     }
     timing.name = name;
     timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str();

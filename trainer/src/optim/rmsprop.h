@@ -22,7 +22,8 @@ class RmsProp {
 public:
     RmsProp(const RmsPropConfig& cfg, size_t n);
     double currentLr() const;  // lr_t for the next update
-    void step(float* params, const float* grads);
+    // grads are multiplied by gradScale first (1/workers: the Horovod average).
+    void step(float* params, const float* grads, float gradScale = 1.0f);
     int64_t iterations() const { return m_iterations; }
     void setIterations(int64_t it) { m_iterations = it; }
     float* accumulators() { return m_acc.get(); }

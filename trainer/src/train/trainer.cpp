@@ -235,6 +235,9 @@ int runTraining(Options& o, Dist& dist) {
     double trainSeconds = 0;
     int64_t trainImages = 0;
     int64_t profileSteps = 0;
+    struct {
+        double data = 0, compute = 0, allreduce = 0, optimizer = 0, sync = 0;
+    } phases;
 
     for (int epoch = startEpoch; epoch < epochs && !stop; ++epoch) {
         log::info("Epoch %d/%d\n", epoch + 1, epochs);
@@ -245,19 +248,32 @@ int runTraining(Options& o, Dist& dist) {
         Timer epochTimer, window;
         int64_t step = 0;
         for (; step < steps; ++step) {
+            Timer phase;
             batcher.trainBatch(step, net.input(), net.labels(), positions.data());
+            phases.data += phase.seconds();
+            phase.reset();
             LossResult r = net.forward(true, B, dropKey, positions.data());
             net.backward();
+            phases.compute += phase.seconds();
+            phase.reset();
             grads[P] = float(r.lossSum);
             grads[P + 1] = float(r.correct);
             grads[P + 2] = float(B);
             // One all-reduce per step: gradients plus this step's metric sums.
             dist.allreduceSum(grads, P + Net::kExtra);
-            scaleBuffer(grads, P, invW);
-            if (globalStep == 0 && !o.dumpGrads.empty() && dist.root()) writeRaw(o.dumpGrads, grads, P);
+            phases.allreduce += phase.seconds();
+            phase.reset();
+            if (globalStep == 0 && !o.dumpGrads.empty() && dist.root()) {
+                std::vector<float> avg(grads, grads + P);
+                scaleBuffer(avg.data(), P, invW);
+                writeRaw(o.dumpGrads, avg.data(), P);
+            }
             const double lrUsed = opt.currentLr();
-            opt.step(net.weights(), grads);
+            opt.step(net.weights(), grads, invW);  // the average: sum / workers
+            phases.optimizer += phase.seconds();
+            phase.reset();
             net.syncWeights();
+            phases.sync += phase.seconds();
             ++globalStep;
             if (o.profile) ++profileSteps;
             epLoss += grads[P], epCorrect += grads[P + 1], epCount += grads[P + 2];
@@ -331,18 +347,29 @@ int runTraining(Options& o, Dist& dist) {
     }
     if (!haveVal) lastVal = evaluate(net, test, dist);
 
-    if (o.profile && profileSteps > 0) printProfile(net, profileSteps, B);
+    if (o.profile && profileSteps > 0) {
+        printProfile(net, profileSteps, B);
+        const double n = double(profileSteps) / 1e3;
+        log::info("Per step outside the layers (ms): batch assembly+augment %.3f, forward+backward %.3f, all-reduce %.3f, "
+                  "RMSprop %.3f, weight reorders %.3f\n",
+                  phases.data / n, phases.compute / n, phases.allreduce / n, phases.optimizer / n, phases.sync / n);
+    }
 
     if (dist.root()) {
         if (!o.noSave) {
             const std::string models = o.outDir + "/saved_models";
             makeDirs(models);
             const std::string h5 = models + "/keras_cifar10_trained_model.h5";
-            saveKerasH5(h5, net);
+            saveKerasH5(h5, net, oc.lr, oc.decay);
             saveOnnx(models + "/model.onnx", net);
             log::info("Saved trained model at %s\n", h5.c_str());
         }
         if (!o.dumpWeights.empty()) writeRaw(o.dumpWeights, net.weights(), P);
+        if (!o.dumpTestSet.empty()) {
+            std::vector<float> xs(size_t(test.n) * test.imageSize());
+            for (size_t i = 0; i < xs.size(); ++i) xs[i] = test.pixels[i] * (1.0f / 255.0f);
+            writeRaw(o.dumpTestSet, xs.data(), xs.size());
+        }
         if (!o.dumpPredictions.empty()) {
             std::vector<float> probs = predictAll(net, test);
             writeRaw(o.dumpPredictions, probs.data(), probs.size());

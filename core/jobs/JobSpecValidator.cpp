@@ -1,0 +1,608 @@
+#include "JobSpecValidator.h"
+
+#include "ShareMapping.h"
+#include "WallClockTime.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace TrainDesk {
+
+const QStringList &toolkitKeys()
+{
+    static const QStringList keys{
+        QStringLiteral("cntkSettings"),       QStringLiteral("pyTorchSettings"),
+        QStringLiteral("tensorFlowSettings"), QStringLiteral("caffeSettings"),
+        QStringLiteral("caffe2Settings"),     QStringLiteral("chainerSettings"),
+        QStringLiteral("customToolkitSettings"), QStringLiteral("customMpiSettings"),
+        QStringLiteral("horovodSettings")};
+    return keys;
+}
+
+namespace {
+
+const QString base = QStringLiteral("properties");
+
+QString at(const QString &path, const QString &key) { return path + QLatin1Char('.') + key; }
+
+QString quoted(const QString &text)
+{
+    // Long values are cut: the message is one line.
+    return QLatin1Char('\'') + (text.size() > 120 ? text.left(117) + QStringLiteral("...") : text) + QLatin1Char('\'');
+}
+
+class Checker
+{
+public:
+    Checker(const JobSpec &spec, const SpecContext &context, QList<SpecIssue> &issues)
+        : m_spec(spec), m_context(context), m_issues(issues)
+    {
+    }
+
+    void run()
+    {
+        checkSchema();
+        checkPriority();
+        checkNodeCount();
+        checkCluster();
+        checkToolkits();
+        checkPathPrefix();
+        checkPreparation();
+        checkDirectories();
+        checkVariables();
+        checkConstraints();
+        checkContainer();
+        checkMounts();
+    }
+
+private:
+    void error(const QString &path, const QString &message)
+    {
+        m_issues.append({SpecIssue::Severity::Error, path, message});
+    }
+    void warning(const QString &path, const QString &message)
+    {
+        m_issues.append({SpecIssue::Severity::Warning, path, message});
+    }
+
+    // Strings TrainDesk uses as they are: a <PLACEHOLDER> left in them was meant to be filled.
+    void placeholders(const QString &path, const std::optional<QString> &text)
+    {
+        static const QRegularExpression placeholder(QStringLiteral("<[A-Z][A-Z0-9_]*>"));
+        if (!text)
+            return;
+        const auto m = placeholder.match(*text);
+        if (m.hasMatch()) {
+            warning(path, QStringLiteral("contains the placeholder %1, which TrainDesk does not fill in; "
+                                         "replace it before submitting").arg(m.captured(0)));
+        }
+    }
+
+    // The value at an issue path ("properties.a.b[2].c") as the file has it.
+    QJsonValue raw(const QString &path) const
+    {
+        QJsonValue v = m_spec.properties;
+        const QString relative = path.mid(base.size() + 1);
+        for (const QString &part : relative.split(QLatin1Char('.'))) {
+            const qsizetype bracket = part.indexOf(QLatin1Char('['));
+            v = v[bracket < 0 ? part : part.left(bracket)];
+            for (qsizetype i = bracket; i >= 0; i = part.indexOf(QLatin1Char('['), i + 1))
+                v = v[part.mid(i + 1, part.indexOf(QLatin1Char(']'), i) - i - 1).toLongLong()];
+        }
+        return v;
+    }
+
+    // Only for strings the file has: a missing or mistyped one was reported by the reader.
+    void notEmpty(const QString &path, const QString &text, const QString &what)
+    {
+        if (raw(path).isString() && text.trimmed().isEmpty())
+            error(path, QStringLiteral("expected %1, found an empty string").arg(what));
+    }
+
+    // A path TrainDesk can resolve before the job starts: absolute, or under a mount root.
+    void jobPath(const QString &path, const QString &text)
+    {
+        if (text.isEmpty()) {
+            error(path, QStringLiteral("expected an absolute path, found an empty string"));
+            return;
+        }
+        if (text.startsWith(QLatin1Char('/')) || text.startsWith(QLatin1String("$AZ_BATCHAI_"))
+            || text.startsWith(QLatin1String("${AZ_BATCHAI_")))
+            return;
+        error(path, QStringLiteral("expected an absolute path or one under $AZ_BATCHAI_MOUNT_ROOT or "
+                                   "$AZ_BATCHAI_JOB_MOUNT_ROOT, found %1").arg(quoted(text)));
+    }
+
+    // A path below another: relative, without "..".
+    void relativePath(const QString &path, const QString &text, const QString &below)
+    {
+        static const QRegularExpression segment(QStringLiteral("^[A-Za-z0-9._-]+$"));
+        const QStringList parts = text.split(QLatin1Char('/'));
+        bool ok = !text.isEmpty();
+        for (const QString &p : parts) {
+            if (!segment.match(p).hasMatch() || p == QLatin1String("..") || p == QLatin1String("."))
+                ok = false;
+        }
+        if (!ok) {
+            error(path, QStringLiteral("expected a relative path inside %1 (letters, digits, '.', '_', '-', "
+                                       "separated by '/', no '..'), found %2").arg(below, quoted(text)));
+        }
+    }
+
+    void enumValue(const QString &path, const QString &value, const QStringList &allowed, Qt::CaseSensitivity cs)
+    {
+        for (const QString &a : allowed) {
+            if (a.compare(value, cs) == 0)
+                return;
+        }
+        error(path, QStringLiteral("expected one of %1, found %2").arg(allowed.join(QStringLiteral(", ")), quoted(value)));
+    }
+
+    void checkSchema()
+    {
+        if (!m_spec.schema)
+            return;
+        const QString &s = *m_spec.schema;
+        if (s.contains(QLatin1String("2018-05-01")) && s.endsWith(QLatin1String("job.json")))
+            return;
+        warning(QStringLiteral("$schema"),
+                QStringLiteral("expected the 2018-05-01 job schema, found %1; the file is read as 2018-05-01").arg(quoted(s)));
+    }
+
+    void checkPriority()
+    {
+        if (m_spec.schedulingPriority) {
+            enumValue(at(base, QStringLiteral("schedulingPriority")), *m_spec.schedulingPriority,
+                      {QStringLiteral("low"), QStringLiteral("normal"), QStringLiteral("high")}, Qt::CaseSensitive);
+        }
+    }
+
+    void checkNodeCount()
+    {
+        if (m_context.clusterNodeCount && m_spec.nodeCount > *m_context.clusterNodeCount) {
+            error(at(base, QStringLiteral("nodeCount")),
+                  QStringLiteral("expected at most %1 (the nodes of cluster '%2'), found %3")
+                      .arg(*m_context.clusterNodeCount).arg(m_context.cluster).arg(m_spec.nodeCount));
+        }
+    }
+
+    void checkCluster()
+    {
+        if (!m_spec.cluster)
+            return;
+        const QString path = at(base, QStringLiteral("cluster.id"));
+        notEmpty(path, m_spec.cluster->id, QStringLiteral("a cluster's resource ID"));
+        const QString named = lastSegment(m_spec.cluster->id);
+        if (!m_context.cluster.isEmpty() && !named.isEmpty() && named != m_context.cluster) {
+            warning(path, QStringLiteral("names cluster '%1', but the job goes to cluster '%2' (-c)")
+                              .arg(named, m_context.cluster));
+        }
+    }
+
+    QStringList presentToolkits() const
+    {
+        QStringList present;
+        const bool has[] = {bool(m_spec.cntkSettings),         bool(m_spec.pyTorchSettings),
+                            bool(m_spec.tensorFlowSettings),   bool(m_spec.caffeSettings),
+                            bool(m_spec.caffe2Settings),       bool(m_spec.chainerSettings),
+                            bool(m_spec.customToolkitSettings), bool(m_spec.customMpiSettings),
+                            bool(m_spec.horovodSettings)};
+        for (int i = 0; i < toolkitKeys().size(); ++i) {
+            if (has[i])
+                present << toolkitKeys().at(i);
+        }
+        return present;
+    }
+
+    void pythonScript(const QString &path, const QString &script, const std::optional<QString> &interpreter,
+                      const std::optional<QString> &args)
+    {
+        notEmpty(at(path, QStringLiteral("pythonScriptFilePath")), script, QStringLiteral("the path of a Python script"));
+        placeholders(at(path, QStringLiteral("pythonScriptFilePath")), script);
+        if (interpreter)
+            notEmpty(at(path, QStringLiteral("pythonInterpreterPath")), *interpreter, QStringLiteral("an interpreter"));
+        placeholders(at(path, QStringLiteral("pythonInterpreterPath")), interpreter);
+        placeholders(at(path, QStringLiteral("commandLineArgs")), args);
+    }
+
+    void checkToolkits()
+    {
+        const QStringList present = presentToolkits();
+        // A toolkit given with the wrong type was reported already; do not also call it missing.
+        bool mistyped = false;
+        for (const QString &key : toolkitKeys())
+            mistyped = mistyped || m_spec.properties.contains(key);
+        if (present.isEmpty() && !mistyped) {
+            error(base, QStringLiteral("expected one toolkit setting (%1), found none")
+                            .arg(toolkitKeys().join(QStringLiteral(", "))));
+        } else if (present.size() > 1) {
+            error(base, QStringLiteral("expected one toolkit setting, found %1: %2")
+                            .arg(present.size()).arg(present.join(QStringLiteral(", "))));
+        }
+        const int nodes = m_spec.nodeCount;
+        if (const auto &s = m_spec.customMpiSettings) {
+            const QString path = at(base, QStringLiteral("customMpiSettings"));
+            notEmpty(at(path, QStringLiteral("commandLine")), s->commandLine, QStringLiteral("a command line"));
+            placeholders(at(path, QStringLiteral("commandLine")), s->commandLine);
+        }
+        if (const auto &s = m_spec.customToolkitSettings) {
+            const QString path = at(base, QStringLiteral("customToolkitSettings.commandLine"));
+            if (!s->commandLine)
+                error(path, QStringLiteral("expected the command line to run on the head node, found nothing"));
+            else
+                notEmpty(path, *s->commandLine, QStringLiteral("the command line to run on the head node"));
+            placeholders(path, s->commandLine);
+        }
+        if (const auto &s = m_spec.horovodSettings)
+            pythonScript(at(base, QStringLiteral("horovodSettings")), s->pythonScriptFilePath, s->pythonInterpreterPath,
+                         s->commandLineArgs);
+        if (const auto &s = m_spec.chainerSettings)
+            pythonScript(at(base, QStringLiteral("chainerSettings")), s->pythonScriptFilePath, s->pythonInterpreterPath,
+                         s->commandLineArgs);
+        if (const auto &s = m_spec.caffe2Settings)
+            pythonScript(at(base, QStringLiteral("caffe2Settings")), s->pythonScriptFilePath, s->pythonInterpreterPath,
+                         s->commandLineArgs);
+        if (const auto &s = m_spec.pyTorchSettings) {
+            const QString path = at(base, QStringLiteral("pyTorchSettings"));
+            pythonScript(path, s->pythonScriptFilePath, s->pythonInterpreterPath, s->commandLineArgs);
+            const int processes = s->processCount.value_or(nodes);
+            if (s->communicationBackend) {
+                enumValue(at(path, QStringLiteral("communicationBackend")), *s->communicationBackend,
+                          {QStringLiteral("TCP"), QStringLiteral("Gloo"), QStringLiteral("MPI")}, Qt::CaseInsensitive);
+            } else if (processes > 1) {
+                error(at(path, QStringLiteral("communicationBackend")),
+                      QStringLiteral("expected one of TCP, Gloo, MPI for a distributed job (%1 processes), found nothing")
+                          .arg(processes));
+            }
+        }
+        if (const auto &s = m_spec.tensorFlowSettings) {
+            const QString path = at(base, QStringLiteral("tensorFlowSettings"));
+            pythonScript(path, s->pythonScriptFilePath, s->pythonInterpreterPath, std::nullopt);
+            for (const auto &[key, value] : {std::pair{QStringLiteral("masterCommandLineArgs"), s->masterCommandLineArgs},
+                                             std::pair{QStringLiteral("workerCommandLineArgs"), s->workerCommandLineArgs},
+                                             std::pair{QStringLiteral("parameterServerCommandLineArgs"),
+                                                       s->parameterServerCommandLineArgs}})
+                placeholders(at(path, key), value);
+            if (s->parameterServerCount && *s->parameterServerCount > nodes) {
+                error(at(path, QStringLiteral("parameterServerCount")),
+                      QStringLiteral("expected at most %1 (nodeCount), found %2").arg(nodes).arg(*s->parameterServerCount));
+            }
+        }
+        if (const auto &s = m_spec.cntkSettings)
+            checkCntk(*s);
+        if (const auto &s = m_spec.caffeSettings)
+            checkCaffe(*s);
+    }
+
+    void checkCntk(const CntkSettings &s)
+    {
+        const QString path = at(base, QStringLiteral("cntkSettings"));
+        QString language;
+        if (s.languageType) {
+            enumValue(at(path, QStringLiteral("languageType")), *s.languageType,
+                      {QStringLiteral("BrainScript"), QStringLiteral("Python")}, Qt::CaseInsensitive);
+            language = s.languageType->toLower();
+        } else if (s.pythonScriptFilePath && !s.configFilePath) {
+            language = QStringLiteral("python");
+        } else {
+            language = QStringLiteral("brainscript");
+        }
+        if (language == QLatin1String("brainscript")) {
+            if (!s.configFilePath) {
+                error(at(path, QStringLiteral("configFilePath")),
+                      QStringLiteral("expected the BrainScript config file (languageType BrainScript), found nothing"));
+            } else {
+                notEmpty(at(path, QStringLiteral("configFilePath")), *s.configFilePath, QStringLiteral("a config file"));
+            }
+            for (const auto &[key, value] : {std::pair{QStringLiteral("pythonScriptFilePath"), s.pythonScriptFilePath},
+                                             std::pair{QStringLiteral("pythonInterpreterPath"), s.pythonInterpreterPath}}) {
+                if (value) {
+                    error(at(path, key), QStringLiteral("expected nothing with languageType BrainScript "
+                                                        "(only with Python), found a path"));
+                }
+            }
+        } else if (language == QLatin1String("python")) {
+            if (!s.pythonScriptFilePath) {
+                error(at(path, QStringLiteral("pythonScriptFilePath")),
+                      QStringLiteral("expected a Python script (languageType Python), found nothing"));
+            } else {
+                notEmpty(at(path, QStringLiteral("pythonScriptFilePath")), *s.pythonScriptFilePath,
+                         QStringLiteral("the path of a Python script"));
+            }
+            if (s.configFilePath) {
+                error(at(path, QStringLiteral("configFilePath")),
+                      QStringLiteral("expected nothing with languageType Python (only with BrainScript), found a path"));
+            }
+        }
+        placeholders(at(path, QStringLiteral("configFilePath")), s.configFilePath);
+        placeholders(at(path, QStringLiteral("pythonScriptFilePath")), s.pythonScriptFilePath);
+        placeholders(at(path, QStringLiteral("commandLineArgs")), s.commandLineArgs);
+    }
+
+    void checkCaffe(const CaffeSettings &s)
+    {
+        const QString path = at(base, QStringLiteral("caffeSettings"));
+        if (s.configFilePath && s.pythonScriptFilePath) {
+            error(path, QStringLiteral("expected configFilePath or pythonScriptFilePath, found both"));
+        } else if (!s.configFilePath && !s.pythonScriptFilePath) {
+            error(path, QStringLiteral("expected configFilePath (a solver for caffe train) or pythonScriptFilePath, "
+                                       "found neither"));
+        } else if (s.configFilePath) {
+            notEmpty(at(path, QStringLiteral("configFilePath")), *s.configFilePath, QStringLiteral("a solver file"));
+        } else {
+            notEmpty(at(path, QStringLiteral("pythonScriptFilePath")), *s.pythonScriptFilePath,
+                     QStringLiteral("the path of a Python script"));
+        }
+        if (s.pythonInterpreterPath && !s.pythonScriptFilePath) {
+            error(at(path, QStringLiteral("pythonInterpreterPath")),
+                  QStringLiteral("expected nothing without pythonScriptFilePath, found an interpreter"));
+        }
+        placeholders(at(path, QStringLiteral("configFilePath")), s.configFilePath);
+        placeholders(at(path, QStringLiteral("pythonScriptFilePath")), s.pythonScriptFilePath);
+        placeholders(at(path, QStringLiteral("commandLineArgs")), s.commandLineArgs);
+    }
+
+    void checkPathPrefix()
+    {
+        const QString path = at(base, QStringLiteral("stdOutErrPathPrefix"));
+        if (m_spec.properties.value(QStringLiteral("stdOutErrPathPrefix")).isString())
+            jobPath(path, m_spec.stdOutErrPathPrefix);
+        placeholders(path, m_spec.stdOutErrPathPrefix);
+    }
+
+    void checkPreparation()
+    {
+        if (!m_spec.jobPreparation)
+            return;
+        const QString path = at(base, QStringLiteral("jobPreparation.commandLine"));
+        notEmpty(path, m_spec.jobPreparation->commandLine, QStringLiteral("a command line"));
+        placeholders(path, m_spec.jobPreparation->commandLine);
+    }
+
+    void directoryId(const QString &path, const QString &id, QHash<QString, QString> &seen, const QString &variable)
+    {
+        static const QRegularExpression idPattern(QStringLiteral("^[A-Za-z0-9_]+$"));
+        if (!idPattern.match(id).hasMatch()) {
+            error(path, QStringLiteral("expected letters, digits and '_' (the id names %1_<id>), found %2")
+                            .arg(variable, quoted(id)));
+            return;
+        }
+        const QString key = id.toUpper();
+        if (seen.contains(key)) {
+            error(path, QStringLiteral("expected a unique id, found %1 again (first at %2)").arg(quoted(id), seen.value(key)));
+            return;
+        }
+        seen.insert(key, path);
+    }
+
+    void checkDirectories()
+    {
+        if (m_spec.inputDirectories) {
+            QHash<QString, QString> seen;
+            for (qsizetype i = 0; i < m_spec.inputDirectories->size(); ++i) {
+                const InputDirectory &d = m_spec.inputDirectories->at(i);
+                const QString path = at(base, QStringLiteral("inputDirectories[%1]").arg(i));
+                if (m_spec.properties.value(QStringLiteral("inputDirectories"))[i][QStringLiteral("id")].isString())
+                    directoryId(at(path, QStringLiteral("id")), d.id, seen, QStringLiteral("AZ_BATCHAI_INPUT"));
+                if (m_spec.properties.value(QStringLiteral("inputDirectories"))[i][QStringLiteral("path")].isString())
+                    jobPath(at(path, QStringLiteral("path")), d.path);
+                placeholders(at(path, QStringLiteral("path")), d.path);
+            }
+        }
+        if (m_spec.outputDirectories) {
+            QHash<QString, QString> seen;
+            for (qsizetype i = 0; i < m_spec.outputDirectories->size(); ++i) {
+                const OutputDirectory &d = m_spec.outputDirectories->at(i);
+                const QString path = at(base, QStringLiteral("outputDirectories[%1]").arg(i));
+                const QJsonValue raw = m_spec.properties.value(QStringLiteral("outputDirectories"))[i];
+                if (raw[QStringLiteral("id")].isString()) {
+                    if (d.id.compare(QLatin1String("stdouterr"), Qt::CaseInsensitive) == 0) {
+                        error(at(path, QStringLiteral("id")),
+                              QStringLiteral("expected an id other than 'stdouterr' (it names the job's standard "
+                                             "output directory), found %1").arg(quoted(d.id)));
+                    } else {
+                        directoryId(at(path, QStringLiteral("id")), d.id, seen, QStringLiteral("AZ_BATCHAI_OUTPUT"));
+                    }
+                }
+                if (raw[QStringLiteral("pathPrefix")].isString())
+                    jobPath(at(path, QStringLiteral("pathPrefix")), d.pathPrefix);
+                placeholders(at(path, QStringLiteral("pathPrefix")), d.pathPrefix);
+                if (d.pathSuffix && !d.pathSuffix->isEmpty())
+                    relativePath(at(path, QStringLiteral("pathSuffix")), *d.pathSuffix, QStringLiteral("the job's outputs"));
+            }
+        }
+    }
+
+    void variableName(const QString &path, const QString &name, QHash<QString, QString> &seen)
+    {
+        static const QRegularExpression namePattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        if (!namePattern.match(name).hasMatch()) {
+            error(path, QStringLiteral("expected an environment variable name (a letter or '_', then letters, digits "
+                                       "and '_'), found %1").arg(quoted(name)));
+            return;
+        }
+        if (seen.contains(name)) {
+            error(path, QStringLiteral("expected a unique name, found %1 again (first at %2)").arg(quoted(name), seen.value(name)));
+            return;
+        }
+        seen.insert(name, path);
+        if (name.startsWith(QLatin1String("AZ_BATCHAI_"))) {
+            warning(path, QStringLiteral("%1 replaces the variable TrainDesk sets for the job").arg(quoted(name)));
+        }
+    }
+
+    void checkVariables()
+    {
+        QHash<QString, QString> seen;
+        const QJsonValue envRaw = m_spec.properties.value(QStringLiteral("environmentVariables"));
+        if (m_spec.environmentVariables) {
+            for (qsizetype i = 0; i < m_spec.environmentVariables->size(); ++i) {
+                const QString path = at(base, QStringLiteral("environmentVariables[%1]").arg(i));
+                if (envRaw[i][QStringLiteral("name")].isString())
+                    variableName(at(path, QStringLiteral("name")), m_spec.environmentVariables->at(i).name, seen);
+                placeholders(at(path, QStringLiteral("value")), m_spec.environmentVariables->at(i).value);
+            }
+        }
+        const QJsonValue secretsRaw = m_spec.properties.value(QStringLiteral("secrets"));
+        if (m_spec.secrets) {
+            for (qsizetype i = 0; i < m_spec.secrets->size(); ++i) {
+                const EnvironmentVariableWithSecretValue &s = m_spec.secrets->at(i);
+                const QString path = at(base, QStringLiteral("secrets[%1]").arg(i));
+                if (secretsRaw[i][QStringLiteral("name")].isString())
+                    variableName(at(path, QStringLiteral("name")), s.name, seen);
+                if (s.valueSecretReference) {
+                    error(at(path, QStringLiteral("valueSecretReference")),
+                          QStringLiteral("expected value (TrainDesk cannot read Azure Key Vault), found a Key Vault reference"));
+                } else if (!s.value && secretsRaw[i][QStringLiteral("value")].isUndefined()) {
+                    error(at(path, QStringLiteral("value")), QStringLiteral("expected a string, found nothing "
+                                                                            "(value or valueSecretReference is required)"));
+                }
+            }
+        }
+    }
+
+    void checkConstraints()
+    {
+        if (!m_spec.constraints || !m_spec.constraints->maxWallClockTime)
+            return;
+        QString message;
+        if (!parseWallClockTime(*m_spec.constraints->maxWallClockTime, &message))
+            error(at(base, QStringLiteral("constraints.maxWallClockTime")), message);
+    }
+
+    void checkContainer()
+    {
+        if (!m_spec.containerSettings)
+            return;
+        const QString path = at(base, QStringLiteral("containerSettings"));
+        const ImageSourceRegistry &registry = m_spec.containerSettings->imageSourceRegistry;
+        const QString registryPath = at(path, QStringLiteral("imageSourceRegistry"));
+        if (m_spec.properties.value(QStringLiteral("containerSettings"))[QStringLiteral("imageSourceRegistry")]
+                [QStringLiteral("image")].isString()) {
+            static const QRegularExpression imagePattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._/:@-]*$"));
+            if (!imagePattern.match(registry.image).hasMatch() && !registry.image.contains(QLatin1Char('<'))) {
+                error(at(registryPath, QStringLiteral("image")),
+                      QStringLiteral("expected an image name such as tensorflow/tensorflow:1.8.0-gpu, found %1")
+                          .arg(quoted(registry.image)));
+            }
+        }
+        placeholders(at(registryPath, QStringLiteral("image")), registry.image);
+        placeholders(at(registryPath, QStringLiteral("serverUrl")), registry.serverUrl);
+        if (registry.credentials) {
+            const QString credentialsPath = at(registryPath, QStringLiteral("credentials"));
+            if (registry.credentials->passwordSecretReference) {
+                error(at(credentialsPath, QStringLiteral("passwordSecretReference")),
+                      QStringLiteral("expected password (TrainDesk cannot read Azure Key Vault), found a Key Vault reference"));
+            } else if (!registry.credentials->password) {
+                error(at(credentialsPath, QStringLiteral("password")),
+                      QStringLiteral("expected a string, found nothing (password or passwordSecretReference is required)"));
+            }
+        }
+        if (const auto &shm = m_spec.containerSettings->shmSize) {
+            static const QRegularExpression size(QStringLiteral("^[0-9]+[bkmgBKMG]?$"));
+            if (!size.match(*shm).hasMatch()) {
+                error(at(path, QStringLiteral("shmSize")),
+                      QStringLiteral("expected a size such as 1g, 512m or 67108864, found %1").arg(quoted(*shm)));
+            }
+        }
+    }
+
+    void storageCredentials(const QString &path, const std::optional<AzureStorageCredentials> &c)
+    {
+        if (c && c->accountKeySecretReference) {
+            warning(at(path, QStringLiteral("credentials.accountKeySecretReference")),
+                    QStringLiteral("not used: TrainDesk shares need no storage account key"));
+        }
+    }
+
+    void fileMode(const QString &path, const std::optional<QString> &mode)
+    {
+        static const QRegularExpression octal(QStringLiteral("^0?[0-7]{3}$"));
+        if (mode && !octal.match(*mode).hasMatch())
+            error(path, QStringLiteral("expected an octal mode such as 0777, found %1").arg(quoted(*mode)));
+    }
+
+    void checkMounts()
+    {
+        if (!m_spec.mountVolumes)
+            return;
+        const MountVolumes &m = *m_spec.mountVolumes;
+        if (m.azureFileShares) {
+            for (qsizetype i = 0; i < m.azureFileShares->size(); ++i) {
+                const AzureFileShareReference &s = m.azureFileShares->at(i);
+                const QString path = at(base, QStringLiteral("mountVolumes.azureFileShares[%1]").arg(i));
+                if (lastSegment(s.azureFileUrl).isEmpty() && !s.azureFileUrl.isEmpty()) {
+                    error(at(path, QStringLiteral("azureFileUrl")),
+                          QStringLiteral("expected a URL that ends in the share's name, found %1").arg(quoted(s.azureFileUrl)));
+                }
+                storageCredentials(path, s.credentials);
+                fileMode(at(path, QStringLiteral("fileMode")), s.fileMode);
+                fileMode(at(path, QStringLiteral("directoryMode")), s.directoryMode);
+            }
+        }
+        if (m.azureBlobFileSystems) {
+            for (qsizetype i = 0; i < m.azureBlobFileSystems->size(); ++i) {
+                const QString path = at(base, QStringLiteral("mountVolumes.azureBlobFileSystems[%1]").arg(i));
+                storageCredentials(path, m.azureBlobFileSystems->at(i).credentials);
+            }
+        }
+        if (m.unmanagedFileSystems) {
+            for (qsizetype i = 0; i < m.unmanagedFileSystems->size(); ++i) {
+                const QString path = at(base, QStringLiteral("mountVolumes.unmanagedFileSystems[%1].mountCommand").arg(i));
+                notEmpty(path, m.unmanagedFileSystems->at(i).mountCommand, QStringLiteral("a mount command"));
+                placeholders(path, m.unmanagedFileSystems->at(i).mountCommand);
+            }
+        }
+
+        QHash<QString, QString> mountPaths;
+        for (const MountReference &r : mountReferences(m_spec)) {
+            const QString relativePathPath = at(r.path, QStringLiteral("relativeMountPath"));
+            if (r.relativeMountPath.isEmpty())
+                continue;  // missing or mistyped: reported by the reader
+            relativePath(relativePathPath, r.relativeMountPath, QStringLiteral("$AZ_BATCHAI_JOB_MOUNT_ROOT"));
+            for (auto it = mountPaths.cbegin(); it != mountPaths.cend(); ++it) {
+                const QString &other = it.key();
+                if (other == r.relativeMountPath) {
+                    error(relativePathPath, QStringLiteral("expected a mount path no other volume uses, found %1 (also at %2)")
+                                                .arg(quoted(r.relativeMountPath), it.value()));
+                } else if (r.relativeMountPath.startsWith(other + QLatin1Char('/'))
+                           || other.startsWith(r.relativeMountPath + QLatin1Char('/'))) {
+                    // One would be made inside the other (inside a share, or a mounted file system).
+                    error(relativePathPath, QStringLiteral("expected a mount path apart from the other volumes', found %1, "
+                                                           "nested with %2 (at %3)")
+                                                .arg(quoted(r.relativeMountPath), quoted(other), it.value()));
+                }
+            }
+            mountPaths.insert(r.relativeMountPath, r.path);
+            if (r.kind == MountReference::Kind::FileServer && !r.sourceDirectory.isEmpty())
+                relativePath(at(r.path, QStringLiteral("sourceDirectory")), r.sourceDirectory, QStringLiteral("the share"));
+            if (!m_context.shareNames || r.kind == MountReference::Kind::UnmanagedFileSystem)
+                continue;
+            const QString share = matchShare(r, *m_context.shareNames);
+            if (share.isEmpty()) {
+                QStringList names;
+                for (const QString &c : r.candidateNames)
+                    names << quoted(c);
+                const QString known = m_context.shareNames->isEmpty()
+                    ? QStringLiteral("it has none")
+                    : QStringLiteral("it has %1").arg(m_context.shareNames->join(QStringLiteral(", ")));
+                error(r.path, QStringLiteral("expected a share of workspace '%1' named %2, found none (%3)")
+                                  .arg(m_context.workspace, names.join(QStringLiteral(" or ")), known));
+            }
+        }
+    }
+
+    const JobSpec &m_spec;
+    const SpecContext &m_context;
+    QList<SpecIssue> &m_issues;
+};
+
+} // namespace
+
+void validateJobSpec(const JobSpec &spec, const SpecContext &context, QList<SpecIssue> &issues)
+{
+    Checker(spec, context, issues).run();
+}
+
+} // namespace TrainDesk

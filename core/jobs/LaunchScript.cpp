@@ -1,0 +1,152 @@
+#include "LaunchScript.h"
+
+#include "ContainerCommands.h"
+#include "common/ShellQuote.h"
+
+namespace TrainDesk {
+
+namespace {
+
+// Seconds between SIGTERM and SIGKILL when the wall clock runs out.
+constexpr int wallClockGraceSeconds = 30;
+
+QString secretShown() { return QStringLiteral("<secret>"); }
+
+// A step in the background, waited for through a trapped SIGTERM: its output to the
+// execution log, its errors (the failing node names itself) to `errorFile`.
+QString backgroundStep(const QString &command, const QString &logFile, const QString &errorFile)
+{
+    return QStringLiteral("{\n%1\n} >> %2 2>> %3 &\nwait_for $!\nrc=$?\n")
+        .arg(command, shellQuote(logFile), shellQuote(errorFile));
+}
+
+const QString stdErrFile = QStringLiteral("stdouterr/stderr.txt");
+
+} // namespace
+
+QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QString &hostfilePath,
+                    const QStringList &environment)
+{
+    if (nodes.size() == 1)
+        return QStringLiteral("/bin/sh -c ") + shellQuote(texts.value(0));
+    QStringList args{QStringLiteral("mpirun"), QStringLiteral("--hostfile"), hostfilePath, QStringLiteral("--oversubscribe")};
+    for (const QString &name : environment)
+        args << QStringLiteral("-x") << name;
+    QString command = shellJoin(args);
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        if (i > 0)
+            command += QStringLiteral(" :");
+        command += QStringLiteral(" -np 1 --host %1 /bin/sh -c %2").arg(shellQuote(nodes.at(i).host), shellQuote(texts.value(i)));
+    }
+    return command;
+}
+
+QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
+{
+    const QString headNode = in.nodes.isEmpty() ? QStringLiteral("head") : in.nodes.first().name;
+    const QString logFile = QStringLiteral("stdouterr/execution-%1.log").arg(headNode);
+    QStringList passed;
+    for (const auto &[name, value] : in.environment)
+        passed << name;
+    for (const auto &[name, value] : in.secrets)
+        passed << name;
+    for (const auto &[name, value] : in.computed)
+        passed << name;
+
+    QString s;
+    s += QStringLiteral("#!/bin/sh\n# TrainDesk launch script for job %1. Generated.\n").arg(in.title);
+    s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(in.jobDir));
+    s += QStringLiteral("echo $$ > pid\n");
+    for (const auto &[name, value] : in.environment)
+        s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
+    for (const auto &[name, value] : in.secrets)
+        s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(revealSecrets ? value : secretShown()));
+    for (const auto &[name, expression] : in.computed)
+        s += QStringLiteral("export %1=\"$(%2)\"\n").arg(name, expression);
+    if (!in.trainerDirectory.isEmpty())
+        s += QStringLiteral("export PATH=%1:\"$PATH\"\n").arg(shellQuote(in.trainerDirectory));
+    // Open MPI refuses root unless told; TrainDesk's nodes are often containers run as root.
+    s += QStringLiteral("if [ \"$(id -u)\" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi\n");
+    s += QStringLiteral("mkdir -p \"$AZ_BATCHAI_JOB_TEMP\" \"$AZ_BATCHAI_SHARED_JOB_TEMP\" \"$AZ_BATCHAI_STDOUTERR_DIR\"\n");
+    s += QStringLiteral("log() { echo \"$(date -u +%Y-%m-%dT%H:%M:%SZ) $*\" >> %1; }\n").arg(shellQuote(logFile));
+
+    // Every step runs in the background and is waited for, so that a SIGTERM (terminate, or
+    // the wall clock) reaches the trap and the exit code is still written.
+    s += QStringLiteral("terminated=\ntrap 'terminated=1' TERM\n");
+    s += QStringLiteral("wait_for() { while :; do wait \"$1\"; r=$?; kill -0 \"$1\" 2>/dev/null || return $r; done; }\n");
+    if (!in.cleanupTexts.isEmpty()) {
+        // After the job: what goes wrong here is logged, not added to the job's stderr.txt.
+        s += QStringLiteral("cleanup() {\n%1\n}\n")
+                 .arg(backgroundStep(onEveryNode(in.cleanupTexts, in.nodes, in.hostfilePath, passed), logFile, logFile)
+                          .trimmed());
+    } else {
+        s += QStringLiteral("cleanup() { :; }\n");
+    }
+    s += QStringLiteral("watchdog=\n");
+    s += QStringLiteral("finish() {\n"
+                        "  [ -n \"$watchdog\" ] && kill -USR1 \"$watchdog\" 2>/dev/null\n"
+                        "  cleanup\n"
+                        "  echo \"$1\" > exit_code.tmp && mv exit_code.tmp exit_code\n"
+                        "  log \"finished with exit code $1\"\n"
+                        "  exit 0\n"
+                        "}\n");
+    s += QStringLiteral("failed() { [ -e failed_step ] || echo \"$1\" > failed_step; }\n");
+
+    // The wall clock: SIGTERM to the job's process group when it runs out, SIGKILL (and exit
+    // code 137) if the job is still there after the grace period.
+    const QString limit = in.limit.toString();
+    s += QStringLiteral("(\n"
+                        "  trap '' TERM\n"
+                        "  trap 'kill -KILL $s 2>/dev/null; exit 0' USR1\n"
+                        "  sleep %1 & s=$!\n"
+                        "  wait $s || exit 0\n"
+                        "  failed max_wall_clock_time\n"
+                        "  log 'maximum wall clock time (%2) exceeded: terminating the job'\n"
+                        "  echo 'TrainDesk: the job ran longer than its maximum wall clock time (%2) and was terminated' "
+                        ">> stdouterr/stderr.txt\n"
+                        "  kill -TERM -$$ 2>/dev/null\n"
+                        "  sleep %3 & s=$!\n"
+                        "  wait $s || exit 0\n"
+                        "  log 'the job did not stop within %3 s of SIGTERM: killing it'\n"
+                        "  echo 137 > exit_code.tmp && mv exit_code.tmp exit_code\n"
+                        "  kill -KILL -$$\n"
+                        ") &\n"
+                        "watchdog=$!\n")
+             .arg(in.limit.seconds())
+             .arg(limit)
+             .arg(wallClockGraceSeconds);
+
+    if (!in.setupTexts.isEmpty()) {
+        QStringList setupPassed = passed;
+        if (!in.registryPassword.isEmpty()) {
+            s += QStringLiteral("export %1=%2\n")
+                     .arg(ContainerCommands::registryPasswordVariable,
+                          shellQuote(revealSecrets ? in.registryPassword : secretShown()));
+            setupPassed << ContainerCommands::registryPasswordVariable;
+        }
+        s += QStringLiteral("log 'node setup started'\n");
+        s += backgroundStep(onEveryNode(in.setupTexts, in.nodes, in.hostfilePath, setupPassed), logFile, stdErrFile);
+        if (!in.registryPassword.isEmpty())
+            s += QStringLiteral("unset %1\n").arg(ContainerCommands::registryPasswordVariable);
+        s += QStringLiteral("if [ $rc -ne 0 ]; then failed node_setup; log \"node setup failed with exit code $rc "
+                            "(see stdouterr/stderr.txt)\"; finish $rc; fi\n");
+        s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
+        s += QStringLiteral("log 'node setup succeeded'\n");
+    }
+    if (!in.preparationTexts.isEmpty()) {
+        s += QStringLiteral("log 'job preparation started'\n");
+        s += backgroundStep(onEveryNode(in.preparationTexts, in.nodes, in.hostfilePath, passed), logFile, stdErrFile);
+        s += QStringLiteral("if [ $rc -ne 0 ]; then failed job_prep; finish $rc; fi\n");
+        s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
+        s += QStringLiteral("log 'job preparation succeeded'\n");
+    }
+    for (const QString &path : in.outputDirectories)
+        s += QStringLiteral("mkdir -p %1\n").arg(shellQuote(path));
+    s += QStringLiteral("log 'job started'\n");
+    // The command is the user's shell text (or built around it): a group, so that `a; b` stays one job.
+    s += QStringLiteral("{\n%1\n} > stdouterr/stdout.txt 2> stdouterr/stderr.txt &\n").arg(in.command);
+    s += QStringLiteral("wait_for $!\nfinish $?\n");
+    return s;
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ToolkitPlans.h"
+#include "WallClockTime.h"
+#include "store/Entities.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace TrainDesk {
+
+// What goes into a job's launch script. Per-node texts are indexed like `nodes`; an empty
+// list means the step has nothing to do.
+struct LaunchScriptInput
+{
+    QString title;                 // "ws/exp/job (uuid)"
+    QString jobDir;
+    QString hostfilePath;
+    QList<Node> nodes;             // the job's nodes, head first
+    EnvironmentList environment;   // exported for every process
+    EnvironmentList secrets;       // exported too; values shown only when revealed
+    EnvironmentList computed;      // name -> shell expression, evaluated on the head node
+    QString trainerDirectory;
+    QStringList outputDirectories; // created before the job
+    QStringList setupTexts;        // node setup: links, mounts, the container
+    QStringList preparationTexts;  // jobPreparation on each node
+    QStringList cleanupTexts;      // after the job, whatever happened
+    QString command;               // the job itself (shell text, run on the head node)
+    QString registryPassword;      // for the setup only; empty when none
+    WallClockTime limit;
+};
+
+// The POSIX shell script the runner starts detached on the head node (its process group's
+// leader). It runs node setup, job preparation and the job, records exit_code (and
+// failed_step when a step before the job failed), enforces the wall clock limit, and cleans
+// up on every node. With `revealSecrets` false every secret value reads <secret>.
+QString launchScript(const LaunchScriptInput &input, bool revealSecrets);
+
+// Runs per-node shell `texts` on `nodes`: directly when the job has one node, else under
+// one mpirun with an app context per node. `environment` names the variables to pass.
+QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QString &hostfilePath,
+                    const QStringList &environment);
+
+} // namespace TrainDesk

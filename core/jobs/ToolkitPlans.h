@@ -1,0 +1,49 @@
+#pragma once
+
+#include "JobSpec.h"
+#include "common/Result.h"
+#include "store/Entities.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace TrainDesk {
+
+using EnvironmentList = QList<QPair<QString, QString>>;
+
+// One process of a job that is not one MPI world: a TensorFlow parameter server or worker,
+// a PyTorch rank over TCP or Gloo, a Caffe2 shard.
+struct LaunchTask
+{
+    QString role;            // "ps", "worker", "rank", "shard"
+    int index = 0;           // its AZ_BATCHAI_TASK_INDEX
+    int nodeIndex = 0;       // which of the job's nodes runs it
+    EnvironmentList environment;  // its own variables
+    QString program;         // shell text
+};
+
+// How a toolkit setting runs.
+struct ToolkitLaunch
+{
+    enum class Kind {
+        Mpi,       // `program` on processCount ranks under mpirun
+        Tasks,     // `tasks`, each on its node (mpirun places them; one task runs directly)
+        HeadNode,  // `program` once on the head node
+    };
+    Kind kind = Kind::Mpi;
+    int processCount = 1;
+    QString program;
+    QList<LaunchTask> tasks;
+    EnvironmentList environment;  // job-wide variables the toolkit sets
+    QString summary;              // one line for `job plan`
+};
+
+QString toString(ToolkitLaunch::Kind kind);
+
+// The launch of `spec`'s toolkit on `nodes` (the job's nodes, head first), or why it cannot
+// run there. `inContainer` picks the default interpreter: "python" in an image (as the
+// service ran it), "python3" on a node.
+Result<ToolkitLaunch> toolkitLaunch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer);
+
+} // namespace TrainDesk

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "SshParameters.h"
+#include "TransferOptions.h"
+#include "common/Result.h"
+
+#include <QElapsedTimer>
+
+struct ssh_session_struct;
+struct sftp_session_struct;
+
+namespace TrainDesk {
+
+// One logged-in SSH session to one node (libssh), with its SFTP channel opened on first
+// use. Not thread-safe: SshConnectionPool hands a connection to one thread at a time.
+class SshConnection
+{
+public:
+    explicit SshConnection(const SshParameters &parameters);
+    ~SshConnection();
+    SshConnection(const SshConnection &) = delete;
+    SshConnection &operator=(const SshConnection &) = delete;
+
+    // Connects, checks the host key against TrainDesk's known_hosts and logs in.
+    VoidResult connect();
+
+    const SshParameters &parameters() const { return m_params; }
+    QString describe() const { return m_params.describe(); }
+
+    // Runs `command` with /bin/sh on the node, streaming its output. On cancel or timeout
+    // the remote process group is ended (TERM, then KILL) and a failure is returned.
+    // `started` tells whether the command reached the node (a failure before that may be
+    // retried on a fresh connection).
+    Result<int> exec(const QString &command, const ExecHandlers &handlers, const CancelFlag *cancel,
+                     int timeoutMs, bool *started = nullptr);
+
+    // The session's SFTP channel, opened on first use.
+    Result<sftp_session_struct *> sftp();
+    ssh_session_struct *session() const { return m_session; }
+
+    // False once the connection is known to be dead (a read or write failed, the peer
+    // closed it); the pool then drops it.
+    bool isHealthy();
+    void markBroken() { m_broken = true; }
+    // Sends an SSH ignore message so that idle NATs and firewalls keep the flow.
+    void sendKeepalive();
+    qint64 idleMs() const { return m_idle.elapsed(); }
+    void touch() { m_idle.restart(); }
+
+    // libssh's last error text, prefixed with the node.
+    QString error(const QString &what) const;
+
+private:
+    VoidResult verifyHostKey();
+    VoidResult authenticate();
+    void killRemoteGroup(qint64 pgid, const char *signal);
+
+    SshParameters m_params;
+    ssh_session_struct *m_session = nullptr;
+    sftp_session_struct *m_sftp = nullptr;
+    bool m_connected = false;
+    bool m_broken = false;
+    QElapsedTimer m_idle;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Renders the GUI screenshots in this folder from a real run: a fresh data directory, the
+# demo job started with the CLI, then the app under Xvfb once per view, each saving a grab
+# of its window (TRAINDESK_SCREENSHOT, see ui/ScreenshotMode.h). The demo job is terminated
+# at the end.
+#   docs/screenshots/render.sh [BUILD_DIR]    (default: build; needs bin/traindesk and
+#                                              bin/traindesk-trainer there, xvfb-run, mpirun)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../../build}" && pwd)
+app="$build/bin/traindesk"
+[ -x "$app" ] || { echo "render.sh: $app not found: build the app first" >&2; exit 1; }
+[ -x "$build/bin/traindesk-trainer" ] || { echo "render.sh: $build/bin/traindesk-trainer not found" >&2; exit 1; }
+
+home=$(mktemp -d /tmp/traindesk-shots.XXXXXX)
+export TRAINDESK_HOME="$home" XDG_CONFIG_HOME="$home/config" TRAINDESK_TRAINER_DIR="$build/bin"
+demo=(-w default -e demo -n fashion-mnist-demo)
+cleanup() {
+  "$app" job terminate "${demo[@]}" >/dev/null 2>&1 || true
+  rm -rf "$home"
+}
+trap cleanup EXIT
+
+shot() {  # shot FILE SELECT TAB [DELAY]
+  TRAINDESK_SCREENSHOT="$here/$1" TRAINDESK_SCREENSHOT_SELECT="$2" TRAINDESK_SCREENSHOT_TAB="$3" \
+    TRAINDESK_SCREENSHOT_DELAY="${4:-4}" \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$app" >/dev/null 2>&1
+  echo "render.sh: $1"
+}
+
+# The first start creates the defaults; the draft demo job is what a new user sees.
+shot 01-first-start.png fashion-mnist-demo Overview 3
+
+"$app" job start "${demo[@]}" >/dev/null
+# Wait for the first epoch's validation, so the charts have both kinds of points.
+echo "render.sh: waiting for the demo job's first epoch (a few minutes)"
+for _ in $(seq 1 600); do
+  metrics=$(find "$home" -name metrics.jsonl 2>/dev/null | head -n 1)
+  if [ -n "$metrics" ] && grep -q '"kind": *"val"' "$metrics"; then break; fi
+  state=$("$app" job show "${demo[@]}" --query state 2>/dev/null || true)
+  case "$state" in failed|succeeded) echo "render.sh: the demo job $state early" >&2; "$app" job show "${demo[@]}" >&2; exit 1 ;; esac
+  sleep 1
+done
+sleep 20  # a few training points after the validation one
+
+shot 02-job-charts.png fashion-mnist-demo Charts 5
+shot 03-job-logs.png fashion-mnist-demo Logs 4
+shot 04-job-overview.png fashion-mnist-demo Overview 3
+shot 05-job-files.png fashion-mnist-demo "Output files" 4
+shot 06-cluster.png local Cluster 3

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "common/DataPaths.h"
+#include "defaults/EmbeddedDefaults.h"
+#include "store/Store.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+
+// A job that looks running to the core without running anything: its job directory is a
+// folder of the test's and its launch pid is the test process (alive, so the monitor keeps
+// it running). Writing `exit_code` into the folder ends it. Lets the views be tested on
+// files the test writes itself.
+inline qint64 createFakeRunningJob(TrainDesk::Store &store, const QString &name, const QString &jobDir)
+{
+    using namespace TrainDesk;
+    const auto ws = store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+    const auto exp = store.experiment(ws->id, QLatin1String(EmbeddedDefaults::experimentName));
+    const auto cluster = store.cluster(ws->id, QLatin1String(EmbeddedDefaults::clusterName));
+    Job job;
+    job.experimentId = exp->id;
+    job.clusterId = cluster->id;
+    job.name = name;
+    job.spec = EmbeddedDefaults::demoJobSpec();
+    job.state = JobState::Queued;
+    job.uuid = QStringLiteral("00000000-0000-0000-0000-000000000001");
+    auto created = store.createJob(job);
+    if (!created)
+        return 0;
+    job = *created;
+    QDir().mkpath(jobDir + QStringLiteral("/stdouterr"));
+    job.state = JobState::Running;
+    job.started = QDateTime::currentDateTimeUtc();
+    job.jobDir = jobDir;
+    job.nodes = {QStringLiteral("localhost")};
+    job.pid = QCoreApplication::applicationPid();
+    if (!store.updateJob(job))
+        return 0;
+    // As the runner does when it starts a job: its node runs it.
+    for (const Node &n : store.nodes(cluster->id)) {
+        if (n.name == job.nodes.first())
+            store.setNodeState(n.id, NodeState::Running);
+    }
+    return job.id;
+}
+
+inline bool appendToFile(const QString &path, const QByteArray &data)
+{
+    QFile file(path);
+    return file.open(QIODevice::Append) && file.write(data) == data.size();
+}

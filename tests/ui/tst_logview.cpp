@@ -1,0 +1,159 @@
+// LogView on a real Backend: a job's stdout followed as the test appends to it (through
+// JobMonitor::followFile on the worker thread), the tail of a big file, follow that pauses
+// when scrolled up, search, rank filter and another file.
+#include "FakeJob.h"
+#include "TestHome.h"
+#include "logs/LogView.h"
+#include "session/Backend.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QTest>
+
+#include <memory>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+class TestLogView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        QVERIFY(m_store.open(DataPaths::databasePath()));
+        QVERIFY(EmbeddedDefaults::ensure(m_store));
+        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
+    }
+
+    void cleanupTestCase() { m_backend.reset(); }
+
+    void followsAppendedLines()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("follow"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("follow"), dir);
+        QVERIFY(id);
+        LogView view(m_backend.get());
+        view.resize(800, 400);
+        view.show();
+        view.setJob(id, false);
+        QCOMPARE(view.currentFile(), QStringLiteral("stdouterr/stdout.txt"));
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "epoch 1\nepoch 2\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("epoch 1\nepoch 2"), 10000);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "epoch 3\npart"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("epoch 1\nepoch 2\nepoch 3"), 10000);
+        // A line is shown once it ends, or once the job has ended.
+        view.setJob(id, true);
+        QCOMPARE(view.textView()->toPlainText(), QStringLiteral("epoch 1\nepoch 2\nepoch 3\npart"));
+
+        // The file list adds the other stdouterr files to the chooser.
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/execution-localhost.log"), "started\n"));
+        auto *combo = view.findChild<QComboBox *>(QStringLiteral("logFileCombo"));
+        QVERIFY(combo);
+        view.setJob(0, true);
+        view.setJob(id, false);
+        QTRY_VERIFY_WITH_TIMEOUT(combo->findData(QStringLiteral("stdouterr/execution-localhost.log")) >= 0, 10000);
+        view.showFile(QStringLiteral("stdouterr/execution-localhost.log"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("started"), 10000);
+    }
+
+    void tailOfBigFile()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("big"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("big"), dir);
+        QVERIFY(id);
+        QByteArray text;
+        for (int i = 0; i < 200000; ++i)
+            text += "line " + QByteArray::number(i) + " of a long log that is bigger than the tail\n";
+        QVERIFY(text.size() > 8 * 1024 * 1024);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), text));
+        LogView view(m_backend.get());
+        view.setJob(id, false);
+        QTRY_VERIFY_WITH_TIMEOUT(view.textView()->toPlainText().endsWith(QStringLiteral("line 199999 of a long log that is bigger than the tail")), 20000);
+        const QString shown = view.textView()->toPlainText();
+        QVERIFY(shown.startsWith(QStringLiteral("line ")));  // cut at a line start
+        QVERIFY(!shown.startsWith(QStringLiteral("line 0 ")));
+        bool noticeShown = false;
+        for (QLabel *label : view.findChildren<QLabel *>())
+            noticeShown |= label->isVisibleTo(&view) && label->text().contains(QStringLiteral("not shown"));
+        QVERIFY(noticeShown);
+    }
+
+    void followPausesWhenScrolledUp()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("scroll"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("scroll"), dir);
+        const QString file = dir + QStringLiteral("/stdouterr/stdout.txt");
+        QByteArray text;
+        for (int i = 0; i < 500; ++i)
+            text += "step " + QByteArray::number(i) + '\n';
+        QVERIFY(appendToFile(file, text));
+        LogView view(m_backend.get());
+        view.resize(600, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setJob(id, false);
+        QScrollBar *bar = view.textView()->verticalScrollBar();
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->document()->blockCount(), 500, 10000);
+        QVERIFY(view.isFollowing());
+        QCOMPARE(bar->value(), bar->maximum());
+        QVERIFY(bar->maximum() > 0);
+
+        bar->setValue(0);  // the user scrolls up
+        QVERIFY(!view.isFollowing());
+        QVERIFY(appendToFile(file, "step 500\nstep 501\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->document()->blockCount(), 502, 10000);
+        QCOMPARE(bar->value(), 0);  // held still
+        QVERIFY(!view.isFollowing());
+
+        view.jumpToEnd();
+        QVERIFY(view.isFollowing());
+        QCOMPARE(bar->value(), bar->maximum());
+        QVERIFY(appendToFile(file, "step 502\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->document()->blockCount(), 503, 10000);
+        QCOMPARE(bar->value(), bar->maximum());  // following again
+
+        // Search selects a match and wraps around.
+        QVERIFY(view.find(QStringLiteral("step 250")));
+        QCOMPARE(view.textView()->textCursor().selectedText(), QStringLiteral("step 250"));
+        QVERIFY(!view.isFollowing());  // the match is above the end
+        QVERIFY(view.find(QStringLiteral("step 250")));  // wraps to the same one
+        QCOMPARE(view.textView()->textCursor().blockNumber(), 250);
+        QVERIFY(!view.find(QStringLiteral("no such text")));
+    }
+
+    void rankFilter()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("ranks"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("ranks"), dir);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"),
+                             "[1,0]<stdout>:a0\n[1,1]<stdout>:a1\n[1,0]<stdout>:b0\n[1,1]<stderr>:b1\n"));
+        LogView view(m_backend.get());
+        view.setJob(id, false);
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->document()->blockCount(), 4, 10000);
+        view.setRankFilter(1);
+        QCOMPARE(view.textView()->toPlainText(), QStringLiteral("[1,1]<stdout>:a1\n[1,1]<stderr>:b1"));
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "[1,0]<stdout>:c0\n[1,1]<stdout>:c1\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(),
+                                  QStringLiteral("[1,1]<stdout>:a1\n[1,1]<stderr>:b1\n[1,1]<stdout>:c1"), 10000);
+        view.setRankFilter(-1);
+        QCOMPARE(view.textView()->document()->blockCount(), 6);
+
+        // stderr is another file of its own.
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stderr.txt"), "oops\n"));
+        view.showFile(QStringLiteral("stdouterr/stderr.txt"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("oops"), 10000);
+    }
+
+private:
+    TestHome m_home;
+    Store m_store;
+    std::unique_ptr<Backend> m_backend;
+};
+
+QTEST_MAIN(TestLogView)
+#include "tst_logview.moc"

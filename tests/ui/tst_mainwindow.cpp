@@ -1,0 +1,203 @@
+// MainWindow on a fresh data directory with a real Backend: the tree, what selection shows,
+// toolbar states, the status bar, selection and expansion kept across updates, the output
+// files tab with a download, settings kept. Jobs are fake (FakeJob.h): no trainer needed.
+#include "FakeJob.h"
+#include "MainWindow.h"
+#include "TestHome.h"
+#include "cluster/ClusterSummaryModel.h"
+#include "cluster/ClusterView.h"
+#include "cluster/NodeTableModel.h"
+#include "files/OutputFilesView.h"
+#include "info/ResourceInfoView.h"
+#include "job/JobOverview.h"
+#include "job/JobView.h"
+#include "session/Backend.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeView>
+
+#include <memory>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        QVERIFY(m_store.open(DataPaths::databasePath()));
+        QVERIFY(EmbeddedDefaults::ensure(m_store));
+        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
+    }
+
+    void cleanupTestCase() { m_backend.reset(); }
+
+    void demoJobShownFirst()
+    {
+        MainWindow window(m_backend.get());
+        QAbstractItemModelTester tester(window.treeModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->rowCount() == 1, 10000);
+        const QModelIndex demo = window.treeModel()->match(window.treeModel()->index(0, 0), Qt::DisplayRole,
+                                                           QString::fromLatin1(EmbeddedDefaults::demoJobName), 1,
+                                                           Qt::MatchExactly | Qt::MatchRecursive).value(0);
+        QVERIFY(demo.isValid());
+        QCOMPARE(demo.siblingAtColumn(1).data().toString(), QStringLiteral("draft"));
+        // A new user lands on the demo job, ready to start it.
+        QCOMPARE(window.selectedKey(), demo.data(ResourceTreeModel::KeyRole).toString());
+        QCOMPARE(window.currentView(), static_cast<QWidget *>(window.jobView()));
+        QCOMPARE(window.jobView()->overview()->stateText(), QStringLiteral("draft"));
+        QVERIFY(window.startAction()->isEnabled());
+        QVERIFY(!window.terminateAction()->isEnabled());
+        QVERIFY(!window.downloadAction()->isEnabled());
+        QVERIFY(window.treeView()->isExpanded(demo.parent()));
+        QCOMPARE(window.jobsStatusText(), QStringLiteral("0 job(s) running"));
+    }
+
+    void liveUpdatesKeepSelectionAndExpansion()
+    {
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->rowCount() == 1, 10000);
+        QVERIFY(window.selectByName(QStringLiteral("local")));  // the cluster comes before the share
+        const QString clusterKey = window.selectedKey();
+        QVERIFY(clusterKey.startsWith(QStringLiteral("cluster:")));
+        QCOMPARE(window.currentView(), static_cast<QWidget *>(window.clusterView()));
+        QCOMPARE(window.clusterView()->summaryModel()->index(0, ClusterSummaryModel::NameColumn).data().toString(),
+                 QStringLiteral("local"));
+        QCOMPARE(window.clusterView()->nodeModel()->rowCount(), 1);
+        const QModelIndex demoExperiment = window.treeModel()->match(window.treeModel()->index(0, 0), Qt::DisplayRole,
+                                                                     QStringLiteral("demo"), 1,
+                                                                     Qt::MatchExactly | Qt::MatchRecursive).value(0);
+        window.treeView()->collapse(demoExperiment);
+        const QPersistentModelIndex clusterIndex(window.treeView()->currentIndex());
+
+        QSignalSpy reset(window.treeModel(), &QAbstractItemModel::modelReset);
+        const QString dir = m_home.filePath(QStringLiteral("live"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("live"), dir);
+        QVERIFY(id);
+        const QString jobKey = ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id);
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->indexForKey(jobKey).isValid(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobsStatusText(), QStringLiteral("1 job(s) running"), 10000);
+        // The node runs the job now: the node table says so, in place.
+        QTRY_COMPARE_WITH_TIMEOUT(window.clusterView()->nodeModel()->index(0, NodeTableModel::StateColumn).data().toString(),
+                                  QStringLiteral("running"), 10000);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(window.selectedKey(), clusterKey);
+        QCOMPARE(QModelIndex(clusterIndex), window.treeView()->currentIndex());
+        QVERIFY(!window.treeView()->isExpanded(demoExperiment));  // the user's collapse holds
+
+        QVERIFY(window.selectKey(jobKey));
+        QCOMPARE(window.currentView(), static_cast<QWidget *>(window.jobView()));
+        QCOMPARE(window.jobView()->jobId(), id);
+        QCOMPARE(window.jobView()->overview()->stateText(), QStringLiteral("running"));
+        QVERIFY(!window.startAction()->isEnabled());
+        QVERIFY(window.terminateAction()->isEnabled());
+        QVERIFY(window.downloadAction()->isEnabled());
+
+        // The job ends: the row changes in place and the selection stays.
+        const QPersistentModelIndex jobIndex(window.treeModel()->indexForKey(jobKey));
+        QVERIFY(appendToFile(dir + QStringLiteral("/exit_code"), "0\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(QModelIndex(jobIndex).siblingAtColumn(1).data().toString(), QStringLiteral("succeeded"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobView()->overview()->stateText(), QStringLiteral("succeeded"), 10000);
+        QCOMPARE(window.selectedKey(), jobKey);
+        QCOMPARE(window.jobsStatusText(), QStringLiteral("0 job(s) running"));
+        QVERIFY(!window.terminateAction()->isEnabled());
+        QCOMPARE(reset.count(), 0);
+    }
+
+    void outputFilesAndDownload()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("files"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("files"), dir);
+        QVERIFY(id);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "hello\n"));
+        QByteArray big(3 * 1024 * 1024 + 17, 'x');  // more than one chunk
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/stdouterr/nested")));
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/nested/big.bin"), big));
+
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id)), 10000);
+        window.jobView()->setCurrentIndex(JobView::FilesTab);
+        OutputFilesView *files = window.jobView()->files();
+        QAbstractItemModelTester tester(files->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE_WITH_TIMEOUT(files->model()->rowCount(), 2, 10000);
+        QStringList paths;
+        for (const JobFile &f : files->model()->files())
+            paths << f.directory + QLatin1Char('/') + f.path;
+        paths.sort();
+        QCOMPARE(paths, (QStringList{QStringLiteral("stdouterr/nested/big.bin"), QStringLiteral("stdouterr/stdout.txt")}));
+
+        QSignalSpy finished(files, &OutputFilesView::downloadsFinished);
+        QSignalSpy progress(m_backend.get(), &Backend::downloadProgress);
+        const QString dest = m_home.filePath(QStringLiteral("downloads"));
+        files->downloadTo(dest);  // nothing selected: all of them
+        QVERIFY(files->isDownloading());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QCOMPARE(finished.at(0).at(0).toInt(), 2);
+        QCOMPARE(finished.at(0).at(1).toInt(), 0);
+        QVERIFY(progress.count() >= 3);
+        QFile copy(dest + QStringLiteral("/stdouterr/nested/big.bin"));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), big);
+        QVERIFY(!QFile::exists(dest + QStringLiteral("/stdouterr/nested/big.bin.part")));
+        QFile out(dest + QStringLiteral("/stdouterr/stdout.txt"));
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        QCOMPARE(out.readAll(), QByteArray("hello\n"));
+
+        // Only the job's own files can be fetched.
+        QSignalSpy done(m_backend.get(), &Backend::downloadFinished);
+        const int request = m_backend->downloadJobFile(id, QStringLiteral("/etc/passwd"), dest + QStringLiteral("/passwd"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(done.at(0).at(0).toInt(), request);
+        QVERIFY(done.at(0).at(1).toString().contains(QStringLiteral("not a file of job")));
+        QVERIFY(!QFile::exists(dest + QStringLiteral("/passwd")));
+        QVERIFY(appendToFile(dir + QStringLiteral("/exit_code"), "0\n"));
+    }
+
+    void otherResourcesAndSettings()
+    {
+        QString shareKey;
+        {
+            MainWindow window(m_backend.get());
+            window.show();
+            QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->rowCount() == 1, 10000);
+            const QModelIndex shares = window.treeModel()->match(window.treeModel()->index(0, 0), Qt::DisplayRole,
+                                                                 QStringLiteral("Shares"), 1,
+                                                                 Qt::MatchExactly | Qt::MatchRecursive).value(0);
+            QVERIFY(shares.isValid());
+            shareKey = window.treeModel()->index(0, 0, shares).data(ResourceTreeModel::KeyRole).toString();
+            QVERIFY(window.selectKey(shareKey));
+            QCOMPARE(window.currentView(), static_cast<QWidget *>(window.infoView()));
+            const QStringList rows = window.infoView()->rows();
+            QVERIFY2(rows.contains(QStringLiteral("Kind: local")), qPrintable(rows.join(QLatin1Char('|'))));
+            QVERIFY(rows.filter(QStringLiteral("Path: ")).size() == 1);
+            QVERIFY(window.selectByName(QStringLiteral("localhost")));
+            QVERIFY(window.infoView()->rows().contains(QStringLiteral("Role: head node (rank 0)")));
+            QVERIFY(window.selectKey(shareKey));
+            window.resize(1111, 777);
+            window.close();  // saves geometry and selection
+        }
+        MainWindow again(m_backend.get());
+        again.show();
+        QTRY_COMPARE_WITH_TIMEOUT(again.selectedKey(), shareKey, 10000);
+        QCOMPARE(again.size(), QSize(1111, 777));
+    }
+
+private:
+    TestHome m_home;
+    Store m_store;
+    std::unique_ptr<Backend> m_backend;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,155 @@
+// MetricsChartView: coalesced redraws, zoom kept while data arrives, smoothing, log
+// scale and export.
+#include "TestHome.h"
+#include "charts/ChartPanel.h"
+#include "charts/MetricsChartView.h"
+
+#include <QChart>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+namespace {
+
+QList<MetricRecord> trainRecords(qint64 fromStep, int count)
+{
+    QList<MetricRecord> records;
+    for (int i = 0; i < count; ++i) {
+        MetricRecord r;
+        r.kind = QStringLiteral("train");
+        r.epoch = 1;
+        r.step = r.globalStep = fromStep + i;
+        r.loss = 2.0 / (1 + 0.01 * double(r.globalStep));
+        r.acc = 1 - r.loss / 2.5;
+        r.time = 1000 + double(r.globalStep);
+        records.append(r);
+    }
+    return records;
+}
+
+} // namespace
+
+class TestMetricsChartView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_home.isValid()); }
+
+    void redrawsAreCoalesced()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(900, 500);
+        view.show();
+        const int before = view.redrawCount();
+        QElapsedTimer timer;
+        timer.start();
+        // Batches far faster than 10 a second.
+        for (int i = 0; i < 300; ++i) {
+            series.append(trainRecords(i * 5 + 1, 5));
+            QCoreApplication::processEvents();
+            QTest::qWait(1);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(view.lossPanel()->rawCount(), 1500, 2000);
+        const qint64 elapsed = timer.elapsed();
+        const int redraws = view.redrawCount() - before;
+        QVERIFY2(redraws <= elapsed / MetricsChartView::redrawIntervalMs + 2,
+                 qPrintable(QStringLiteral("%1 redraws in %2 ms").arg(redraws).arg(elapsed)));
+        QVERIFY(redraws >= 1);
+        // Auto-fit covers the data.
+        QCOMPARE(view.lossPanel()->xRange(), QPointF(1, 1500));
+        QVERIFY(view.accuracyPanel()->yRange().y() <= 1.0);
+    }
+
+    void zoomIsKeptWhileDataArrives()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        series.append(trainRecords(1, 100));
+        QTRY_COMPARE(view.lossPanel()->rawCount(), 100);
+        ChartPanel *loss = view.lossPanel();
+        QVERIFY(loss->isAutoFit());
+        QSignalSpy autoFit(loss, &ChartPanel::autoFitChanged);
+        // The user zooms into the middle of the plot.
+        const QRectF plot = loss->chart()->plotArea();
+        loss->chart()->zoomIn(QRectF(plot.center() - QPointF(plot.width() / 4, plot.height() / 4), plot.size() / 2));
+        QVERIFY(!loss->isAutoFit());
+        QCOMPARE(autoFit.count(), 1);
+        const QPointF zoomedX = loss->xRange();
+        QVERIFY(zoomedX.y() < 100);
+        series.append(trainRecords(101, 100));
+        QTRY_COMPARE(loss->rawCount(), 200);
+        QCOMPARE(loss->xRange(), zoomedX);  // kept
+        QVERIFY(view.accuracyPanel()->isAutoFit());
+        QCOMPARE(view.accuracyPanel()->xRange(), QPointF(1, 200));  // the other chart still follows
+        loss->resetZoom();
+        QVERIFY(loss->isAutoFit());
+        QCOMPARE(loss->xRange(), QPointF(1, 200));
+    }
+
+    void smoothingAndLogScale()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        series.append(trainRecords(1, 50));
+        QTRY_COMPARE(view.lossPanel()->rawCount(), 50);
+        QCOMPARE(view.lossPanel()->smoothCount(), 50);  // smoothing is on by default
+        view.setSmoothing(0);
+        QTRY_COMPARE(view.lossPanel()->smoothCount(), 0);
+        QCOMPARE(view.lossPanel()->rawCount(), 50);
+
+        view.setLogScale(true);
+        QVERIFY(view.lossPanel()->logScale());
+        QVERIFY(!view.accuracyPanel()->logScale());
+        const QPointF y = view.lossPanel()->yRange();
+        QVERIFY(y.x() > 0);
+        QVERIFY(y.x() < 2.0 / 1.5);  // below the smallest loss
+        QVERIFY(y.y() > 2.0 / 1.01);  // above the largest
+        QCOMPARE(view.lossPanel()->rawCount(), 50);
+        view.setLogScale(false);
+        QVERIFY(!view.lossPanel()->logScale());
+    }
+
+    void exportFiles()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(800, 400);
+        series.append(trainRecords(1, 20));
+        QSignalSpy exported(&view, &MetricsChartView::exported);
+        const QString csv = m_home.filePath(QStringLiteral("metrics.csv"));
+        view.exportCsv(csv);
+        QTRY_COMPARE(exported.count(), 1);
+        QCOMPARE(exported.at(0).at(0).toString(), csv);
+        QCOMPARE(exported.at(0).at(1).toString(), QString());
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 21);
+
+        const QString png = m_home.filePath(QStringLiteral("charts.png"));
+        view.exportPng(png);
+        QTRY_COMPARE(exported.count(), 2);
+        QCOMPARE(exported.at(1).at(1).toString(), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), view.size());
+
+        view.exportCsv(m_home.filePath(QStringLiteral("no/such/dir/x.csv")));
+        QTRY_COMPARE(exported.count(), 3);
+        QVERIFY(!exported.at(2).at(1).toString().isEmpty());
+    }
+
+private:
+    TestHome m_home;
+};
+
+QTEST_MAIN(TestMetricsChartView)
+#include "tst_metricschartview.moc"

@@ -1,0 +1,162 @@
+// MetricSeries: records to chart points, smoothing, downsampling and CSV.
+#include "charts/MetricSeries.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+using Metric = MetricSeries::Metric;
+using XAxis = MetricSeries::XAxis;
+
+namespace {
+
+MetricRecord train(int epoch, qint64 step, qint64 globalStep, double loss, double acc, double time)
+{
+    MetricRecord r;
+    r.kind = QStringLiteral("train");
+    r.epoch = epoch;
+    r.step = step;
+    r.globalStep = globalStep;
+    r.loss = loss;
+    r.acc = acc;
+    r.time = time;
+    r.lr = 0.0002;
+    r.imagesPerSec = 1000;
+    return r;
+}
+
+MetricRecord val(int epoch, qint64 globalStep, double loss, double acc, double time)
+{
+    MetricRecord r;
+    r.kind = QStringLiteral("val");
+    r.epoch = epoch;
+    r.globalStep = globalStep;
+    r.valLoss = loss;
+    r.valAcc = acc;
+    r.time = time;
+    return r;
+}
+
+// Two epochs of 4 steps, logged every 2 steps, validation after each.
+QList<MetricRecord> twoEpochs()
+{
+    MetricRecord info;
+    info.kind = QStringLiteral("info");
+    info.time = 1000;
+    return {info,
+            train(1, 2, 2, 2.0, 0.1, 1001), train(1, 4, 4, 1.8, 0.2, 1002), val(1, 4, 1.7, 0.3, 1003),
+            train(2, 2, 6, 1.5, 0.4, 1004), train(2, 4, 8, 1.2, 0.5, 1005), val(2, 8, 1.1, 0.6, 1006)};
+}
+
+} // namespace
+
+class TestMetricSeries : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void pointsAgainstStep()
+    {
+        MetricSeries s;
+        QSignalSpy changed(&s, &MetricSeries::changed);
+        s.append(twoEpochs());
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(s.trainPointCount(), 4);
+        QCOMPARE(s.lastEpoch(), 2);
+        QCOMPARE(s.points(Metric::TrainLoss),
+                 (QList<QPointF>{{2, 2.0}, {4, 1.8}, {6, 1.5}, {8, 1.2}}));
+        QCOMPARE(s.points(Metric::TrainAcc).last(), QPointF(8, 0.5));
+        QCOMPARE(s.points(Metric::ValLoss), (QList<QPointF>{{4, 1.7}, {8, 1.1}}));
+        QCOMPARE(s.points(Metric::ValAcc), (QList<QPointF>{{4, 0.3}, {8, 0.6}}));
+        QCOMPARE(s.points(Metric::LearningRate).size(), 4);
+    }
+
+    void pointsAgainstEpochAndTime()
+    {
+        MetricSeries s;
+        s.append(twoEpochs());
+        // Epoch 1 ended at step 4, so steps per epoch is 4.
+        QCOMPARE(s.points(Metric::TrainLoss, XAxis::Epoch),
+                 (QList<QPointF>{{0.5, 2.0}, {1.0, 1.8}, {1.5, 1.5}, {2.0, 1.2}}));
+        QCOMPARE(s.points(Metric::ValAcc, XAxis::Epoch), (QList<QPointF>{{1, 0.3}, {2, 0.6}}));
+        // Seconds since the first record.
+        QCOMPARE(s.points(Metric::TrainLoss, XAxis::Time).first(), QPointF(1, 2.0));
+        QCOMPARE(s.points(Metric::ValLoss, XAxis::Time).last(), QPointF(6, 1.1));
+    }
+
+    void missingValuesAreSkipped()
+    {
+        MetricSeries s;
+        MetricRecord r = train(1, 1, 1, NAN, 0.5, 1);
+        MetricRecord noStep = val(1, -1, 1.0, 0.5, 2);  // an old trainer: no global_step
+        s.append({train(1, 1, 1, 2.0, 0.1, 0), r, noStep});
+        QCOMPARE(s.points(Metric::TrainLoss).size(), 1);
+        QCOMPARE(s.points(Metric::TrainAcc).size(), 2);
+        QCOMPARE(s.points(Metric::ValLoss), (QList<QPointF>{{1, 1.0}}));  // at the last train step
+    }
+
+    void resetReplacesEverything()
+    {
+        MetricSeries s;
+        s.append(twoEpochs());
+        QSignalSpy changed(&s, &MetricSeries::changed);
+        s.reset({train(1, 1, 1, 3.0, 0.0, 5)});
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(s.points(Metric::TrainLoss), (QList<QPointF>{{1, 3.0}}));
+        s.reset();
+        QCOMPARE(changed.count(), 2);
+        QVERIFY(s.records().isEmpty());
+        QCOMPARE(s.lastEpoch(), -1);
+        s.append({});  // nothing new: no redraw asked
+        QCOMPARE(changed.count(), 2);
+    }
+
+    void smoothingIsDebiasedEma()
+    {
+        const QList<QPointF> raw{{1, 1.0}, {2, 3.0}, {3, 3.0}};
+        QCOMPARE(MetricSeries::smoothed(raw, 0), raw);
+        const QList<QPointF> s = MetricSeries::smoothed(raw, 0.5);
+        QCOMPARE(s.size(), 3);
+        // Debiased: the first value is the raw one, not pulled toward 0.
+        QCOMPARE(s[0], QPointF(1, 1.0));
+        // EMA 0.5: a1 = 0.5, a2 = 0.5*0.5 + 0.5*3 = 1.75; debias / (1 - 0.25) = 2.3333
+        QVERIFY(qAbs(s[1].y() - 1.75 / 0.75) < 1e-9);
+        QVERIFY(qAbs(s[2].y() - (0.5 * 1.75 + 1.5) / 0.875) < 1e-9);
+        QCOMPARE(s[2].x(), 3.0);
+    }
+
+    void downsamplingKeepsExtremes()
+    {
+        QList<QPointF> raw;
+        for (int i = 0; i < 10000; ++i)
+            raw.append(QPointF(i, std::sin(i / 100.0)));
+        raw[5000].setY(50);   // a spike
+        raw[7000].setY(-50);  // a dip
+        const QList<QPointF> d = MetricSeries::downsampled(raw, 300);
+        QVERIFY(d.size() <= 302);
+        QVERIFY(d.size() > 100);
+        QVERIFY(d.contains(raw[5000]));
+        QVERIFY(d.contains(raw[7000]));
+        QCOMPARE(d.first(), raw.first());
+        QCOMPARE(d.last(), raw.last());
+        for (int i = 1; i < d.size(); ++i)
+            QVERIFY(d[i].x() > d[i - 1].x());
+        const QList<QPointF> few{{0, 1}, {1, 2}};
+        QCOMPARE(MetricSeries::downsampled(few, 300), few);
+    }
+
+    void csv()
+    {
+        MetricSeries s;
+        s.append(twoEpochs());
+        const QList<QByteArray> lines = s.toCsv().trimmed().split('\n');
+        QCOMPARE(lines.size(), 7);  // header, 4 train, 2 val (info left out)
+        QCOMPARE(lines[0], QByteArray("kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec"));
+        QCOMPARE(lines[1], QByteArray("train,1001.000,1,2,2,2,0.1,,,0.0002,1000"));
+        QCOMPARE(lines[3], QByteArray("val,1003.000,1,,4,,,1.7,0.3,,"));
+    }
+};
+
+QTEST_MAIN(TestMetricSeries)
+#include "tst_metricseries.moc"
