@@ -2,6 +2,7 @@
 
 #include "ScreenshotMode.h"
 #include "cluster/ClusterView.h"
+#include "common/StateStyle.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "files/OutputFilesView.h"
@@ -265,8 +266,8 @@ void MainWindow::updateStatus()
             }
         }
     }
-    m_jobsLabel->setText(tr("%n job(s) running", nullptr, running)
-                         + (queued ? tr(", %n queued", nullptr, queued) : QString()));
+    m_jobsLabel->setText(tr("%1 running").arg(countOf(running, tr("job"), tr("jobs")))
+                         + (queued ? tr(", %1 queued").arg(queued) : QString()));
 }
 
 void MainWindow::saveSettings() const

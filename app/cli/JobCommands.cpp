@@ -5,6 +5,7 @@
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "jobs/JobSpec.h"
+#include "jobs/JobSpecContext.h"
 #include "store/Store.h"
 
 #include <QFile>
@@ -33,6 +34,49 @@ Result<QByteArray> readSpecFile(Context &c)
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read %1: %2").arg(*path, file.errorString()));
     return file.readAll();
+}
+
+// The checks' context: the cluster's size and the workspace's shares when -c names a
+// cluster, nothing otherwise (`job validate` needs no state).
+Result<SpecContext> specContext(Context &c)
+{
+    const QString clusterName = c.args.value(QStringLiteral("cluster"));
+    if (clusterName.isEmpty())
+        return SpecContext{};
+    const auto ws = c.workspace();
+    if (!ws)
+        return ws.failure();
+    const auto cluster = c.store.cluster(ws->id, clusterName);
+    if (!cluster)
+        return cluster.failure();
+    return specContextFor(c.store, *ws, *cluster);
+}
+
+QString count(int n, const char *what)
+{
+    return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(what)).arg(n == 1 ? QString() : QStringLiteral("s"));
+}
+
+// One line per issue, as compilers write them: FILE:LINE:COLUMN: error: PATH: MESSAGE.
+QString issueLines(const QString &file, const QList<SpecIssue> &issues)
+{
+    QString text;
+    for (const SpecIssue &i : issues) {
+        const QString where = i.line > 0 ? QStringLiteral("%1:%2:%3").arg(file).arg(i.line).arg(i.column) : file;
+        const QString level = i.severity == SpecIssue::Severity::Error ? QStringLiteral("error") : QStringLiteral("warning");
+        text += QStringLiteral("%1: %2: %3: %4\n").arg(where, level, i.path, i.message);
+    }
+    return text;
+}
+
+QJsonArray issuesJson(const QList<SpecIssue> &issues)
+{
+    QJsonArray array;
+    for (const SpecIssue &i : issues) {
+        array.append(QJsonObject{{"severity", i.severity == SpecIssue::Severity::Error ? "error" : "warning"},
+                                 {"path", i.path}, {"message", i.message}, {"line", i.line}, {"column", i.column}});
+    }
+    return array;
 }
 
 struct JobRef
@@ -232,23 +276,27 @@ QList<Command> jobCommands()
             return c.error(deleted.error());
         return 0;
     }});
-    commands.append({{"job", "validate"}, "Check a job.json; nothing is stored.", {fileOption("The job.json.")},
-                     [](Context &c) {
+    commands.append({{"job", "validate"}, "Check a job.json; nothing is stored. With -c, also against the cluster "
+                     "(its size) and the workspace's shares.",
+                     {fileOption("The job.json."), workspaceOption(), clusterOption()}, [](Context &c) {
         const auto spec = readSpecFile(c);
         if (!spec)
             return c.error(spec.error());
-        const ParsedJobSpec parsed = parseJobSpec(*spec);
-        QJsonArray issues;
-        QString text;
-        for (const SpecIssue &i : parsed.issues) {
-            issues.append(QJsonObject{{"severity", i.severity == SpecIssue::Severity::Error ? "error" : "warning"},
-                                      {"path", i.path}, {"message", i.message}, {"line", i.line}, {"column", i.column}});
-            text += i.text() + QLatin1Char('\n');
-        }
-        if (!parsed.hasErrors())
-            text += QStringLiteral("%1 is valid\n").arg(c.args.value("file"));
-        c.print(QJsonObject{{"valid", !parsed.hasErrors()}, {"issues", issues}}, text);
-        return parsed.hasErrors() ? 1 : 0;
+        const auto context = specContext(c);
+        if (!context)
+            return c.error(context.error());
+        const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+        const QString file = c.args.value(QStringLiteral("file"));
+        const int errors = int(parsed.errors().size());
+        const int warnings = int(parsed.warnings().size());
+        QString text = issueLines(file, parsed.issues);
+        if (errors == 0)
+            text += QStringLiteral("%1 is valid%2\n").arg(file, warnings ? QStringLiteral(" (%1)").arg(count(warnings, "warning")) : QString());
+        else
+            text += QStringLiteral("%1 is not valid: %2\n").arg(file, QStringList{count(errors, "error"), count(warnings, "warning")}.join(", "));
+        c.print(QJsonObject{{"valid", errors == 0}, {"errors", errors}, {"warnings", warnings}, {"issues", issuesJson(parsed.issues)}},
+                text);
+        return errors == 0 ? 0 : 1;
     }});
     commands.append({{"job", "plan"}, "Print what a job.json would run on a cluster; nothing is started.",
                      {workspaceOption(), clusterOption(), fileOption("The job.json.")}, [](Context &c) {
@@ -258,16 +306,23 @@ QList<Command> jobCommands()
         const auto cluster = c.required("cluster");
         if (!cluster)
             return c.error(cluster.error());
+        const auto context = specContext(c);
+        if (!context)
+            return c.error(context.error());
+        // The same checks as `job create`, each issue on its own line.
+        const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+        const QString issues = issueLines(c.args.value(QStringLiteral("file")), parsed.issues);
+        if (parsed.hasErrors()) {
+            c.err << issues;
+            return c.error(QStringLiteral("%1 is not valid").arg(c.args.value(QStringLiteral("file"))));
+        }
         const auto plan = JobRunner(c.store).plan(c.workspaceName(), *cluster, *spec);
         if (!plan)
             return c.error(plan.error());
-        QJsonObject env;
-        for (const auto &[name, value] : plan->environment)
-            env.insert(name, value);
-        return c.print(QJsonObject{{"jobDirectory", plan->jobDir}, {"hostfile", plan->hostfile},
-                                   {"environment", env}, {"preparation", plan->preparationCommand},
-                                   {"commandLine", plan->commandLine}, {"launchScript", plan->launchScript}},
-                       plan->describe());
+        QJsonObject json = plan->toJson();
+        json.insert("issues", issuesJson(parsed.issues));
+        // Secret values are not in what is printed: the plan shows them as <secret>.
+        return c.print(json, issues + plan->describe());
     }});
 
     const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");

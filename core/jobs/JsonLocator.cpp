@@ -97,8 +97,15 @@ QString JsonLocator::syntaxError(const QByteArray &text, const QJsonParseError &
     if (text.trimmed().isEmpty())
         return QStringLiteral("expected a JSON object, found an empty file");
     switch (error.error) {
-    case QJsonParseError::UnterminatedObject:
+    case QJsonParseError::UnterminatedObject: {
+        // Qt says the same after '{' or ',' (where a name was due) as after a member.
+        qsizetype before = std::min(p, text.size()) - 1;
+        while (before >= 0 && isSpace(before))
+            --before;
+        if (before >= 0 && (text.at(before) == ',' || text.at(before) == '{'))
+            return QStringLiteral("expected a member's name in double quotes, found %1").arg(found);
         return QStringLiteral("expected ',' or '}' after a member, found %1").arg(found);
+    }
     case QJsonParseError::MissingNameSeparator:
         return QStringLiteral("expected ':' after a member's name, found %1").arg(found);
     case QJsonParseError::UnterminatedArray:

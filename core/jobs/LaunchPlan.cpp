@@ -5,6 +5,7 @@
 #include "ShareMapping.h"
 #include "common/ShellQuote.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
 
@@ -365,8 +366,16 @@ struct Builder
             plan.maxWallClockTimeIsDefault = false;
         }
 
-        for (const Node &n : nodes)
-            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(n.host).arg(qMax(1, n.slotCount));
+        // One line per host: Open MPI refuses a host given twice (two nodes on one machine).
+        QStringList hosts;
+        QHash<QString, int> slotsOf;
+        for (const Node &n : nodes) {
+            if (!slotsOf.contains(n.host))
+                hosts << n.host;
+            slotsOf[n.host] += qMax(1, n.slotCount);
+        }
+        for (const QString &host : hosts)
+            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(host).arg(slotsOf.value(host));
         plan.preparationCommand = spec.jobPreparationCommandLine().value_or(QString());
         plan.toolkit = toString(spec.toolkit());
         plan.launcher = toString(launch->kind);

@@ -40,6 +40,10 @@ struct Cluster
     QString mountRoot;  // where shares appear on the nodes ($AZ_BATCHAI_MOUNT_ROOT)
     QString setupTask;  // command run on every node when it joins
     QDateTime created;
+    // SSH clusters: the private key (empty: ssh-agent or password) and the password and
+    // key passphrase, encrypted with the data directory's key (cluster/SecretBox).
+    QString sshKeyFile;
+    QString sshSecret;
 };
 
 enum class NodeState { Idle, Preparing, Running, Leaving, Unusable };
@@ -59,6 +63,10 @@ struct Node
     NodeState state = NodeState::Idle;
     QString stateReason;  // why a node is unusable
     QDateTime lastSeen;
+    // Above the cluster's target and drained: kept for a later resize, but out of the
+    // cluster (Store::nodes leaves it out, as the service deallocated such nodes).
+    bool parked = false;
+    QString facts;        // JSON of the last probe: OS, cores, memory, GPUs, ...
 };
 
 enum class ShareKind { Local, ClusterPath, Replicated };

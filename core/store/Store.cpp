@@ -60,6 +60,13 @@ CREATE TABLE job_metrics (
     record TEXT NOT NULL);
 CREATE INDEX job_metrics_by_job ON job_metrics(job_id, id);
 )sql",
+    // 2: SSH clusters: credentials (secrets encrypted), parked nodes, probe facts.
+    R"sql(
+ALTER TABLE clusters ADD COLUMN ssh_key_file TEXT NOT NULL DEFAULT '';
+ALTER TABLE clusters ADD COLUMN ssh_secret TEXT NOT NULL DEFAULT '';
+ALTER TABLE nodes ADD COLUMN parked INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE nodes ADD COLUMN facts TEXT NOT NULL DEFAULT '{}';
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -158,6 +165,8 @@ Cluster clusterFrom(const QSqlQuery &q)
     c.mountRoot = q.value("mount_root").toString();
     c.setupTask = q.value("setup_task").toString();
     c.created = timeFrom(q.value("created"));
+    c.sshKeyFile = q.value("ssh_key_file").toString();
+    c.sshSecret = q.value("ssh_secret").toString();
     return c;
 }
 
@@ -175,6 +184,8 @@ Node nodeFrom(const QSqlQuery &q)
     n.state = nodeStateFromString(q.value("state").toString()).value_or(NodeState::Unusable);
     n.stateReason = q.value("state_reason").toString();
     n.lastSeen = timeFrom(q.value("last_seen"));
+    n.parked = q.value("parked").toBool();
+    n.facts = q.value("facts").toString();
     return n;
 }
 
@@ -422,7 +433,7 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
         return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, tx.error()));
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO clusters(workspace_id, name, kind, target_node_count, mount_root, "
-                             "setup_task, created) VALUES(?, ?, ?, ?, ?, ?, ?)"));
+                             "setup_task, created, ssh_key_file, ssh_secret) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(cluster.workspaceId);
     q.addBindValue(cluster.name);
     q.addBindValue(toString(cluster.kind));
@@ -430,6 +441,8 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
     q.addBindValue(text(cluster.mountRoot));
     q.addBindValue(text(cluster.setupTask));
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    q.addBindValue(text(cluster.sshKeyFile));
+    q.addBindValue(text(cluster.sshSecret));
     if (!q.exec())
         return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, q.lastError().text()));
     const qint64 clusterId = q.lastInsertId().toLongLong();
@@ -437,7 +450,7 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
     for (const Node &n : nodes) {
         QSqlQuery nq(m_db);
         nq.prepare(QStringLiteral("INSERT INTO nodes(cluster_id, idx, name, host, port, user, slots, state, "
-                                  "state_reason) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                                  "state_reason, parked, facts) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         nq.addBindValue(clusterId);
         nq.addBindValue(index++);
         nq.addBindValue(n.name);
@@ -447,6 +460,8 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
         nq.addBindValue(n.slotCount);
         nq.addBindValue(toString(n.state));
         nq.addBindValue(text(n.stateReason));
+        nq.addBindValue(n.parked ? 1 : 0);
+        nq.addBindValue(n.facts.isEmpty() ? QStringLiteral("{}") : n.facts);
         if (!nq.exec())
             return fail(QStringLiteral("cannot add node '%1' to cluster '%2': %3")
                             .arg(n.name, cluster.name, nq.lastError().text()));
@@ -476,8 +491,77 @@ QList<Cluster> Store::clusters(qint64 workspaceId) const
 
 QList<Node> Store::nodes(qint64 clusterId) const
 {
+    return selectAll<Node>(m_db, QStringLiteral("SELECT * FROM nodes WHERE cluster_id = ? AND parked = 0 ORDER BY idx"),
+                           {clusterId}, nodeFrom);
+}
+
+QList<Node> Store::allNodes(qint64 clusterId) const
+{
     return selectAll<Node>(m_db, QStringLiteral("SELECT * FROM nodes WHERE cluster_id = ? ORDER BY idx"),
                            {clusterId}, nodeFrom);
+}
+
+VoidResult Store::setNodeParked(qint64 nodeId, bool parked, NodeState state)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE nodes SET parked = ?, state = ?, state_reason = '' WHERE id = ?"));
+    q.addBindValue(parked ? 1 : 0);
+    q.addBindValue(toString(state));
+    q.addBindValue(nodeId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot update node #%1: %2").arg(nodeId).arg(q.lastError().text()));
+    return {};
+}
+
+VoidResult Store::setNodeFacts(qint64 nodeId, int slotCount, const QString &facts)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE nodes SET slots = ?, facts = ? WHERE id = ?"));
+    q.addBindValue(qMax(1, slotCount));
+    q.addBindValue(facts.isEmpty() ? QStringLiteral("{}") : facts);
+    q.addBindValue(nodeId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot update node #%1: %2").arg(nodeId).arg(q.lastError().text()));
+    return {};
+}
+
+VoidResult Store::setClusterTarget(qint64 clusterId, int targetNodeCount)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE clusters SET target_node_count = ? WHERE id = ?"));
+    q.addBindValue(targetNodeCount);
+    q.addBindValue(clusterId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot resize cluster #%1: %2").arg(clusterId).arg(q.lastError().text()));
+    return {};
+}
+
+VoidResult Store::deleteCluster(qint64 clusterId)
+{
+    const auto cl = clusterById(clusterId);
+    if (!cl)
+        return cl.failure();
+    Transaction tx(m_db);
+    if (!tx.active())
+        return fail(QStringLiteral("cannot delete cluster '%1': %2").arg(cl->name, tx.error()));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM jobs WHERE cluster_id = ? AND state IN ('queued','running','terminating')"));
+    q.addBindValue(clusterId);
+    if (q.exec() && q.next() && q.value(0).toInt() > 0)
+        return fail(QStringLiteral("cluster '%1' has %2 queued or running jobs; terminate them first")
+                        .arg(cl->name).arg(q.value(0).toInt()));
+    // Finished jobs go with their cluster (their files stay on the share).
+    for (const QString &sql : {QStringLiteral("DELETE FROM jobs WHERE cluster_id = ?"),
+                               QStringLiteral("DELETE FROM clusters WHERE id = ?")}) {
+        QSqlQuery d(m_db);
+        d.prepare(sql);
+        d.addBindValue(clusterId);
+        if (!d.exec())
+            return fail(QStringLiteral("cannot delete cluster '%1': %2").arg(cl->name, d.lastError().text()));
+    }
+    if (!tx.commit())
+        return fail(QStringLiteral("cannot delete cluster '%1': %2").arg(cl->name, tx.error()));
+    return {};
 }
 
 VoidResult Store::setNodeState(qint64 nodeId, NodeState state, const QString &reason)

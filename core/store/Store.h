@@ -41,8 +41,15 @@ public:
     Result<Cluster> cluster(qint64 workspaceId, const QString &name) const;
     Result<Cluster> clusterById(qint64 id) const;
     QList<Cluster> clusters(qint64 workspaceId) const;
-    QList<Node> nodes(qint64 clusterId) const;
+    QList<Node> nodes(qint64 clusterId) const;  // the nodes in the cluster (parked ones left out)
     VoidResult setNodeState(qint64 nodeId, NodeState state, const QString &reason = {});
+    // Cluster membership and sizing (core/cluster/ClusterService uses these).
+    QList<Node> allNodes(qint64 clusterId) const;  // parked ones too
+    VoidResult setNodeParked(qint64 nodeId, bool parked, NodeState state);
+    VoidResult setNodeFacts(qint64 nodeId, int slotCount, const QString &facts);
+    VoidResult setClusterTarget(qint64 clusterId, int targetNodeCount);
+    // Refused while jobs are queued or running; finished jobs go with the cluster.
+    VoidResult deleteCluster(qint64 clusterId);
 
     // Shares
     Result<Share> createShare(const Share &share);

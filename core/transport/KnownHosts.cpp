@@ -84,6 +84,25 @@ KnownHosts::Verdict KnownHosts::check(const QString &host, int port, const HostK
     return verdict;
 }
 
+QList<HostKey> KnownHosts::keys(const QString &host, int port) const
+{
+    std::lock_guard guard(fileMutex);
+    QList<HostKey> found;
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly))
+        return found;
+    const QString pattern = hostPattern(host, port);
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')) || line.startsWith(QLatin1Char('@')))
+            continue;
+        const QStringList fields = line.split(QRegularExpression(QStringLiteral("\\s+")));
+        if (fields.size() >= 3 && hostFieldMatches(fields.at(0), pattern))
+            found.append({fields.at(1), QByteArray::fromBase64(fields.at(2).toLatin1())});
+    }
+    return found;
+}
+
 VoidResult KnownHosts::add(const QString &host, int port, const HostKey &key)
 {
     std::lock_guard guard(fileMutex);

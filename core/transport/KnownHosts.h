@@ -34,6 +34,8 @@ public:
 
     QString path() const { return m_path; }
     Verdict check(const QString &host, int port, const HostKey &key) const;
+    // The keys on record for the host (to hand on to the head node's own known_hosts).
+    QList<HostKey> keys(const QString &host, int port) const;
     // Appends the key; safe against other threads and processes doing the same.
     VoidResult add(const QString &host, int port, const HostKey &key);
 

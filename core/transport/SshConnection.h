@@ -45,6 +45,7 @@ public:
     // Sends an SSH ignore message so that idle NATs and firewalls keep the flow.
     void sendKeepalive();
     qint64 idleMs() const { return m_idle.elapsed(); }
+    qint64 sinceKeepaliveMs() const { return qMin(m_idle.elapsed(), m_keepalive.elapsed()); }
     void touch() { m_idle.restart(); }
 
     // libssh's last error text, prefixed with the node.
@@ -60,7 +61,8 @@ private:
     sftp_session_struct *m_sftp = nullptr;
     bool m_connected = false;
     bool m_broken = false;
-    QElapsedTimer m_idle;
+    QElapsedTimer m_idle;       // since the last use
+    QElapsedTimer m_keepalive;  // since the last keepalive
 };
 
 } // namespace TrainDesk

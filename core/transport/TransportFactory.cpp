@@ -1,6 +1,8 @@
 #include "TransportFactory.h"
 
 #include "LocalTransport.h"
+#include "SshTransport.h"
+#include "cluster/ClusterCredentials.h"
 
 namespace TrainDesk {
 
@@ -9,11 +11,15 @@ Result<std::shared_ptr<Transport>> openTransport(const Cluster &cluster, const N
     switch (cluster.kind) {
     case ClusterKind::Local:
         return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
-    case ClusterKind::Ssh:
-        break;
+    case ClusterKind::Ssh: {
+        // Cheap: the transport connects (or takes a pooled connection) on first use.
+        auto parameters = ClusterCredentials::sshParameters(cluster, node);
+        if (!parameters)
+            return parameters.failure();
+        return std::shared_ptr<Transport>(std::make_shared<SshTransport>(*parameters));
     }
-    return fail(QStringLiteral("node %1 of cluster '%2': SSH clusters are not available in this build")
-                    .arg(node.name, cluster.name));
+    }
+    return fail(QStringLiteral("node %1 of cluster '%2': unknown cluster kind").arg(node.name, cluster.name));
 }
 
 } // namespace TrainDesk

@@ -1,6 +1,13 @@
+// The job.json model: every field read and written, positions, durations, share names.
+// (The corpus of whole specs and their messages is tst_jobspec_corpus.)
 #include "jobs/JobSpec.h"
+#include "jobs/JsonLocator.h"
+#include "jobs/ShareMapping.h"
+#include "jobs/WallClockTime.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace TrainDesk;
@@ -9,20 +16,39 @@ class TestJobSpec : public QObject
 {
     Q_OBJECT
 
+    static QByteArray readFile(const QString &path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("cannot read %s", qPrintable(path));
+        return file.readAll();
+    }
+
 private Q_SLOTS:
     void tutorialJobLoads()
     {
         // A copy of the tutorial's file (../shared/examples/tutorial-job.json), unchanged.
-        QFile file(QStringLiteral(TRAINDESK_TEST_DATA "/tutorial-job.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const ParsedJobSpec parsed = parseJobSpec(file.readAll());
-        QVERIFY2(!parsed.hasErrors(), qPrintable(parsed.errorTexts().join('\n')));
-        QCOMPARE(parsed.spec.nodeCount, 4);
-        QVERIFY(parsed.spec.horovodSettings.has_value());
-        QCOMPARE(parsed.spec.processCount(), 4);
-        QCOMPARE(parsed.spec.horovodSettings->pythonScriptFilePath,
+        const ParsedJobSpec parsed = parseJobSpec(readFile(TRAINDESK_TEST_DATA "/tutorial-job.json"));
+        QVERIFY2(parsed.issues.isEmpty(), qPrintable(parsed.errorTexts().join('\n')));
+        const JobSpec &s = parsed.spec;
+        QVERIFY(s.fileShape);
+        QCOMPARE(s.schema.value_or(QString()),
+                 QStringLiteral("https://raw.githubusercontent.com/Azure/BatchAI/master/schemas/2018-05-01/job.json"));
+        QCOMPARE(s.nodeCount, 4);
+        QCOMPARE(toString(s.toolkit()), QStringLiteral("horovodSettings"));
+        QCOMPARE(s.processCount(), 4);
+        QCOMPARE(s.horovodSettings->pythonScriptFilePath,
                  QStringLiteral("$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/cifar_cnn_distributed.py"));
-        QVERIFY(parsed.spec.jobPreparationCommandLine().has_value());
+        QCOMPARE(s.horovodSettings->commandLineArgs.value_or(QString()), QStringLiteral("--dir=$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar"));
+        QVERIFY(!s.horovodSettings->pythonInterpreterPath.has_value());
+        QVERIFY(s.jobPreparationCommandLine()->startsWith("apt update;"));
+        // Written for the service's CLI: the share has no account name or key.
+        QCOMPARE(s.mountVolumes->azureFileShares->size(), 1);
+        const AzureFileShareReference &share = s.mountVolumes->azureFileShares->first();
+        QVERIFY(!share.accountName && !share.credentials);
+        QCOMPARE(lastSegment(share.azureFileUrl), QStringLiteral("myshare"));
+        QCOMPARE(s.containerSettings->imageSourceRegistry.image, QStringLiteral("tensorflow/tensorflow:1.8.0-gpu"));
+        QCOMPARE(s.priorityRank(), 1);
     }
 
     void bareProperties()
@@ -30,41 +56,105 @@ private Q_SLOTS:
         const ParsedJobSpec parsed = parseJobSpec(R"({"nodeCount": 2, "stdOutErrPathPrefix": "/tmp",
             "customMpiSettings": {"commandLine": "hostname", "processCount": 5}})");
         QVERIFY2(!parsed.hasErrors(), qPrintable(parsed.errorTexts().join('\n')));
+        QVERIFY(!parsed.spec.fileShape);
         QCOMPARE(parsed.spec.nodeCount, 2);
         QCOMPARE(parsed.spec.processCount(), 5);
+        // Written back in the same shape: no wrapper appears.
+        QVERIFY(!QJsonDocument::fromJson(writeJobSpec(parsed.spec)).object().contains("properties"));
+    }
+
+    void everyFieldRoundTrips()
+    {
+        // One file with every JobBaseProperties field (one toolkit at a time is valid; the
+        // model still keeps all of them) and every nested field, plus unknown ones.
+        const QJsonObject keyVault{{"sourceVault", QJsonObject{{"id", "/vaults/kv"}}}, {"secretUrl", "https://kv/s"}};
+        const QJsonObject credentials{{"accountKey", "k"}, {"accountKeySecretReference", keyVault}};
+        const QJsonObject properties{
+            {"schedulingPriority", "low"},
+            {"cluster", QJsonObject{{"id", "/clusters/c"}, {"extraInCluster", 1}}},
+            {"mountVolumes", QJsonObject{
+                {"azureFileShares", QJsonArray{QJsonObject{{"accountName", "a"}, {"azureFileUrl", "https://a/s"},
+                    {"credentials", credentials}, {"relativeMountPath", "s"}, {"fileMode", "0644"}, {"directoryMode", "0755"}}}},
+                {"azureBlobFileSystems", QJsonArray{QJsonObject{{"accountName", "a"}, {"containerName", "c"},
+                    {"credentials", credentials}, {"relativeMountPath", "b"}, {"mountOptions", "-o ro"}}}},
+                {"fileServers", QJsonArray{QJsonObject{{"fileServer", QJsonObject{{"id", "/fileServers/f"}}},
+                    {"sourceDirectory", "d"}, {"relativeMountPath", "f"}, {"mountOptions", "rw"}}}},
+                {"unmanagedFileSystems", QJsonArray{QJsonObject{{"mountCommand", "mount x"}, {"relativeMountPath", "u"}}}}}},
+            {"nodeCount", 3},
+            {"containerSettings", QJsonObject{
+                {"imageSourceRegistry", QJsonObject{{"serverUrl", "r.io"}, {"image", "i"},
+                    {"credentials", QJsonObject{{"username", "u"}, {"password", "p"}, {"passwordSecretReference", keyVault}}}}},
+                {"shmSize", "1g"}}},
+            {"cntkSettings", QJsonObject{{"languageType", "Python"}, {"configFilePath", "c"}, {"pythonScriptFilePath", "p"},
+                                         {"pythonInterpreterPath", "i"}, {"commandLineArgs", "a"}, {"processCount", 2}}},
+            {"pyTorchSettings", QJsonObject{{"pythonScriptFilePath", "p"}, {"pythonInterpreterPath", "i"},
+                                            {"commandLineArgs", "a"}, {"processCount", 2}, {"communicationBackend", "gloo"}}},
+            {"tensorFlowSettings", QJsonObject{{"pythonScriptFilePath", "p"}, {"pythonInterpreterPath", "i"},
+                                               {"masterCommandLineArgs", "m"}, {"workerCommandLineArgs", "w"},
+                                               {"parameterServerCommandLineArgs", "s"}, {"workerCount", 2},
+                                               {"parameterServerCount", 1}}},
+            {"caffeSettings", QJsonObject{{"configFilePath", "c"}, {"pythonScriptFilePath", "p"}, {"pythonInterpreterPath", "i"},
+                                          {"commandLineArgs", "a"}, {"processCount", 2}}},
+            {"caffe2Settings", QJsonObject{{"pythonScriptFilePath", "p"}, {"pythonInterpreterPath", "i"}, {"commandLineArgs", "a"}}},
+            {"chainerSettings", QJsonObject{{"pythonScriptFilePath", "p"}, {"pythonInterpreterPath", "i"},
+                                            {"commandLineArgs", "a"}, {"processCount", 2}}},
+            {"customToolkitSettings", QJsonObject{{"commandLine", "c"}}},
+            {"customMpiSettings", QJsonObject{{"commandLine", "c"}, {"processCount", 2}}},
+            {"horovodSettings", QJsonObject{{"pythonScriptFilePath", "p"}, {"pythonInterpreterPath", "i"},
+                                            {"commandLineArgs", "a"}, {"processCount", 2}}},
+            {"jobPreparation", QJsonObject{{"commandLine", "prep"}}},
+            {"stdOutErrPathPrefix", "/out"},
+            {"inputDirectories", QJsonArray{QJsonObject{{"id", "IN"}, {"path", "/in"}}}},
+            {"outputDirectories", QJsonArray{QJsonObject{{"id", "OUT"}, {"pathPrefix", "/out"}, {"pathSuffix", "s"}}}},
+            {"environmentVariables", QJsonArray{QJsonObject{{"name", "E"}, {"value", "v"}}}},
+            {"secrets", QJsonArray{QJsonObject{{"name", "S"}, {"value", "v"}, {"valueSecretReference", keyVault}}}},
+            {"constraints", QJsonObject{{"maxWallClockTime", "P1D"}}},
+            {"futureField", QJsonArray{1, 2}}};
+        const QJsonObject file{{"$schema", "x"}, {"properties", properties}, {"name", "j"}};
+        const ParsedJobSpec parsed = parseJobSpec(QJsonDocument(file).toJson());
+        // Only the unknown fields are mentioned as such (the rest of the issues are rules).
+        QStringList unknown;
+        for (const SpecIssue &i : parsed.issues) {
+            if (i.message.startsWith("unknown field"))
+                unknown << i.path;
+        }
+        QCOMPARE(unknown, (QStringList{"name", "properties.cluster.extraInCluster", "properties.futureField"}));
+        QCOMPARE(QJsonDocument::fromJson(writeJobSpec(parsed.spec)).object(), file);
+        QCOMPARE(jobSpecProperties(parsed.spec), properties);
+        // The typed model has them all.
+        const JobSpec &s = parsed.spec;
+        QCOMPARE(s.mountVolumes->fileServers->first().sourceDirectory.value_or(QString()), QStringLiteral("d"));
+        QCOMPARE(s.tensorFlowSettings->parameterServerCount.value_or(-1), 1);
+        QCOMPARE(s.containerSettings->imageSourceRegistry.credentials->passwordSecretReference->secretUrl,
+                 QStringLiteral("https://kv/s"));
+        QCOMPARE(s.secrets->first().valueSecretReference->sourceVault.id, QStringLiteral("/vaults/kv"));
+        QCOMPARE(s.constraints->maxWallClockTime.value_or(QString()), QStringLiteral("P1D"));
+        QCOMPARE(s.cluster->extra.value("extraInCluster").toInt(), 1);
+        QCOMPARE(s.priorityRank(), 0);
     }
 
     void errors_data()
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("syntax") << QByteArray("{\n  \"nodeCount\": 1,\n  oops\n}") << "$ (line 3, column";
-        QTest::newRow("not an object") << QByteArray("[1]") << "expected an object";
+        QTest::newRow("syntax") << QByteArray("{\n  \"nodeCount\": 1,\n  oops\n}")
+                                << "error: $ (line 3, column 3): invalid JSON: expected a member's name in double quotes, found 'o'";
+        QTest::newRow("not an object") << QByteArray("[1]") << "error: $ (line 1, column 1): expected an object, found an array";
         QTest::newRow("nodeCount string")
             << QByteArray(R"({"properties": {"nodeCount": "4", "stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a"}}})")
-            << "properties.nodeCount: expected an integer, found a string";
-        QTest::newRow("nodeCount zero")
-            << QByteArray(R"({"nodeCount": 0, "stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a"}})")
-            << "properties.nodeCount: expected an integer of at least 1, found 0";
-        QTest::newRow("missing prefix")
-            << QByteArray(R"({"customMpiSettings": {"commandLine": "a"}})")
-            << "properties.stdOutErrPathPrefix: required field is missing";
-        QTest::newRow("missing commandLine")
-            << QByteArray(R"({"stdOutErrPathPrefix": "/x", "customMpiSettings": {}})")
-            << "properties.customMpiSettings.commandLine: required field is missing";
-        QTest::newRow("two toolkits")
-            << QByteArray(R"({"stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a"}, "horovodSettings": {"pythonScriptFilePath": "b"}})")
-            << "expected one toolkit setting, found customMpiSettings, horovodSettings";
-        QTest::newRow("no toolkit") << QByteArray(R"({"stdOutErrPathPrefix": "/x"})") << "found none";
-        QTest::newRow("bad priority")
-            << QByteArray(R"({"stdOutErrPathPrefix": "/x", "schedulingPriority": "urgent", "customMpiSettings": {"commandLine": "a"}})")
-            << "properties.schedulingPriority: expected one of low, normal, high, found 'urgent'";
+            << "error: properties.nodeCount (line 1, column 17): expected an integer, found a string";
         QTest::newRow("processCount fraction")
-            << QByteArray(R"({"stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a", "processCount": 1.5}})")
-            << "properties.customMpiSettings.processCount: expected an integer, found 1.5";
-        QTest::newRow("output without id")
-            << QByteArray(R"({"stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a"}, "outputDirectories": [{"pathPrefix": "/y"}]})")
-            << "properties.outputDirectories[0].id: required field is missing";
+            << QByteArray(R"({"nodeCount": 1, "stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a", "processCount": 1.5}})")
+            << "error: properties.customMpiSettings.processCount (line 1, column 89): expected an integer, found 1.5";
+        QTest::newRow("BOM and CRLF")
+            << QByteArray("\xEF\xBB\xBF{\r\n \"nodeCount\": 0, \"stdOutErrPathPrefix\": \"/x\", \"customMpiSettings\": {\"commandLine\": \"a\"}}")
+            << "error: properties.nodeCount (line 2, column 2): expected an integer of at least 1, found 0";
+        QTest::newRow("escaped key")
+            << QByteArray(R"({"node\u0043ount": "x", "stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a"}})")
+            << "error: properties.nodeCount (line 1, column 2): expected an integer, found a string";
+        QTest::newRow("multibyte column")
+            << QByteArray("{\"stdOutErrPathPrefix\": \"/é\", \"nodeCount\": -1, \"customMpiSettings\": {\"commandLine\": \"a\"}}")
+            << "error: properties.nodeCount (line 1, column 31): expected an integer of at least 1, found -1";
     }
 
     void errors()
@@ -74,7 +164,138 @@ private Q_SLOTS:
         const ParsedJobSpec parsed = parseJobSpec(json);
         QVERIFY(parsed.hasErrors());
         const QString all = parsed.errorTexts().join('\n');
-        QVERIFY2(all.contains(expected), qPrintable(all));
+        QVERIFY2(all.startsWith(expected), qPrintable(all));
+    }
+
+    void contextChecks()
+    {
+        const QByteArray json = readFile(TRAINDESK_TEST_DATA "/tutorial-job.json");
+        SpecContext context;
+        context.workspace = "ws";
+        context.cluster = "gpu";
+        context.clusterNodeCount = 4;
+        context.shareNames = QStringList{"myshare"};
+        QVERIFY(!parseJobSpec(json, context).hasErrors());
+        // Share names match case-insensitively when nothing matches exactly.
+        context.shareNames = QStringList{"MyShare"};
+        QVERIFY(!parseJobSpec(json, context).hasErrors());
+        context.clusterNodeCount = 3;
+        context.shareNames = QStringList{};
+        const QStringList errors = parseJobSpec(json, context).errorTexts();
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors.at(0).startsWith("error: properties.nodeCount (line 4, column 9): expected at most 3 (the nodes of cluster 'gpu'), found 4"),
+                 qPrintable(errors.at(0)));
+        QVERIFY2(errors.at(1).contains("properties.mountVolumes.azureFileShares[0] (line 12, column 17): expected a share of workspace "
+                                       "'ws' named 'myshare', found none (it has none)"),
+                 qPrintable(errors.at(1)));
+    }
+
+    void processCountAndPriority()
+    {
+        auto spec = [](const QString &toolkit, const QJsonObject &settings, int nodes = 3) {
+            QJsonObject p{{"nodeCount", nodes}, {"stdOutErrPathPrefix", "/x"}, {toolkit, settings}};
+            return parseJobSpec(QJsonDocument(p).toJson()).spec;
+        };
+        QCOMPARE(spec("chainerSettings", {{"pythonScriptFilePath", "a"}}).processCount(), 3);
+        QCOMPARE(spec("cntkSettings", {{"configFilePath", "a"}, {"processCount", 6}}).processCount(), 6);
+        QCOMPARE(spec("caffe2Settings", {{"pythonScriptFilePath", "a"}}).processCount(), 3);
+        QCOMPARE(spec("customToolkitSettings", {{"commandLine", "a"}}).processCount(), 1);
+        // TensorFlow: workers (default nodeCount) plus parameter servers (default 1).
+        QCOMPARE(spec("tensorFlowSettings", {{"pythonScriptFilePath", "a"}}).processCount(), 4);
+        QCOMPARE(spec("tensorFlowSettings", {{"pythonScriptFilePath", "a"}}, 1).processCount(), 1);
+        QCOMPARE(spec("tensorFlowSettings", {{"pythonScriptFilePath", "a"}, {"workerCount", 5}, {"parameterServerCount", 2}}).processCount(), 7);
+        for (const auto &[priority, rank] : {std::pair{"low", 0}, std::pair{"normal", 1}, std::pair{"high", 2}}) {
+            QJsonObject p{{"nodeCount", 1}, {"stdOutErrPathPrefix", "/x"}, {"customMpiSettings", QJsonObject{{"commandLine", "a"}}},
+                          {"schedulingPriority", priority}};
+            QCOMPARE(parseJobSpec(QJsonDocument(p).toJson()).spec.priorityRank(), rank);
+        }
+    }
+
+    void wallClockTime_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("milliseconds");
+        QTest::newRow("default form") << "7.00:00:00" << 7LL * 86400 * 1000;
+        QTest::newRow("hh:mm:ss") << "1:30:00" << 5400LL * 1000;
+        QTest::newRow("hh:mm") << "02:00" << 7200LL * 1000;
+        QTest::newRow("days") << "3" << 3LL * 86400 * 1000;
+        QTest::newRow("fraction") << "0.00:00:01.5" << 1500LL;
+        QTest::newRow("iso days") << "P7D" << 7LL * 86400 * 1000;
+        QTest::newRow("iso time") << "PT1H30M" << 5400LL * 1000;
+        QTest::newRow("iso both") << "P1DT12H" << 36LL * 3600 * 1000;
+        QTest::newRow("iso seconds") << "PT90S" << 90LL * 1000;
+        QTest::newRow("iso fraction") << "PT0.25S" << 250LL;
+        QTest::newRow("iso week") << "P1W" << 7LL * 86400 * 1000;
+        QTest::newRow("iso lower case") << "pt2h" << 7200LL * 1000;
+        QTest::newRow("spaces") << " PT2S " << 2000LL;
+        QTest::newRow("not a duration") << "2 hours" << -1LL;
+        QTest::newRow("hours out of range") << "1.24:00:00" << -1LL;
+        QTest::newRow("minutes out of range") << "10:60" << -1LL;
+        QTest::newRow("iso nothing") << "P" << -1LL;
+        QTest::newRow("iso empty time") << "P1DT" << -1LL;
+        QTest::newRow("zero") << "PT0S" << -1LL;
+        QTest::newRow("negative") << "-1.00:00:00" << -1LL;
+        QTest::newRow("too long") << "P3651D" << -1LL;
+        QTest::newRow("huge") << "P9999999Y" << -1LL;
+        QTest::newRow("empty") << "" << -1LL;
+    }
+
+    void wallClockTime()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, milliseconds);
+        QString error;
+        const auto parsed = parseWallClockTime(text, &error);
+        if (milliseconds < 0) {
+            QVERIFY(!parsed);
+            QVERIFY2(error.startsWith("expected ") && error.contains("found '" + text + "'"), qPrintable(error));
+        } else {
+            QVERIFY2(parsed, qPrintable(error));
+            QCOMPARE(parsed->milliseconds, milliseconds);
+        }
+    }
+
+    void wallClockTimeText()
+    {
+        QCOMPARE(WallClockTime::defaultLimit().toString(), QStringLiteral("7.00:00:00"));
+        QCOMPARE(parseWallClockTime("PT1H30M5S")->toString(), QStringLiteral("0.01:30:05"));
+        QCOMPARE(parseWallClockTime("PT0.25S")->seconds(), 1);
+    }
+
+    void locator()
+    {
+        const QByteArray text = "{\n  \"a\": [\n    {\"b\": 1},\n    {\"c\": \"x\\\"y\", \"d\": {}}\n  ],\n  \"a\": 2\n}";
+        const JsonLocator l(text);
+        auto at = [&](const QString &path) {
+            const auto p = l.locate(path);
+            return QStringLiteral("%1:%2").arg(p.line).arg(p.column);
+        };
+        QCOMPARE(at(""), QStringLiteral("1:1"));
+        QCOMPARE(at("a[0]"), QStringLiteral("3:5"));
+        QCOMPARE(at("a[0].b"), QStringLiteral("3:6"));
+        QCOMPARE(at("a[1].d"), QStringLiteral("4:19"));
+        // The nearest ancestor stands in for what the text does not have.
+        QCOMPARE(at("a[1].d.missing"), QStringLiteral("4:19"));
+        QCOMPARE(at("a[7]"), QStringLiteral("6:3"));
+        QCOMPARE(l.duplicateKeys(), QStringList{"a"});
+    }
+
+    void shareNames()
+    {
+        QCOMPARE(lastSegment("https://<AZURE_BATCHAI_STORAGE_ACCOUNT>.file.core.windows.net/myshare"), QStringLiteral("myshare"));
+        QCOMPARE(lastSegment("https://acct.file.core.windows.net/myshare/?sv=2017"), QStringLiteral("myshare"));
+        QCOMPARE(lastSegment("/subscriptions/s/resourceGroups/g/providers/Microsoft.BatchAI/workspaces/w/fileServers/nfs"),
+                 QStringLiteral("nfs"));
+        const QJsonObject volumes{
+            {"azureFileShares", QJsonArray{QJsonObject{{"azureFileUrl", "https://a/<SHARE>"}, {"relativeMountPath", "data"}}}},
+            {"azureBlobFileSystems", QJsonArray{QJsonObject{{"containerName", "blobs"}, {"relativeMountPath", "b"}}}}};
+        const JobSpec spec = parseJobSpec(QJsonDocument(QJsonObject{{"mountVolumes", volumes}}).toJson()).spec;
+        const QList<MountReference> refs = mountReferences(spec);
+        QCOMPARE(refs.size(), 2);
+        // A placeholder in the URL names no share: relativeMountPath does.
+        QCOMPARE(matchShare(refs.at(0), {"data", "other"}), QStringLiteral("data"));
+        QCOMPARE(matchShare(refs.at(1), {"b", "blobs"}), QStringLiteral("blobs"));
+        QCOMPARE(matchShare(refs.at(1), {"other"}), QString());
     }
 };
 

@@ -1,13 +1,71 @@
+// Launch plans: what each toolkit runs, and launch scripts run for real on "nodes" that are
+// all this machine (mpirun starts one app context per node), with fake docker/python/apt
+// where the tutorial needs them.
 #include "jobs/LaunchPlan.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+
+#include <signal.h>
 
 using namespace TrainDesk;
+
+namespace {
+
+// The file's content, or nothing when there is no such file.
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.exists() || !f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+void writeExecutable(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(text);
+    f.close();
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+JobSpec specOf(const QJsonObject &properties)
+{
+    const ParsedJobSpec parsed = parseJobSpec(QJsonDocument(QJsonObject{{"properties", properties}}).toJson());
+    if (parsed.hasErrors())
+        qFatal("%s", qPrintable(parsed.errorTexts().join('\n')));
+    return parsed.spec;
+}
+
+// What a run of a launch script left behind.
+struct Run
+{
+    bool finished = false;
+    QString exitCode;
+    QString failedStep;
+    QByteArray out;
+    QByteArray err;
+    QByteArray log;
+};
+
+} // namespace
 
 class TestLaunchPlan : public QObject
 {
     Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_fakeBin;
 
     LaunchContext context(int nodes)
     {
@@ -25,10 +83,115 @@ class TestLaunchPlan : public QObject
             n.slotCount = 2;
             c.nodes.append(n);
         }
+        Share s;
+        s.name = "myshare";
+        s.path = "/srv/shares/myshare";
+        c.shares.append(s);
         return c;
     }
 
+    // Nodes that are all this machine, a mount root and a share "myshare" in a fresh folder.
+    LaunchContext localContext(const QString &name, int nodes)
+    {
+        const QString root = m_dir.filePath(name);
+        LaunchContext c;
+        c.workspace = "ws";
+        c.experiment = "exp";
+        c.job = name;
+        c.uuid = "uuid-" + name;
+        c.mountRoot = root + "/mounts";
+        for (int i = 0; i < nodes; ++i) {
+            Node n;
+            n.name = QStringLiteral("node%1").arg(i);
+            n.host = "localhost";
+            n.slotCount = 2;
+            c.nodes.append(n);
+        }
+        Share s;
+        s.name = "myshare";
+        s.path = root + "/shares/myshare";
+        c.shares.append(s);
+        QDir().mkpath(s.path);
+        QDir().mkpath(c.mountRoot);
+        // What the runner's linkShares does before it writes the job's files.
+        QFile::link(s.path, c.mountRoot + "/myshare");
+        return c;
+    }
+
+    // Runs the plan's launch script as the runner would: its own session and process group,
+    // hostfile and script written first. `path` is PATH for it (the fakes first).
+    Run run(const LaunchPlan &plan, const QString &path, int timeoutMs = 60000)
+    {
+        QDir().mkpath(plan.stdOutErrDir);
+        writeExecutable(plan.hostfilePath(), plan.hostfile.toUtf8());
+        writeExecutable(plan.launchScriptPath(), plan.launchScript.toUtf8());
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", path);
+        env.insert("FAKE_LOG", m_dir.filePath("fake.log"));
+        p.setProcessEnvironment(env);
+        p.start("setsid", {"-w", "/bin/sh", plan.launchScriptPath()});
+        Run r;
+        r.finished = p.waitForFinished(timeoutMs);
+        if (!r.finished)
+            p.kill();
+        r.exitCode = QString::fromUtf8(readFile(plan.exitCodePath())).trimmed();
+        r.failedStep = QString::fromUtf8(readFile(plan.jobDir + "/failed_step")).trimmed();
+        r.out = readFile(plan.stdOutErrDir + "/stdout.txt");
+        r.err = readFile(plan.stdOutErrDir + "/stderr.txt");
+        r.log = readFile(plan.stdOutErrDir + "/execution-node0.log");
+        return r;
+    }
+
+    static bool hasContainerRuntime(const QString &path)
+    {
+        for (const char *tool : {"docker", "apptainer", "singularity"}) {
+            if (!QStandardPaths::findExecutable(tool, path.split(':')).isEmpty())
+                return true;
+        }
+        return false;
+    }
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_fakeBin = m_dir.filePath("fakebin");
+        QVERIFY(QDir().mkpath(m_fakeBin));
+        // docker: run/rm/login are logged; exec runs the command here, after its options and
+        // the container's name.
+        writeExecutable(m_fakeBin + "/docker", R"(#!/bin/sh
+echo "docker $*" >> "$FAKE_LOG"
+case "$1" in
+  login) cat > /dev/null ;;
+  exec)
+    shift
+    while [ $# -gt 0 ]; do
+      case "$1" in -w|-e) shift 2 ;; -*) shift ;; *) break ;; esac
+    done
+    shift
+    exec "$@" ;;
+esac
+exit 0
+)");
+        // python: says which rank ran which script, and whether the script is really there.
+        writeExecutable(m_fakeBin + "/python", R"(#!/bin/sh
+script=$1; shift
+if [ -f "$script" ]; then there=yes; else there=no; fi
+echo "rank=$OMPI_COMM_WORLD_RANK size=$OMPI_COMM_WORLD_SIZE script=$script there=$there args=$*"
+)");
+        writeExecutable(m_fakeBin + "/apt", "#!/bin/sh\necho \"apt $*\"\n");
+        writeExecutable(m_fakeBin + "/pip", "#!/bin/sh\necho \"pip $*\"\n");
+        // A task script for the task-based toolkits: its arguments and the variables it got.
+        writeExecutable(m_dir.filePath("task.sh"), R"(#!/bin/sh
+echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BATCHAI_PYTORCH_INIT_METHOD ps=$AZ_BATCHAI_PS_HOSTS workers=$AZ_BATCHAI_WORKER_HOSTS args=$* tf=$TF_CONFIG"
+)");
+        // An unmanaged file system's mount command: records the mount path it was given.
+        writeExecutable(m_dir.filePath("fake-mount.sh"), "#!/bin/sh\necho \"mount $*\" >> \"$FAKE_LOG\"\n");
+    }
+
+    void init() { QFile::remove(m_dir.filePath("fake.log")); }
+
     void expandsVariables()
     {
         const QList<QPair<QString, QString>> env{{"AZ_BATCHAI_MOUNT_ROOT", "/m"}, {"AZ_BATCHAI_JOB_MOUNT_ROOT", "/j"}};
@@ -39,52 +202,364 @@ private Q_SLOTS:
 
     void tutorialPlanRunsScriptUnderMpirun()
     {
-        QFile file(QStringLiteral(TRAINDESK_TEST_DATA "/tutorial-job.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const ParsedJobSpec parsed = parseJobSpec(file.readAll());
+        const ParsedJobSpec parsed = parseJobSpec(readFile(TRAINDESK_TEST_DATA "/tutorial-job.json"));
         QVERIFY(!parsed.hasErrors());
         const auto plan = buildLaunchPlan(parsed.spec, context(4));
         QVERIFY2(plan.ok(), qPrintable(plan.error()));
         QCOMPARE(plan->jobDir, QStringLiteral("/mnt/batch/myshare/cifar/workspaces/ws/experiments/exp/jobs/job1/1234"));
         QCOMPARE(plan->hostfile, QStringLiteral("10.0.0.1 slots=2\n10.0.0.2 slots=2\n10.0.0.3 slots=2\n10.0.0.4 slots=2\n"));
-        QVERIFY2(plan->commandLine.startsWith("mpirun --hostfile " + plan->jobDir + "/hostfile -np 4 "),
-                 qPrintable(plan->commandLine));
-        QVERIFY(plan->commandLine.endsWith(
-            "python3 $AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/cifar_cnn_distributed.py --dir=$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar"));
+        QCOMPARE(plan->processCount, 4);
+        QCOMPARE(plan->launcher, QStringLiteral("mpi"));
+        QVERIFY2(plan->commandLine.startsWith("mpirun --hostfile " + plan->jobDir + "/hostfile -np 4 "), qPrintable(plan->commandLine));
+        // The script and its argument stay as written; the nodes expand them. In the
+        // tensorflow image the interpreter is the image's python.
+        QVERIFY(plan->commandLine.contains(
+            "python $AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/cifar_cnn_distributed.py --dir=$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar"));
+        QCOMPARE(plan->containerImage, QStringLiteral("tensorflow/tensorflow:1.8.0-gpu"));
+        QCOMPARE(plan->mounts.size(), 1);
+        QCOMPARE(plan->mounts.first().mountPath, QStringLiteral("/mnt/batch/.jobs/1234/myshare"));
+        QCOMPARE(plan->mounts.first().share, QStringLiteral("myshare"));
         QVERIFY(plan->preparationCommand.startsWith("apt update;"));
-        QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_JOB_MOUNT_ROOT=/mnt/batch\n"));
+        QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_JOB_MOUNT_ROOT=/mnt/batch/.jobs/1234\n"));
         QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2,10.0.0.3,10.0.0.4\n"));
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(plan->launchScript.contains(QStringLiteral("stdout-job_prep-node%1.txt").arg(i)));
+        QCOMPARE(plan->maxWallClockTime.toString(), QStringLiteral("7.00:00:00"));
+    }
+
+    void tutorialJobRunsUnchanged()
+    {
+        // The tutorial's job.json as it is, on four nodes (all this machine), with docker,
+        // python, apt and pip faked: four ranks under mpirun run the script through the mount.
+        const QString path = m_fakeBin + ":/usr/bin:/bin";
+        if (hasContainerRuntime("/usr/bin:/bin"))
+            QSKIP("a real container runtime is installed in /usr/bin: the fake docker would not be used");
+        LaunchContext c = localContext("tutorial", 4);
+        QVERIFY(QDir().mkpath(c.shares.first().path + "/cifar"));
+        writeExecutable(c.shares.first().path + "/cifar/cifar_cnn_distributed.py", "# the tutorial's script\n");
+        const ParsedJobSpec parsed = parseJobSpec(readFile(TRAINDESK_TEST_DATA "/tutorial-job.json"));
+        const auto plan = buildLaunchPlan(parsed.spec, c);
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        const Run r = run(*plan, path);
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        const QString jobMountRoot = c.mountRoot + "/.jobs/" + c.uuid;
+        for (int rank = 0; rank < 4; ++rank) {
+            const QString line = QStringLiteral("rank=%1 size=4 script=%2/myshare/cifar/cifar_cnn_distributed.py there=yes "
+                                                "args=--dir=%2/myshare/cifar").arg(rank).arg(jobMountRoot);
+            QVERIFY2(r.out.contains(line.toUtf8()), qPrintable(r.out));
+        }
+        // Preparation ran in the container on every node; the containers came and went.
+        for (int i = 0; i < 4; ++i) {
+            const QByteArray prep = readFile(plan->stdOutErrDir + QStringLiteral("/stdout-job_prep-node%1.txt").arg(i));
+            QVERIFY2(prep.contains("apt install mpi-default-dev mpi-default-bin -y") && prep.contains("pip install keras horovod"),
+                     prep.constData());
+        }
+        const QByteArray docker = readFile(m_dir.filePath("fake.log"));
+        QCOMPARE(docker.count("docker run -d --name td-uuid-tutorial"), 4);
+        QCOMPARE(docker.count("docker rm -f td-uuid-tutorial"), 8);  // before start and at the end
+        QVERIFY(docker.contains(" tensorflow/tensorflow:1.8.0-gpu tail -f /dev/null"));
+        // The job's mount root is gone; the share and the outputs are not.
+        QVERIFY(!QFileInfo::exists(jobMountRoot));
+        QVERIFY(QFileInfo::exists(c.shares.first().path + "/cifar/cifar_cnn_distributed.py"));
+        QVERIFY(r.log.contains("finished with exit code 0"));
+    }
+
+    void containerWithoutRuntimeNamesTheNode()
+    {
+        const QString path = "/usr/bin:/bin";
+        if (hasContainerRuntime(path))
+            QSKIP("a container runtime is installed in /usr/bin");
+        LaunchContext c = localContext("noruntime", 2);
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 2}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                  {"customMpiSettings", QJsonObject{{"commandLine", "echo should-not-run"}}},
+                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "busybox"}}}}}}),
+                                          c);
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        const Run r = run(*plan, path);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, QStringLiteral("1"));
+        QCOMPARE(r.failedStep, QStringLiteral("node_setup"));
+        for (const char *node : {"node0", "node1"}) {
+            QVERIFY2(r.err.contains(QByteArray("node ") + node + " (localhost): containerSettings needs docker or apptainer, and neither is installed"),
+                     r.err.constData());
+        }
+        QVERIFY(!r.out.contains("should-not-run"));
+    }
+
+    void taskToolkitsRun_data()
+    {
+        QTest::addColumn<QJsonObject>("properties");
+        QTest::addColumn<QStringList>("expected");
+        const QString script = m_dir.filePath("task.sh");
+        QTest::newRow("tensorflow ps and workers")
+            << QJsonObject{{"nodeCount", 2},
+                           {"tensorFlowSettings", QJsonObject{{"pythonScriptFilePath", script}, {"pythonInterpreterPath", "/bin/sh"},
+                                                              {"masterCommandLineArgs", "--master"}, {"workerCommandLineArgs", "--worker"},
+                                                              {"parameterServerCommandLineArgs", "--ps"}, {"workerCount", 2},
+                                                              {"parameterServerCount", 1}}}}
+            << QStringList{
+                   "task index=0 rank= world= init= ps=localhost:2222 workers=localhost:2223,localhost:2222 args=--ps "
+                   "tf={\"cluster\":{\"ps\":[\"localhost:2222\"],\"worker\":[\"localhost:2223\",\"localhost:2222\"]},"
+                   "\"environment\":\"cloud\",\"task\":{\"index\":0,\"type\":\"ps\"}}",
+                   "task index=0 rank= world= init= ps=localhost:2222 workers=localhost:2223,localhost:2222 args=--master tf=",
+                   "task index=1 rank= world= init= ps=localhost:2222 workers=localhost:2223,localhost:2222 args=--worker tf="};
+        QTest::newRow("pytorch over gloo")
+            << QJsonObject{{"nodeCount", 2},
+                           {"pyTorchSettings", QJsonObject{{"pythonScriptFilePath", script}, {"pythonInterpreterPath", "/bin/sh"},
+                                                           {"commandLineArgs", "--rank $AZ_BATCHAI_TASK_INDEX"},
+                                                           {"processCount", 3}, {"communicationBackend", "Gloo"}}}}
+            << QStringList{"task index=0 rank=0 world=3 init=tcp://localhost:23456 ps= workers=localhost,localhost args=--rank 0 tf=",
+                           "task index=1 rank=1 world=3 init=tcp://localhost:23456",
+                           "task index=2 rank=2 world=3 init=tcp://localhost:23456 ps= workers=localhost,localhost args=--rank 2"};
+        QTest::newRow("caffe2 shards")
+            << QJsonObject{{"nodeCount", 2},
+                           {"caffe2Settings", QJsonObject{{"pythonScriptFilePath", script}, {"pythonInterpreterPath", "/bin/sh"},
+                                                          {"commandLineArgs", "--shard_id $AZ_BATCHAI_TASK_INDEX"}}}}
+            << QStringList{"task index=0 rank= world= init= ps= workers=localhost,localhost args=--shard_id 0 tf=",
+                           "task index=1 rank= world= init= ps= workers=localhost,localhost args=--shard_id 1 tf="};
+        QTest::newRow("tensorflow on one node")
+            << QJsonObject{{"nodeCount", 1},
+                           {"tensorFlowSettings", QJsonObject{{"pythonScriptFilePath", script}, {"pythonInterpreterPath", "/bin/sh"},
+                                                              {"masterCommandLineArgs", "--alone"}}}}
+            << QStringList{"task index=0 rank= world= init= ps= workers=localhost args=--alone tf="};
+    }
+
+    void taskToolkitsRun()
+    {
+        QFETCH(QJsonObject, properties);
+        QFETCH(QStringList, expected);
+        static int count = 0;
+        LaunchContext c = localContext(QStringLiteral("tasks%1").arg(++count), 2);
+        properties.insert("stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare");
+        const auto plan = buildLaunchPlan(specOf(properties), c);
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        QCOMPARE(plan->launcher, QStringLiteral("tasks"));
+        const Run r = run(*plan, "/usr/bin:/bin");
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        for (const QString &line : expected)
+            QVERIFY2(r.out.contains(line.toUtf8()), qPrintable("lacks: " + line + "\n" + r.out));
+        const int tasks = int(r.out.count("task index="));
+        QCOMPARE(tasks, plan->processCount);
+    }
+
+    void preparationAndMountsOnEveryNode()
+    {
+        LaunchContext c = localContext("mounts", 2);
+        QFile marker(c.shares.first().path + "/marker.txt");
+        QVERIFY(marker.open(QIODevice::WriteOnly));
+        marker.write("through the alias\n");
+        marker.close();
+        const QJsonObject volumes{
+            {"azureFileShares", QJsonArray{QJsonObject{{"azureFileUrl", "https://<AZURE_BATCHAI_STORAGE_ACCOUNT>.file.core.windows.net/myshare"},
+                                                       {"relativeMountPath", "data"}}}},
+            {"unmanagedFileSystems", QJsonArray{QJsonObject{{"mountCommand", "/bin/sh " + m_dir.filePath("fake-mount.sh")},
+                                                            {"relativeMountPath", "scratch"}}}}};
+        const auto plan = buildLaunchPlan(
+            specOf({{"nodeCount", 2}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/data/logs"},
+                    {"jobPreparation", QJsonObject{{"commandLine", "echo prepared; test -d $AZ_BATCHAI_JOB_MOUNT_ROOT/scratch"}}},
+                    {"customMpiSettings", QJsonObject{{"commandLine", "cat $AZ_BATCHAI_JOB_MOUNT_ROOT/data/marker.txt"}}},
+                    {"mountVolumes", volumes}}),
+            c);
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        // The job directory goes through the share's own link: it is there before the job starts.
+        QCOMPARE(plan->jobDir, c.mountRoot + "/myshare/logs/workspaces/ws/experiments/exp/jobs/mounts/uuid-mounts");
+        const Run r = run(*plan, "/usr/bin:/bin");
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        QCOMPARE(r.out.count("through the alias"), 2);
+        for (const char *node : {"node0", "node1"})
+            QCOMPARE(readFile(plan->stdOutErrDir + "/stdout-job_prep-" + node + ".txt"), QByteArray("prepared\n"));
+        const QString jobMountRoot = c.mountRoot + "/.jobs/uuid-mounts";
+        // The mount command ran on each node with the mount path after it, as on the service.
+        QCOMPARE(readFile(m_dir.filePath("fake.log")),
+                 QByteArray("mount " + jobMountRoot.toUtf8() + "/scratch\nmount " + jobMountRoot.toUtf8() + "/scratch\n"));
+        QVERIFY(!QFileInfo::exists(jobMountRoot));
+        QVERIFY(QFileInfo::exists(c.shares.first().path + "/marker.txt"));
+    }
+
+    void preparationFailureStopsTheJob()
+    {
+        LaunchContext c = localContext("prepfail", 2);
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 2}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                  {"jobPreparation", QJsonObject{{"commandLine", "echo oops >&2; exit 7"}}},
+                                                  {"customMpiSettings", QJsonObject{{"commandLine", "echo should-not-run"}}}}),
+                                          c);
+        QVERIFY(plan.ok());
+        const Run r = run(*plan, "/usr/bin:/bin");
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, QStringLiteral("7"));
+        QCOMPARE(r.failedStep, QStringLiteral("job_prep"));
+        QCOMPARE(readFile(plan->stdOutErrDir + "/stderr-job_prep-node1.txt"), QByteArray("oops\n"));
+        QVERIFY(!QFileInfo::exists(plan->stdOutErrDir + "/stdout.txt"));
+    }
+
+    void wallClockTimeEndsTheJob()
+    {
+        LaunchContext c = localContext("wallclock", 1);
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                  {"customToolkitSettings", QJsonObject{{"commandLine", "echo started; sleep 60"}}},
+                                                  {"constraints", QJsonObject{{"maxWallClockTime", "PT2S"}}}}),
+                                          c);
+        QVERIFY(plan.ok());
+        QElapsedTimer timer;
+        timer.start();
+        const Run r = run(*plan, "/usr/bin:/bin", 30000);
+        QVERIFY(r.finished);
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(r.exitCode, QStringLiteral("143"));
+        QCOMPARE(r.failedStep, QStringLiteral("max_wall_clock_time"));
+        QVERIFY(r.out.contains("started"));
+        QVERIFY2(r.err.contains("maximum wall clock time (0.00:00:02)"), r.err.constData());
+    }
+
+    void terminateStillRecordsTheExitCode()
+    {
+        LaunchContext c = localContext("terminate", 1);
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                  {"customMpiSettings", QJsonObject{{"commandLine", "sleep 60"}}}}),
+                                          c);
+        QVERIFY(plan.ok());
+        QDir().mkpath(plan->stdOutErrDir);
+        writeExecutable(plan->hostfilePath(), plan->hostfile.toUtf8());
+        writeExecutable(plan->launchScriptPath(), plan->launchScript.toUtf8());
+        QProcess p;
+        p.start("setsid", {"-w", "/bin/sh", plan->launchScriptPath()});
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer timer;
+        timer.start();
+        while (!readFile(plan->stdOutErrDir + "/execution-node0.log").contains("job started") && timer.elapsed() < 20000)
+            QThread::msleep(50);
+        QThread::msleep(500);  // mpirun and its rank are up
+        const qint64 group = readFile(plan->jobDir + "/pid").trimmed().toLongLong();
+        QVERIFY(group > 0);
+        // What JobRunner::terminate does first: SIGTERM to the whole process group.
+        QCOMPARE(::kill(pid_t(-group), SIGTERM), 0);
+        QVERIFY(p.waitForFinished(20000));
+        QVERIFY(timer.elapsed() < 20000);
+        const QString code = QString::fromUtf8(readFile(plan->exitCodePath())).trimmed();
+        QVERIFY2(!code.isEmpty() && code != "0", qPrintable(code));
+        QVERIFY(readFile(plan->stdOutErrDir + "/execution-node0.log").contains("finished with exit code"));
+        // Nothing of the group is left: the wall clock watchdog went with the script.
+        QCOMPARE(QProcess::execute("/bin/sh", {"-c", QStringLiteral("ps -eo pgid=,stat= | awk '$1 == %1 && $2 !~ /^Z/ { found = 1 } END { exit !found }'").arg(group)}), 1);
+    }
+
+    void secretsReachTheJobOnly()
+    {
+        LaunchContext c = localContext("secrets", 1);
+        const auto plan = buildLaunchPlan(
+            specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                    {"customMpiSettings", QJsonObject{{"commandLine", "sh -c 'echo token-length=${#API_TOKEN}'"}}},
+                    {"secrets", QJsonArray{QJsonObject{{"name", "API_TOKEN"}, {"value", "t0k3n with spaces"}}}}}),
+            c);
+        QVERIFY(plan.ok());
+        QCOMPARE(plan->secretNames, QStringList{"API_TOKEN"});
+        const QString shown = plan->describe() + QJsonDocument(plan->toJson()).toJson() + plan->launchScriptShown
+            + plan->commandLine;
+        QVERIFY(!shown.contains("t0k3n"));
+        QVERIFY(shown.contains("API_TOKEN=<secret>"));
+        const Run r = run(*plan, "/usr/bin:/bin");
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        QVERIFY2(r.out.contains("token-length=17"), r.out.constData());
+        QVERIFY(!r.log.contains("t0k3n"));
+    }
+
+    void toolkitCommands_data()
+    {
+        QTest::addColumn<QJsonObject>("properties");
+        QTest::addColumn<QString>("command");
+        const QJsonObject base{{"nodeCount", 2}, {"stdOutErrPathPrefix", "/logs"}};
+        auto with = [&](const QString &key, const QJsonObject &settings) {
+            QJsonObject p = base;
+            p.insert(key, settings);
+            return p;
+        };
+        const QString mpirun = "mpirun --hostfile /logs/workspaces/ws/experiments/exp/jobs/job1/1234/hostfile -np %1 --oversubscribe --tag-output";
+        QTest::newRow("custom MPI defaults to nodeCount") << with("customMpiSettings", {{"commandLine", "./a.out --x"}})
+                                                          << mpirun.arg(2) + " * ./a.out --x";
+        QTest::newRow("horovod") << with("horovodSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 8}})
+                                 << mpirun.arg(8) + " * python3 t.py";
+        QTest::newRow("chainer") << with("chainerSettings", {{"pythonScriptFilePath", "t.py"}, {"commandLineArgs", "-g"}})
+                                 << mpirun.arg(2) + " * python3 t.py -g";
+        QTest::newRow("cntk brainscript") << with("cntkSettings", {{"configFilePath", "c.cntk"}, {"commandLineArgs", "a=1"}})
+                                          << mpirun.arg(2) + " * cntk configFile=c.cntk a=1";
+        QTest::newRow("cntk python") << with("cntkSettings", {{"languageType", "python"}, {"pythonScriptFilePath", "t.py"},
+                                                              {"pythonInterpreterPath", "/py"}, {"processCount", 3}})
+                                     << mpirun.arg(3) + " * /py t.py";
+        QTest::newRow("caffe solver") << with("caffeSettings", {{"configFilePath", "s.prototxt"}})
+                                      << mpirun.arg(2) + " * caffe train --solver=s.prototxt";
+        QTest::newRow("caffe python") << with("caffeSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 1}})
+                                      << mpirun.arg(1) + " * python3 t.py";
+        QTest::newRow("pytorch mpi") << with("pyTorchSettings", {{"pythonScriptFilePath", "t.py"}, {"communicationBackend", "mpi"}})
+                                     << mpirun.arg(2) + " * python3 t.py";
+        QTest::newRow("custom toolkit runs as written") << with("customToolkitSettings", {{"commandLine", "cd x; ./run.sh | tee o"}})
+                                                        << "cd x; ./run.sh | tee o";
+    }
+
+    void toolkitCommands()
+    {
+        QFETCH(QJsonObject, properties);
+        QFETCH(QString, command);
+        const auto plan = buildLaunchPlan(specOf(properties), context(2));
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        // "*" stands for the -x list of variable names.
+        const QStringList parts = command.split(" * ");
+        if (parts.size() == 1) {
+            QCOMPARE(plan->commandLine, command);
+            return;
+        }
+        QVERIFY2(plan->commandLine.startsWith(parts.at(0) + " -x AZ_BATCHAI_MOUNT_ROOT "), qPrintable(plan->commandLine));
+        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS " + parts.at(1)), qPrintable(plan->commandLine));
     }
 
     void outputDirectoriesBecomeVariables()
     {
         // (A plain literal: moc's tokenizer trips over a quote inside a raw string.)
         const ParsedJobSpec parsed = parseJobSpec(
-            "{\"stdOutErrPathPrefix\": \"$AZ_BATCHAI_MOUNT_ROOT/s\","
+            "{\"nodeCount\": 1, \"stdOutErrPathPrefix\": \"$AZ_BATCHAI_MOUNT_ROOT/s\","
             " \"customMpiSettings\": {\"commandLine\": \"traindesk-trainer --dir $AZ_BATCHAI_OUTPUT_MODEL\", \"processCount\": 2},"
+            " \"inputDirectories\": [{\"id\": \"data\", \"path\": \"$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/d\"}],"
             " \"outputDirectories\": [{\"id\": \"model\", \"pathPrefix\": \"$AZ_BATCHAI_MOUNT_ROOT/s\", \"pathSuffix\": \"m\"}],"
-            " \"environmentVariables\": [{\"name\": \"MY_VAR\", \"value\": \"it's here\"}]}");
-        QVERIFY(!parsed.hasErrors());
+            " \"environmentVariables\": [{\"name\": \"MY_VAR\", \"value\": \"it's $AZ_BATCHAI_OUTPUT_MODEL\"}]}");
+        QVERIFY2(!parsed.hasErrors(), qPrintable(parsed.errorTexts().join('\n')));
         const auto plan = buildLaunchPlan(parsed.spec, context(1));
         QVERIFY(plan.ok());
         QCOMPARE(plan->outputDirectories.size(), 1);
-        QCOMPARE(plan->outputDirectories.first().second,
-                 QStringLiteral("/mnt/batch/s/workspaces/ws/experiments/exp/jobs/job1/1234/outputs/m"));
-        // Values are quoted for the shell.
-        QVERIFY(plan->launchScript.contains("export MY_VAR='it'\\''s here'\n"));
-        QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_OUTPUT_MODEL="));
+        const QString out = "/mnt/batch/s/workspaces/ws/experiments/exp/jobs/job1/1234/outputs/m";
+        QCOMPARE(plan->outputDirectories.first().second, out);
+        // Ids as written and in capitals; values quoted for the shell, variables expanded.
+        QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_OUTPUT_MODEL=" + out + "\n"));
+        QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_OUTPUT_model=" + out + "\n"));
+        QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_INPUT_DATA=/mnt/batch/.jobs/1234/myshare/d\n"));
+        QVERIFY(plan->launchScript.contains("export MY_VAR='it'\\''s " + out + "'\n"));
+        QVERIFY(plan->launchScript.contains("mkdir -p " + out + "\n"));
         QVERIFY(plan->commandLine.contains("-x AZ_BATCHAI_OUTPUT_MODEL"));
         QVERIFY(plan->commandLine.contains("-np 2"));
     }
 
-    void refusesRelativePrefixAndTooFewNodes()
+    void refusesWhatCannotRun()
     {
-        const ParsedJobSpec relative = parseJobSpec(R"({"stdOutErrPathPrefix": "relative/dir", "customMpiSettings": {"commandLine": "a"}})");
-        const auto plan = buildLaunchPlan(relative.spec, context(1));
+        const ParsedJobSpec relative = parseJobSpec(R"({"nodeCount": 1, "stdOutErrPathPrefix": "relative/dir", "customMpiSettings": {"commandLine": "a"}})");
+        auto plan = buildLaunchPlan(relative.spec, context(1));
         QVERIFY(!plan);
-        QVERIFY2(plan.error().contains("stdOutErrPathPrefix"), qPrintable(plan.error()));
+        QCOMPARE(plan.error(), QStringLiteral("properties.stdOutErrPathPrefix: expected an absolute path, found 'relative/dir'"));
         const ParsedJobSpec big = parseJobSpec(R"({"nodeCount": 3, "stdOutErrPathPrefix": "/x", "customMpiSettings": {"commandLine": "a"}})");
-        QVERIFY(!buildLaunchPlan(big.spec, context(2)));
+        plan = buildLaunchPlan(big.spec, context(2));
+        QCOMPARE(plan.error(), QStringLiteral("properties.nodeCount: expected at most 2 (the nodes assigned to the job), found 3"));
+        const ParsedJobSpec temp = parseJobSpec(R"({"nodeCount": 1, "stdOutErrPathPrefix": "$AZ_BATCHAI_JOB_TEMP/x", "customMpiSettings": {"commandLine": "a"}})");
+        plan = buildLaunchPlan(temp.spec, context(1));
+        QVERIFY2(plan.error().startsWith("properties.stdOutErrPathPrefix: expected a path TrainDesk can resolve before the job starts"),
+                 qPrintable(plan.error()));
+        LaunchContext noShares = context(1);
+        noShares.shares.clear();
+        const ParsedJobSpec tutorial = parseJobSpec(readFile(TRAINDESK_TEST_DATA "/tutorial-job.json"));
+        plan = buildLaunchPlan(tutorial.spec, context(1));
+        QVERIFY(!plan);  // nodeCount 4
+        noShares.nodes = context(4).nodes;
+        plan = buildLaunchPlan(tutorial.spec, noShares);
+        QCOMPARE(plan.error(), QStringLiteral("properties.mountVolumes.azureFileShares[0]: expected a share of workspace 'ws' "
+                                              "named 'myshare', found none"));
     }
 };
 

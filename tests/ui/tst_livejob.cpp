@@ -131,7 +131,7 @@ private Q_SLOTS:
         m_window->terminateAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(view->overview()->stateText(), QStringLiteral("failed"), 60000);
         QVERIFY(!m_window->terminateAction()->isEnabled());
-        QCOMPARE(m_window->jobsStatusText(), QStringLiteral("0 job(s) running"));
+        QCOMPARE(m_window->jobsStatusText(), QStringLiteral("0 jobs running"));
         const Job *ended = m_backend->snapshot().findJob(job->id);
         QVERIFY(ended);
         QCOMPARE(ended->errors.value(0).code, QStringLiteral("JobTerminated"));

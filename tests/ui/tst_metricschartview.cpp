@@ -142,9 +142,19 @@ private Q_SLOTS:
         const QImage image(png);
         QCOMPARE(image.size(), view.size());
 
-        view.exportCsv(m_home.filePath(QStringLiteral("no/such/dir/x.csv")));
+        const QString svg = m_home.filePath(QStringLiteral("charts.svg"));
+        view.exportSvg(svg);
         QTRY_COMPARE(exported.count(), 3);
-        QVERIFY(!exported.at(2).at(1).toString().isEmpty());
+        QCOMPARE(exported.at(2).at(1).toString(), QString());
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("Loss"));  // the chart title is drawn as text
+
+        view.exportCsv(m_home.filePath(QStringLiteral("no/such/dir/x.csv")));
+        QTRY_COMPARE(exported.count(), 4);
+        QVERIFY(!exported.at(3).at(1).toString().isEmpty());
     }
 
 private:

@@ -2,6 +2,7 @@
 
 #include "ChartPanel.h"
 
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
@@ -9,10 +10,14 @@
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
+#include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSlider>
 #include <QSplitter>
+#include <QSvgGenerator>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -44,8 +49,21 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_resetZoom->setEnabled(false);
     m_resetZoom->setToolTip(tr("Fit both charts to the data again (or double-click a chart). "
                                "Drag to zoom, Shift+drag or middle button to pan, wheel to zoom."));
-    auto *exportPng = new QPushButton(tr("Export PNG…"), this);
-    auto *exportCsv = new QPushButton(tr("Export CSV…"), this);
+    auto *exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *exportMenu = new QMenu(exportButton);
+    exportMenu->addAction(tr("Charts as PNG…"), this, [this] {
+        chooseExport(tr("Export charts"), QStringLiteral("charts.png"), tr("PNG images (*.png)"), &MetricsChartView::exportPng);
+    });
+    exportMenu->addAction(tr("Charts as SVG…"), this, [this] {
+        chooseExport(tr("Export charts"), QStringLiteral("charts.svg"), tr("SVG images (*.svg)"), &MetricsChartView::exportSvg);
+    });
+    exportMenu->addAction(tr("Metrics as CSV…"), this, [this] {
+        chooseExport(tr("Export metrics"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv)"), &MetricsChartView::exportCsv);
+    });
+    exportButton->setMenu(exportMenu);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *controls = new QHBoxLayout;
@@ -59,8 +77,7 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     controls->addWidget(m_logCheck);
     controls->addStretch();
     controls->addWidget(m_resetZoom);
-    controls->addWidget(exportPng);
-    controls->addWidget(exportCsv);
+    controls->addWidget(exportButton);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("chartsSplitter"));
@@ -91,8 +108,6 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
             m_resetZoom->setEnabled(!m_loss->isAutoFit() || !m_accuracy->isAutoFit());
         });
     }
-    connect(exportPng, &QPushButton::clicked, this, &MetricsChartView::chooseExportPng);
-    connect(exportCsv, &QPushButton::clicked, this, &MetricsChartView::chooseExportCsv);
     setSmoothing(m_smoothing);
     redraw();
 }
@@ -187,38 +202,52 @@ void MetricsChartView::exportPng(const QString &path)
 {
     redraw();
     const QImage image = grab().toImage();
+    // Encoding and writing happen off the GUI thread.
     auto future = QtConcurrent::run([image, path] {
         return image.save(path, "PNG") ? QString() : tr("cannot write %1").arg(path);
     });
     future.then(this, [this, path](const QString &error) { Q_EMIT exported(path, error); });
 }
 
+void MetricsChartView::exportSvg(const QString &path)
+{
+    redraw();
+    // Painting must happen here; the SVG text goes to memory and is written in a worker.
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(size());
+    generator.setViewBox(rect());
+    generator.setTitle(tr("Training metrics"));
+    QPainter painter(&generator);
+    render(&painter);
+    painter.end();
+    writeAsync(path, buffer.data());
+}
+
 void MetricsChartView::exportCsv(const QString &path)
 {
-    const QByteArray csv = m_series->toCsv();
-    auto future = QtConcurrent::run([csv, path] {
+    writeAsync(path, m_series->toCsv());
+}
+
+void MetricsChartView::writeAsync(const QString &path, const QByteArray &data)
+{
+    auto future = QtConcurrent::run([data, path] {
         QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit())
+        if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit())
             return tr("cannot write %1: %2").arg(path, file.errorString());
         return QString();
     });
     future.then(this, [this, path](const QString &error) { Q_EMIT exported(path, error); });
 }
 
-void MetricsChartView::chooseExportPng()
+void MetricsChartView::chooseExport(const QString &title, const QString &fileName, const QString &filter,
+                                    void (MetricsChartView::*write)(const QString &))
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts"), QStringLiteral("charts.png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, title, fileName, filter);
     if (!path.isEmpty())
-        exportPng(path);
-}
-
-void MetricsChartView::chooseExportCsv()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), QStringLiteral("metrics.csv"),
-                                                      tr("CSV files (*.csv)"));
-    if (!path.isEmpty())
-        exportCsv(path);
+        (this->*write)(path);
 }
 
 } // namespace TrainDesk::Ui

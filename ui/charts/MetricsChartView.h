@@ -35,6 +35,7 @@ public:
 
     // Written in a worker thread; exported() reports the result.
     void exportPng(const QString &path);
+    void exportSvg(const QString &path);
     void exportCsv(const QString &path);
 
     ChartPanel *lossPanel() const { return m_loss; }
@@ -48,8 +49,9 @@ private:
     void scheduleRedraw();
     void redraw();
     void updateSummary();
-    void chooseExportPng();
-    void chooseExportCsv();
+    void chooseExport(const QString &title, const QString &fileName, const QString &filter,
+                      void (MetricsChartView::*write)(const QString &));
+    void writeAsync(const QString &path, const QByteArray &data);
 
     MetricSeries *m_series;
     ChartPanel *m_loss;

@@ -2,6 +2,7 @@
 
 #include "ClusterSummaryModel.h"
 #include "NodeTableModel.h"
+#include "common/StateStyle.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -55,10 +56,9 @@ void ClusterView::showCluster(qint64 clusterId, const ResourceSnapshot &snapshot
         return;
     }
     const Cluster &c = entry->cluster;
-    m_details->setText(tr("<b>%1</b> — %2 cluster, target %n node(s), mount root <tt>%3</tt>%4", nullptr,
-                          c.targetNodeCount)
+    m_details->setText(tr("<b>%1</b> — %2 cluster, target %3, mount root <tt>%4</tt>%5")
                            .arg(c.name.toHtmlEscaped(), c.kind == ClusterKind::Local ? tr("local") : tr("SSH"),
-                                c.mountRoot.toHtmlEscaped(),
+                                countOf(c.targetNodeCount, tr("node"), tr("nodes")), c.mountRoot.toHtmlEscaped(),
                                 c.setupTask.isEmpty() ? QString()
                                                       : tr(", setup task <tt>%1</tt>").arg(c.setupTask.toHtmlEscaped())));
     m_nodeView->resizeColumnsToContents();

@@ -17,5 +17,7 @@ QString formatDuration(qint64 seconds);
 // Local time, to the second; "—" when invalid.
 QString formatTime(const QDateTime &time);
 QString formatBytes(qint64 bytes);
+// "1 job", "3 jobs": English counts read better than "job(s)".
+QString countOf(qint64 n, const QString &one, const QString &many);
 
 } // namespace TrainDesk::Ui

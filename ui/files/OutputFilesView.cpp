@@ -120,7 +120,7 @@ void OutputFilesView::onListed(qint64 jobId, const QList<JobFile> &files, const 
     if (!error.isEmpty())
         m_status->setText(error);
     else if (!isDownloading())
-        m_status->setText(tr("%n file(s)", nullptr, int(files.size())));
+        m_status->setText(countOf(files.size(), tr("file"), tr("files")));
     updateButtons();
 }
 
@@ -163,9 +163,9 @@ void OutputFilesView::startNext()
         m_cancel->setVisible(false);
         if (m_total > 0) {
             if (m_failed == 0)
-                m_status->setText(tr("Downloaded %n file(s).", nullptr, m_succeeded));
+                m_status->setText(tr("Downloaded %1.").arg(countOf(m_succeeded, tr("file"), tr("files"))));
             else
-                m_status->setText(tr("Downloaded %1 file(s), %2 failed: %3").arg(m_succeeded).arg(m_failed).arg(m_status->text()));
+                m_status->setText(tr("Downloaded %1, %2 failed: %3").arg(countOf(m_succeeded, tr("file"), tr("files"))).arg(m_failed).arg(m_status->text()));
             Q_EMIT downloadsFinished(m_succeeded, m_failed);
         }
         m_total = 0;

@@ -23,7 +23,7 @@ JobOverview::JobOverview(QWidget *parent) : QWidget(parent), m_form(new QFormLay
     m_cluster = addRow(tr("Cluster:"));
     m_nodes = addRow(tr("Nodes:"));
     m_command = addRow(tr("Runs:"));
-    m_created = addRow(tr("Submitted:"));
+    m_created = addRow(tr("Created:"));
     m_started = addRow(tr("Started:"));
     m_ended = addRow(tr("Ended:"));
     m_duration = addRow(tr("Duration:"));
@@ -73,18 +73,16 @@ QString JobOverview::commandOf(const QByteArray &spec)
         const QJsonObject s = props.value(QLatin1String(key)).toObject();
         if (!s.isEmpty()) {
             const int processes = s.value(QLatin1String("processCount")).toInt(nodeCount);
-            return tr("%1  (%2 node(s), %3 process(es))")
-                .arg(s.value(QLatin1String("commandLine")).toString())
-                .arg(nodeCount)
-                .arg(processes);
+            return tr("%1  (%2, %3)")
+                .arg(s.value(QLatin1String("commandLine")).toString(), countOf(nodeCount, tr("node"), tr("nodes")),
+                     countOf(processes, tr("process"), tr("processes")));
         }
     }
     const QJsonObject horovod = props.value(QLatin1String("horovodSettings")).toObject();
     if (!horovod.isEmpty()) {
-        return tr("horovod: %1 %2  (%3 node(s))")
+        return tr("horovod: %1 %2  (%3)")
             .arg(horovod.value(QLatin1String("pythonScriptFilePath")).toString(),
-                 horovod.value(QLatin1String("commandLineArgs")).toString())
-            .arg(nodeCount);
+                 horovod.value(QLatin1String("commandLineArgs")).toString(), countOf(nodeCount, tr("node"), tr("nodes")));
     }
     return {};
 }

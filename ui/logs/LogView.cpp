@@ -1,5 +1,6 @@
 #include "LogView.h"
 
+#include "common/StateStyle.h"
 #include "session/Backend.h"
 
 #include <QComboBox>
@@ -281,7 +282,7 @@ void LogView::highlightMatches()
     m_text->setExtraSelections(selections);
     m_matches->setText(text.isEmpty() ? QString()
                        : selections.size() >= maxHighlights ? tr("%1+ matches").arg(maxHighlights)
-                                                            : tr("%n match(es)", nullptr, int(selections.size())));
+                                                            : countOf(selections.size(), tr("match"), tr("matches")));
 }
 
 } // namespace TrainDesk::Ui

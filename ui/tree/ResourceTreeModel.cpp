@@ -68,7 +68,7 @@ std::vector<ResourceTreeModel::Spec> ResourceTreeModel::specsFrom(const Resource
                 active += isActive(j.state) ? 1 : 0;
             Spec expSpec{{Kind::Experiment, exp.experiment.id, keyFor(Kind::Experiment, exp.experiment.id),
                           exp.experiment.name,
-                          active ? tr("%n running", nullptr, active) : tr("%n job(s)", nullptr, int(exp.jobs.size())),
+                          active ? tr("%1 running").arg(active) : countOf(exp.jobs.size(), tr("job"), tr("jobs")),
                           tr("Experiment %1").arg(exp.experiment.name), folder}, {}};
             for (const Job &j : exp.jobs) {
                 QString tip = tr("Job %1: %2").arg(j.name, toString(j.state));

@@ -11,7 +11,11 @@ std::string jsonEscape(const std::string& s);
 
 class JsonObject {
 public:
-    JsonObject& add(const char* key, const std::string& v) { return raw(key, "\"" + jsonEscape(v) + "\""); }
+    JsonObject& add(const char* key, const std::string& v) {
+        std::string quoted(1, '"');
+        quoted.append(jsonEscape(v)).push_back('"');
+        return raw(key, quoted);
+    }
     JsonObject& add(const char* key, const char* v) { return add(key, std::string(v)); }
     JsonObject& add(const char* key, bool v) { return raw(key, v ? "true" : "false"); }
     JsonObject& add(const char* key, int v) { return raw(key, std::to_string(v)); }
@@ -25,8 +29,12 @@ public:
     }
     // Adds pre-encoded JSON (object, array, number).
     JsonObject& raw(const char* key, const std::string& json) {
-        if (!m_body.empty()) m_body += ", ";
-        m_body += "\"" + jsonEscape(key) + "\": " + json;
+        // Appends one piece at a time (GCC 12 warns falsely on long operator+ chains).
+        if (!m_body.empty()) m_body.append(", ");
+        m_body.push_back('"');
+        m_body.append(jsonEscape(key));
+        m_body.append("\": ");
+        m_body.append(json);
         return *this;
     }
     std::string str() const { return "{" + m_body + "}"; }

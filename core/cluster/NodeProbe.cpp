@@ -1,0 +1,414 @@
+#include "NodeProbe.h"
+
+#include "ClusterCredentials.h"
+#include "ClusterMesh.h"
+#include "common/ShellQuote.h"
+#include "transport/LocalTransport.h"
+#include "transport/SshTransport.h"
+
+#include <QJsonArray>
+#include <QMap>
+#include <QSet>
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace TrainDesk {
+
+namespace {
+
+// A plain TCP connect: tells "nothing listens" and "no route" apart from SSH problems.
+QString tcpConnect(const QString &host, int port, int timeoutMs)
+{
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo *found = nullptr;
+    const int rc = getaddrinfo(host.toUtf8().constData(), QByteArray::number(port).constData(), &hints, &found);
+    if (rc != 0)
+        return QStringLiteral("cannot resolve %1: %2").arg(host, QString::fromUtf8(gai_strerror(rc)));
+    QString error = QStringLiteral("no address");
+    for (addrinfo *a = found; a; a = a->ai_next) {
+        const int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0)
+            continue;
+        int result = ::connect(fd, a->ai_addr, a->ai_addrlen);
+        if (result != 0 && errno == EINPROGRESS) {
+            pollfd p{fd, POLLOUT, 0};
+            result = poll(&p, 1, timeoutMs);
+            if (result == 0) {
+                error = QStringLiteral("no answer within %1 s").arg(timeoutMs / 1000.0);
+                ::close(fd);
+                continue;
+            }
+            int soError = 0;
+            socklen_t length = sizeof soError;
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length);
+            result = soError == 0 ? 0 : -1;
+            errno = soError;
+        }
+        if (result == 0) {
+            ::close(fd);
+            freeaddrinfo(found);
+            return {};
+        }
+        error = QString::fromLocal8Bit(strerror(errno));
+        ::close(fd);
+    }
+    freeaddrinfo(found);
+    return error;
+}
+
+QString factsScript(const Cluster &cluster, const ProbeOptions &options)
+{
+    QString s;
+    s += QStringLiteral("echo \"hostname=$(hostname 2>/dev/null || uname -n)\"\n");
+    s += QStringLiteral("if [ -r /etc/os-release ]; then . /etc/os-release; fi; echo \"os=${PRETTY_NAME:-$(uname -s)} ($(uname -sr))\"\n");
+    s += QStringLiteral("echo \"kernel=$(uname -s)\"\n");
+    s += QStringLiteral("echo \"cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)\"\n");
+    s += QStringLiteral("echo \"memory_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null)\"\n");
+    s += QStringLiteral("if command -v nvidia-smi >/dev/null 2>&1; then echo nvidia_smi=yes; "
+                        "nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu=/'; "
+                        "echo \"nvidia_smi_status=$?\"; else echo nvidia_smi=no; fi\n");
+    s += QStringLiteral("echo \"mpirun=$(mpirun --version 2>/dev/null | head -n 1)\"\n");
+    QString path = QStringLiteral("$PATH");
+    if (!options.trainerDirectory.isEmpty())
+        path = shellQuote(options.trainerDirectory) + QStringLiteral(":$PATH");
+    s += QStringLiteral("echo \"trainer=$(PATH=%1 command -v traindesk-trainer)\"\n").arg(path);
+    const QString root = shellQuote(cluster.mountRoot);
+    s += QStringLiteral("if mkdir -p %1 2>/dev/null && t=$(mktemp %1/.traindesk-probe.XXXXXX 2>/dev/null) && rm -f \"$t\"; "
+                        "then echo mount_root=writable; else echo mount_root=no; fi\n").arg(root);
+    for (int i = 0; i < options.shares.size(); ++i) {
+        const Share &share = options.shares.at(i);
+        const QString p = shellQuote(share.path);
+        if (share.kind == ShareKind::Replicated)
+            s += QStringLiteral("if mkdir -p %1 2>/dev/null && [ -w %1 ]; then echo share%2=ok; else echo share%2=no; fi\n").arg(p).arg(i);
+        else
+            s += QStringLiteral("if [ -d %1 ] && [ -w %1 ]; then echo share%2=ok; else echo share%2=no; fi\n").arg(p).arg(i);
+    }
+    s += QStringLiteral("if command -v ip >/dev/null 2>&1; then ip -o -4 addr show 2>/dev/null | "
+                        "awk '{print \"addr=\" $2 \" \" $4}'; fi\n");
+    return s;
+}
+
+QMap<QString, QStringList> parseFacts(const QByteArray &output)
+{
+    QMap<QString, QStringList> values;
+    for (const QByteArray &line : output.split('\n')) {
+        const qsizetype eq = line.indexOf('=');
+        if (eq > 0)
+            values[QString::fromUtf8(line.left(eq))] << QString::fromUtf8(line.mid(eq + 1)).trimmed();
+    }
+    return values;
+}
+
+QString formatBytes(qint64 bytes)
+{
+    return QStringLiteral("%1 GiB").arg(double(bytes) / (1024.0 * 1024 * 1024), 0, 'f', 1);
+}
+
+// "10.1.2.3" -> host-order address; false when not IPv4.
+bool parseIpv4(const QString &text, quint32 *address)
+{
+    in_addr a{};
+    if (inet_pton(AF_INET, text.toLatin1().constData(), &a) != 1)
+        return false;
+    *address = ntohl(a.s_addr);
+    return true;
+}
+
+QString ipv4Text(quint32 address)
+{
+    return QStringLiteral("%1.%2.%3.%4").arg(address >> 24).arg((address >> 16) & 255).arg((address >> 8) & 255).arg(address & 255);
+}
+
+bool isLoopbackHost(const QString &host)
+{
+    quint32 address = 0;
+    return host == QLatin1String("localhost") || host == QLatin1String("::1")
+        || (parseIpv4(host, &address) && (address >> 24) == 127);
+}
+
+} // namespace
+
+QString ProbeCheck::toText() const
+{
+    QString text = QStringLiteral("%1 %2%3: %4")
+                       .arg(passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"),
+                            node.isEmpty() ? QString() : node + QStringLiteral("  "), title, detail);
+    if (!passed && !hint.isEmpty())
+        text += QStringLiteral("\n     hint: %1").arg(hint);
+    return text;
+}
+
+QJsonObject NodeFacts::toJson() const
+{
+    QJsonArray addressArray;
+    for (const auto &[iface, cidr] : addresses)
+        addressArray.append(QJsonObject{{"interface", iface}, {"address", cidr}});
+    return {{"hostname", hostname}, {"os", os}, {"cores", cores}, {"memoryBytes", memoryBytes},
+            {"gpus", QJsonArray::fromStringList(gpus)}, {"openMpi", openMpiVersion}, {"trainer", trainerPath},
+            {"addresses", addressArray}};
+}
+
+NodeFacts NodeFacts::fromJson(const QJsonObject &o)
+{
+    NodeFacts f;
+    f.hostname = o.value("hostname").toString();
+    f.os = o.value("os").toString();
+    f.cores = o.value("cores").toInt();
+    f.memoryBytes = qint64(o.value("memoryBytes").toDouble());
+    for (const QJsonValue &g : o.value("gpus").toArray())
+        f.gpus << g.toString();
+    f.openMpiVersion = o.value("openMpi").toString();
+    f.trainerPath = o.value("trainer").toString();
+    for (const QJsonValue &a : o.value("addresses").toArray())
+        f.addresses.append({a.toObject().value("interface").toString(), a.toObject().value("address").toString()});
+    return f;
+}
+
+bool NodeProbeResult::allPassed() const
+{
+    return std::all_of(checks.begin(), checks.end(), [](const ProbeCheck &c) { return c.passed; });
+}
+
+QString headToNodeSshCommand(const Node &node, const QString &sshConfigPath, const QString &command)
+{
+    // The cluster's own SSH config (ClusterMesh) when there is one, else the user's.
+    const QString target = QStringLiteral("%1@%2").arg(node.user, node.host);
+    return QStringLiteral("cfg=\"$HOME\"/%1; if [ -f \"$cfg\" ]; then set -- -F \"$cfg\"; else set --; fi; "
+                          "ssh \"$@\" -o BatchMode=yes -o ConnectTimeout=5 -p %2 %3 %4")
+        .arg(shellQuote(sshConfigPath))
+        .arg(node.port)
+        .arg(shellQuote(target), shellQuote(command));
+}
+
+QString sharedNetwork(const QList<NodeProbeResult> &results, QString *detail)
+{
+    // Networks (address & mask) of every node; loopback counts only for a cluster of
+    // loopback nodes (several sshd on one machine, as the tests run).
+    bool allLoopback = true;
+    for (const NodeProbeResult &r : results)
+        allLoopback = allLoopback && isLoopbackHost(r.node.host);
+    QSet<QString> common;
+    QMap<QString, QStringList> interfaces;
+    bool first = true;
+    for (const NodeProbeResult &r : results) {
+        QSet<QString> networks;
+        for (const auto &[iface, cidr] : r.facts.addresses) {
+            quint32 address = 0;
+            bool prefixOk = false;
+            const int prefix = cidr.section(QLatin1Char('/'), 1, 1).toInt(&prefixOk);
+            if (!parseIpv4(cidr.section(QLatin1Char('/'), 0, 0), &address) || !prefixOk || prefix < 0 || prefix > 32)
+                continue;
+            if ((address >> 24) == 127 && !allLoopback)
+                continue;
+            const quint32 mask = prefix == 0 ? 0 : ~quint32(0) << (32 - prefix);
+            const QString network = QStringLiteral("%1/%2").arg(ipv4Text(address & mask)).arg(prefix);
+            networks.insert(network);
+            interfaces[network] << QStringLiteral("%1 on %2").arg(iface, r.node.name);
+        }
+        common = first ? networks : common.intersect(networks);
+        first = false;
+    }
+    if (common.isEmpty())
+        return {};
+    QStringList sorted = common.values();
+    sorted.sort();
+    if (detail)
+        *detail = QStringLiteral("%1 (%2)").arg(sorted.first(), interfaces.value(sorted.first()).join(QStringLiteral(", ")));
+    return sorted.first();
+}
+
+QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &nodes, const ProbeOptions &options,
+                                    const std::function<void(const ProbeCheck &)> &onCheck)
+{
+    std::mutex reportMutex;
+    QList<NodeProbeResult> results(nodes.size());
+    const bool local = cluster.kind == ClusterKind::Local;
+
+    auto makeTransport = [&](const Node &node) -> Result<std::shared_ptr<Transport>> {
+        if (local)
+            return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+        auto parameters = ClusterCredentials::sshParameters(cluster, node);
+        if (!parameters)
+            return parameters.failure();
+        parameters->hostKeyPolicy = options.hostKeyPolicy;
+        parameters->confirmHostKey = options.confirmHostKey;
+        parameters->connectTimeoutMs = options.connectTimeoutMs;
+        return std::shared_ptr<Transport>(std::make_shared<SshTransport>(*parameters));
+    };
+
+    auto probeNode = [&](int index) {
+        NodeProbeResult &result = results[index];
+        result.node = nodes.at(index);
+        const Node &node = result.node;
+        auto report = [&](const QString &id, const QString &title, bool passed, const QString &detail,
+                          const QString &hint = {}) {
+            ProbeCheck check{node.name, id, title, passed, detail, passed ? QString() : hint};
+            std::lock_guard guard(reportMutex);
+            result.checks.append(check);
+            if (onCheck)
+                onCheck(check);
+        };
+        if (options.cancel && options.cancel->isCancelled())
+            return;
+        if (local) {
+            report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true, QStringLiteral("this machine"));
+        } else {
+            const QString tcp = tcpConnect(node.host, node.port, qMin(options.connectTimeoutMs, 5000));
+            if (!tcp.isEmpty()) {
+                report(QStringLiteral("reachable"), QStringLiteral("Reachable"), false,
+                       QStringLiteral("%1:%2: %3").arg(node.host).arg(node.port).arg(tcp),
+                       QStringLiteral("check the address and the port, that the machine is on and sshd runs there, "
+                                      "and that no firewall blocks port %1").arg(node.port));
+                return;
+            }
+            report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true,
+                   QStringLiteral("%1:%2 answers").arg(node.host).arg(node.port));
+        }
+        auto transport = makeTransport(node);
+        if (!transport) {
+            report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, transport.error(),
+                   QStringLiteral("fix the cluster's credentials"));
+            return;
+        }
+        if (!local) {
+            auto *ssh = static_cast<SshTransport *>(transport->get());
+            if (auto connected = ssh->connect(); !connected) {
+                report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, connected.error(),
+                       QStringLiteral("check the user and the key or password; a new or changed host key must be "
+                                      "confirmed (see the message)"));
+                return;
+            }
+            report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), true,
+                   QStringLiteral("logged in as %1").arg(node.user));
+        }
+        result.connected = true;
+        const auto output = (*transport)->exec(factsScript(cluster, options), 60000);
+        if (!output || output->exitCode != 0) {
+            report(QStringLiteral("os"), QStringLiteral("Operating system"), false,
+                   output ? QString::fromLocal8Bit(output->stdErr).trimmed() : output.error(),
+                   QStringLiteral("the node needs a POSIX shell (/bin/sh) and the usual tools"));
+            return;
+        }
+        const QMap<QString, QStringList> v = parseFacts(output->stdOut);
+        NodeFacts &f = result.facts;
+        f.hostname = v.value(QStringLiteral("hostname")).value(0);
+        f.os = v.value(QStringLiteral("os")).value(0);
+        f.cores = v.value(QStringLiteral("cores")).value(0).toInt();
+        f.memoryBytes = v.value(QStringLiteral("memory_kb")).value(0).toLongLong() * 1024;
+        f.gpus = v.value(QStringLiteral("gpu"));
+        f.trainerPath = v.value(QStringLiteral("trainer")).value(0);
+        const QString mpirun = v.value(QStringLiteral("mpirun")).value(0);
+        if (mpirun.contains(QLatin1String("Open MPI")))
+            f.openMpiVersion = mpirun.section(QLatin1Char(' '), -1);
+        for (const QString &a : v.value(QStringLiteral("addr")))
+            f.addresses.append({a.section(QLatin1Char(' '), 0, 0), a.section(QLatin1Char(' '), 1, 1)});
+
+        const bool linux = v.value(QStringLiteral("kernel")).value(0) == QLatin1String("Linux");
+        report(QStringLiteral("os"), QStringLiteral("Operating system"), linux, QStringLiteral("%1 (%2)").arg(f.os, f.hostname),
+               QStringLiteral("TrainDesk's nodes run Linux"));
+        report(QStringLiteral("cores"), QStringLiteral("Cores"), f.cores > 0, QString::number(f.cores),
+               QStringLiteral("nproc gave nothing: is coreutils installed?"));
+        report(QStringLiteral("memory"), QStringLiteral("Memory"), f.memoryBytes > 0, formatBytes(f.memoryBytes),
+               QStringLiteral("/proc/meminfo cannot be read"));
+        const bool hasSmi = v.value(QStringLiteral("nvidia_smi")).value(0) == QLatin1String("yes");
+        const bool smiOk = v.value(QStringLiteral("nvidia_smi_status")).value(0) == QLatin1String("0");
+        if (!hasSmi) {
+            report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
+                   QStringLiteral("none (nvidia-smi not found): jobs train on the CPU"));
+        } else if (!smiOk || f.gpus.isEmpty()) {
+            report(QStringLiteral("gpus"), QStringLiteral("GPUs"), false, f.gpus.join(QStringLiteral("; ")),
+                   QStringLiteral("nvidia-smi fails: check the NVIDIA driver (a reboot after a driver update is common)"));
+        } else {
+            report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
+                   QStringLiteral("%1: %2").arg(f.gpus.size()).arg(f.gpus.join(QStringLiteral("; "))));
+        }
+        report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !f.openMpiVersion.isEmpty(),
+               f.openMpiVersion.isEmpty() ? (mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun)
+                                          : QStringLiteral("Open MPI %1").arg(f.openMpiVersion),
+               QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
+        report(QStringLiteral("trainer"), QStringLiteral("Trainer"), !f.trainerPath.isEmpty(),
+               f.trainerPath.isEmpty() ? QStringLiteral("traindesk-trainer not found") : f.trainerPath,
+               QStringLiteral("jobs that use the bundled trainer need traindesk-trainer in %1 or on the PATH")
+                   .arg(options.trainerDirectory.isEmpty() ? QStringLiteral("the trainer folder") : options.trainerDirectory));
+        const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");
+        report(QStringLiteral("mountRoot"), QStringLiteral("Mount root writable"), rootOk, cluster.mountRoot,
+               QStringLiteral("the user %1 must be able to create %2: choose another --mount-root or fix its permissions")
+                   .arg(node.user, cluster.mountRoot));
+        QStringList mounted, missing;
+        for (int i = 0; i < options.shares.size(); ++i) {
+            const Share &share = options.shares.at(i);
+            if (share.kind == ShareKind::Local && !local) {
+                missing << QStringLiteral("%1 (a folder on this machine, nodes cannot see it)").arg(share.name);
+                continue;
+            }
+            if (v.value(QStringLiteral("share%1").arg(i)).value(0) == QLatin1String("ok"))
+                mounted << QStringLiteral("%1 at %2").arg(share.name, share.path);
+            else
+                missing << QStringLiteral("%1 (%2 missing or not writable)").arg(share.name, share.path);
+        }
+        report(QStringLiteral("shares"), QStringLiteral("Shares mounted"), missing.isEmpty(),
+               options.shares.isEmpty() ? QStringLiteral("the workspace has no shares")
+                                        : (missing.isEmpty() ? mounted : missing).join(QStringLiteral("; ")),
+               QStringLiteral("mount the cluster shares at the same path on every node (NFS, for one) or use a "
+                              "replicated share"));
+        if (index == 0 || local) {
+            report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), true,
+                   index == 0 ? QStringLiteral("this is the head node") : QStringLiteral("single machine"));
+        } else {
+            auto head = makeTransport(nodes.first());
+            const auto hop = head ? (*head)->exec(headToNodeSshCommand(node, ClusterMesh::configRelativePath(cluster),
+                                                                        QStringLiteral("true")),
+                                                  30000)
+                                  : Result<ExecResult>(head.failure());
+            const bool ok = hop && hop->exitCode == 0;
+            report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), ok,
+                   ok ? QStringLiteral("%1 reaches %2 without a password").arg(nodes.first().name, node.name)
+                      : (hop ? QString::fromLocal8Bit(hop->stdErr).trimmed() : hop.error()),
+                   QStringLiteral("mpirun on the head node %1 logs in to the other nodes with ssh: recreate the "
+                                  "cluster with --generate-ssh-keys, or give the head node a key that %2 accepts")
+                       .arg(nodes.first().name, node.name));
+        }
+    };
+
+    std::vector<std::thread> workers;
+    for (int i = 0; i < nodes.size(); ++i)
+        workers.emplace_back(probeNode, i);
+    for (std::thread &t : workers)
+        t.join();
+
+    // Across the cluster: a network every node is on, for MPI's traffic.
+    QList<NodeProbeResult> connected;
+    for (const NodeProbeResult &r : results) {
+        if (r.connected)
+            connected.append(r);
+    }
+    if (!connected.isEmpty() && !(options.cancel && options.cancel->isCancelled())) {
+        QString detail;
+        const QString network = nodes.size() == 1 ? QStringLiteral("single node") : sharedNetwork(connected, &detail);
+        ProbeCheck check{QString(), QStringLiteral("network"), QStringLiteral("Network the nodes share"),
+                         !network.isEmpty(), nodes.size() == 1 ? network : detail,
+                         QStringLiteral("the nodes have no IPv4 network in common: MPI needs one; connect them to one "
+                                        "network (and set OMPI_MCA_btl_tcp_if_include to it)")};
+        if (connected.size() < nodes.size() && check.passed)
+            check.detail += QStringLiteral(" (unreachable nodes not counted)");
+        if (onCheck)
+            onCheck(check);
+        results[0].checks.append(check);
+    }
+    return results;
+}
+
+} // namespace TrainDesk
