@@ -1,10 +1,17 @@
-// cluster list|show and cluster node list.
+// cluster create|show|list|resize|delete|probe and cluster node list|exec|setup-logs.
 #include "Command.h"
 #include "JsonViews.h"
 
+#include "cluster/ClusterService.h"
+#include "cluster/NodeProbe.h"
 #include "store/Store.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
 
 namespace TrainDesk::Cli {
 
@@ -22,11 +29,113 @@ Table clusterTable(const QList<QPair<Cluster, QList<Node>>> &clusters)
     return t;
 }
 
+QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {})
+{
+    return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
+}
+
+// Progress goes to stderr, so that stdout holds only the result (-o json stays parseable).
+ClusterEvents printingEvents(Context &c)
+{
+    ClusterEvents events;
+    events.message = [&c](const QString &line) {
+        c.err << line << '\n';
+        c.err.flush();
+    };
+    events.check = [&c](const ProbeCheck &check) {
+        if (c.json())
+            return;
+        c.out << check.toText() << '\n';
+        c.out.flush();
+    };
+    return events;
+}
+
+Result<Cluster> clusterArgument(Context &c, const QString &option)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return ws.failure();
+    const auto name = c.required(option);
+    if (!name)
+        return name.failure();
+    return c.store.cluster(ws->id, *name);
+}
+
+QString gpuSummary(const Node &n)
+{
+    const NodeFacts facts = NodeFacts::fromJson(QJsonDocument::fromJson(n.facts.toUtf8()).object());
+    return QString::number(facts.gpus.size());
+}
+
+// Ctrl-C during `node exec` ends the remote command (its whole process group).
+CancelFlag *interruptFlag = nullptr;
+extern "C" void onInterrupt(int)
+{
+    if (interruptFlag)
+        interruptFlag->cancel();
+}
+
+int createCluster(Context &c)
+{
+    CreateClusterRequest r;
+    r.workspace = c.workspaceName();
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    r.name = *name;
+    r.local = c.args.isSet(QStringLiteral("local"));
+    const QString nodes = c.args.value(QStringLiteral("nodes"));
+    if (r.local == !nodes.isEmpty())
+        return c.error(QStringLiteral("give either --local or --nodes user@host[:port],..."));
+    r.nodes = nodes.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    r.headNode = c.args.value(QStringLiteral("head-node"));
+    r.keyFile = c.args.value(QStringLiteral("ssh-key"));
+    r.keyPassphrase = c.args.value(QStringLiteral("key-passphrase"));
+    if (r.keyPassphrase.isEmpty())
+        r.keyPassphrase = qEnvironmentVariable("TRAINDESK_SSH_KEY_PASSPHRASE");
+    // The environment keeps a password out of the process list.
+    r.password = c.args.value(QStringLiteral("password"));
+    if (r.password.isEmpty())
+        r.password = qEnvironmentVariable("TRAINDESK_SSH_PASSWORD");
+    r.generateSshKeys = c.args.isSet(QStringLiteral("generate-ssh-keys"));
+    r.acceptNewHostKeys = c.args.isSet(QStringLiteral("accept-new-host-keys"));
+    r.setupTask = c.args.value(QStringLiteral("setup-task"));
+    r.mountRoot = c.args.value(QStringLiteral("mount-root"));
+    if (!r.mountRoot.isEmpty() && !r.mountRoot.startsWith(QLatin1Char('/')))
+        return c.error(QStringLiteral("--mount-root: expected an absolute path, found '%1'").arg(r.mountRoot));
+    if (r.local && (!r.keyFile.isEmpty() || r.generateSshKeys || !r.password.isEmpty()))
+        return c.error(QStringLiteral("a --local cluster takes no SSH credentials"));
+    const auto cluster = ClusterService(c.store).create(r, printingEvents(c));
+    if (!cluster)
+        return c.error(cluster.error());
+    const QList<Node> created = c.store.nodes(cluster->id);
+    return c.print(toJson(*cluster, created, r.workspace), clusterTable({{*cluster, created}}));
+}
+
 } // namespace
 
 QList<Command> clusterCommands()
 {
     QList<Command> commands;
+    commands.append({{"cluster", "create"}, "Create a cluster of SSH nodes (or of this machine).",
+                     {workspaceOption(), nameOption("cluster"),
+                      option({"local"}, "The cluster is this machine (no SSH)."),
+                      option({"nodes"}, "The nodes, comma-separated: [NAME=]user@host[:port]. The first is the head node "
+                                        "unless --head-node says otherwise.", "NODES"),
+                      option({"head-node"}, "The head node (rank 0): a node's name or address.", "NODE"),
+                      option({"k", "ssh-key"}, "Private key file to log in with.", "KEYFILE"),
+                      option({"key-passphrase"}, "Passphrase of the key (or $TRAINDESK_SSH_KEY_PASSPHRASE).", "PASSPHRASE"),
+                      option({"p", "password"}, "Password to log in with (or $TRAINDESK_SSH_PASSWORD, which keeps it out "
+                                                "of the process list).", "PASSWORD"),
+                      option({"generate-ssh-keys"}, "Make TrainDesk's ed25519 key (in the data directory) and add it to "
+                                                    "~/.ssh/authorized_keys on every node, as ssh-copy-id does; the key "
+                                                    "alone logs in after that."),
+                      option({"accept-new-host-keys"}, "Trust host keys TrainDesk has not seen before (their fingerprints "
+                                                       "are printed). A changed key is always refused."),
+                      option({"setup-task"}, "Command run on every node when it joins the cluster.", "CMD"),
+                      option({"mount-root"}, "Where shares appear on the nodes ($AZ_BATCHAI_MOUNT_ROOT).", "DIR")},
+                     createCluster});
     commands.append({{"cluster", "list"}, "List the clusters of a workspace.", {workspaceOption()}, [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
@@ -40,37 +149,129 @@ QList<Command> clusterCommands()
         }
         return c.print(array, clusterTable(rows));
     }});
-    commands.append({{"cluster", "show"}, "Show a cluster's node counts.", {workspaceOption(), nameOption("cluster")},
-                     [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const auto name = c.required("name");
+    commands.append({{"cluster", "show"}, "Show a cluster's node counts (after asking the nodes how they are).",
+                     {workspaceOption(), nameOption("cluster")}, [](Context &c) {
+        const auto cl = clusterArgument(c, QStringLiteral("name"));
+        if (!cl)
+            return c.error(cl.error());
+        ClusterService(c.store).refresh(cl->id);
+        const auto fresh = c.store.clusterById(cl->id);
+        const QList<Node> nodes = c.store.nodes(cl->id);
+        return c.print(toJson(*fresh, nodes, c.workspaceName()), clusterTable({{*fresh, nodes}}));
+    }});
+    commands.append({{"cluster", "resize"}, "Set the number of nodes in service; nodes above it drain and leave, 0 "
+                                            "parks the cluster.",
+                     {workspaceOption(), nameOption("cluster"),
+                      option({"t", "target"}, "Target node count.", "N")}, [](Context &c) {
+        const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
-        const auto cl = c.store.cluster(ws->id, *name);
+        bool ok = false;
+        const int target = c.args.value(QStringLiteral("target")).toInt(&ok);
+        if (!ok)
+            return c.error(QStringLiteral("--target: expected a node count, found '%1'").arg(c.args.value("target")));
+        const auto cl = ClusterService(c.store).resize(c.workspaceName(), *name, target, printingEvents(c));
         if (!cl)
             return c.error(cl.error());
         const QList<Node> nodes = c.store.nodes(cl->id);
-        return c.print(toJson(*cl, nodes, ws->name), clusterTable({{*cl, nodes}}));
+        return c.print(toJson(*cl, nodes, c.workspaceName()), clusterTable({{*cl, nodes}}));
+    }});
+    commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs).",
+                     {workspaceOption(), nameOption("cluster")}, [](Context &c) {
+        const auto name = c.required(QStringLiteral("name"));
+        if (!name)
+            return c.error(name.error());
+        if (auto removed = ClusterService(c.store).remove(c.workspaceName(), *name); !removed)
+            return c.error(removed.error());
+        return c.print(QJsonObject{{"name", *name}, {"deleted", true}}, QStringLiteral("Deleted cluster '%1'\n").arg(*name));
+    }});
+    commands.append({{"cluster", "probe"}, "Check every node: reachable, logged in, OS, cores, memory, GPUs, Open MPI, "
+                                           "trainer, mount root, shares, SSH from the head node, a shared network.",
+                     {workspaceOption(), nameOption("cluster")}, [](Context &c) {
+        const auto name = c.required(QStringLiteral("name"));
+        if (!name)
+            return c.error(name.error());
+        const auto results = ClusterService(c.store).probe(c.workspaceName(), *name, printingEvents(c));
+        if (!results)
+            return c.error(results.error());
+        int failed = 0;
+        QJsonArray array;
+        for (const NodeProbeResult &r : *results) {
+            for (const ProbeCheck &check : r.checks) {
+                failed += check.passed ? 0 : 1;
+                array.append(QJsonObject{{"node", check.node}, {"check", check.id}, {"title", check.title},
+                                         {"passed", check.passed}, {"detail", check.detail}, {"hint", check.hint}});
+            }
+        }
+        if (c.json())
+            c.print(array, QString());
+        if (failed > 0)
+            return c.error(QStringLiteral("%1 check%2 failed").arg(failed).arg(failed == 1 ? "" : "s"));
+        return 0;
     }});
     commands.append({{"cluster", "node", "list"}, "List a cluster's nodes.", {workspaceOption(), clusterOption()},
                      [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const auto name = c.required("cluster");
-        if (!name)
-            return c.error(name.error());
-        const auto cl = c.store.cluster(ws->id, *name);
+        const auto cl = clusterArgument(c, QStringLiteral("cluster"));
         if (!cl)
             return c.error(cl.error());
-        Table t{{"Name", "Host", "Port", "Slots", "State", "Reason"}, {}};
+        ClusterService(c.store).refresh(cl->id);
+        Table t{{"Name", "Host", "Port", "Slots", "GPUs", "State", "Last seen", "Reason"}, {}};
         QJsonArray array;
         for (const Node &n : c.store.nodes(cl->id)) {
-            t.rows.append({n.name, n.host, QString::number(n.port), QString::number(n.slotCount), toString(n.state),
+            t.rows.append({n.name, n.host, QString::number(n.port), QString::number(n.slotCount), gpuSummary(n),
+                           toString(n.state), n.lastSeen.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                            n.stateReason});
             array.append(toJson(n));
+        }
+        return c.print(array, t);
+    }});
+    commands.append({{"cluster", "node", "exec"}, "Run a command on a node; its output streams, and the command's exit "
+                                                  "code is the exit code. Ctrl-C ends it on the node.",
+                     {workspaceOption(), clusterOption(), nameOption("node"),
+                      option({"exec"}, "The command (run by /bin/sh on the node).", "CMD")}, [](Context &c) {
+        for (const QString &required : {QStringLiteral("cluster"), QStringLiteral("name"), QStringLiteral("exec")}) {
+            if (auto value = c.required(required); !value)
+                return c.error(value.error());
+        }
+        CancelFlag cancel;
+        interruptFlag = &cancel;
+        const auto previous = std::signal(SIGINT, onInterrupt);
+        ExecHandlers handlers;
+        handlers.onStdOut = [](const QByteArray &data) {
+            fwrite(data.constData(), 1, size_t(data.size()), stdout);
+            fflush(stdout);
+        };
+        handlers.onStdErr = [](const QByteArray &data) {
+            fwrite(data.constData(), 1, size_t(data.size()), stderr);
+            fflush(stderr);
+        };
+        c.out.flush();
+        const auto status = ClusterService(c.store).exec(c.workspaceName(), c.args.value("cluster"), c.args.value("name"),
+                                                        c.args.value("exec"), handlers, &cancel);
+        std::signal(SIGINT, previous);
+        interruptFlag = nullptr;
+        if (!status)
+            return c.error(status.error());
+        return *status;
+    }});
+    commands.append({{"cluster", "node", "setup-logs"}, "List the runs of the setup task (newest first) and their logs.",
+                     {workspaceOption(), clusterOption(), nameOption("node")}, [](Context &c) {
+        const auto cluster = c.required(QStringLiteral("cluster"));
+        if (!cluster)
+            return c.error(cluster.error());
+        const auto logs = ClusterService(c.store).setupLogs(c.workspaceName(), *cluster, c.args.value("name"));
+        if (!logs)
+            return c.error(logs.error());
+        Table t{{"Node", "Started", "Exit code", "Stdout", "Stderr"}, {}};
+        QJsonArray array;
+        for (const SetupLog &log : *logs) {
+            const QString exit = log.exitCode ? QString::number(*log.exitCode) : log.error;
+            t.rows.append({log.node, log.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), exit,
+                           log.stdOutPath, log.stdErrPath});
+            array.append(QJsonObject{{"node", log.node}, {"started", log.started.toString(Qt::ISODateWithMs)},
+                                     {"ended", log.ended.toString(Qt::ISODateWithMs)},
+                                     {"exitCode", log.exitCode ? QJsonValue(*log.exitCode) : QJsonValue()},
+                                     {"error", log.error}, {"stdout", log.stdOutPath}, {"stderr", log.stdErrPath}});
         }
         return c.print(array, t);
     }});

@@ -27,8 +27,9 @@ run_trainer() {  # name, launcher..., -- trainer args
 
 common=(--synthetic-train 12800 --synthetic-test 64 --epochs 1 --no-augment --no-save --log-every 100000 --seed 1
         --dir "$work/out")
-echo "== machine"
+echo "== machine ($(date -u +%Y-%m-%dT%H:%MZ))"
 echo "$(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(lscpu | sed -n 's/^L3 cache: *//p') L3"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every number below)"
 echo "flags: $(grep -o -w -E 'avx2|avx512f|avx512_bf16|amx_tile' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "== trainer, 1 rank x $threads threads, batch 32 (no augmentation: same work as the PyTorch loop)"
 t=$(run_trainer t1 "$trainer" "${common[@]}" --threads "$threads" --profile)
@@ -46,3 +47,4 @@ echo "== MPI scaling, 1 thread per rank"
 s1=$(run_trainer s1 "$trainer" "${common[@]}" --threads 1)
 s2=$(run_trainer s2 mpirun $mpiflags --bind-to core -np 2 "$trainer" "${common[@]}" --threads 1)
 echo "1 rank x 1 thread: $s1 img/s; 2 ranks x 1 thread: $s2 img/s; speed-up $("$py" -c "print(f'{$s2/$s1:.2f}')")x"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -61,7 +61,7 @@ SetupLog run(const QString &workspace, const Cluster &cluster, const QList<Share
             command += QStringLiteral("; ln -sfn %1 %2").arg(shellQuote(share.path),
                                                              shellQuote(cluster.mountRoot + QLatin1Char('/') + share.name));
     }
-    command += QStringLiteral("; exec /bin/sh -c %1").arg(shellQuote(cluster.setupTask));
+    command += QStringLiteral("; exec /bin/sh -c -- %1").arg(shellQuote(cluster.setupTask));
 
     Result<int> status = fail(QString());
     if (auto *ssh = dynamic_cast<SshTransport *>(&transport)) {

@@ -1,6 +1,7 @@
 #include "JobRunner.h"
 
 #include "JobSpec.h"
+#include "cluster/MultiNodeJob.h"
 #include "JobSpecContext.h"
 #include "Secrets.h"
 #include "common/DataPaths.h"
@@ -240,13 +241,20 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
     Transport &transport = **head;
     if (auto ok = transport.makeDirectories(plan->stdOutErrDir); !ok)
         return ok;
+    // Several SSH nodes: the launch script's mpirun logs in from the head node to the
+    // others with ssh; a node it cannot reach fails the start with the node named.
+    if (nodes.size() > 1 && cluster.kind == ClusterKind::Ssh) {
+        if (auto reached = MultiNodeJob::checkHeadReachesWorkers(cluster, nodes, transport); !reached)
+            return reached;
+    }
     if (auto ok = transport.writeFile(plan->hostfilePath(), plan->hostfile.toUtf8()); !ok)
         return ok;
     if (auto ok = transport.writeFile(plan->launchScriptPath(), plan->launchScript.toUtf8(),
                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         !ok)
         return ok;
-    const auto pid = transport.startDetached(QStringLiteral("exec /bin/sh %1").arg(shellQuote(plan->launchScriptPath())));
+    const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
+                                             + QStringLiteral("exec /bin/sh %1").arg(shellQuote(plan->launchScriptPath())));
     if (!pid)
         return pid.failure();
 

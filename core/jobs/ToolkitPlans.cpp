@@ -146,7 +146,7 @@ Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, 
     return l;
 }
 
-ToolkitLaunch pyTorch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer)
+Result<ToolkitLaunch> pyTorch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer)
 {
     const PyTorchSettings &s = *spec.pyTorchSettings;
     const int processes = s.processCount.value_or(spec.nodeCount);
@@ -159,6 +159,11 @@ ToolkitLaunch pyTorch(const JobSpec &spec, const QList<Node> &nodes, bool inCont
         return l;
     }
     // TCP and Gloo: one process per rank, ranks filled node by node, rendezvous on the head node.
+    if (processes > totalSlots(nodes)) {
+        return fail(QStringLiteral("properties.pyTorchSettings.processCount: expected at most %1 (the MPI slots of the job's "
+                                   "%2 nodes) with the %3 backend, found %4")
+                        .arg(totalSlots(nodes)).arg(n).arg(s.communicationBackend.value_or(QString())).arg(processes));
+    }
     const QString head = nodes.first().host;
     ToolkitLaunch l;
     l.kind = ToolkitLaunch::Kind::Tasks;

@@ -68,8 +68,8 @@ void onExitSignal(ssh_session, ssh_channel, const char *signal, int, const char 
 // user's login shell is.
 QByteArray wrapCommand(const QString &command)
 {
-    const QString script = QStringLiteral("printf '\\036TDPGID %s\\n' \"$$\"; exec /bin/sh -c %1").arg(shellQuote(command));
-    return QStringLiteral("exec /bin/sh -c %1").arg(shellQuote(script)).toUtf8();
+    const QString script = QStringLiteral("printf '\\036TDPGID %s\\n' \"$$\"; exec /bin/sh -c -- %1").arg(shellQuote(command));
+    return QStringLiteral("exec /bin/sh -c -- %1").arg(shellQuote(script)).toUtf8();
 }
 
 } // namespace

@@ -65,7 +65,7 @@ Result<qint64> SshTransport::startDetached(const QString &shellCommand)
 {
     // As LocalTransport: setsid makes the background child lead its own session and
     // group without forking, so the pid printed is the group that terminate signals.
-    const QString wrapper = QStringLiteral("setsid /bin/sh -c %1 </dev/null >/dev/null 2>&1 & echo $!")
+    const QString wrapper = QStringLiteral("setsid /bin/sh -c -- %1 </dev/null >/dev/null 2>&1 & echo $!")
                                 .arg(shellQuote(shellCommand));
     const auto result = exec(wrapper, 30000);
     if (!result)

@@ -8,9 +8,9 @@ import numpy as np
 import tdtest as t
 
 a = t.parse_args()
-common = [a.trainer, "--synthetic-train", "384", "--synthetic-test", "64", "--deterministic", "--seed", "21",
+common = [a.trainer, "--synthetic-train", "256", "--synthetic-test", "64", "--deterministic", "--seed", "21",
           "--threads", "2", "--log-every", "4"]
-steps = 384 // 32
+steps = 256 // 32
 
 
 def fresh(name):
@@ -42,9 +42,12 @@ d1 = np.abs(w_part - w_full).max()
 
 # Stopped in the middle of epoch 2 (as if killed): resumes from the epoch-1 checkpoint.
 mid = fresh("mid")
-t.run(common + ["--epochs", "3", "--max-steps", str(steps + 5), "--dir", mid])
+t.run(common + ["--epochs", "3", "--max-steps", str(steps + 3), "--dir", mid])
 t.check(sorted(os.listdir(mid + "/checkpoints")) == ["epoch-0001.ckpt"], "unexpected checkpoints after a stop")
-t.run(common + ["--epochs", "3", "--resume", "--dir", mid, "--dump-weights", mid + "/w.bin"])
+# Resumed without --seed: the checkpoint's seed must be picked up.
+no_seed = [c for i, c in enumerate(common) if c != "--seed" and (i == 0 or common[i - 1] != "--seed")]
+r = t.run(no_seed + ["--epochs", "3", "--resume", "--dir", mid, "--dump-weights", mid + "/w.bin"])
+t.check("using the checkpoint's seed 21" in r.stdout, "checkpoint seed not adopted")
 d2 = np.abs(weights(mid + "/w.bin") - w_full).max()
 
 # Resume continues the metrics file; global steps carry on.

@@ -52,6 +52,8 @@ private Q_SLOTS:
             shown += LogBuffer::accepts(line, 1) ? 1 : 0;
         QCOMPARE(shown, 2);
         QVERIFY(LogBuffer::accepts(b.lines()[3], -1));
+        QCOMPARE(b.lines()[1].display(), QStringLiteral("1\u2502 epoch 1"));
+        QCOMPARE(b.lines()[3].display(), QStringLiteral("plain"));
         QCOMPARE(LogBuffer::parse(QStringLiteral("[12,3]<stdout>:x")).rank, 3);
         QCOMPARE(LogBuffer::parse(QStringLiteral("[x,3]<stdout>:x")).rank, -1);
     }

@@ -32,6 +32,16 @@ QList<MetricRecord> trainRecords(qint64 fromStep, int count)
     return records;
 }
 
+// The range shows [low, high] without much room to spare.
+bool covers(const QPointF &range, double low, double high)
+{
+    const double span = high - low;
+    const bool ok = range.x() <= low && range.y() >= high && range.x() >= low - span * 0.5 && range.y() <= high + span * 0.5;
+    if (!ok)
+        qWarning("range %g..%g does not fit %g..%g", range.x(), range.y(), low, high);
+    return ok;
+}
+
 } // namespace
 
 class TestMetricsChartView : public QObject
@@ -62,8 +72,8 @@ private Q_SLOTS:
         QVERIFY2(redraws <= elapsed / MetricsChartView::redrawIntervalMs + 2,
                  qPrintable(QStringLiteral("%1 redraws in %2 ms").arg(redraws).arg(elapsed)));
         QVERIFY(redraws >= 1);
-        // Auto-fit covers the data.
-        QCOMPARE(view.lossPanel()->xRange(), QPointF(1, 1500));
+        // Auto-fit covers the data, rounded to nice numbers.
+        QVERIFY(covers(view.lossPanel()->xRange(), 1, 1500));
         QVERIFY(view.accuracyPanel()->yRange().y() <= 1.0);
     }
 
@@ -90,10 +100,10 @@ private Q_SLOTS:
         QTRY_COMPARE(loss->rawCount(), 200);
         QCOMPARE(loss->xRange(), zoomedX);  // kept
         QVERIFY(view.accuracyPanel()->isAutoFit());
-        QCOMPARE(view.accuracyPanel()->xRange(), QPointF(1, 200));  // the other chart still follows
+        QVERIFY(covers(view.accuracyPanel()->xRange(), 1, 200));  // the other chart still follows
         loss->resetZoom();
         QVERIFY(loss->isAutoFit());
-        QCOMPARE(loss->xRange(), QPointF(1, 200));
+        QVERIFY(covers(loss->xRange(), 1, 200));
     }
 
     void smoothingAndLogScale()

@@ -200,6 +200,7 @@ void ChartPanel::fit()
         maxX = minX + 1;
     m_applying = true;
     m_x->setRange(minX, maxX);
+    m_x->applyNiceNumbers();  // round ticks: 0, 250, 500 rather than 20, 304, 589
     if (m_log) {
         m_yLog->setRange(minY / 1.2, maxY * 1.2);
     } else {

@@ -36,6 +36,7 @@ OutputFilesView::OutputFilesView(Backend *backend, QWidget *parent)
     m_view->sortByColumn(JobFilesModel::DirectoryColumn, Qt::DescendingOrder);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(JobFilesModel::NameColumn, QHeaderView::Stretch);
     m_view->header()->setStretchLastSection(false);
     m_download->setToolTip(tr("Copy the selected files (or all of them) to a folder on this computer"));

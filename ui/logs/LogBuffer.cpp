@@ -13,8 +13,15 @@ LogBuffer::Line LogBuffer::parse(const QString &text)
     static const QRegularExpression tag(QStringLiteral("^\\[\\d+,(\\d+)\\]<std(?:out|err)>:"));
     const QRegularExpressionMatch match = tag.match(text);
     if (!match.hasMatch())
-        return {text, -1};
-    return {text, match.captured(1).toInt()};
+        return {text, -1, 0};
+    return {text, match.captured(1).toInt(), int(match.capturedLength(0))};
+}
+
+QString LogBuffer::Line::display() const
+{
+    if (rank < 0)
+        return text;
+    return QStringLiteral("%1\u2502 %2").arg(rank).arg(QStringView(text).mid(tagLength));
 }
 
 void LogBuffer::keep(const Line &line)

@@ -16,8 +16,11 @@ class LogBuffer
 public:
     struct Line
     {
-        QString text;
-        int rank = -1;  // -1: untagged
+        QString text;     // as written, tag included
+        int rank = -1;    // -1: untagged
+        int tagLength = 0;
+        // Shorter than Open MPI's tag: "3│ text" for rank 3, the text alone when untagged.
+        QString display() const;
     };
 
     explicit LogBuffer(int maxLines = 200000);

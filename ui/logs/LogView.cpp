@@ -161,7 +161,7 @@ void LogView::appendLines(const QList<LogBuffer::Line> &lines)
     QStringList shown;
     for (const LogBuffer::Line &line : lines) {
         if (LogBuffer::accepts(line, m_rank))
-            shown.append(line.text);
+            shown.append(line.display());
     }
     if (shown.isEmpty())
         return;
@@ -180,7 +180,7 @@ void LogView::rebuild()
     QStringList shown;
     for (const LogBuffer::Line &line : m_buffer.lines()) {
         if (LogBuffer::accepts(line, m_rank))
-            shown.append(line.text);
+            shown.append(line.display());
     }
     m_appending = true;
     m_text->setPlainText(shown.join(QLatin1Char('\n')));

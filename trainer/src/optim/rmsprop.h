@@ -27,6 +27,7 @@ public:
     int64_t iterations() const { return m_iterations; }
     void setIterations(int64_t it) { m_iterations = it; }
     float* accumulators() { return m_acc.get(); }
+    const float* accumulators() const { return m_acc.get(); }
     size_t size() const { return m_n; }
     const RmsPropConfig& config() const { return m_cfg; }
 

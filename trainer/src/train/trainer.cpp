@@ -1,5 +1,8 @@
 #include "train/trainer.h"
 
+#include "train/evaluate.h"
+#include "train/resume.h"
+
 #include <omp.h>
 #include <sched.h>
 #include <unistd.h>
@@ -59,68 +62,13 @@ std::string progressBar(int64_t done, int64_t total) {
     return "[" + bar + "]";
 }
 
-struct EvalResult {
-    double loss = 0, acc = 0;
-    int64_t count = 0;
-};
-
-// Test-set evaluation, sharded over ranks, exact over the whole set after the reduce.
-EvalResult evaluate(Net& net, const Dataset& test, const Dist& dist) {
-    const int B = net.config().batch;
-    int64_t begin = 0, end = 0;
-    evalRange(test.n, dist.rank(), dist.size(), &begin, &end);
-    double sums[3] = {0, 0, 0};
-    for (int64_t i = begin; i < end; i += B) {
-        int count = int(std::min<int64_t>(B, end - i));
-        plainBatch(test, i, count, B, net.input(), net.labels());
-        LossResult r = net.forward(false, count);
-        sums[0] += r.lossSum;
-        sums[1] += r.correct;
-        sums[2] += count;
-    }
-    dist.allreduceSum(sums, 3);
-    EvalResult e;
-    e.count = int64_t(sums[2]);
-    if (e.count > 0) {
-        e.loss = sums[0] / sums[2];
-        e.acc = sums[1] / sums[2];
-    }
-    return e;
-}
-
-std::vector<float> predictAll(Net& net, const Dataset& test) {
-    const int B = net.config().batch, K = net.config().classes;
-    std::vector<float> out(size_t(test.n) * K);
-    for (int64_t i = 0; i < test.n; i += B) {
-        int count = int(std::min<int64_t>(B, test.n - i));
-        plainBatch(test, i, count, B, net.input(), net.labels());
-        net.forward(false, count);
-        std::copy(net.probabilities(), net.probabilities() + size_t(count) * K, out.begin() + i * K);
-    }
-    return out;
-}
-
-void printProfile(Net& net, int64_t steps, int batch) {
-    log::info("Per-layer time per training step (batch %d, averaged over %lld steps):\n", batch, (long long)steps);
-    log::info("  %-22s %9s %9s %9s  %s\n", "layer", "fwd ms", "bwd ms", "GFLOP/s", "oneDNN implementation");
-    double total = 0;
-    for (const LayerTiming* t : net.timings()) {
-        double f = t->fwdSeconds / steps * 1e3, b = t->bwdSeconds / steps * 1e3;
-        total += f + b;
-        double flops = t->fwdFlops + t->bwdFlops;
-        double gf = (f + b) > 0 && flops > 0 ? flops / ((f + b) * 1e-3) / 1e9 : 0;
-        log::info("  %-22s %9.3f %9.3f %9.1f  %s\n", t->name.c_str(), f, b, gf, t->impl.c_str());
-    }
-    log::info("  %-22s %9.3f ms (layers only)\n", "total", total);
-}
-
 }  // namespace
 
 int runTraining(Options& o, Dist& dist) {
     o.resolveDefaults(dist.size());
     // Every rank must use rank 0's seed (the clock-based default differs per process).
     dist.broadcast(&o.resolvedSeed, sizeof o.resolvedSeed);
-    const uint64_t seed = o.resolvedSeed;
+    uint64_t seed = o.resolvedSeed;
 
     const std::string device = "cpu";
     if (o.device == "auto") log::info("device: auto -> cpu (this build has no CUDA backend)\n");
@@ -153,38 +101,20 @@ int runTraining(Options& o, Dist& dist) {
     glorotInit(net.params(), net.weights(), seed);
     int startEpoch = 0;
     const std::string ckptDir = o.outDir + "/checkpoints";
-    if (o.resume) {
-        int found = 0;
-        CheckpointState st;
-        if (dist.root()) {
-            if (auto path = latestCheckpoint(ckptDir)) {
-                st = readCheckpoint(*path);
-                if (st.h != nc.h || st.w != nc.w || st.c != nc.c || st.classes != nc.classes ||
-                    st.weights.size() != P)
-                    TD_FAIL(*path, ": checkpoint is for ", st.h, "x", st.w, "x", st.c, " images, this data set has ",
-                            nc.h, "x", nc.w, "x", nc.c);
-                found = 1;
-                log::info("resuming from %s (epoch %d done, %lld steps)\n", path->c_str(), st.epochsDone,
-                          (long long)st.iterations);
-            } else {
-                log::info("--resume: no checkpoint in %s, starting from scratch\n", ckptDir.c_str());
-            }
-        }
-        dist.broadcast(&found, sizeof found);
-        if (found) {
-            if (dist.root()) {
-                std::copy(st.weights.begin(), st.weights.end(), net.weights());
-                std::copy(st.accumulators.begin(), st.accumulators.end(), opt.accumulators());
-            }
-            int64_t hdr[2] = {st.epochsDone, st.iterations};
-            dist.broadcast(hdr, sizeof hdr);
-            dist.broadcastFloats(opt.accumulators(), P);
-            startEpoch = int(hdr[0]);
-            opt.setIterations(hdr[1]);
-        }
-    }
     dist.broadcastFloats(net.weights(), P);
     net.syncWeights();
+    if (o.resume) {
+        ResumeState rs = resumeFromCheckpoint(ckptDir, net, opt, dist);
+        if (rs.found) {
+            startEpoch = rs.epochsDone;
+            // Continue the interrupted run's random streams unless a seed was given.
+            if (!o.seed && rs.seed != seed) {
+                log::info("using the checkpoint's seed %llu\n", (unsigned long long)rs.seed);
+                seed = rs.seed;
+                o.resolvedSeed = seed;
+            }
+        }
+    }
 
     AugmentParams aug;
     aug.enabled = o.augment;
@@ -334,16 +264,7 @@ int runTraining(Options& o, Dist& dist) {
                   (long long)step, (long long)steps, progressBar(step, steps).c_str(), epSecs,
                   epSecs / std::max<int64_t>(step, 1) * 1e3, epLoss / std::max(epCount, 1.0),
                   epCorrect / std::max(epCount, 1.0), lastVal.loss, lastVal.acc, epCount / std::max(epSecs, 1e-9));
-        if (complete && !o.noSave && dist.root()) {
-            CheckpointState st;
-            st.h = nc.h, st.w = nc.w, st.c = nc.c, st.classes = nc.classes;
-            st.epochsDone = epoch + 1;
-            st.iterations = opt.iterations();
-            st.seed = seed, st.batch = B, st.workers = W, st.lr = oc.lr, st.decay = oc.decay;
-            st.weights.assign(net.weights(), net.weights() + P);
-            st.accumulators.assign(opt.accumulators(), opt.accumulators() + P);
-            writeCheckpoint(ckptDir, st);
-        }
+        if (complete && !o.noSave && dist.root()) saveCheckpoint(ckptDir, net, opt, epoch + 1, seed, B, W);
     }
     if (!haveVal) lastVal = evaluate(net, test, dist);
 

@@ -1,0 +1,550 @@
+#include "ClusterService.h"
+
+#include "ClusterCredentials.h"
+#include "ClusterMesh.h"
+#include "NodeAddress.h"
+#include "SshKeys.h"
+#include "common/DataPaths.h"
+#include "jobs/JobRunner.h"
+#include "store/Names.h"
+#include "store/Store.h"
+#include "transport/LocalTransport.h"
+#include "transport/SshTransport.h"
+#include "transport/TransportFactory.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSet>
+#include <QThread>
+
+#include <mutex>
+#include <thread>
+
+namespace TrainDesk {
+
+namespace {
+
+// Runs f(0..count-1) on a thread each (clusters are small) and waits for all.
+template<typename F>
+void forEachParallel(qsizetype count, F f)
+{
+    std::vector<std::thread> threads;
+    threads.reserve(size_t(count));
+    for (qsizetype i = 0; i < count; ++i)
+        threads.emplace_back([&f, i] { f(i); });
+    for (std::thread &t : threads)
+        t.join();
+}
+
+// Callbacks from several worker threads, delivered one at a time.
+class SerialEvents
+{
+public:
+    explicit SerialEvents(const ClusterEvents &events) : m_events(events) {}
+    void message(const QString &text)
+    {
+        std::lock_guard guard(m_mutex);
+        if (m_events.message)
+            m_events.message(text);
+    }
+    void check(const ProbeCheck &c)
+    {
+        std::lock_guard guard(m_mutex);
+        if (m_events.check)
+            m_events.check(c);
+    }
+
+private:
+    const ClusterEvents &m_events;
+    std::mutex m_mutex;
+};
+
+HostKeyPolicy policyOf(const CreateClusterRequest &r)
+{
+    if (r.confirmHostKey)
+        return HostKeyPolicy::Ask;
+    return r.acceptNewHostKeys ? HostKeyPolicy::AcceptNew : HostKeyPolicy::KnownOnly;
+}
+
+QString absolutePath(const QString &path) { return path.isEmpty() ? path : QFileInfo(path).absoluteFilePath(); }
+
+} // namespace
+
+ClusterService::ClusterService(Store &store) : m_store(store) {}
+
+QStringList ClusterService::busyNodes(qint64 clusterId) const
+{
+    QStringList busy;
+    for (const Job &job : m_store.jobsOnCluster(clusterId)) {
+        if (isActive(job.state))
+            busy += job.nodes;
+    }
+    return busy;
+}
+
+Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request, qint64 workspaceId,
+                                            const ClusterEvents &events)
+{
+    Cluster cluster;
+    cluster.workspaceId = workspaceId;
+    cluster.name = request.name;
+    cluster.kind = ClusterKind::Local;
+    cluster.targetNodeCount = 1;
+    cluster.mountRoot = request.mountRoot.isEmpty() ? DataPaths::clusterMountRoot(request.workspace, request.name)
+                                                    : request.mountRoot;
+    cluster.setupTask = request.setupTask;
+    Node node;
+    node.name = QStringLiteral("localhost");
+    node.host = QStringLiteral("localhost");
+    node.port = 0;
+    node.user = qEnvironmentVariable("USER");
+    node.slotCount = qMax(1, QThread::idealThreadCount());
+    node.state = cluster.setupTask.isEmpty() ? NodeState::Idle : NodeState::Preparing;
+    auto created = m_store.createCluster(cluster, {node});
+    if (!created)
+        return created;
+    if (!cluster.setupTask.isEmpty())
+        join(request.workspace, *created, m_store.nodes(created->id), events);
+    return m_store.clusterById(created->id);
+}
+
+Result<Cluster> ClusterService::create(const CreateClusterRequest &request, const ClusterEvents &events)
+{
+    const auto ws = m_store.workspace(request.workspace);
+    if (!ws)
+        return ws.failure();
+    if (auto valid = validateName(QStringLiteral("cluster"), request.name); !valid)
+        return valid.failure();
+    if (m_store.cluster(ws->id, request.name))
+        return fail(QStringLiteral("cluster '%1' already exists in workspace '%2'").arg(request.name, request.workspace));
+    if (request.local)
+        return createLocal(request, ws->id, events);
+
+    auto parsed = parseNodeAddresses(request.nodes);
+    if (!parsed)
+        return parsed.failure();
+    QList<NodeAddress> addresses = *parsed;
+    if (!request.headNode.isEmpty()) {
+        const auto head = std::find_if(addresses.begin(), addresses.end(), [&](const NodeAddress &a) {
+            return a.name == request.headNode || a.toString() == request.headNode || a.host == request.headNode;
+        });
+        if (head == addresses.end())
+            return fail(QStringLiteral("the head node '%1' is not one of the nodes").arg(request.headNode));
+        addresses.move(head - addresses.begin(), 0);
+    }
+    std::optional<SshKeys::KeyPair> generated;
+    if (request.generateSshKeys) {
+        auto pair = SshKeys::ensureKeyPair();
+        if (!pair)
+            return pair.failure();
+        generated = *pair;
+    }
+    SerialEvents serial(events);
+    if (generated)
+        serial.message(QStringLiteral("Using TrainDesk's key %1").arg(generated->privateKeyPath));
+
+    // One question at a time when the GUI confirms host keys.
+    std::mutex askMutex;
+    std::function<bool(const HostKeyQuestion &)> confirm;
+    if (request.confirmHostKey) {
+        confirm = [&](const HostKeyQuestion &q) {
+            std::lock_guard guard(askMutex);
+            return request.confirmHostKey(q);
+        };
+    }
+    struct Outcome
+    {
+        QString error;
+        int cores = 1;
+        QString home;
+    };
+    QList<Outcome> outcomes(addresses.size());
+    forEachParallel(addresses.size(), [&](qsizetype i) {
+        const NodeAddress &a = addresses.at(i);
+        Outcome &o = outcomes[i];
+        SshParameters p;
+        p.nodeName = a.name;
+        p.host = a.host;
+        p.port = a.port;
+        p.user = a.user;
+        // TrainDesk's key may be deployed already (an earlier cluster): it is tried first.
+        p.credentials.keyFile = generated && request.keyFile.isEmpty() ? generated->privateKeyPath
+                                                                       : absolutePath(request.keyFile);
+        p.credentials.keyPassphrase = request.keyPassphrase;
+        p.credentials.password = request.password;
+        p.hostKeyPolicy = policyOf(request);
+        p.confirmHostKey = confirm;
+        p.connectTimeoutMs = request.connectTimeoutMs;
+        SshTransport first(p);
+        if (auto connected = first.connect(); !connected) {
+            o.error = connected.error();
+            return;
+        }
+        serial.message(QStringLiteral("%1: connected").arg(p.describe()));
+        SshParameters login = p;
+        if (generated) {
+            if (auto deployed = SshKeys::deployPublicKey(first, generated->publicKeyLine); !deployed) {
+                o.error = deployed.error();
+                return;
+            }
+            // From now on the key alone logs in: prove it before anything is stored.
+            login.credentials = SshCredentials{generated->privateKeyPath, {}, {}, false};
+            login.hostKeyPolicy = HostKeyPolicy::KnownOnly;
+            if (auto connected = SshTransport(login).connect(); !connected) {
+                o.error = QStringLiteral("%1: the key was added to ~/.ssh/authorized_keys but logging in with it fails "
+                                         "(does sshd allow PubkeyAuthentication and read ~/.ssh/authorized_keys?): %2")
+                              .arg(p.describe(), connected.error());
+                return;
+            }
+            serial.message(QStringLiteral("%1: key deployed; it logs in").arg(p.describe()));
+        }
+        const auto facts = SshTransport(login).exec(QStringLiteral("nproc 2>/dev/null || echo 1; printf '%s\\n' \"$HOME\""), 30000);
+        if (!facts || facts->exitCode != 0) {
+            o.error = facts ? QStringLiteral("%1: cannot run commands: %2")
+                                  .arg(p.describe(), QString::fromLocal8Bit(facts->stdErr).trimmed())
+                            : facts.error();
+            return;
+        }
+        const QStringList lines = QString::fromUtf8(facts->stdOut).split(QLatin1Char('\n'));
+        o.cores = qMax(1, lines.value(0).trimmed().toInt());
+        o.home = lines.value(1).trimmed();
+    });
+    QStringList errors;
+    for (const Outcome &o : outcomes) {
+        if (!o.error.isEmpty())
+            errors << o.error;
+    }
+    if (!errors.isEmpty())
+        return fail(errors.join(QStringLiteral("; ")));
+
+    Cluster cluster;
+    cluster.workspaceId = ws->id;
+    cluster.name = request.name;
+    cluster.kind = ClusterKind::Ssh;
+    cluster.targetNodeCount = int(addresses.size());
+    cluster.mountRoot = request.mountRoot.isEmpty()
+        ? QStringLiteral("%1/traindesk/mounts/%2/%3").arg(outcomes.first().home, request.workspace, request.name)
+        : request.mountRoot;
+    cluster.setupTask = request.setupTask;
+    // With a generated key the key alone logs in: no password is kept.
+    cluster.sshKeyFile = generated ? generated->privateKeyPath : absolutePath(request.keyFile);
+    const auto sealed = ClusterCredentials::seal(generated ? ClusterSecrets{}
+                                                           : ClusterSecrets{request.password, request.keyPassphrase});
+    if (!sealed)
+        return sealed.failure();
+    cluster.sshSecret = *sealed;
+    QList<Node> nodes;
+    for (qsizetype i = 0; i < addresses.size(); ++i) {
+        Node n;
+        n.name = addresses.at(i).name;
+        n.host = addresses.at(i).host;
+        n.port = addresses.at(i).port;
+        n.user = addresses.at(i).user;
+        n.slotCount = outcomes.at(i).cores;
+        n.state = cluster.setupTask.isEmpty() ? NodeState::Idle : NodeState::Preparing;
+        nodes.append(n);
+    }
+    auto created = m_store.createCluster(cluster, nodes);
+    if (!created)
+        return created;
+    const QList<Node> stored = m_store.allNodes(created->id);
+    if (stored.size() > 1) {
+        const auto meshed = ClusterMesh::setUp(*created, stored, [&](const Node &n) { return openTransport(*created, n); });
+        if (meshed)
+            serial.message(QStringLiteral("The head node %1 logs in to the other nodes with the cluster's own key")
+                               .arg(stored.first().name));
+        else
+            serial.message(QStringLiteral("warning: SSH between the nodes is not set up (mpirun needs it): %1")
+                               .arg(meshed.error()));
+    }
+    if (!cluster.setupTask.isEmpty())
+        join(request.workspace, *created, stored, events);
+    return m_store.clusterById(created->id);
+}
+
+void ClusterService::join(const QString &workspace, const Cluster &cluster, const QList<Node> &nodes,
+                          const ClusterEvents &events)
+{
+    SerialEvents serial(events);
+    const QList<Share> shares = m_store.shares(cluster.workspaceId);
+    QList<QString> failures(nodes.size());
+    forEachParallel(nodes.size(), [&](qsizetype i) {
+        const Node &node = nodes.at(i);
+        auto transport = openTransport(cluster, node);
+        if (!transport) {
+            failures[i] = QStringLiteral("unreachable: %1").arg(transport.error());
+            return;
+        }
+        if (cluster.setupTask.isEmpty()) {
+            const auto alive = (*transport)->exec(QStringLiteral("true"), 30000);
+            if (!alive || alive->exitCode != 0)
+                failures[i] = QStringLiteral("unreachable: %1").arg(alive ? QStringLiteral("the shell fails") : alive.error());
+            return;
+        }
+        serial.message(QStringLiteral("node %1: running the setup task").arg(node.name));
+        const SetupLog log = SetupTask::run(workspace, cluster, shares, node, **transport);
+        if (log.succeeded()) {
+            serial.message(QStringLiteral("node %1: setup task succeeded (log: %2)").arg(node.name, log.stdOutPath));
+        } else if (log.exitCode) {
+            failures[i] = QStringLiteral("setup task failed with exit code %1 (see %2)").arg(*log.exitCode).arg(log.stdErrPath);
+        } else {
+            failures[i] = QStringLiteral("setup task could not run: %1").arg(log.error);
+        }
+        if (!failures[i].isEmpty())
+            serial.message(QStringLiteral("node %1: %2").arg(node.name, failures[i]));
+    });
+    const QStringList busy = busyNodes(cluster.id);
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        if (!failures[i].isEmpty())
+            m_store.setNodeState(nodes[i].id, NodeState::Unusable, failures[i]);
+        else
+            m_store.setNodeState(nodes[i].id, busy.contains(nodes[i].name) ? NodeState::Running : NodeState::Idle);
+    }
+}
+
+Result<Cluster> ClusterService::resize(const QString &workspace, const QString &name, int target,
+                                       const ClusterEvents &events)
+{
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = m_store.cluster(ws->id, name);
+    if (!cluster)
+        return cluster.failure();
+    const QList<Node> all = m_store.allNodes(cluster->id);
+    if (target < 0 || target > all.size()) {
+        return fail(QStringLiteral("cluster '%1' has %2 nodes: the target must be from 0 to %2")
+                        .arg(name).arg(all.size()));
+    }
+    if (auto ok = m_store.setClusterTarget(cluster->id, target); !ok)
+        return ok.failure();
+    const QStringList busy = busyNodes(cluster->id);
+    QList<Node> joining;
+    for (const Node &n : all) {
+        if (n.index >= target) {
+            if (n.parked)
+                continue;
+            // A node with work drains first: leaving, out of scheduling, gone when its job ends.
+            if (busy.contains(n.name)) {
+                m_store.setNodeState(n.id, NodeState::Leaving);
+                if (events.message)
+                    events.message(QStringLiteral("node %1: leaving when its job ends").arg(n.name));
+            } else {
+                m_store.setNodeParked(n.id, true, NodeState::Idle);
+                if (events.message)
+                    events.message(QStringLiteral("node %1: left the cluster").arg(n.name));
+            }
+        } else if (n.parked) {
+            m_store.setNodeParked(n.id, false, NodeState::Preparing);
+            joining.append(n);
+        } else if (n.state == NodeState::Leaving) {
+            m_store.setNodeState(n.id, busy.contains(n.name) ? NodeState::Running : NodeState::Idle);
+        }
+    }
+    if (!joining.isEmpty()) {
+        QList<Node> fresh;
+        for (const Node &n : m_store.nodes(cluster->id)) {
+            if (std::any_of(joining.begin(), joining.end(), [&](const Node &j) { return j.id == n.id; }))
+                fresh.append(n);
+        }
+        join(workspace, *cluster, fresh, events);
+    }
+    // Nodes that joined may let queued jobs start.
+    JobRunner(m_store).schedule(cluster->id);
+    return m_store.clusterById(cluster->id);
+}
+
+VoidResult ClusterService::remove(const QString &workspace, const QString &name)
+{
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = m_store.cluster(ws->id, name);
+    if (!cluster)
+        return cluster.failure();
+    return m_store.deleteCluster(cluster->id);
+}
+
+QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
+                                                 const ClusterEvents &events, const CancelFlag *cancel)
+{
+    SerialEvents serial(events);
+    Cluster cluster;
+    cluster.name = request.name;
+    QList<Node> nodes;
+    if (request.local) {
+        cluster.kind = ClusterKind::Local;
+        cluster.mountRoot = request.mountRoot.isEmpty() ? DataPaths::clusterMountRoot(request.workspace, request.name)
+                                                        : request.mountRoot;
+        Node n;
+        n.name = QStringLiteral("localhost");
+        n.host = QStringLiteral("localhost");
+        nodes.append(n);
+    } else {
+        const auto parsed = parseNodeAddresses(request.nodes);
+        if (!parsed) {
+            serial.check({QString(), QStringLiteral("nodes"), QStringLiteral("Nodes"), false, parsed.error(),
+                          QStringLiteral("write each node as user@host[:port]")});
+            return {};
+        }
+        cluster.kind = ClusterKind::Ssh;
+        cluster.mountRoot = request.mountRoot.isEmpty() ? QStringLiteral("/tmp/traindesk-probe") : request.mountRoot;
+        cluster.sshKeyFile = absolutePath(request.keyFile);
+        const auto sealed = ClusterCredentials::seal({request.password, request.keyPassphrase});
+        cluster.sshSecret = sealed ? *sealed : QString();
+        int index = 0;
+        for (const NodeAddress &a : *parsed) {
+            Node n;
+            n.index = index++;
+            n.name = a.name;
+            n.host = a.host;
+            n.port = a.port;
+            n.user = a.user;
+            nodes.append(n);
+        }
+    }
+    ProbeOptions options;
+    options.shares = shares;
+    options.trainerDirectory = DataPaths::trainerDirectory();
+    options.hostKeyPolicy = policyOf(request);
+    std::mutex askMutex;
+    if (request.confirmHostKey) {
+        options.confirmHostKey = [&](const HostKeyQuestion &q) {
+            std::lock_guard guard(askMutex);
+            return request.confirmHostKey(q);
+        };
+    }
+    options.connectTimeoutMs = request.connectTimeoutMs;
+    options.cancel = cancel;
+    return probeCluster(cluster, nodes, options, [&](const ProbeCheck &c) { serial.check(c); });
+}
+
+Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, const QString &name,
+                                                     const ClusterEvents &events, const CancelFlag *cancel)
+{
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = m_store.cluster(ws->id, name);
+    if (!cluster)
+        return cluster.failure();
+    const QList<Node> nodes = m_store.nodes(cluster->id);
+    if (nodes.isEmpty())
+        return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(name));
+    ProbeOptions options;
+    options.shares = m_store.shares(ws->id);
+    options.trainerDirectory = DataPaths::trainerDirectory();
+    options.cancel = cancel;
+    SerialEvents serial(events);
+    const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options,
+                                                        [&](const ProbeCheck &c) { serial.check(c); });
+    // What was learnt feeds the node table and the MPI slots.
+    for (const NodeProbeResult &r : results) {
+        if (r.connected)
+            m_store.setNodeFacts(r.node.id, qMax(1, r.facts.cores),
+                                 QString::fromUtf8(QJsonDocument(r.facts.toJson()).toJson(QJsonDocument::Compact)));
+    }
+    return results;
+}
+
+VoidResult ClusterService::refresh(qint64 clusterId)
+{
+    const auto cluster = m_store.clusterById(clusterId);
+    if (!cluster)
+        return cluster.failure();
+    const QStringList busy = busyNodes(clusterId);
+    QList<Node> inService;
+    for (const Node &n : m_store.allNodes(clusterId)) {
+        if (n.parked)
+            continue;
+        if (n.state == NodeState::Leaving && !busy.contains(n.name)) {
+            m_store.setNodeParked(n.id, true, NodeState::Idle);
+            continue;
+        }
+        // Nodes in the middle of a setup task are looked at when it ends.
+        if (n.state != NodeState::Preparing)
+            inService.append(n);
+    }
+    if (cluster->kind == ClusterKind::Local) {
+        for (const Node &n : inService)
+            m_store.setNodeState(n.id, n.state, n.stateReason);  // seen now
+        return {};
+    }
+    QList<QString> errors(inService.size());
+    forEachParallel(inService.size(), [&](qsizetype i) {
+        auto transport = openTransport(*cluster, inService.at(i));
+        if (!transport) {
+            errors[i] = transport.error();
+            return;
+        }
+        const auto alive = (*transport)->exec(QStringLiteral("true"), 15000);
+        if (!alive)
+            errors[i] = alive.error();
+        else if (alive->exitCode != 0)
+            errors[i] = QStringLiteral("node %1: the shell fails (exit code %2)").arg(inService.at(i).name).arg(alive->exitCode);
+    });
+    static const QString unreachable = QStringLiteral("unreachable: ");
+    for (qsizetype i = 0; i < inService.size(); ++i) {
+        const Node &n = inService.at(i);
+        if (!errors[i].isEmpty()) {
+            if (n.state != NodeState::Leaving)
+                m_store.setNodeState(n.id, NodeState::Unusable, unreachable + errors[i]);
+        } else if (n.state == NodeState::Unusable && n.stateReason.startsWith(unreachable)) {
+            m_store.setNodeState(n.id, busy.contains(n.name) ? NodeState::Running : NodeState::Idle);
+        } else {
+            m_store.setNodeState(n.id, n.state, n.stateReason);  // seen now
+        }
+    }
+    return {};
+}
+
+void ClusterService::refreshAll()
+{
+    for (const Workspace &ws : m_store.workspaces()) {
+        for (const Cluster &c : m_store.clusters(ws.id))
+            refresh(c.id);
+    }
+}
+
+Result<int> ClusterService::exec(const QString &workspace, const QString &clusterName, const QString &nodeName,
+                                 const QString &command, const ExecHandlers &handlers, const CancelFlag *cancel,
+                                 int timeoutMs)
+{
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = m_store.cluster(ws->id, clusterName);
+    if (!cluster)
+        return cluster.failure();
+    const QList<Node> nodes = m_store.allNodes(cluster->id);
+    const auto node = std::find_if(nodes.begin(), nodes.end(), [&](const Node &n) { return n.name == nodeName; });
+    if (node == nodes.end())
+        return fail(QStringLiteral("cluster '%1' has no node '%2'").arg(clusterName, nodeName));
+    auto transport = openTransport(*cluster, *node);
+    if (!transport)
+        return transport.failure();
+    if (auto *ssh = dynamic_cast<SshTransport *>(transport->get()))
+        return ssh->exec(command, handlers, cancel, timeoutMs);
+    const auto result = (*transport)->exec(command, timeoutMs > 0 ? timeoutMs : 24 * 3600 * 1000);
+    if (!result)
+        return result.failure();
+    if (handlers.onStdOut && !result->stdOut.isEmpty())
+        handlers.onStdOut(result->stdOut);
+    if (handlers.onStdErr && !result->stdErr.isEmpty())
+        handlers.onStdErr(result->stdErr);
+    return result->exitCode;
+}
+
+Result<QList<SetupLog>> ClusterService::setupLogs(const QString &workspace, const QString &clusterName,
+                                                  const QString &node)
+{
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = m_store.cluster(ws->id, clusterName);
+    if (!cluster)
+        return cluster.failure();
+    return SetupTask::logs(workspace, clusterName, node);
+}
+
+} // namespace TrainDesk

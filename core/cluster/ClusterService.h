@@ -1,0 +1,84 @@
+#pragma once
+
+#include "NodeProbe.h"
+#include "SetupTask.h"
+#include "common/Result.h"
+#include "store/Entities.h"
+#include "transport/SshParameters.h"
+#include "transport/TransferOptions.h"
+
+#include <functional>
+
+namespace TrainDesk {
+
+class Store;
+
+struct CreateClusterRequest
+{
+    QString workspace = QStringLiteral("default");
+    QString name;
+    bool local = false;       // the embedded kind: this machine, no SSH
+    QStringList nodes;        // [NAME=]user@host[:port]
+    QString headNode;         // name or user@host[:port] of the head node; default: the first
+    QString keyFile;
+    QString keyPassphrase;
+    QString password;
+    bool generateSshKeys = false;   // TrainDesk's ed25519 key, deployed to every node
+    bool acceptNewHostKeys = false;
+    std::function<bool(const HostKeyQuestion &)> confirmHostKey;  // asked for new keys when set (GUI)
+    QString setupTask;
+    QString mountRoot;        // default: ~/traindesk/mounts/<ws>/<cluster> of the head node's user
+    int connectTimeoutMs = 10000;
+};
+
+// What happens while a cluster is created, resized or probed: one line per step, and
+// probe results as they arrive. Called from worker threads, one call at a time.
+struct ClusterEvents
+{
+    std::function<void(const QString &)> message;
+    std::function<void(const ProbeCheck &)> check;
+};
+
+// Cluster life cycle over the Store and the nodes: create (credentials, key deployment,
+// host keys, SSH between nodes, setup task), resize (nodes above the target drain and
+// leave; growing brings them back through the setup task), delete, probe, node states
+// and commands on a node. Blocks on the nodes: run it off the GUI thread, with a Store
+// of that thread.
+class ClusterService
+{
+public:
+    explicit ClusterService(Store &store);
+
+    Result<Cluster> create(const CreateClusterRequest &request, const ClusterEvents &events = {});
+    Result<Cluster> resize(const QString &workspace, const QString &name, int targetNodeCount,
+                           const ClusterEvents &events = {});
+    VoidResult remove(const QString &workspace, const QString &name);
+
+    // The connection test of the cluster wizard: probes the nodes of a request before
+    // anything is stored (new host keys as the request says).
+    static QList<NodeProbeResult> testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
+                                            const ClusterEvents &events, const CancelFlag *cancel = nullptr);
+    // Probes every node in the cluster; the cores found become the nodes' MPI slots.
+    Result<QList<NodeProbeResult>> probe(const QString &workspace, const QString &name, const ClusterEvents &events,
+                                         const CancelFlag *cancel = nullptr);
+
+    // Node states from what the nodes answer: unreachable nodes become unusable (with the
+    // reason) and usable again when they answer; leaving nodes whose jobs ended leave.
+    VoidResult refresh(qint64 clusterId);
+    void refreshAll();
+
+    // Runs a command on one node, streaming its output; returns its exit status.
+    Result<int> exec(const QString &workspace, const QString &cluster, const QString &node, const QString &command,
+                     const ExecHandlers &handlers, const CancelFlag *cancel = nullptr, int timeoutMs = 0);
+    Result<QList<SetupLog>> setupLogs(const QString &workspace, const QString &cluster, const QString &node = {});
+
+private:
+    Result<Cluster> createLocal(const CreateClusterRequest &request, qint64 workspaceId, const ClusterEvents &events);
+    // Reachability check and setup task for nodes joining the cluster; sets their states.
+    void join(const QString &workspace, const Cluster &cluster, const QList<Node> &nodes, const ClusterEvents &events);
+    QStringList busyNodes(qint64 clusterId) const;
+
+    Store &m_store;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,251 @@
+#include "SshServer.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QThread>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+QString runTool(const QString &program, const QStringList &arguments, int timeoutMs)
+{
+    QProcess p;
+    p.start(program, arguments);
+    if (!p.waitForStarted(5000))
+        return {};
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(2000);
+        return {};
+    }
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return {};
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    return out.isNull() ? QStringLiteral("") : out;  // empty output is success, not null
+}
+
+bool SshServer::isRoot() { return geteuid() == 0; }
+
+int SshServer::freePort(const QString &address)
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    inet_pton(AF_INET, address.toLatin1().constData(), &a.sin_addr);
+    a.sin_port = 0;
+    int port = 0;
+    if (bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
+        socklen_t length = sizeof a;
+        getsockname(fd, reinterpret_cast<sockaddr *>(&a), &length);
+        port = ntohs(a.sin_port);
+    }
+    close(fd);
+    return port;
+}
+
+bool SshServer::accepts(const QString &address, int port)
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    inet_pton(AF_INET, address.toLatin1().constData(), &a.sin_addr);
+    a.sin_port = htons(quint16(port));
+    const bool ok = ::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+SshServer::~SshServer() { stop(); }
+
+QString SshServer::hostKeyPath() const { return m_dir + QStringLiteral("/host_key"); }
+
+QString SshServer::hostKeyFingerprint() const
+{
+    const QString out = runTool(QStringLiteral("ssh-keygen"), {QStringLiteral("-l"), QStringLiteral("-E"),
+                                                               QStringLiteral("sha256"), QStringLiteral("-f"),
+                                                               hostKeyPath() + QStringLiteral(".pub")});
+    return out.section(QLatin1Char(' '), 1, 1);
+}
+
+QString SshServer::log() const
+{
+    QFile f(m_dir + QStringLiteral("/sshd.log"));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+bool SshServer::regenerateHostKey()
+{
+    QFile::remove(hostKeyPath());
+    QFile::remove(hostKeyPath() + QStringLiteral(".pub"));
+    if (runTool(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), m_options.hostKeyType,
+                                               QStringLiteral("-N"), QString(), QStringLiteral("-f"), hostKeyPath()})
+            .isNull()) {
+        m_error = QStringLiteral("ssh-keygen failed");
+        return false;
+    }
+    return true;
+}
+
+bool SshServer::writeConfig()
+{
+    QStringList lines{
+        QStringLiteral("Port %1").arg(m_port),
+        QStringLiteral("ListenAddress %1").arg(m_options.address),
+        QStringLiteral("HostKey %1").arg(hostKeyPath()),
+        QStringLiteral("PidFile %1/sshd.pid").arg(m_dir),
+        QStringLiteral("PermitRootLogin yes"),
+        QStringLiteral("StrictModes no"),
+        QStringLiteral("UsePAM no"),
+        QStringLiteral("PubkeyAuthentication yes"),
+        QStringLiteral("PasswordAuthentication %1").arg(m_options.passwordAuthentication ? "yes" : "no"),
+        QStringLiteral("KbdInteractiveAuthentication no"),
+        QStringLiteral("Subsystem sftp internal-sftp"),
+        QStringLiteral("MaxSessions 64"),
+        QStringLiteral("MaxStartups 64"),
+        QStringLiteral("LogLevel VERBOSE"),
+    };
+    if (!m_options.authorizedKeysFile.isEmpty())
+        lines << QStringLiteral("AuthorizedKeysFile %1").arg(m_options.authorizedKeysFile);
+    lines += m_options.extraConfig;
+    QFile f(m_dir + QStringLiteral("/sshd_config"));
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    f.write(lines.join(QLatin1Char('\n')).toUtf8() + '\n');
+    return true;
+}
+
+bool SshServer::launch()
+{
+    m_process.setProgram(QStringLiteral("/usr/sbin/sshd"));
+    // -D: stay in the foreground (so the test owns and kills it); -E: log to a file.
+    m_process.setArguments({QStringLiteral("-D"), QStringLiteral("-f"), m_dir + QStringLiteral("/sshd_config"),
+                            QStringLiteral("-E"), m_dir + QStringLiteral("/sshd.log")});
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.start();
+    if (!m_process.waitForStarted(5000)) {
+        m_error = QStringLiteral("sshd does not start: %1").arg(m_process.errorString());
+        return false;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 10000) {
+        if (m_process.state() != QProcess::Running) {
+            m_error = QStringLiteral("sshd exited: %1 %2").arg(QString::fromUtf8(m_process.readAll()), log());
+            return false;
+        }
+        if (accepts(m_options.address, m_port))
+            return true;
+        QThread::msleep(20);
+    }
+    m_error = QStringLiteral("sshd does not accept connections within 10 s: %1").arg(log());
+    stop();
+    return false;
+}
+
+bool SshServer::start(const QString &directory, const Options &options)
+{
+    m_dir = directory;
+    m_options = options;
+    QDir().mkpath(m_dir);
+    QDir().mkpath(QStringLiteral("/run/sshd"));  // sshd's privilege separation directory
+    if (!QFile::exists(hostKeyPath()) && !regenerateHostKey())
+        return false;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        m_port = freePort(m_options.address);
+        if (m_port <= 0) {
+            m_error = QStringLiteral("no free port on %1").arg(m_options.address);
+            return false;
+        }
+        if (!writeConfig()) {
+            m_error = QStringLiteral("cannot write the sshd config");
+            return false;
+        }
+        if (launch())
+            return true;
+    }
+    return false;
+}
+
+bool SshServer::start(const QString &directory) { return start(directory, Options()); }
+
+void SshServer::dropConnections()
+{
+    const qint64 parent = m_process.processId();
+    if (parent <= 0)
+        return;
+    const QDir proc(QStringLiteral("/proc"));
+    for (const QString &entry : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile stat(proc.filePath(entry + QStringLiteral("/stat")));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // Fields after the command name, which is in parentheses: state, ppid, ...
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toLongLong() == parent)
+            ::kill(pid_t(pid), SIGKILL);
+    }
+}
+
+bool SshServer::restart()
+{
+    stop();
+    return launch();
+}
+
+void SshServer::stop()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_process.terminate();
+    if (!m_process.waitForFinished(5000)) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+    // The listening socket is gone with the process; sessions it forked end with it.
+}
+
+TestUser::~TestUser()
+{
+    if (!m_name.isEmpty())
+        runTool(QStringLiteral("userdel"), {QStringLiteral("-f"), m_name}, 15000);
+}
+
+bool TestUser::create(const QString &homeParent)
+{
+    const quint32 suffix = QRandomGenerator::global()->bounded(100000u, 999999u);
+    const QString name = QStringLiteral("tdtest%1").arg(suffix);
+    const QString password = QStringLiteral("pw-%1-%2").arg(QRandomGenerator::global()->generate(), 0, 16).arg(suffix);
+    // The home's parent must be traversable by the user (temporary folders are 0700).
+    QFile::setPermissions(homeParent, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                          | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                          | QFileDevice::ExeOther);
+    const QString home = homeParent + QStringLiteral("/home-") + name;
+    if (runTool(QStringLiteral("useradd"), {QStringLiteral("-m"), QStringLiteral("-d"), home, QStringLiteral("-s"),
+                                            QStringLiteral("/bin/sh"), name})
+            .isNull()) {
+        m_error = QStringLiteral("useradd %1 failed").arg(name);
+        return false;
+    }
+    m_name = name;
+    m_home = home;
+    QProcess chpasswd;
+    chpasswd.start(QStringLiteral("chpasswd"), {});
+    chpasswd.waitForStarted(5000);
+    chpasswd.write(QStringLiteral("%1:%2\n").arg(name, password).toUtf8());
+    chpasswd.closeWriteChannel();
+    if (!chpasswd.waitForFinished(10000) || chpasswd.exitCode() != 0) {
+        m_error = QStringLiteral("chpasswd failed: %1").arg(QString::fromUtf8(chpasswd.readAllStandardError()));
+        return false;
+    }
+    m_password = password;
+    return true;
+}

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+// A real OpenSSH server for one test: its own host key, config and port on a loopback
+// address, started with `sshd -D` and killed when the object goes.
+class SshServer
+{
+public:
+    struct Options
+    {
+        QString address = QStringLiteral("127.0.0.1");
+        bool passwordAuthentication = false;
+        // Empty: each user's ~/.ssh/authorized_keys (what key deployment writes to).
+        QString authorizedKeysFile;
+        QString hostKeyType = QStringLiteral("ed25519");
+        QStringList extraConfig;
+    };
+
+    SshServer() = default;
+    ~SshServer();
+    SshServer(const SshServer &) = delete;
+    SshServer &operator=(const SshServer &) = delete;
+
+    // Writes the config and host key under `directory` and starts the server on a free
+    // port; false (with error()) when it does not come up within 10 s.
+    bool start(const QString &directory, const Options &options);
+    bool start(const QString &directory);
+    void stop();
+    // Same port and config; the host key stays unless regenerateHostKey() was called.
+    bool restart();
+    bool regenerateHostKey();
+    // Kills the server's connection processes (its children), as a crash or a reboot of
+    // the node would: clients see their connections drop.
+    void dropConnections();
+
+    QString address() const { return m_options.address; }
+    int port() const { return m_port; }
+    QString hostKeyPath() const;
+    // OpenSSH's own fingerprint of the host key ("SHA256:..."), to check ours against.
+    QString hostKeyFingerprint() const;
+    QString error() const { return m_error; }
+    QString log() const;
+
+    static bool isRoot();
+    // A free TCP port on `address` (bound and released).
+    static int freePort(const QString &address);
+    // True when something accepts TCP connections on address:port.
+    static bool accepts(const QString &address, int port);
+
+private:
+    bool writeConfig();
+    bool launch();
+
+    Options m_options;
+    QString m_dir;
+    int m_port = 0;
+    QProcess m_process;
+    QString m_error;
+};
+
+// A throwaway Unix user with a known password and a home of its own, for password
+// logins and key deployment into ~/.ssh/authorized_keys; removed at the end.
+class TestUser
+{
+public:
+    ~TestUser();
+    bool create(const QString &homeParent);
+    QString name() const { return m_name; }
+    QString password() const { return m_password; }
+    QString home() const { return m_home; }
+    QString error() const { return m_error; }
+
+private:
+    QString m_name;
+    QString m_password;
+    QString m_home;
+    QString m_error;
+};
+
+// Runs a program to the end (bounded); returns its stdout, or a null string on failure.
+QString runTool(const QString &program, const QStringList &arguments, int timeoutMs = 30000);

@@ -1,0 +1,184 @@
+// The cluster commands of the CLI, run as a user runs them, against two real sshd
+// servers: create (key generation and deployment, host keys), show, list, node list,
+// node exec (exit code, Ctrl-C ending the remote command), resize (to 0 and back),
+// probe (streamed PASS/FAIL lines with hints), setup logs and delete.
+#include "IntegrationTest.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <csignal>
+
+class TestClusterCli : public QObject
+{
+    Q_OBJECT
+
+    IntegrationHome m_home;
+    TestUser m_user;
+    SshServer m_node1;
+    SshServer m_node2;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+
+    Run cli(const QStringList &arguments, const QString &home = {}, int timeoutMs = 120000)
+    {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), home.isEmpty() ? m_home.dataDir() : home);
+        env.insert(QStringLiteral("TRAINDESK_SSH_PASSWORD"), m_user.password());
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(TRAINDESK_CLI), arguments);
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, QStringLiteral("<timed out>"), QString()};
+        }
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString nodes() const
+    {
+        return QStringLiteral("%1@127.0.0.2:%2,%1@127.0.0.3:%3").arg(m_user.name()).arg(m_node1.port()).arg(m_node2.port());
+    }
+    static QString describe(const Run &r) { return QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
+    static QStringList summaryRow(const Run &r)
+    {
+        // Name, State, Idle, Running, Preparing, Leaving, Unusable
+        return r.out.split(QLatin1Char('\n')).value(2).split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        REQUIRE_ROOT();
+        QVERIFY2(m_user.create(m_home.path()), qPrintable(m_user.error()));
+        SshServer::Options options;
+        options.passwordAuthentication = true;
+        options.address = QStringLiteral("127.0.0.2");
+        QVERIFY2(m_node1.start(m_home.filePath(QStringLiteral("sshd1")), options), qPrintable(m_node1.error()));
+        options.address = QStringLiteral("127.0.0.3");
+        QVERIFY2(m_node2.start(m_home.filePath(QStringLiteral("sshd2")), options), qPrintable(m_node2.error()));
+    }
+
+    void unknownHostKeysNeedTheFlag()
+    {
+        const Run r = cli({"cluster", "create", "-n", "refused", "--nodes", nodes(), "--generate-ssh-keys"},
+                          m_home.filePath(QStringLiteral("other-data")));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("not known yet")) && r.err.contains(m_node1.hostKeyFingerprint())
+                     && r.err.contains(QLatin1String("--accept-new-host-keys")),
+                 qPrintable(describe(r)));
+    }
+
+    void createShowAndList()
+    {
+        const Run created = cli({"cluster", "create", "-n", "c", "--nodes", nodes(), "--generate-ssh-keys",
+                                 "--accept-new-host-keys", "--setup-task", "echo ready on $AZ_BATCHAI_NODE_NAME"});
+        QVERIFY2(created.exitCode == 0, qPrintable(describe(created)));
+        QVERIFY2(created.err.contains(QLatin1String("key deployed")), qPrintable(created.err));
+        QCOMPARE(summaryRow(created), QStringList({"c", "steady", "2", "0", "0", "0", "0"}));
+        QVERIFY2(!created.out.contains(m_user.password()) && !created.err.contains(m_user.password()), "password printed");
+
+        const Run shown = cli({"cluster", "show", "-n", "c", "-o", "json"});
+        QVERIFY2(shown.exitCode == 0, qPrintable(describe(shown)));
+        const QJsonObject json = QJsonDocument::fromJson(shown.out.toUtf8()).object();
+        QCOMPARE(json.value("allocationState").toString(), QStringLiteral("steady"));
+        QCOMPARE(json.value("nodeStateCounts").toObject().value("idleNodeCount").toInt(), 2);
+
+        const Run list = cli({"cluster", "list"});
+        QVERIFY(list.out.contains(QRegularExpression(QStringLiteral("\\nc\\s+steady\\s+2"))));
+        const Run nodeList = cli({"cluster", "node", "list", "-c", "c", "-o", "json"});
+        const QJsonArray array = QJsonDocument::fromJson(nodeList.out.toUtf8()).array();
+        QCOMPARE(array.size(), 2);
+        QCOMPARE(array.at(0).toObject().value("host").toString(), QStringLiteral("127.0.0.2"));
+        QCOMPARE(array.at(1).toObject().value("state").toString(), QStringLiteral("idle"));
+
+        const Run logs = cli({"cluster", "node", "setup-logs", "-c", "c"});
+        QVERIFY2(logs.exitCode == 0, qPrintable(describe(logs)));
+        QCOMPARE(logs.out.count(QLatin1String("-stdout.txt")), 2);
+    }
+
+    void nodeExec()
+    {
+        const Run r = cli({"cluster", "node", "exec", "-c", "c", "-n", "127.0.0.3", "--exec", "echo out; echo err >&2; exit 3"});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.out, QStringLiteral("out\n"));
+        QCOMPARE(r.err, QStringLiteral("err\n"));
+    }
+
+    void interruptEndsTheRemoteCommand()
+    {
+        const QString pidFile = m_user.home() + QStringLiteral("/exec.pid");  // written by the node's user
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.dataDir());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(TRAINDESK_CLI), {"cluster", "node", "exec", "-c", "c", "-n", "127.0.0.2", "--exec",
+                                                QStringLiteral("sleep 300 & echo $! > %1; wait").arg(pidFile)});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile(pidFile).size() > 0, 20000);
+        QFile f(pidFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const qint64 sleeper = f.readAll().trimmed().toLongLong();
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(15000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QLatin1String("cancelled")));
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid_t(sleeper), 0) != 0, 5000);
+    }
+
+    void resizeToZeroAndBack()
+    {
+        Run r = cli({"cluster", "resize", "-n", "c", "-t", "1"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QCOMPARE(summaryRow(r), QStringList({"c", "steady", "1", "0", "0", "0", "0"}));
+        r = cli({"cluster", "resize", "-n", "c", "-t", "0"});
+        QCOMPARE(summaryRow(r), QStringList({"c", "steady", "0", "0", "0", "0", "0"}));
+        r = cli({"cluster", "show", "-n", "c"});
+        QCOMPARE(summaryRow(r), QStringList({"c", "steady", "0", "0", "0", "0", "0"}));
+        r = cli({"cluster", "resize", "-n", "c", "-t", "2"});
+        QCOMPARE(summaryRow(r), QStringList({"c", "steady", "2", "0", "0", "0", "0"}));
+        r = cli({"cluster", "resize", "-n", "c", "-t", "5"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("from 0 to 2")), qPrintable(r.err));
+    }
+
+    void probePrintsEachCheck()
+    {
+        const Run r = cli({"cluster", "probe", "-n", "c"});
+        for (const char *line : {"PASS 127.0.0.2  Reachable", "PASS 127.0.0.3  Authenticated", "PASS 127.0.0.3  SSH from the head node",
+                                 "PASS 127.0.0.2  Open MPI", "PASS Network the nodes share"})
+            QVERIFY2(r.out.contains(QLatin1String(line)), qPrintable(describe(r)));
+        // The bundled trainer is not installed on these nodes: a FAIL with a hint, exit 1.
+        QVERIFY2(r.out.contains(QLatin1String("FAIL 127.0.0.2  Trainer")) && r.out.contains(QLatin1String("hint: ")),
+                 qPrintable(r.out));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("checks failed")), qPrintable(r.err));
+    }
+
+    void deleteCluster()
+    {
+        Run r = cli({"cluster", "delete", "-n", "c"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        r = cli({"cluster", "show", "-n", "c"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains(QLatin1String("not found")));
+    }
+
+    void cleanupTestCase()
+    {
+        m_node1.stop();
+        m_node2.stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClusterCli)
+#include "tst_cluster_cli.moc"

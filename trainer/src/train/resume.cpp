@@ -1,0 +1,62 @@
+#include "train/resume.h"
+
+#include <algorithm>
+
+#include "io/checkpoint.h"
+#include "util/check.h"
+#include "util/log.h"
+
+namespace td {
+
+ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt, const Dist& dist) {
+    const NetConfig& nc = net.config();
+    const size_t P = net.paramFloats();
+    ResumeState r;
+    CheckpointState st;
+    int found = 0;
+    if (dist.root()) {
+        if (auto path = latestCheckpoint(dir)) {
+            st = readCheckpoint(*path);
+            if (st.h != nc.h || st.w != nc.w || st.c != nc.c || st.classes != nc.classes || st.weights.size() != P)
+                TD_FAIL(*path, ": checkpoint is for ", st.h, "x", st.w, "x", st.c, " images, this data set has ", nc.h,
+                        "x", nc.w, "x", nc.c);
+            found = 1;
+            log::info("resuming from %s (epoch %d done, %lld steps)\n", path->c_str(), st.epochsDone,
+                      (long long)st.iterations);
+            std::copy(st.weights.begin(), st.weights.end(), net.weights());
+            std::copy(st.accumulators.begin(), st.accumulators.end(), opt.accumulators());
+        } else {
+            log::info("--resume: no checkpoint in %s, starting from scratch\n", dir.c_str());
+        }
+    }
+    dist.broadcast(&found, sizeof found);
+    if (!found) return r;
+    int64_t hdr[3] = {st.epochsDone, st.iterations, int64_t(st.seed)};
+    dist.broadcast(hdr, sizeof hdr);
+    dist.broadcastFloats(net.weights(), P);
+    dist.broadcastFloats(opt.accumulators(), P);
+    net.syncWeights();
+    opt.setIterations(hdr[1]);
+    r.found = true;
+    r.epochsDone = int(hdr[0]);
+    r.iterations = hdr[1];
+    r.seed = uint64_t(hdr[2]);
+    return r;
+}
+
+void saveCheckpoint(const std::string& dir, Net& net, const RmsProp& opt, int epochsDone, uint64_t seed, int batch,
+                    int workers) {
+    const NetConfig& nc = net.config();
+    const size_t P = net.paramFloats();
+    CheckpointState st;
+    st.h = nc.h, st.w = nc.w, st.c = nc.c, st.classes = nc.classes;
+    st.epochsDone = epochsDone;
+    st.iterations = opt.iterations();
+    st.seed = seed, st.batch = batch, st.workers = workers;
+    st.lr = opt.config().lr, st.decay = opt.config().decay;
+    st.weights.assign(net.weights(), net.weights() + P);
+    st.accumulators.assign(opt.accumulators(), opt.accumulators() + P);
+    writeCheckpoint(dir, st);
+}
+
+}  // namespace td

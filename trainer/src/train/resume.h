@@ -1,0 +1,26 @@
+#pragma once
+// Checkpoint glue of the training loop: rank 0 reads or writes, everyone gets the state.
+#include <cstdint>
+#include <string>
+
+#include "dist/dist.h"
+#include "model/net.h"
+#include "optim/rmsprop.h"
+
+namespace td {
+
+struct ResumeState {
+    bool found = false;
+    int epochsDone = 0;
+    int64_t iterations = 0;
+    uint64_t seed = 0;  // the interrupted run's seed
+};
+
+// Loads the newest checkpoint in dir on rank 0 and broadcasts weights, RMSprop state and
+// counters; returns found=false (and changes nothing) when there is none.
+ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt, const Dist& dist);
+// Rank 0 only: writes DIR/epoch-NNNN.ckpt atomically.
+void saveCheckpoint(const std::string& dir, Net& net, const RmsProp& opt, int epochsDone, uint64_t seed, int batch,
+                    int workers);
+
+}  // namespace td
