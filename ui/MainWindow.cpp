@@ -2,6 +2,7 @@
 
 #include "ScreenshotMode.h"
 #include "cluster/ClusterView.h"
+#include "common/Icons.h"
 #include "common/StateStyle.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -94,7 +95,11 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     setCentralWidget(m_splitter);
 
     createActions();
+    createMenus();
     statusBar()->addPermanentWidget(m_jobsLabel);
+    setWindowIcon(appIcon(QStringLiteral("traindesk")));
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QTreeView::customContextMenuRequested, this, &MainWindow::showTreeMenu);
 
     connect(m_backend, &Backend::snapshotChanged, this, &MainWindow::onSnapshot);
     connect(m_backend, &Backend::operationFailed, this, [this](const QString &message) {
@@ -103,7 +108,11 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
     connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
     connect(m_jobView, &JobView::terminateRequested, this, [this](qint64 id) { m_backend->terminateJob(id); });
-
+    connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_backend, &Backend::fileWritten, this, [this](int id, const QString &error) {
+        if (id == m_exportRequest)
+            statusBar()->showMessage(error.isEmpty() ? tr("job.json exported") : error, 10000);
+    });
     restoreSettings();
     if (!m_backend->snapshot().workspaces.isEmpty())
         onSnapshot();
@@ -112,44 +121,6 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
-
-void MainWindow::createActions()
-{
-    QToolBar *toolBar = addToolBar(tr("Main"));
-    toolBar->setObjectName(QStringLiteral("mainToolBar"));
-    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-
-    m_startAction = toolBar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start job"));
-    m_startAction->setToolTip(tr("Submit the selected draft job: it is queued and starts when its nodes are free"));
-    connect(m_startAction, &QAction::triggered, this, [this] {
-        if (const Job *job = selectedJob(); job && job->state == JobState::Draft)
-            m_backend->queueJob(job->id);
-    });
-
-    m_terminateAction = toolBar->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("Terminate"));
-    m_terminateAction->setToolTip(tr("Stop the selected job (SIGTERM, then SIGKILL after a grace period)"));
-    connect(m_terminateAction, &QAction::triggered, this, [this] {
-        if (const Job *job = selectedJob(); job && !isFinished(job->state))
-            m_backend->terminateJob(job->id);
-    });
-
-    m_downloadAction = toolBar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("Download…"));
-    m_downloadAction->setToolTip(tr("Copy the selected job's output files to this computer"));
-    connect(m_downloadAction, &QAction::triggered, this, [this] {
-        m_jobView->setCurrentIndex(JobView::FilesTab);
-        m_jobView->files()->chooseAndDownload();
-    });
-
-    toolBar->addSeparator();
-    m_refreshAction = toolBar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Refresh"));
-    m_refreshAction->setShortcut(QKeySequence::Refresh);
-    m_refreshAction->setToolTip(tr("Look at the jobs and nodes now"));
-    connect(m_refreshAction, &QAction::triggered, this, [this] {
-        m_backend->pollNow();
-        if (m_stack->currentWidget() == m_jobView)
-            m_jobView->files()->refresh();
-    });
-}
 
 void MainWindow::onSnapshot()
 {
@@ -233,7 +204,7 @@ void MainWindow::showSelection()
         m_stack->setCurrentWidget(m_clusterView);
         break;
     default:
-        m_infoView->showResource(kind, id, snapshot);
+        m_infoView->showResource(kind, id, snapshot, index.data(Qt::DisplayRole).toString());
         m_stack->setCurrentWidget(m_infoView);
         break;
     }
@@ -247,6 +218,14 @@ void MainWindow::updateActions()
     m_terminateAction->setEnabled(job && !isFinished(job->state) && job->state != JobState::Draft
                                   && job->state != JobState::Terminating);
     m_downloadAction->setEnabled(job && !job->jobDir.isEmpty());
+    m_cloneJobAction->setEnabled(job);
+    m_exportJobAction->setEnabled(job);
+    const bool anyWorkspace = !m_backend->snapshot().workspaces.isEmpty();
+    m_newJobAction->setEnabled(anyWorkspace);
+    m_importJobAction->setEnabled(anyWorkspace);
+    m_newExperimentAction->setEnabled(anyWorkspace);
+    m_newShareAction->setEnabled(anyWorkspace);
+    m_uploadAction->setEnabled(anyWorkspace);
 }
 
 QString MainWindow::jobsStatusText() const

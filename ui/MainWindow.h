@@ -19,7 +19,10 @@ namespace TrainDesk::Ui {
 
 class ClusterView;
 class JobView;
+class NewJobWizard;
 class ResourceInfoView;
+class ShareWizard;
+class WorkspaceWizard;
 
 // Opens the data directory (creating the embedded defaults on first start), starts the
 // Backend, shows the main window and runs the event loop. Needs a QApplication.
@@ -51,13 +54,39 @@ public:
     QAction *terminateAction() const { return m_terminateAction; }
     QAction *refreshAction() const { return m_refreshAction; }
     QAction *downloadAction() const { return m_downloadAction; }
+    QAction *newJobAction() const { return m_newJobAction; }
+    QAction *cloneJobAction() const { return m_cloneJobAction; }
+    QAction *importJobAction() const { return m_importJobAction; }
+    QAction *exportJobAction() const { return m_exportJobAction; }
+    QAction *newWorkspaceAction() const { return m_newWorkspaceAction; }
+    QAction *newExperimentAction() const { return m_newExperimentAction; }
+    QAction *newShareAction() const { return m_newShareAction; }
+    QAction *uploadAction() const { return m_uploadAction; }
     QString jobsStatusText() const;
+
+    // The wizards, opened window-modal (not blocking) and deleted when closed; each
+    // selects what it made in the tree.
+    NewJobWizard *openNewJobWizard();
+    NewJobWizard *openCloneWizard(qint64 jobId);
+    NewJobWizard *openImportWizard();
+    WorkspaceWizard *openWorkspaceWizard(bool newWorkspace);
+    ShareWizard *openShareWizard(bool upload);
+    // Writes the selected job's job.json to `path` (in the worker).
+    void exportSelectedJob(const QString &path);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
     void createActions();
+    void createMenus();
+    QAction *addAction(const QString &icon, const QString &text, const QKeySequence &shortcut, const QString &toolTip);
+    void showTreeMenu(const QPoint &pos);
+    // What the tree's selection lies in (0 when it lies in none): to preset the wizards.
+    qint64 selectedIdOf(ResourceTreeModel::Kind kind) const;
+    NewJobWizard *createNewJobWizard();
+    template<typename Wizard>
+    Wizard *showWizard(Wizard *wizard);
     void onSnapshot();
     void showSelection();
     void updateActions();
@@ -79,6 +108,16 @@ private:
     QAction *m_terminateAction = nullptr;
     QAction *m_refreshAction = nullptr;
     QAction *m_downloadAction = nullptr;
+    QAction *m_newJobAction = nullptr;
+    QAction *m_cloneJobAction = nullptr;
+    QAction *m_importJobAction = nullptr;
+    QAction *m_exportJobAction = nullptr;
+    QAction *m_newWorkspaceAction = nullptr;
+    QAction *m_newExperimentAction = nullptr;
+    QAction *m_newShareAction = nullptr;
+    QAction *m_uploadAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    int m_exportRequest = 0;
     QLabel *m_jobsLabel;
     bool m_firstSnapshot = true;
     QString m_restoredKey;

@@ -2,11 +2,76 @@
 
 #include "MainWindow.h"
 
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
+#include <QWizard>
 
 namespace TrainDesk::Ui::ScreenshotMode {
+
+namespace {
+
+QWizard *openWizard(MainWindow *window)
+{
+    const QList<QWizard *> wizards = window->findChildren<QWizard *>();
+    for (auto it = wizards.crbegin(); it != wizards.crend(); ++it) {
+        if ((*it)->isVisible())
+            return *it;
+    }
+    return nullptr;
+}
+
+// One step of TRAINDESK_SCREENSHOT_STEPS on the open wizard: "next", "name=value" (sets
+// the named field), "click:name", "activate:name=row" (as Enter on a list row).
+void runStep(QWizard *wizard, const QString &step)
+{
+    if (step == QLatin1String("next")) {
+        wizard->next();
+        return;
+    }
+    if (step.startsWith(QLatin1String("click:"))) {
+        if (auto *button = wizard->findChild<QAbstractButton *>(step.mid(6)))
+            button->click();
+        return;
+    }
+    const bool activate = step.startsWith(QLatin1String("activate:"));
+    const QString assignment = activate ? step.mid(9) : step;
+    const qsizetype eq = assignment.indexOf(QLatin1Char('='));
+    if (eq < 0)
+        return;
+    const QString name = assignment.left(eq);
+    const QString value = assignment.mid(eq + 1);
+    QWidget *field = wizard->findChild<QWidget *>(name);
+    if (auto *view = qobject_cast<QAbstractItemView *>(field)) {
+        const QModelIndex index = view->model()->index(value.toInt(), 0);
+        view->setCurrentIndex(index);
+        if (activate)
+            Q_EMIT view->activated(index);
+    } else if (auto *edit = qobject_cast<QLineEdit *>(field)) {
+        edit->setText(value);
+    } else if (auto *text = qobject_cast<QPlainTextEdit *>(field)) {
+        text->setPlainText(value);
+    } else if (auto *combo = qobject_cast<QComboBox *>(field)) {
+        if (combo->isEditable())
+            combo->setEditText(value);
+        else
+            combo->setCurrentIndex(combo->findText(value) >= 0 ? combo->findText(value) : value.toInt());
+    } else if (auto *spin = qobject_cast<QSpinBox *>(field)) {
+        spin->setValue(value.toInt());
+    } else if (auto *button = qobject_cast<QAbstractButton *>(field)) {
+        button->setChecked(value == QLatin1String("1") || value == QLatin1String("true"));
+    }
+}
+
+} // namespace
 
 void installFromEnvironment(MainWindow *window)
 {
@@ -15,14 +80,17 @@ void installFromEnvironment(MainWindow *window)
         return;
     const QString select = qEnvironmentVariable("TRAINDESK_SCREENSHOT_SELECT");
     const QString tab = qEnvironmentVariable("TRAINDESK_SCREENSHOT_TAB");
+    const QString action = qEnvironmentVariable("TRAINDESK_SCREENSHOT_ACTION");
+    const QStringList steps = qEnvironmentVariable("TRAINDESK_SCREENSHOT_STEPS").split(QLatin1Char('|'), Qt::SkipEmptyParts);
     bool ok = false;
     const double delay = qEnvironmentVariable("TRAINDESK_SCREENSHOT_DELAY").toDouble(&ok);
     const int delayMs = ok && delay > 0 ? int(delay * 1000) : 5000;
 
-    // Selecting needs the first snapshot: try a few times, early.
+    // Selecting needs the first snapshot: try a few times, early. Then the action (a
+    // wizard) and its steps, half a second apart so that the worker can answer between.
     auto *chooser = new QTimer(window);
     chooser->setInterval(200);
-    QObject::connect(chooser, &QTimer::timeout, window, [window, chooser, select, tab, tries = 0]() mutable {
+    QObject::connect(chooser, &QTimer::timeout, window, [=, tries = 0]() mutable {
         const bool selected = select.isEmpty() || window->selectByName(select);
         if (selected) {
             if (auto *tabs = qobject_cast<QTabWidget *>(window->currentView()); tabs && !tab.isEmpty()) {
@@ -32,12 +100,25 @@ void installFromEnvironment(MainWindow *window)
                 }
             }
         }
-        if (selected || ++tries > 25)
-            chooser->stop();
+        if (!selected && ++tries <= 25)
+            return;
+        chooser->stop();
+        if (action.isEmpty())
+            return;
+        if (auto *a = window->findChild<QAction *>(action))
+            a->trigger();
+        for (qsizetype i = 0; i < steps.size(); ++i) {
+            QTimer::singleShot(500 * int(i + 1), window, [window, step = steps.at(i)] {
+                if (QWizard *wizard = openWizard(window))
+                    runStep(wizard, step);
+            });
+        }
     });
     chooser->start();
     QTimer::singleShot(delayMs, window, [window, path] {
-        const bool saved = window->grab().save(path, "PNG");
+        // A wizard open: its window is the picture.
+        QWidget *target = openWizard(window);
+        const bool saved = (target ? target : static_cast<QWidget *>(window))->grab().save(path, "PNG");
         qInfo("screenshot %s: %s", qPrintable(path), saved ? "saved" : "FAILED");
         QApplication::exit(saved ? 0 : 1);
     });

@@ -8,6 +8,7 @@
 #include "jobs/JobRunner.h"
 #include "store/Names.h"
 #include "store/Store.h"
+#include "transport/KnownHosts.h"
 #include "transport/LocalTransport.h"
 #include "transport/SshTransport.h"
 #include "transport/TransportFactory.h"
@@ -174,6 +175,10 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         p.credentials.password = request.password;
         p.hostKeyPolicy = policyOf(request);
         p.confirmHostKey = confirm;
+        p.hostKeyAccepted = [&](const HostKeyQuestion &q) {
+            serial.message(QStringLiteral("node %1: trusting the new host key of %2: %3 %4")
+                               .arg(q.nodeName, KnownHosts::hostPattern(q.host, q.port), q.keyType, q.fingerprint));
+        };
         p.connectTimeoutMs = request.connectTimeoutMs;
         SshTransport first(p);
         if (auto connected = first.connect(); !connected) {
@@ -388,7 +393,7 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
             return {};
         }
         cluster.kind = ClusterKind::Ssh;
-        cluster.mountRoot = request.mountRoot.isEmpty() ? QStringLiteral("/tmp/traindesk-probe") : request.mountRoot;
+        cluster.mountRoot = request.mountRoot;  // empty: the probe checks the default one
         cluster.sshKeyFile = absolutePath(request.keyFile);
         const auto sealed = ClusterCredentials::seal({request.password, request.keyPassphrase});
         cluster.sshSecret = sealed ? *sealed : QString();

@@ -78,14 +78,17 @@ QString factsScript(const Cluster &cluster, const ProbeOptions &options)
     s += QStringLiteral("echo \"cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)\"\n");
     s += QStringLiteral("echo \"memory_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null)\"\n");
     s += QStringLiteral("if command -v nvidia-smi >/dev/null 2>&1; then echo nvidia_smi=yes; "
-                        "nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu=/'; "
-                        "echo \"nvidia_smi_status=$?\"; else echo nvidia_smi=no; fi\n");
+                        "gpus=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1); st=$?; "
+                        "printf '%s\\n' \"$gpus\" | sed 's/^/gpu=/'; echo \"nvidia_smi_status=$st\"; "
+                        "else echo nvidia_smi=no; fi\n");
     s += QStringLiteral("echo \"mpirun=$(mpirun --version 2>/dev/null | head -n 1)\"\n");
     QString path = QStringLiteral("$PATH");
     if (!options.trainerDirectory.isEmpty())
         path = shellQuote(options.trainerDirectory) + QStringLiteral(":$PATH");
     s += QStringLiteral("echo \"trainer=$(PATH=%1 command -v traindesk-trainer)\"\n").arg(path);
-    const QString root = shellQuote(cluster.mountRoot);
+    // No mount root chosen yet (the wizard's test): the default one under the home.
+    const QString root = cluster.mountRoot.isEmpty() ? QStringLiteral("\"$HOME\"/traindesk/mounts")
+                                                     : shellQuote(cluster.mountRoot);
     s += QStringLiteral("if mkdir -p %1 2>/dev/null && t=$(mktemp %1/.traindesk-probe.XXXXXX 2>/dev/null) && rm -f \"$t\"; "
                         "then echo mount_root=writable; else echo mount_root=no; fi\n").arg(root);
     for (int i = 0; i < options.shares.size(); ++i) {
@@ -344,7 +347,8 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
                QStringLiteral("jobs that use the bundled trainer need traindesk-trainer in %1 or on the PATH")
                    .arg(options.trainerDirectory.isEmpty() ? QStringLiteral("the trainer folder") : options.trainerDirectory));
         const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");
-        report(QStringLiteral("mountRoot"), QStringLiteral("Mount root writable"), rootOk, cluster.mountRoot,
+        report(QStringLiteral("mountRoot"), QStringLiteral("Mount root writable"), rootOk,
+               cluster.mountRoot.isEmpty() ? QStringLiteral("~/traindesk/mounts (the default)") : cluster.mountRoot,
                QStringLiteral("the user %1 must be able to create %2: choose another --mount-root or fix its permissions")
                    .arg(node.user, cluster.mountRoot));
         QStringList mounted, missing;

@@ -9,8 +9,6 @@
 #include <QJsonObject>
 #include <QSet>
 
-#include <climits>
-
 namespace TrainDesk::SpecReading {
 
 QString typeName(const QJsonValue &value);

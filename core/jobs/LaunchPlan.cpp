@@ -222,15 +222,23 @@ struct Builder
                  shellQuote(QStringLiteral("stderr-job_prep-%1.txt").arg(node.name)));
     }
 
+    // mpirun and its options; `passed` are the variables for the (single) app context.
     QString mpirun(const QStringList &passed, const QStringList &placement) const
     {
         QStringList args{QStringLiteral("mpirun"), QStringLiteral("--hostfile"), plan.hostfilePath()};
         args += placement;
         // Slots are cores; a user asking for more ranks than cores gets them.
         args << QStringLiteral("--oversubscribe") << QStringLiteral("--tag-output");
-        for (const QString &name : passed)
-            args << QStringLiteral("-x") << name;
+        args += exportOptions(passed);
         return shellJoin(args);
+    }
+
+    static QStringList exportOptions(const QStringList &names)
+    {
+        QStringList options;
+        for (const QString &name : names)
+            options << QStringLiteral("-x") << name;
+        return options;
     }
 
     // The program as each process runs it: itself, or inside the job's container.
@@ -265,12 +273,13 @@ struct Builder
             plan.tasks.append({t.role, t.index, node.name, node.host,
                                (exports + QStringList{t.program}).join(QLatin1Char(' '))});
             single = QStringLiteral("/bin/sh -c ") + shellQuote(container ? container->execText(text, passed) : text);
-            contexts << QStringLiteral("-np 1 --host %1 %2").arg(shellQuote(node.host), single);
+            // Open MPI applies -x to the app context it is given in: each context has the list.
+            contexts << QStringLiteral("-np 1 --host %1 %2 %3").arg(shellQuote(node.host), shellJoin(exportOptions(passed)), single);
         }
         // One task on the head node needs no launcher.
         if (launch.tasks.size() == 1 && launch.tasks.first().nodeIndex == 0)
             return single;
-        return mpirun(passed, {}) + QLatin1Char(' ') + contexts.join(QStringLiteral(" : "));
+        return mpirun({}, {}) + QLatin1Char(' ') + contexts.join(QStringLiteral(" : "));
     }
 
     Result<LaunchPlan> build()

@@ -29,14 +29,16 @@ QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QS
 {
     if (nodes.size() == 1)
         return QStringLiteral("/bin/sh -c ") + shellQuote(texts.value(0));
-    QStringList args{QStringLiteral("mpirun"), QStringLiteral("--hostfile"), hostfilePath, QStringLiteral("--oversubscribe")};
+    // Open MPI applies -x to the app context it is given in, so every context has the list.
+    QStringList exports;
     for (const QString &name : environment)
-        args << QStringLiteral("-x") << name;
-    QString command = shellJoin(args);
+        exports << QStringLiteral("-x") << name;
+    QString command = shellJoin({QStringLiteral("mpirun"), QStringLiteral("--hostfile"), hostfilePath, QStringLiteral("--oversubscribe")});
     for (qsizetype i = 0; i < nodes.size(); ++i) {
         if (i > 0)
             command += QStringLiteral(" :");
-        command += QStringLiteral(" -np 1 --host %1 /bin/sh -c %2").arg(shellQuote(nodes.at(i).host), shellQuote(texts.value(i)));
+        command += QStringLiteral(" -np 1 --host %1 %2 /bin/sh -c %3")
+                       .arg(shellQuote(nodes.at(i).host), shellJoin(exports), shellQuote(texts.value(i)));
     }
     return command;
 }

@@ -21,6 +21,11 @@ Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *paren
     connect(m_monitor, &JobMonitor::jobFilesListed, this, &Backend::jobFilesListed);
     connect(m_monitor, &JobMonitor::downloadProgress, this, &Backend::downloadProgress);
     connect(m_monitor, &JobMonitor::downloadFinished, this, &Backend::downloadFinished);
+    connect(m_monitor, &JobMonitor::requestFinished, this, &Backend::requestFinished);
+    connect(m_monitor, &JobMonitor::uploadProgress, this, &Backend::uploadProgress);
+    connect(m_monitor, &JobMonitor::uploadFinished, this, &Backend::uploadFinished);
+    connect(m_monitor, &JobMonitor::fileRead, this, &Backend::fileRead);
+    connect(m_monitor, &JobMonitor::fileWritten, this, &Backend::fileWritten);
     m_thread.start();
 }
 
@@ -83,6 +88,67 @@ int Backend::downloadJobFile(qint64 jobId, const QString &remotePath, const QStr
 void Backend::cancelDownload(int requestId)
 {
     QMetaObject::invokeMethod(m_monitor, [m = m_monitor, requestId] { m->cancelDownload(requestId); }, Qt::QueuedConnection);
+}
+
+int Backend::submitJob(const SubmitRequest &request)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, request] { m->submitJob(id, request); }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::createWorkspace(const QString &name)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, name] { m->createWorkspace(id, name); }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::createExperiment(const QString &workspace, const QString &name)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, workspace, name] { m->createExperiment(id, workspace, name); },
+                              Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::createShare(const QString &workspace, const QString &name, const QString &folder)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, workspace, name, folder] {
+        m->createShare(id, workspace, name, folder);
+    }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::uploadToShare(qint64 shareId, const QString &directory, const QStringList &files)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, shareId, directory, files] {
+        m->uploadToShare(id, shareId, directory, files);
+    }, Qt::QueuedConnection);
+    return id;
+}
+
+void Backend::cancelUpload(int requestId)
+{
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, requestId] { m->cancelUpload(requestId); }, Qt::QueuedConnection);
+}
+
+int Backend::readFile(const QString &path)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, path] { m->readFile(id, path, maxReadBytes); },
+                              Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::writeFile(const QString &path, const QByteArray &data)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, path, data] { m->writeFile(id, path, data); },
+                              Qt::QueuedConnection);
+    return id;
 }
 
 } // namespace TrainDesk

@@ -2,6 +2,7 @@
 
 #include "JobFile.h"
 #include "ResourceSnapshot.h"
+#include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
 
 #include <QObject>
@@ -37,6 +38,22 @@ public:
     int downloadJobFile(qint64 jobId, const QString &remotePath, const QString &localPath);  // request id
     void cancelDownload(int requestId);
 
+    // Each returns a request id that requestFinished() answers with the new row's id (0 and
+    // a one-line reason on failure), after the snapshot that shows the new row.
+    int submitJob(const SubmitRequest &request);
+    int createWorkspace(const QString &name);
+    int createExperiment(const QString &workspace, const QString &name);
+    int createShare(const QString &workspace, const QString &name, const QString &folder);
+
+    // Copies local files into a folder of a local share: uploadProgress, then uploadFinished.
+    int uploadToShare(qint64 shareId, const QString &directory, const QStringList &files);
+    void cancelUpload(int requestId);
+
+    // A small file (job.json) read or written in the worker: fileRead, fileWritten.
+    static constexpr qint64 maxReadBytes = 16 * 1024 * 1024;
+    int readFile(const QString &path);
+    int writeFile(const QString &path, const QByteArray &data);
+
 Q_SIGNALS:
     void snapshotChanged();
     void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
@@ -45,6 +62,11 @@ Q_SIGNALS:
     void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);
     void downloadProgress(int requestId, qint64 done, qint64 total);
     void downloadFinished(int requestId, const QString &error);
+    void requestFinished(int requestId, qint64 id, const QString &error);
+    void uploadProgress(int requestId, qint64 done, qint64 total, const QString &file);
+    void uploadFinished(int requestId, int filesCopied, const QString &error);
+    void fileRead(int requestId, const QByteArray &data, const QString &error);
+    void fileWritten(int requestId, const QString &error);
 
 private:
     QThread m_thread;

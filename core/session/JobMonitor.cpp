@@ -1,5 +1,6 @@
 #include "JobMonitor.h"
 
+#include "ShareUpload.h"
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
@@ -29,6 +30,8 @@ JobMonitor::JobMonitor(const QString &databasePath, int pollIntervalMs)
 JobMonitor::~JobMonitor()
 {
     for (const auto &cancel : std::as_const(m_downloads))
+        cancel->store(true);
+    for (const auto &cancel : std::as_const(m_uploads))
         cancel->store(true);
     m_pool.waitForDone();
 }
@@ -125,6 +128,10 @@ void JobMonitor::publishSnapshot(bool force)
         for (const Cluster &c : m_store->clusters(ws.id))
             entry.clusters.append({c, m_store->nodes(c.id)});
         entry.shares = m_store->shares(ws.id);
+        for (const Share &share : std::as_const(entry.shares)) {
+            if (const QStringList folders = ShareUpload::folders(share); !folders.isEmpty())
+                snapshot.shareFolders.insert(share.id, folders);
+        }
         snapshot.workspaces.append(entry);
     }
     const QByteArray signature = snapshot.signature();

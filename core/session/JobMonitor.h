@@ -3,6 +3,7 @@
 #include "JobFile.h"
 #include "ResourceSnapshot.h"
 #include "common/Result.h"
+#include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
 
 #include <QHash>
@@ -19,7 +20,6 @@ class QTimer;
 namespace TrainDesk {
 
 class Store;
-class JobRunner;
 class JobOutput;
 class Transport;
 
@@ -54,6 +54,22 @@ public Q_SLOTS:
     void downloadJobFile(int requestId, qint64 jobId, const QString &remotePath, const QString &localPath);
     void cancelDownload(int requestId);
 
+    // Requests that create something; each answers with requestFinished(requestId, the new
+    // row's id, error) after the snapshot that shows it.
+    void submitJob(int requestId, const TrainDesk::SubmitRequest &request);
+    void createWorkspace(int requestId, const QString &name);
+    void createExperiment(int requestId, const QString &workspace, const QString &name);
+    // A local share: `folder` (created when missing) holds its files.
+    void createShare(int requestId, const QString &workspace, const QString &name, const QString &folder);
+
+    // Copies files of this machine into `directory` of a local share, in the pool.
+    void uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files);
+    void cancelUpload(int requestId);
+
+    // Small files the GUI reads or writes (job.json import and export), off its thread.
+    void readFile(int requestId, const QString &path, qint64 maxBytes);
+    void writeFile(int requestId, const QString &path, const QByteArray &data);
+
 Q_SIGNALS:
     void snapshotChanged(const TrainDesk::ResourceSnapshot &snapshot);
     // `reset`: the records are the job's whole series so far, not an addition.
@@ -64,6 +80,11 @@ Q_SIGNALS:
     void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);
     void downloadProgress(int requestId, qint64 done, qint64 total);
     void downloadFinished(int requestId, const QString &error);  // empty error: done
+    void requestFinished(int requestId, qint64 id, const QString &error);  // id 0 on error
+    void uploadProgress(int requestId, qint64 done, qint64 total, const QString &file);
+    void uploadFinished(int requestId, int filesCopied, const QString &error);
+    void fileRead(int requestId, const QByteArray &data, const QString &error);
+    void fileWritten(int requestId, const QString &error);
 
 private:
     struct Follow
@@ -78,6 +99,7 @@ private:
     void pollFollows();
     void readFollow(const QPair<qint64, QString> &key, Follow &follow);
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);
+    void finishRequest(int requestId, qint64 id, const QString &error);
 
     QString m_databasePath;
     int m_pollIntervalMs;
@@ -90,7 +112,8 @@ private:
     QSet<qint64> m_ingestOnce;        // jobs that just finished: read their last lines once
     QHash<QPair<qint64, QString>, Follow> m_follows;
     QHash<int, std::shared_ptr<std::atomic_bool>> m_downloads;  // request id -> cancel flag
-    QThreadPool m_pool;               // downloads, so polling goes on meanwhile
+    QHash<int, std::shared_ptr<std::atomic_bool>> m_uploads;
+    QThreadPool m_pool;               // downloads and uploads, so polling goes on meanwhile
 };
 
 } // namespace TrainDesk

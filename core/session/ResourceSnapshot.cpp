@@ -70,6 +70,23 @@ const Job *ResourceSnapshot::activeJobOnNode(qint64 clusterId, const QString &no
     return nullptr;
 }
 
+SpecContext ResourceSnapshot::specContext(qint64 workspaceId, qint64 clusterId) const
+{
+    SpecContext context;
+    if (const WorkspaceEntry *ws = findWorkspace(workspaceId)) {
+        context.workspace = ws->workspace.name;
+        QStringList shares;
+        for (const Share &s : ws->shares)
+            shares << s.name;
+        context.shareNames = shares;
+    }
+    if (const ClusterEntry *c = findCluster(clusterId)) {
+        context.cluster = c->cluster.name;
+        context.clusterNodeCount = int(c->nodes.size());
+    }
+    return context;
+}
+
 QByteArray ResourceSnapshot::signature() const
 {
     QByteArray s;
@@ -90,8 +107,11 @@ QByteArray ResourceSnapshot::signature() const
             for (const Node &n : c.nodes)
                 s += "N" + QByteArray::number(n.id) + n.name.toUtf8() + toString(n.state).toUtf8() + n.stateReason.toUtf8();
         }
-        for (const Share &sh : ws.shares)
+        for (const Share &sh : ws.shares) {
             s += "S" + QByteArray::number(sh.id) + sh.name.toUtf8();
+            for (const QString &folder : shareFolders.value(sh.id))
+                s += "F" + folder.toUtf8() + "/";
+        }
     }
     return s;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobSpec.h"
 #include "store/Entities.h"
 
 #include <QHash>
@@ -30,6 +31,8 @@ struct ResourceSnapshot
         QList<Share> shares;
     };
     QList<WorkspaceEntry> workspaces;
+    // Top-level folders of each local share, by share id (Shares > folders in the tree).
+    QHash<qint64, QStringList> shareFolders;
 
     const Job *findJob(qint64 jobId) const;
     const WorkspaceEntry *findWorkspace(qint64 workspaceId) const;
@@ -38,6 +41,9 @@ struct ResourceSnapshot
     const Share *findShare(qint64 shareId) const;
     // The running or terminating job that holds node `nodeName` of the cluster, if any.
     const Job *activeJobOnNode(qint64 clusterId, const QString &nodeName) const;
+    // What the job.json checks know about a workspace and a cluster: the same as
+    // specContextFor() gives JobRunner::submit, so the editor warns of what submit refuses.
+    SpecContext specContext(qint64 workspaceId, qint64 clusterId) const;
     // A compact text of every field the views show: equal signatures, nothing to redraw.
     QByteArray signature() const;
 };

@@ -189,15 +189,20 @@ VoidResult SshConnection::verifyHostKey()
     case KnownHosts::Match::Unknown:
         break;
     }
+    const HostKeyQuestion question{m_params.nodeName, m_params.host, m_params.port, hostKey.type, hostKey.fingerprint()};
     bool accept = m_params.hostKeyPolicy == HostKeyPolicy::AcceptNew;
     if (m_params.hostKeyPolicy == HostKeyPolicy::Ask && m_params.confirmHostKey)
-        accept = m_params.confirmHostKey({m_params.nodeName, m_params.host, m_params.port, hostKey.type, hostKey.fingerprint()});
+        accept = m_params.confirmHostKey(question);
     if (!accept) {
         return fail(QStringLiteral("%1: the host key of %2 is not known yet (%3 %4); if that is the node's key, accept "
                                    "it (--accept-new-host-keys, or confirm it in the cluster wizard)")
                         .arg(describe(), where, hostKey.type, hostKey.fingerprint()));
     }
-    return knownHosts.add(m_params.host, m_params.port, hostKey);
+    if (auto added = knownHosts.add(m_params.host, m_params.port, hostKey); !added)
+        return added;
+    if (m_params.hostKeyAccepted)
+        m_params.hostKeyAccepted(question);
+    return {};
 }
 
 VoidResult SshConnection::authenticate()

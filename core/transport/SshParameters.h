@@ -45,6 +45,8 @@ struct SshParameters
     HostKeyPolicy hostKeyPolicy = HostKeyPolicy::KnownOnly;
     // Runs on the connecting (worker) thread; the GUI hops to its own thread to ask.
     std::function<bool(const HostKeyQuestion &)> confirmHostKey;
+    // Told about each new key recorded (to show its fingerprint), on the connecting thread.
+    std::function<void(const HostKeyQuestion &)> hostKeyAccepted;
     int connectTimeoutMs = 10000;    // TCP connect, handshake and each blocking step
     int keepaliveIntervalMs = 30000;
 

@@ -224,6 +224,12 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2,10.0.0.3,10.0.0.4\n"));
         for (int i = 0; i < 4; ++i)
             QVERIFY(plan->launchScript.contains(QStringLiteral("stdout-job_prep-node%1.txt").arg(i)));
+        // Setup, preparation and cleanup run one app context per node, and Open MPI applies -x
+        // to its own context only: every context passes the job's variables.
+        const QString perNode = "-np 1 --host 10.0.0.%1 -x AZ_BATCHAI_MOUNT_ROOT -x AZ_BATCHAI_JOB_MOUNT_ROOT -x AZ_BATCHAI_JOB_TEMP";
+        for (int i = 1; i <= 4; ++i)
+            QCOMPARE(plan->launchScript.count(perNode.arg(i)), 3);
+        QVERIFY(!plan->launchScript.contains("--oversubscribe -x"));
         QCOMPARE(plan->maxWallClockTime.toString(), QStringLiteral("7.00:00:00"));
     }
 

@@ -84,6 +84,10 @@ private slots:
                                  "--accept-new-host-keys", "--setup-task", "echo ready on $AZ_BATCHAI_NODE_NAME"});
         QVERIFY2(created.exitCode == 0, qPrintable(describe(created)));
         QVERIFY2(created.err.contains(QLatin1String("key deployed")), qPrintable(created.err));
+        // New host keys are shown as OpenSSH shows them.
+        QVERIFY2(created.err.contains(QStringLiteral("trusting the new host key of [127.0.0.2]:%1: ssh-ed25519 %2")
+                                          .arg(m_node1.port()).arg(m_node1.hostKeyFingerprint())),
+                 qPrintable(created.err));
         QCOMPARE(summaryRow(created), QStringList({"c", "steady", "2", "0", "0", "0", "0"}));
         QVERIFY2(!created.out.contains(m_user.password()) && !created.err.contains(m_user.password()), "password printed");
 

@@ -67,7 +67,8 @@ QStringList ResourceInfoView::rows() const
     return result;
 }
 
-void ResourceInfoView::showResource(ResourceTreeModel::Kind kind, qint64 id, const ResourceSnapshot &snapshot)
+void ResourceInfoView::showResource(ResourceTreeModel::Kind kind, qint64 id, const ResourceSnapshot &snapshot,
+                                    const QString &name)
 {
     using Kind = ResourceTreeModel::Kind;
     clearRows();
@@ -137,6 +138,15 @@ void ResourceInfoView::showResource(ResourceTreeModel::Kind kind, qint64 id, con
             addRow(tr("Path"), s->path);
             addRow(tr("Created"), formatTime(s->created));
             addRow(tr("On the nodes"), tr("$AZ_BATCHAI_JOB_MOUNT_ROOT/%1").arg(s->name));
+        }
+        return;
+    case Kind::ShareFolder:
+        if (const Share *s = snapshot.findShare(id)) {
+            m_title->setText(tr("Folder %1 of share %2").arg(name, s->name));
+            addRow(tr("Share"), s->name);
+            addRow(tr("Path"), s->path + QLatin1Char('/') + name);
+            addRow(tr("On the nodes"), tr("$AZ_BATCHAI_JOB_MOUNT_ROOT/%1/%2").arg(s->name, name));
+            addRow(tr("Upload"), tr("Upload to share… (Ctrl+U) copies files into it"));
         }
         return;
     case Kind::Cluster:

@@ -18,7 +18,9 @@ class ResourceInfoView : public QTabWidget
 public:
     explicit ResourceInfoView(QWidget *parent = nullptr);
 
-    void showResource(ResourceTreeModel::Kind kind, qint64 id, const ResourceSnapshot &snapshot);
+    // `name`: the folder's, for a share folder (its id is its share's).
+    void showResource(ResourceTreeModel::Kind kind, qint64 id, const ResourceSnapshot &snapshot,
+                      const QString &name = {});
     // The rows shown, as "label: value" lines (for tests and copy).
     QStringList rows() const;
 

@@ -1,5 +1,6 @@
 #include "JobOverview.h"
 
+#include "common/Icons.h"
 #include "common/StateStyle.h"
 
 #include <QFormLayout>
@@ -40,11 +41,18 @@ JobOverview::JobOverview(QWidget *parent) : QWidget(parent), m_form(new QFormLay
     m_start->setObjectName(QStringLiteral("startJobButton"));
     m_terminate = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Terminate"), this);
     m_terminate->setObjectName(QStringLiteral("terminateJobButton"));
+    m_clone = new QPushButton(appIcon(QStringLiteral("clone")), tr("C&lone…"), this);
+    m_clone->setObjectName(QStringLiteral("cloneJobButton"));
+    m_clone->setToolTip(tr("A new job from this one's job.json, to change and submit (Ctrl+D)"));
+    m_start->setToolTip(tr("Queue this draft: it starts when its nodes are free (Ctrl+Return)"));
+    m_terminate->setToolTip(tr("Stop this job: SIGTERM, then SIGKILL after a grace period (Ctrl+Shift+T)"));
+    connect(m_clone, &QPushButton::clicked, this, [this] { Q_EMIT cloneRequested(m_job.id); });
     connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(m_job.id); });
     connect(m_terminate, &QPushButton::clicked, this, [this] { Q_EMIT terminateRequested(m_job.id); });
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
     buttons->addWidget(m_terminate);
+    buttons->addWidget(m_clone);
     buttons->addStretch();
 
     auto *layout = new QVBoxLayout(this);

@@ -29,6 +29,7 @@ public:
 Q_SIGNALS:
     void startRequested(qint64 jobId);
     void terminateRequested(qint64 jobId);
+    void cloneRequested(qint64 jobId);
 
 private:
     void updateDuration();
@@ -40,6 +41,7 @@ private:
         *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors;
     QPushButton *m_start;
     QPushButton *m_terminate;
+    QPushButton *m_clone;
     QTimer m_clock;  // the duration of a running job grows
 };
 

@@ -25,6 +25,7 @@ JobView::JobView(Backend *backend, QWidget *parent)
     addTab(m_files, tr("Output files"));
     connect(m_overview, &JobOverview::startRequested, this, &JobView::startRequested);
     connect(m_overview, &JobOverview::terminateRequested, this, &JobView::terminateRequested);
+    connect(m_overview, &JobOverview::cloneRequested, this, &JobView::cloneRequested);
     connect(m_backend, &Backend::metricsArrived, this,
             [this](qint64 jobId, const QList<MetricRecord> &records, bool reset) {
                 if (jobId != m_jobId)

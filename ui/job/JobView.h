@@ -41,6 +41,7 @@ public:
 Q_SIGNALS:
     void startRequested(qint64 jobId);
     void terminateRequested(qint64 jobId);
+    void cloneRequested(qint64 jobId);
 
 private:
     Backend *m_backend;

@@ -46,8 +46,13 @@ ResourceTreeModel::~ResourceTreeModel() = default;
 
 QString ResourceTreeModel::keyFor(Kind kind, qint64 id)
 {
-    static const char *const prefixes[] = {"ws", "experiments", "exp", "job", "clusters", "cluster", "node", "shares", "share"};
+    static const char *const prefixes[] = {"ws", "experiments", "exp", "job", "clusters", "cluster", "node", "shares", "share", "folder"};
     return QStringLiteral("%1:%2").arg(QLatin1String(prefixes[int(kind)])).arg(id);
+}
+
+QString ResourceTreeModel::folderKey(qint64 shareId, const QString &folder)
+{
+    return keyFor(Kind::ShareFolder, shareId) + QLatin1Char('/') + folder;
 }
 
 std::vector<ResourceTreeModel::Spec> ResourceTreeModel::specsFrom(const ResourceSnapshot &snapshot)
@@ -105,8 +110,15 @@ std::vector<ResourceTreeModel::Spec> ResourceTreeModel::specsFrom(const Resource
         Spec shares{{Kind::ShareGroup, ws.workspace.id, keyFor(Kind::ShareGroup, ws.workspace.id), tr("Shares"),
                      QString::number(ws.shares.size()), {}, folder}, {}};
         for (const Share &s : ws.shares) {
-            shares.children.push_back({{Kind::Share, s.id, keyFor(Kind::Share, s.id), s.name, toString(s.kind),
-                                        tr("Share %1 (%2): %3").arg(s.name, toString(s.kind), s.path), drive}, {}});
+            Spec shareSpec{{Kind::Share, s.id, keyFor(Kind::Share, s.id), s.name, toString(s.kind),
+                            tr("Share %1 (%2): %3").arg(s.name, toString(s.kind), s.path), drive}, {}};
+            for (const QString &folderName : snapshot.shareFolders.value(s.id)) {
+                shareSpec.children.push_back({{Kind::ShareFolder, s.id, folderKey(s.id, folderName), folderName, {},
+                                               tr("Folder %1 of share %2\nJobs see it at $AZ_BATCHAI_JOB_MOUNT_ROOT/%2/%1")
+                                                   .arg(folderName, s.name),
+                                               folder}, {}});
+            }
+            shares.children.push_back(std::move(shareSpec));
         }
         wsSpec.children.push_back(std::move(shares));
         result.push_back(std::move(wsSpec));

@@ -18,7 +18,7 @@ class ResourceTreeModel : public QAbstractItemModel
     Q_OBJECT
 
 public:
-    enum class Kind { Workspace, ExperimentGroup, Experiment, Job, ClusterGroup, Cluster, Node, ShareGroup, Share };
+    enum class Kind { Workspace, ExperimentGroup, Experiment, Job, ClusterGroup, Cluster, Node, ShareGroup, Share, ShareFolder };
     Q_ENUM(Kind)
     enum Role { KindRole = Qt::UserRole + 1, IdRole, KeyRole };
     enum Column { NameColumn, StateColumn, ColumnCount };
@@ -30,6 +30,8 @@ public:
 
     QModelIndex indexForKey(const QString &key) const;
     static QString keyFor(Kind kind, qint64 id);
+    // A folder of a share has no id of its own: its share's id (IdRole) and its name.
+    static QString folderKey(qint64 shareId, const QString &folder);
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/shuffle.h"
 #include "util/check.h"
 #include "util/rng.h"
 
@@ -17,10 +18,8 @@ int64_t Batcher::stepsPerEpoch() const { return m_data.n / (int64_t(m_batch) * m
 
 void Batcher::startEpoch(int epoch) {
     m_epoch = epoch;
-    for (int64_t i = 0; i < m_data.n; ++i) m_perm[size_t(i)] = i;
     // Fisher-Yates with a stream that depends on (seed, epoch) only: same on every rank.
-    rng::Stream s(rng::key(m_seed, rng::kShuffle, uint64_t(epoch)));
-    for (int64_t i = m_data.n - 1; i > 0; --i) std::swap(m_perm[size_t(i)], m_perm[s.below(uint64_t(i + 1))]);
+    epochPermutation(m_data.n, m_seed, epoch, m_perm);
 }
 
 void augmentImage(const uint8_t* src, int h, int w, int c, float dy, float dx, bool flip, float* dst) {

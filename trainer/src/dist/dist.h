@@ -7,10 +7,12 @@
 
 namespace td {
 
+// The collectives are virtual so that the GPU backend, a plugin loaded at run time, calls
+// them through the object without linking against this executable's symbols.
 class Dist {
 public:
     Dist(int* argc, char*** argv);  // MPI_Init
-    ~Dist();                        // MPI_Finalize
+    virtual ~Dist();                // MPI_Finalize
     Dist(const Dist&) = delete;
     Dist& operator=(const Dist&) = delete;
 
@@ -20,16 +22,16 @@ public:
     int localSize() const { return m_localSize; }  // ranks on this node
     bool root() const { return m_rank == 0; }
 
-    void broadcast(void* data, size_t bytes, int root = 0) const;
+    virtual void broadcast(void* data, size_t bytes, int root = 0) const;
     void broadcastFloats(float* data, size_t n) const { broadcast(data, n * sizeof(float)); }
     // Sums n floats in place across ranks.
-    void allreduceSum(float* data, size_t n) const;
-    void allreduceSum(double* data, size_t n) const;
+    virtual void allreduceSum(float* data, size_t n) const;
+    virtual void allreduceSum(double* data, size_t n) const;
     // True on every rank if `ok` is true on every rank (collective error agreement).
-    bool allOk(bool ok) const;
-    void barrier() const;
+    virtual bool allOk(bool ok) const;
+    virtual void barrier() const;
     [[noreturn]] void abort(int code) const;
-    std::string processorName() const;
+    virtual std::string processorName() const;
 
 private:
     int m_rank = 0, m_size = 1, m_localRank = 0, m_localSize = 1;

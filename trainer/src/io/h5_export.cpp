@@ -7,7 +7,7 @@
 
 #include "io/exports.h"
 #include "io/json.h"
-#include "model/net.h"
+#include "model/params.h"
 #include "util/check.h"
 
 namespace td {
@@ -81,8 +81,7 @@ std::string initializers() {
            R"("kernel_constraint": null, "bias_constraint": null)";
 }
 
-std::vector<LayerSpec> layers(const Net& net) {
-    const NetConfig& c = net.config();
+std::vector<LayerSpec> layers(const NetConfig& c) {
     auto conv = [&](const char* name, int filters, const char* padding, bool first) {
         std::string cfg;
         if (first) cfg += cat("\"batch_input_shape\": [null, ", c.h, ", ", c.w, ", ", c.c, "], \"dtype\": \"float32\", ");
@@ -130,10 +129,10 @@ std::vector<LayerSpec> layers(const Net& net) {
 
 }  // namespace
 
-std::string kerasModelConfig(const Net& net) {
+std::string kerasModelConfig(const NetConfig& cfg) {
     std::string out = "{\"class_name\": \"Sequential\", \"config\": [";
     bool first = true;
-    for (const LayerSpec& l : layers(net)) {
+    for (const LayerSpec& l : layers(cfg)) {
         if (!first) out += ", ";
         first = false;
         out += cat("{\"class_name\": \"", l.cls, "\", \"config\": {\"name\": \"", l.name, "\", \"trainable\": true, ",
@@ -142,14 +141,15 @@ std::string kerasModelConfig(const Net& net) {
     return out + "]}";
 }
 
-void saveKerasH5(const std::string& path, const Net& net, double lr, double decay) {
+void saveKerasH5(const std::string& path, const NetConfig& cfg, const ParamTable& table, const float* w, double lr,
+                 double decay) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // our own messages instead of HDF5's stack dumps
     const std::string tmp = path + ".tmp";
     {
         H5Handle file(H5_CHECK(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), tmp), H5Fclose);
         stringAttr(file, "keras_version", kKerasVersion);
         stringAttr(file, "backend", "tensorflow");
-        stringAttr(file, "model_config", kerasModelConfig(net));
+        stringAttr(file, "model_config", kerasModelConfig(cfg));
         JsonObject opt;
         opt.add("lr", lr).add("rho", 0.9).add("decay", decay).add("epsilon", 1e-7);
         stringAttr(file, "training_config",
@@ -158,13 +158,12 @@ void saveKerasH5(const std::string& path, const Net& net, double lr, double deca
                        "\"sample_weight_mode\": null, \"loss_weights\": null}");
         H5Handle mw(H5_CHECK(H5Gcreate2(file, "model_weights", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp), H5Gclose);
         std::vector<std::string> names;
-        for (const LayerSpec& l : layers(net)) names.push_back(l.name);
+        for (const LayerSpec& l : layers(cfg)) names.push_back(l.name);
         stringListAttr(mw, "layer_names", names);
         stringAttr(mw, "backend", "tensorflow");
         stringAttr(mw, "keras_version", kKerasVersion);
-        const auto& params = net.params().all();
-        const float* w = const_cast<Net&>(net).weights();
-        for (const LayerSpec& l : layers(net)) {
+        const auto& params = table.all();
+        for (const LayerSpec& l : layers(cfg)) {
             H5Handle g(H5_CHECK(H5Gcreate2(mw, l.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), l.name),
                        H5Gclose);
             std::vector<std::string> weightNames;

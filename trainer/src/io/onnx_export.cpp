@@ -6,7 +6,7 @@
 
 #include "io/exports.h"
 #include "io/protobuf.h"
-#include "model/net.h"
+#include "model/params.h"
 #include "util/check.h"
 
 namespace td {
@@ -84,11 +84,9 @@ Attr one(const char* name, int64_t v) { return Attr{name, v, {}, false}; }
 
 }  // namespace
 
-void saveOnnx(const std::string& path, const Net& net) {
-    const NetConfig& c = net.config();
-    const float* w = const_cast<Net&>(net).weights();
+void saveOnnx(const std::string& path, const NetConfig& c, const ParamTable& table, const float* w) {
     std::map<std::string, const ParamInfo*> byName;
-    for (const ParamInfo& p : net.params().all()) byName[p.layer + "/" + p.name] = &p;
+    for (const ParamInfo& p : table.all()) byName[p.layer + "/" + p.name] = &p;
 
     pb::Writer graph;
     std::vector<pb::Writer> inits;

@@ -5,38 +5,14 @@
 
 namespace td {
 
-namespace {
-
-// Keras layer names of the tutorial model (as Keras 2.1 numbers them).
-size_t addConv(ParamTable& t, const char* layer, int64_t in, int64_t out) {
-    size_t k = t.add(layer, "kernel", {3, 3, in, out}, 9 * in, 9 * out);
-    t.add(layer, "bias", {out}, 0, 0);
-    return k;
-}
-
-size_t addDense(ParamTable& t, const char* layer, int64_t in, int64_t out) {
-    size_t k = t.add(layer, "kernel", {in, out}, in, out);
-    t.add(layer, "bias", {out}, 0, 0);
-    return k;
-}
-
-}  // namespace
-
 Net::Net(const NetConfig& cfg) : m_cfg(cfg) {
     const int64_t N = cfg.batch;
-    // Shapes through the network, to size the dense layer.
-    int64_t h = cfg.h, w = cfg.w;
-    h = (h - 2) / 2, w = (w - 2) / 2;  // conv same, conv valid, pool
-    h = (h - 2) / 2, w = (w - 2) / 2;
-    TD_CHECK(h >= 1 && w >= 1, "input images of ", cfg.h, "x", cfg.w, " are too small for this model (need >= 10x10)");
-    const int64_t flat = h * w * 64;
-
-    const size_t c1 = addConv(m_params, "conv2d_1", cfg.c, 32);
-    const size_t c2 = addConv(m_params, "conv2d_2", 32, 32);
-    const size_t c3 = addConv(m_params, "conv2d_3", 32, 64);
-    const size_t c4 = addConv(m_params, "conv2d_4", 64, 64);
-    const size_t d1 = addDense(m_params, "dense_1", flat, 512);
-    const size_t d2 = addDense(m_params, "dense_2", 512, cfg.classes);
+    // Parameters in Keras order: conv2d_1..4, dense_1, dense_2 (kernel, bias each).
+    m_params = makeParamTable(cfg);
+    int ph = 0, pw = 0;
+    pooledSize(cfg, &ph, &pw);
+    const int64_t flat = int64_t(ph) * pw * 64;
+    const size_t c1 = 0, c2 = 2, c3 = 4, c4 = 6, d1 = 8, d2 = 10;
     m_weights = allocFloats(m_params.totalFloats());
     m_grads = allocFloats(m_params.totalFloats() + kExtra);
 

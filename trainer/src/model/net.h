@@ -14,13 +14,6 @@
 
 namespace td {
 
-struct NetConfig {
-    int batch = 32;
-    int h = 32, w = 32, c = 3;
-    int classes = 10;
-    bool dropout = true;
-};
-
 class Net {
 public:
     explicit Net(const NetConfig& cfg);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "util/check.h"
 #include "util/rng.h"
 
 namespace td {
@@ -37,6 +38,38 @@ size_t ParamTable::count() const {
     size_t n = 0;
     for (const auto& p : m_params) n += p.size;
     return n;
+}
+
+void pooledSize(const NetConfig& cfg, int* h, int* w) {
+    int64_t ph = cfg.h, pw = cfg.w;
+    ph = (ph - 2) / 2, pw = (pw - 2) / 2;  // conv same, conv valid, pool
+    ph = (ph - 2) / 2, pw = (pw - 2) / 2;
+    *h = int(ph);
+    *w = int(pw);
+}
+
+ParamTable makeParamTable(const NetConfig& cfg) {
+    int ph = 0, pw = 0;
+    pooledSize(cfg, &ph, &pw);
+    TD_CHECK(ph >= 1 && pw >= 1, "input images of ", cfg.h, "x", cfg.w,
+             " are too small for this model (need >= 10x10)");
+    const int64_t flat = int64_t(ph) * pw * 64;
+    ParamTable t;
+    auto conv = [&](const char* layer, int64_t in, int64_t out) {
+        t.add(layer, "kernel", {3, 3, in, out}, 9 * in, 9 * out);
+        t.add(layer, "bias", {out}, 0, 0);
+    };
+    auto dense = [&](const char* layer, int64_t in, int64_t out) {
+        t.add(layer, "kernel", {in, out}, in, out);
+        t.add(layer, "bias", {out}, 0, 0);
+    };
+    conv("conv2d_1", cfg.c, 32);
+    conv("conv2d_2", 32, 32);
+    conv("conv2d_3", 32, 64);
+    conv("conv2d_4", 64, 64);
+    dense("dense_1", flat, 512);
+    dense("dense_2", 512, cfg.classes);
+    return t;
 }
 
 void glorotInit(const ParamTable& t, float* w, uint64_t seed) {

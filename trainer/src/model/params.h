@@ -11,6 +11,14 @@
 
 namespace td {
 
+// The model's input and size; the network is built for a fixed batch size.
+struct NetConfig {
+    int batch = 32;
+    int h = 32, w = 32, c = 3;
+    int classes = 10;
+    bool dropout = true;
+};
+
 struct ParamInfo {
     std::string layer;          // Keras layer name, e.g. "conv2d_1"
     std::string name;           // "kernel" or "bias"
@@ -39,6 +47,13 @@ private:
     std::vector<ParamInfo> m_params;
     size_t m_total = 0;
 };
+
+// The tutorial model's parameters in Keras order: conv2d_1..4 (kernel HWIO, bias), dense_1
+// (kernel (in, out), bias), dense_2. Shared by the CPU and GPU backends. Throws when the
+// images are too small for the model (< 10x10).
+ParamTable makeParamTable(const NetConfig& cfg);
+// Spatial size of the second pooling layer's output (the dense_1 input is h*w*64).
+void pooledSize(const NetConfig& cfg, int* h, int* w);
 
 // Keras glorot_uniform kernels, zero biases, from a seeded stream.
 void glorotInit(const ParamTable& t, float* w, uint64_t seed);

@@ -1,18 +1,14 @@
 #pragma once
-// Test-set evaluation and reporting helpers of the training loop.
+// Test-set evaluation and reporting helpers of the CPU backend.
 #include <cstdint>
 #include <vector>
 
 #include "data/dataset.h"
 #include "dist/dist.h"
 #include "model/net.h"
+#include "train/backend.h"
 
 namespace td {
-
-struct EvalResult {
-    double loss = 0, acc = 0;
-    int64_t count = 0;
-};
 
 // Sharded over ranks, exact over the whole set after one small all-reduce.
 EvalResult evaluate(Net& net, const Dataset& test, const Dist& dist);

@@ -4,30 +4,37 @@
 // on the number of ranks, or on where a resumed run restarted.
 #include <cstdint>
 
+// Callable from CUDA kernels too (the GPU backend draws the same augmentation).
+#if defined(__CUDACC__)
+#define TD_HD __host__ __device__
+#else
+#define TD_HD
+#endif
+
 namespace td::rng {
 
-inline uint64_t mix(uint64_t x) {  // splitmix64 finaliser
+TD_HD inline uint64_t mix(uint64_t x) {  // splitmix64 finaliser
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
 }
 
-inline uint64_t key(uint64_t a, uint64_t b) { return mix(a ^ mix(b)); }
-inline uint64_t key(uint64_t a, uint64_t b, uint64_t c) { return key(key(a, b), c); }
-inline uint64_t key(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return key(key(a, b, c), d); }
+TD_HD inline uint64_t key(uint64_t a, uint64_t b) { return mix(a ^ mix(b)); }
+TD_HD inline uint64_t key(uint64_t a, uint64_t b, uint64_t c) { return key(key(a, b), c); }
+TD_HD inline uint64_t key(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return key(key(a, b, c), d); }
 
 // Uniform in [0, 1) with 24 random bits (exact in float).
-inline float uniform(uint64_t h) { return static_cast<float>(h >> 40) * (1.0f / 16777216.0f); }
+TD_HD inline float uniform(uint64_t h) { return static_cast<float>(h >> 40) * (1.0f / 16777216.0f); }
 
 // Sequential generator for places where a stream is natural (init, shuffles).
 struct Stream {
     uint64_t state;
-    explicit Stream(uint64_t seed) : state(mix(seed)) {}
-    uint64_t next() { return mix(state++); }
-    float uniform() { return rng::uniform(next()); }
+    TD_HD explicit Stream(uint64_t seed) : state(mix(seed)) {}
+    TD_HD uint64_t next() { return mix(state++); }
+    TD_HD float uniform() { return rng::uniform(next()); }
     // Uniform integer in [0, n) (n small relative to 2^64: bias negligible).
-    uint64_t below(uint64_t n) { return next() % n; }
+    TD_HD uint64_t below(uint64_t n) { return next() % n; }
 };
 
 // Purposes, so independent uses never share draws.

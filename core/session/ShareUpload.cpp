@@ -1,0 +1,108 @@
+#include "ShareUpload.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+
+namespace TrainDesk::ShareUpload {
+
+namespace {
+
+constexpr qint64 chunkBytes = 1024 * 1024;
+
+} // namespace
+
+Result<QString> folderPath(const Share &share, const QString &directory)
+{
+    if (share.kind != ShareKind::Local) {
+        return fail(QStringLiteral("share '%1' is a %2 share: the app uploads only into local shares "
+                                   "(copy into its path on the nodes instead)")
+                        .arg(share.name, toString(share.kind)));
+    }
+    if (share.path.isEmpty())
+        return fail(QStringLiteral("share '%1' has no folder").arg(share.name));
+    const QString relative = QDir::fromNativeSeparators(directory.trimmed());
+    if (QDir::isAbsolutePath(relative))
+        return fail(QStringLiteral("folder '%1' must be relative to share '%2'").arg(directory, share.name));
+    const QString root = QDir::cleanPath(share.path);
+    const QString folder = QDir::cleanPath(root + QLatin1Char('/') + relative);
+    if (folder != root && !folder.startsWith(root + QLatin1Char('/')))
+        return fail(QStringLiteral("folder '%1' is outside share '%2'").arg(directory, share.name));
+    return folder;
+}
+
+Outcome copy(const Share &share, const QString &directory, const QStringList &files,
+             const std::atomic_bool &cancel, const Progress &progress)
+{
+    Outcome outcome;
+    const auto failed = [&outcome](const QString &error) {
+        outcome.error = error;
+        return outcome;
+    };
+    const auto folder = folderPath(share, directory);
+    if (!folder)
+        return failed(folder.error());
+    qint64 total = 0;
+    QSet<QString> names;
+    for (const QString &file : files) {
+        const QFileInfo info(file);
+        if (!info.isFile())
+            return failed(QStringLiteral("%1 is not a file").arg(file));
+        if (names.contains(info.fileName()))
+            return failed(QStringLiteral("two files are named %1: they would land on one another").arg(info.fileName()));
+        names.insert(info.fileName());
+        total += info.size();
+    }
+    if (!QDir().mkpath(*folder))
+        return failed(QStringLiteral("cannot create folder %1").arg(*folder));
+
+    qint64 done = 0;
+    QByteArray buffer;
+    for (const QString &file : files) {
+        const QString name = QFileInfo(file).fileName();
+        const QString target = *folder + QLatin1Char('/') + name;
+        QFile in(file);
+        if (!in.open(QIODevice::ReadOnly))
+            return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
+        QFile out(target + QStringLiteral(".part"));
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString()));
+        if (progress)
+            progress(done, total, name);
+        while (!in.atEnd()) {
+            if (cancel.load()) {
+                out.remove();
+                return failed(QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size()));
+            }
+            buffer = in.read(chunkBytes);
+            if (buffer.isEmpty() && in.error() != QFileDevice::NoError) {
+                out.remove();
+                return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
+            }
+            if (out.write(buffer) != buffer.size()) {
+                const QString error = out.errorString();
+                out.remove();
+                return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), error));
+            }
+            done += buffer.size();
+            if (progress)
+                progress(done, total, name);
+        }
+        out.close();
+        QFile::remove(target);
+        if (!out.rename(target))
+            return failed(QStringLiteral("cannot rename %1 to %2: %3").arg(out.fileName(), target, out.errorString()));
+        ++outcome.copied;
+    }
+    return outcome;
+}
+
+QStringList folders(const Share &share)
+{
+    if (share.kind != ShareKind::Local || share.path.isEmpty())
+        return {};
+    return QDir(share.path).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+} // namespace TrainDesk::ShareUpload

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "common/Result.h"
+#include "store/Entities.h"
+
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+
+namespace TrainDesk {
+
+// Copies files of this machine into a folder of a local share. Blocks: JobMonitor runs it
+// in its pool. Each file goes to "<name>.part" first and is renamed when complete, so a
+// cancelled or failed copy leaves no half file under the real name.
+namespace ShareUpload {
+
+// Bytes copied so far over all files, their total, and the file being copied.
+using Progress = std::function<void(qint64 done, qint64 total, const QString &file)>;
+
+// The absolute folder `directory` names in `share` ("" is the share itself); refuses
+// absolute paths and ".." that would leave the share.
+Result<QString> folderPath(const Share &share, const QString &directory);
+
+struct Outcome
+{
+    int copied = 0;  // files copied; those copied before a cancel or a failure stay
+    QString error;   // empty: all of them
+};
+
+// Copies `files` (local paths of regular files) into `directory` of `share`.
+Outcome copy(const Share &share, const QString &directory, const QStringList &files,
+             const std::atomic_bool &cancel, const Progress &progress);
+
+// The top-level folders of a local share, by name (empty for other kinds).
+QStringList folders(const Share &share);
+
+} // namespace ShareUpload
+} // namespace TrainDesk

@@ -1,0 +1,320 @@
+// MainWindow's actions, menus, tree context menu and the wizards they open.
+#include "MainWindow.h"
+
+#include "common/Icons.h"
+#include "files/OutputFilesView.h"
+#include "job/JobView.h"
+#include "session/Backend.h"
+#include "wizards/NewJobWizard.h"
+#include "wizards/ShareWizard.h"
+#include "wizards/WorkspaceWizard.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QTreeView>
+
+namespace TrainDesk::Ui {
+
+QAction *MainWindow::addAction(const QString &icon, const QString &text, const QKeySequence &shortcut,
+                               const QString &toolTip)
+{
+    QIcon i = icon.isEmpty() ? QIcon() : appIcon(icon);
+    auto *action = new QAction(i, text, this);
+    action->setShortcut(shortcut);
+    // The shortcut in the tooltip too: the toolbar is where people learn them.
+    const QString keys = shortcut.toString(QKeySequence::NativeText);
+    action->setToolTip(keys.isEmpty() ? toolTip : QStringLiteral("%1 (%2)").arg(toolTip, keys));
+    action->setStatusTip(toolTip);
+    return action;
+}
+
+void MainWindow::createActions()
+{
+    m_newJobAction = addAction(QStringLiteral("new-job"), tr("&New job…"), QKeySequence::New,
+                               tr("A new job from a template, a copy or a job.json file"));
+    m_newJobAction->setObjectName(QStringLiteral("newJobAction"));
+    m_newJobAction->setIconText(tr("New job"));
+    connect(m_newJobAction, &QAction::triggered, this, &MainWindow::openNewJobWizard);
+
+    m_cloneJobAction = addAction(QStringLiteral("clone"), tr("&Clone job…"), QKeySequence(tr("Ctrl+D")),
+                                 tr("A new job from the selected job's job.json, to change and submit"));
+    m_cloneJobAction->setObjectName(QStringLiteral("cloneJobAction"));
+    m_cloneJobAction->setIconText(tr("Clone"));
+    connect(m_cloneJobAction, &QAction::triggered, this, [this] {
+        if (const Job *job = selectedJob())
+            openCloneWizard(job->id);
+    });
+
+    m_importJobAction = addAction(QStringLiteral("import"), tr("&Import job.json…"), QKeySequence::Open,
+                                  tr("A new job from a job.json file (one written for Batch AI works)"));
+    m_importJobAction->setObjectName(QStringLiteral("importJobAction"));
+    connect(m_importJobAction, &QAction::triggered, this, &MainWindow::openImportWizard);
+
+    m_exportJobAction = addAction(QStringLiteral("export"), tr("&Export job.json…"), QKeySequence(tr("Ctrl+E")),
+                                  tr("Save the selected job's job.json to a file"));
+    m_exportJobAction->setObjectName(QStringLiteral("exportJobAction"));
+    connect(m_exportJobAction, &QAction::triggered, this, [this] {
+        const Job *job = selectedJob();
+        if (!job)
+            return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export job.json"), job->name + QStringLiteral(".json"),
+                                                          tr("Job files (*.json)"));
+        if (!path.isEmpty())
+            exportSelectedJob(path);
+    });
+
+    m_startAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start job"), this);
+    m_startAction->setObjectName(QStringLiteral("startJobAction"));
+    m_startAction->setShortcut(QKeySequence(tr("Ctrl+Return")));
+    m_startAction->setToolTip(tr("Submit the selected draft job: it is queued and starts when its nodes are free (%1)")
+                                  .arg(m_startAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_startAction, &QAction::triggered, this, [this] {
+        if (const Job *job = selectedJob(); job && job->state == JobState::Draft)
+            m_backend->queueJob(job->id);
+    });
+
+    m_terminateAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Terminate"), this);
+    m_terminateAction->setObjectName(QStringLiteral("terminateJobAction"));
+    m_terminateAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    m_terminateAction->setToolTip(tr("Stop the selected job (SIGTERM, then SIGKILL after a grace period) (%1)")
+                                      .arg(m_terminateAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_terminateAction, &QAction::triggered, this, [this] {
+        if (const Job *job = selectedJob(); job && !isFinished(job->state))
+            m_backend->terminateJob(job->id);
+    });
+
+    m_downloadAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Download…"), this);
+    m_downloadAction->setObjectName(QStringLiteral("downloadAction"));
+    m_downloadAction->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
+    m_downloadAction->setToolTip(tr("Copy the selected job's output files to this computer (%1)")
+                                     .arg(m_downloadAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_downloadAction, &QAction::triggered, this, [this] {
+        m_jobView->setCurrentIndex(JobView::FilesTab);
+        m_jobView->files()->chooseAndDownload();
+    });
+
+    m_newWorkspaceAction = addAction(QStringLiteral("new-workspace"), tr("New &workspace…"), QKeySequence(tr("Ctrl+Shift+W")),
+                                     tr("A workspace (and its first experiment)"));
+    m_newWorkspaceAction->setObjectName(QStringLiteral("newWorkspaceAction"));
+    connect(m_newWorkspaceAction, &QAction::triggered, this, [this] { openWorkspaceWizard(true); });
+
+    m_newExperimentAction = addAction(QStringLiteral("new-experiment"), tr("New e&xperiment…"), QKeySequence(tr("Ctrl+Shift+E")),
+                                      tr("An experiment in a workspace: it groups jobs"));
+    m_newExperimentAction->setObjectName(QStringLiteral("newExperimentAction"));
+    connect(m_newExperimentAction, &QAction::triggered, this, [this] { openWorkspaceWizard(false); });
+
+    m_newShareAction = addAction(QStringLiteral("new-share"), tr("New &share…"), QKeySequence(tr("Ctrl+Shift+S")),
+                                 tr("A local share: a folder every job sees at $AZ_BATCHAI_JOB_MOUNT_ROOT/<name>"));
+    m_newShareAction->setObjectName(QStringLiteral("newShareAction"));
+    m_newShareAction->setIconText(tr("New share"));
+    connect(m_newShareAction, &QAction::triggered, this, [this] { openShareWizard(false); });
+
+    m_uploadAction = addAction(QStringLiteral("upload"), tr("&Upload to share…"), QKeySequence(tr("Ctrl+U")),
+                               tr("Copy files into a folder of a share, e.g. a training script"));
+    m_uploadAction->setObjectName(QStringLiteral("uploadAction"));
+    m_uploadAction->setIconText(tr("Upload"));
+    connect(m_uploadAction, &QAction::triggered, this, [this] { openShareWizard(true); });
+
+    m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh"), this);
+    m_refreshAction->setObjectName(QStringLiteral("refreshAction"));
+    m_refreshAction->setShortcut(QKeySequence::Refresh);
+    m_refreshAction->setToolTip(tr("Look at the jobs and nodes now (%1)")
+                                    .arg(m_refreshAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_refreshAction, &QAction::triggered, this, [this] {
+        m_backend->pollNow();
+        if (currentView() == m_jobView)
+            m_jobView->files()->refresh();
+    });
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    QToolBar *toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->addAction(m_newJobAction);
+    toolBar->addAction(m_cloneJobAction);
+    toolBar->addSeparator();
+    toolBar->addAction(m_startAction);
+    toolBar->addAction(m_terminateAction);
+    toolBar->addAction(m_downloadAction);
+    toolBar->addSeparator();
+    toolBar->addAction(m_newShareAction);
+    toolBar->addAction(m_uploadAction);
+    toolBar->addSeparator();
+    toolBar->addAction(m_refreshAction);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newWorkspaceAction);
+    file->addAction(m_newExperimentAction);
+    file->addSeparator();
+    file->addAction(m_newShareAction);
+    file->addAction(m_uploadAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+    QMenu *job = menuBar()->addMenu(tr("&Job"));
+    job->addAction(m_newJobAction);
+    job->addAction(m_cloneJobAction);
+    job->addAction(m_importJobAction);
+    job->addAction(m_exportJobAction);
+    job->addSeparator();
+    job->addAction(m_startAction);
+    job->addAction(m_terminateAction);
+    job->addAction(m_downloadAction);
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_refreshAction);
+    auto *focusTree = view->addAction(tr("Go to the &tree"));
+    focusTree->setShortcut(QKeySequence(tr("Ctrl+1")));
+    connect(focusTree, &QAction::triggered, this, [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    auto *focusView = view->addAction(tr("Go to the &view"));
+    focusView->setShortcut(QKeySequence(tr("Ctrl+2")));
+    connect(focusView, &QAction::triggered, this, [this] {
+        // The first field of the view that takes Tab focus.
+        QWidget *view = currentView();
+        for (QWidget *w = view ? view->nextInFocusChain() : nullptr; w && w != view; w = w->nextInFocusChain()) {
+            if (view->isAncestorOf(w) && (w->focusPolicy() & Qt::TabFocus) && w->isVisible() && w->isEnabled()) {
+                w->setFocus(Qt::ShortcutFocusReason);
+                break;
+            }
+        }
+    });
+    for (QMenu *menu : {file, job, view})
+        menu->setToolTipsVisible(true);
+}
+
+void MainWindow::showTreeMenu(const QPoint &pos)
+{
+    using Kind = ResourceTreeModel::Kind;
+    const QModelIndex index = m_tree->indexAt(pos);
+    if (!index.isValid())
+        return;
+    const Kind kind = index.data(ResourceTreeModel::KindRole).value<Kind>();
+    QMenu menu(this);
+    switch (kind) {
+    case Kind::Job:
+        menu.addActions({m_startAction, m_terminateAction, m_cloneJobAction, m_exportJobAction, m_downloadAction});
+        break;
+    case Kind::Experiment:
+    case Kind::ExperimentGroup:
+        menu.addActions({m_newJobAction, m_importJobAction, m_newExperimentAction});
+        break;
+    case Kind::Share:
+    case Kind::ShareFolder:
+    case Kind::ShareGroup:
+        menu.addActions({m_uploadAction, m_newShareAction});
+        break;
+    default:
+        menu.addActions({m_newJobAction, m_newExperimentAction, m_newShareAction, m_newWorkspaceAction});
+        break;
+    }
+    menu.exec(m_tree->viewport()->mapToGlobal(pos));
+}
+
+qint64 MainWindow::selectedIdOf(ResourceTreeModel::Kind kind) const
+{
+    for (QModelIndex i = m_tree->currentIndex(); i.isValid(); i = i.parent()) {
+        const auto k = i.data(ResourceTreeModel::KindRole).value<ResourceTreeModel::Kind>();
+        if (k == kind || (kind == ResourceTreeModel::Kind::Share && k == ResourceTreeModel::Kind::ShareFolder))
+            return i.data(ResourceTreeModel::IdRole).toLongLong();
+    }
+    return 0;
+}
+
+template<typename Wizard>
+Wizard *MainWindow::showWizard(Wizard *wizard)
+{
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->open();
+    return wizard;
+}
+
+NewJobWizard *MainWindow::openNewJobWizard()
+{
+    return showWizard(createNewJobWizard());
+}
+
+NewJobWizard *MainWindow::createNewJobWizard()
+{
+    using Kind = ResourceTreeModel::Kind;
+    auto *wizard = new NewJobWizard(m_backend, this);
+    // Where the selection is: its experiment (or the workspace's first) and cluster.
+    qint64 experiment = selectedIdOf(Kind::Experiment);
+    qint64 cluster = selectedIdOf(Kind::Cluster);
+    if (const Job *job = selectedJob())
+        cluster = job->clusterId;
+    if (!experiment) {
+        if (const auto *ws = m_backend->snapshot().findWorkspace(selectedIdOf(Kind::Workspace)); ws && !ws->experiments.isEmpty())
+            experiment = ws->experiments.first().experiment.id;
+    }
+    if (experiment)
+        wizard->presetTarget(experiment, cluster);
+    connect(wizard, &NewJobWizard::jobSubmitted, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+        statusBar()->showMessage(tr("Job submitted"), 5000);
+    });
+    return wizard;
+}
+
+NewJobWizard *MainWindow::openCloneWizard(qint64 jobId)
+{
+    NewJobWizard *wizard = createNewJobWizard();
+    wizard->startClone(jobId);
+    return showWizard(wizard);
+}
+
+NewJobWizard *MainWindow::openImportWizard()
+{
+    NewJobWizard *wizard = createNewJobWizard();
+    wizard->startImport();
+    return showWizard(wizard);
+}
+
+WorkspaceWizard *MainWindow::openWorkspaceWizard(bool newWorkspace)
+{
+    auto *wizard = new WorkspaceWizard(m_backend, newWorkspace ? WorkspaceWizard::Mode::NewWorkspace
+                                                               : WorkspaceWizard::Mode::NewExperiment, this);
+    if (!newWorkspace) {
+        if (const qint64 ws = selectedIdOf(ResourceTreeModel::Kind::Workspace))
+            wizard->presetWorkspace(ws);
+    }
+    connect(wizard, &WorkspaceWizard::created, this, [this](const QString &key) {
+        selectKey(key);
+        statusBar()->showMessage(tr("Created"), 5000);
+    });
+    return showWizard(wizard);
+}
+
+ShareWizard *MainWindow::openShareWizard(bool upload)
+{
+    auto *wizard = new ShareWizard(m_backend, this);
+    if (const qint64 ws = selectedIdOf(ResourceTreeModel::Kind::Workspace))
+        wizard->presetWorkspace(ws);
+    const qint64 share = selectedIdOf(ResourceTreeModel::Kind::Share);
+    if (upload && share) {
+        const QModelIndex current = m_tree->currentIndex();
+        const bool folder = current.data(ResourceTreeModel::KindRole).value<ResourceTreeModel::Kind>()
+            == ResourceTreeModel::Kind::ShareFolder;
+        wizard->startUpload(share, folder ? current.data().toString() : QString());
+    }
+    // The worker published the snapshot with the new share or folder before it answered.
+    connect(wizard, &ShareWizard::finishedWith, this, [this](const QString &key) { selectKey(key); });
+    return showWizard(wizard);
+}
+
+void MainWindow::exportSelectedJob(const QString &path)
+{
+    if (const Job *job = selectedJob())
+        m_exportRequest = m_backend->writeFile(path, job->spec);
+}
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,82 @@
+#include "JobSpecDocument.h"
+
+#include "JsonPath.h"
+
+#include <QJsonDocument>
+
+namespace TrainDesk::Ui {
+
+namespace {
+
+const QString propertiesKey = QStringLiteral("properties");
+
+} // namespace
+
+JobSpecDocument::JobSpecDocument(QObject *parent) : QObject(parent)
+{
+    check();
+}
+
+void JobSpecDocument::setText(const QByteArray &text)
+{
+    m_text = text;
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    m_jsonValid = error.error == QJsonParseError::NoError && doc.isObject();
+    if (m_jsonValid)
+        m_root = doc.object();
+    check();
+    Q_EMIT changed(true);
+}
+
+void JobSpecDocument::setValue(const QString &path, const QJsonValue &value)
+{
+    setValues({{path, value}});
+}
+
+void JobSpecDocument::setValues(const QList<QPair<QString, QJsonValue>> &changes)
+{
+    if (!m_jsonValid)
+        return;  // the form is read-only then; never overwrite text the user is fixing
+    for (const auto &[path, value] : changes)
+        m_root = JsonPath::withValue(m_root, documentPath(path), value);
+    m_text = QJsonDocument(m_root).toJson(QJsonDocument::Indented);
+    check();
+    Q_EMIT changed(false);
+}
+
+QJsonValue JobSpecDocument::value(const QString &path) const
+{
+    return JsonPath::valueAt(m_root, documentPath(path));
+}
+
+QJsonObject JobSpecDocument::properties() const
+{
+    return m_fileShape ? m_root.value(propertiesKey).toObject() : m_root;
+}
+
+void JobSpecDocument::setContext(const SpecContext &context)
+{
+    m_context = context;
+    check();
+}
+
+QString JobSpecDocument::documentPath(const QString &path) const
+{
+    // The core says "properties.x" for both shapes; a bare file has no "properties" member.
+    if (m_fileShape)
+        return path;
+    if (path == propertiesKey)
+        return {};
+    return path.startsWith(propertiesKey + QLatin1Char('.')) ? path.mid(propertiesKey.size() + 1) : path;
+}
+
+void JobSpecDocument::check()
+{
+    m_parsed = parseJobSpec(m_text, m_context);
+    // The core decides the shape; an empty document becomes the service's file shape.
+    m_fileShape = !m_jsonValid || m_root.isEmpty() || m_parsed.spec.fileShape;
+    Q_EMIT issuesChanged();
+}
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,232 @@
+#include "SharePage.h"
+
+#include "common/DataPaths.h"
+#include "session/Backend.h"
+#include "store/Names.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QVBoxLayout>
+#include <QWizard>
+
+namespace TrainDesk::Ui {
+
+SharePage::SharePage(Backend *backend, QWidget *parent)
+    : QWizardPage(parent),
+      m_backend(backend),
+      m_workspace(new QComboBox(this)),
+      m_group(new QButtonGroup(this)),
+      m_newRadio(new QRadioButton(tr("A &new local share"), this)),
+      m_existingRadio(new QRadioButton(tr("An &existing share"), this)),
+      m_name(new QLineEdit(this)),
+      m_folder(new QLineEdit(this)),
+      m_browse(new QPushButton(tr("&Browse…"), this)),
+      m_shares(new QComboBox(this)),
+      m_problem(new QLabel(this)),
+      m_status(new QLabel(this))
+{
+    setTitle(tr("Share"));
+    setSubTitle(tr("A share is a folder every job of the workspace sees at $AZ_BATCHAI_JOB_MOUNT_ROOT/<name>, "
+                   "like the tutorial's Azure file share."));
+    m_workspace->setObjectName(QStringLiteral("workspaceCombo"));
+    m_workspace->setToolTip(tr("The workspace whose jobs see the share"));
+    m_name->setObjectName(QStringLiteral("shareName"));
+    m_name->setPlaceholderText(tr("e.g. myshare"));
+    m_name->setToolTip(tr("Letters, digits, '-' and '_'; a job.json names it in relativeMountPath or azureFileUrl"));
+    m_folder->setObjectName(QStringLiteral("shareFolder"));
+    m_folder->setToolTip(tr("The folder on this machine that holds the share's files (made when missing)"));
+    m_browse->setToolTip(tr("Choose the share's folder"));
+    m_shares->setObjectName(QStringLiteral("shareCombo"));
+    m_shares->setToolTip(tr("Only local shares take uploads from the app"));
+    m_problem->setWordWrap(true);
+    QPalette palette = m_problem->palette();
+    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
+    m_problem->setPalette(palette);
+    m_status->setWordWrap(true);
+    m_group->addButton(m_newRadio);
+    m_group->addButton(m_existingRadio);
+    m_newRadio->setChecked(true);
+
+    auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
+    workspaceLabel->setBuddy(m_workspace);
+    auto *nameLabel = new QLabel(tr("N&ame:"), this);
+    nameLabel->setBuddy(m_name);
+    auto *folderLabel = new QLabel(tr("&Folder:"), this);
+    folderLabel->setBuddy(m_folder);
+    auto *folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(m_browse);
+    auto *form = new QFormLayout;
+    form->addRow(workspaceLabel, m_workspace);
+    form->addRow(m_newRadio);
+    form->addRow(nameLabel, m_name);
+    form->addRow(folderLabel, folderRow);
+    form->addRow(m_existingRadio, m_shares);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_status);
+    layout->addStretch();
+    setTabOrder(m_workspace, m_newRadio);
+    setTabOrder(m_newRadio, m_name);
+    setTabOrder(m_name, m_folder);
+    setTabOrder(m_folder, m_browse);
+    setTabOrder(m_browse, m_existingRadio);
+    setTabOrder(m_existingRadio, m_shares);
+
+    for (const auto &ws : m_backend->snapshot().workspaces)
+        m_workspace->addItem(ws.workspace.name, ws.workspace.id);
+    fillShares();
+    m_folder->setText(defaultFolder());
+
+    connect(m_workspace, &QComboBox::currentIndexChanged, this, [this] {
+        fillShares();
+        check();
+    });
+    connect(m_group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool on) {
+        if (on)
+            check();
+    });
+    connect(m_name, &QLineEdit::textChanged, this, [this] {
+        if (!m_folderEdited) {
+            const QSignalBlocker blocker(m_folder);
+            m_folder->setText(defaultFolder());
+        }
+        check();
+    });
+    connect(m_folder, &QLineEdit::textChanged, this, [this] {
+        m_folderEdited = true;
+        check();
+    });
+    connect(m_shares, &QComboBox::currentIndexChanged, this, &SharePage::check);
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Share folder"), m_folder->text());
+        if (!dir.isEmpty())
+            m_folder->setText(dir);
+    });
+    connect(m_backend, &Backend::requestFinished, this, [this](int id, qint64 shareId, const QString &error) {
+        if (id != m_request)
+            return;
+        m_request = 0;
+        if (!error.isEmpty()) {
+            m_status->setText(tr("<b>Not created:</b> %1").arg(error.toHtmlEscaped()));
+            check();
+            return;
+        }
+        m_createdId = shareId;
+        m_createdName = m_name->text().trimmed();
+        m_status->setText(tr("Share %1 created.").arg(m_createdName));
+        fillShares();
+        check();
+        if (wizard())
+            wizard()->next();
+    });
+    check();
+}
+
+QString SharePage::defaultFolder() const
+{
+    const QString name = m_name->text().trimmed();
+    return QDir::toNativeSeparators(DataPaths::sharesDirectory() + (name.isEmpty() ? QString() : QLatin1Char('/') + name));
+}
+
+void SharePage::fillShares()
+{
+    const qint64 current = m_shares->currentData().toLongLong();
+    const QSignalBlocker blocker(m_shares);
+    m_shares->clear();
+    if (const auto *ws = m_backend->snapshot().findWorkspace(workspaceId())) {
+        for (const Share &s : ws->shares)
+            m_shares->addItem(QStringLiteral("%1 (%2)").arg(s.name, toString(s.kind)), s.id);
+    }
+    m_shares->setCurrentIndex(qMax(0, m_shares->findData(current)));
+    m_existingRadio->setEnabled(m_shares->count() > 0);
+}
+
+void SharePage::presetWorkspace(qint64 workspaceId)
+{
+    if (const int index = m_workspace->findData(workspaceId); index >= 0)
+        m_workspace->setCurrentIndex(index);
+}
+
+void SharePage::selectShare(qint64 shareId)
+{
+    for (const auto &ws : m_backend->snapshot().workspaces) {
+        for (const Share &s : ws.shares) {
+            if (s.id == shareId)
+                presetWorkspace(ws.workspace.id);
+        }
+    }
+    fillShares();
+    m_shares->setCurrentIndex(m_shares->findData(shareId));
+    m_existingRadio->setChecked(true);
+}
+
+qint64 SharePage::workspaceId() const { return m_workspace->currentData().toLongLong(); }
+QString SharePage::workspaceName() const { return m_workspace->currentText(); }
+bool SharePage::newShare() const { return m_newRadio->isChecked(); }
+QString SharePage::statusText() const { return m_status->text(); }
+
+qint64 SharePage::shareId() const
+{
+    if (!newShare())
+        return m_shares->currentData().toLongLong();
+    return m_createdName == m_name->text().trimmed() ? m_createdId : 0;
+}
+
+QString SharePage::problem() const
+{
+    if (!workspaceId())
+        return tr("there is no workspace: create one first");
+    if (!newShare())
+        return m_shares->currentIndex() < 0 ? tr("the workspace has no share") : QString();
+    const QString name = m_name->text().trimmed();
+    if (shareId())
+        return {};  // made by this wizard a moment ago
+    if (auto valid = validateName(tr("share"), name); !valid)
+        return valid.error();
+    if (const auto *ws = m_backend->snapshot().findWorkspace(workspaceId())) {
+        for (const Share &s : ws->shares) {
+            if (s.name == name)
+                return tr("workspace '%1' has a share '%2' already").arg(workspaceName(), name);
+        }
+    }
+    if (m_folder->text().trimmed().isEmpty() || !QDir::isAbsolutePath(m_folder->text().trimmed()))
+        return tr("the folder must be an absolute path");
+    return {};
+}
+
+void SharePage::check()
+{
+    m_name->setEnabled(newShare());
+    m_folder->setEnabled(newShare());
+    m_browse->setEnabled(newShare());
+    m_shares->setEnabled(!newShare());
+    m_problem->setText(problem());
+    Q_EMIT completeChanged();
+}
+
+bool SharePage::isComplete() const
+{
+    return m_request == 0 && problem().isEmpty();
+}
+
+bool SharePage::validatePage()
+{
+    if (shareId())
+        return true;
+    m_status->setText(tr("Creating share %1…").arg(m_name->text().trimmed()));
+    m_request = m_backend->createShare(workspaceName(), m_name->text().trimmed(), m_folder->text().trimmed());
+    Q_EMIT completeChanged();
+    return false;
+}
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QWizardPage>
+
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+
+namespace TrainDesk {
+class Backend;
+}
+
+namespace TrainDesk::Ui {
+
+// The share: a new local one (name and folder, created when Next is pressed) or one of
+// the workspace's.
+class SharePage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit SharePage(Backend *backend, QWidget *parent = nullptr);
+
+    bool isComplete() const override;
+    // Creates the new share first (asynchronously): Next goes on once the worker made it.
+    bool validatePage() override;
+
+    void presetWorkspace(qint64 workspaceId);
+    void selectShare(qint64 shareId);
+
+    qint64 workspaceId() const;
+    QString workspaceName() const;
+    bool newShare() const;
+    // The share chosen or created (0 before a new one exists).
+    qint64 shareId() const;
+    QString problem() const;
+    QString statusText() const;
+
+    QRadioButton *newShareRadio() const { return m_newRadio; }
+    QRadioButton *existingShareRadio() const { return m_existingRadio; }
+    QLineEdit *nameEdit() const { return m_name; }
+    QLineEdit *folderEdit() const { return m_folder; }
+    QComboBox *shareCombo() const { return m_shares; }
+
+private:
+    void fillShares();
+    void check();
+    QString defaultFolder() const;
+
+    Backend *m_backend;
+    QComboBox *m_workspace;
+    QButtonGroup *m_group;
+    QRadioButton *m_newRadio;
+    QRadioButton *m_existingRadio;
+    QLineEdit *m_name;
+    QLineEdit *m_folder;
+    QPushButton *m_browse;
+    QComboBox *m_shares;
+    QLabel *m_problem;
+    QLabel *m_status;
+    bool m_folderEdited = false;
+    int m_request = 0;
+    qint64 m_createdId = 0;
+    QString m_createdName;
+};
+
+} // namespace TrainDesk::Ui
