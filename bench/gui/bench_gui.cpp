@@ -1,1 +1,295 @@
-int main(){}
+// bench_gui: how the GUI holds up, on this machine.
+//  1. The longest stall of the GUI event loop while a fake job writes 10,000 metric
+//     records a second and a 100 MB log into its job directory: the real Backend and
+//     MainWindow follow it (charts tab first, then the logs tab). Target: < 50 ms.
+//  2. A chart of 1,000,000 points: redrawn (series -> downsampled -> painted) and zoomed
+//     into 1% of its range (re-downsampled to what is shown, painted). Target: < 100 ms.
+// Not a test (ctest does not run it): it prints numbers for bench/RESULTS.md.
+//   bench_gui [--seconds 20] [--rate 10000] [--log-mb 100] [--points 1000000]
+#include "FakeJob.h"
+#include "MainWindow.h"
+#include "JobStreamer.h"
+#include "StallMeter.h"
+#include "charts/ChartPanel.h"
+#include "charts/MetricSeries.h"
+#include "charts/MetricsChartView.h"
+#include "job/JobView.h"
+#include "logs/LogView.h"
+#include "session/Backend.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+namespace {
+
+void wait(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+QString cpuModel()
+{
+    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    if (cpuinfo.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &line : cpuinfo.readAll().split('\n')) {
+            if (line.startsWith("model name"))
+                return QString::fromUtf8(line.mid(line.indexOf(':') + 1).trimmed());
+        }
+    }
+    return QSysInfo::currentCpuArchitecture();
+}
+
+QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll().split(' ').mid(0, 3).join(' ')) : QString();
+}
+
+struct Phase
+{
+    QString name;
+    double maxMs = 0;
+    double p99Ms = 0;
+    int over50 = 0;
+    int samples = 0;
+};
+
+Phase measure(StallMeter &meter, const QString &name, int ms)
+{
+    meter.reset();
+    wait(ms);
+    return {name, meter.maxMs(), meter.percentileMs(99), meter.countOver(50), meter.samples()};
+}
+
+// Paints the whole widget now, into an image (a repaint() may find nothing to do).
+void paint(QWidget &widget)
+{
+    const QPixmap pixmap = widget.grab();
+    Q_UNUSED(pixmap);
+}
+
+QList<MetricRecord> millionRecords(int count)
+{
+    QList<MetricRecord> records;
+    records.reserve(count + count / 10000 + 1);
+    for (int i = 1; i <= count; ++i) {
+        MetricRecord r;
+        r.kind = QStringLiteral("train");
+        r.epoch = i / 10000 + 1;
+        r.step = i % 10000;
+        r.globalStep = i;
+        r.time = 1700000000.0 + i * 0.01;
+        r.loss = 2.3 * std::exp(-i / 300000.0) + 0.05 * std::sin(i * 0.37);
+        r.acc = 1.0 - r.loss / 2.5;
+        records.append(r);
+        if (i % 10000 == 0) {
+            MetricRecord v;
+            v.kind = QStringLiteral("val");
+            v.epoch = r.epoch - 1;
+            v.globalStep = i;
+            v.time = r.time;
+            v.valLoss = r.loss * 1.1;
+            v.valAcc = r.acc * 0.98;
+            records.append(v);
+        }
+    }
+    return records;
+}
+
+// Runs `body` `runs` times; returns the times in ms, sorted.
+template<typename Body>
+QList<double> timed(int runs, Body body)
+{
+    QList<double> times;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer t;
+        t.start();
+        body(i);
+        times.append(t.nsecsElapsed() / 1e6);
+    }
+    std::sort(times.begin(), times.end());
+    return times;
+}
+
+QString summary(const QList<double> &sorted)
+{
+    return QStringLiteral("median %1 ms, max %2 ms (%3 runs)")
+        .arg(sorted.at(sorted.size() / 2), 0, 'f', 1)
+        .arg(sorted.last(), 0, 'f', 1)
+        .arg(sorted.size());
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("TrainDesk GUI benchmark"));
+    parser.addHelpOption();
+    const QCommandLineOption secondsOption(QStringLiteral("seconds"), QStringLiteral("Streaming time (s)."), QStringLiteral("s"), QStringLiteral("20"));
+    const QCommandLineOption rateOption(QStringLiteral("rate"), QStringLiteral("Metric records a second."), QStringLiteral("n"), QStringLiteral("10000"));
+    const QCommandLineOption logOption(QStringLiteral("log-mb"), QStringLiteral("Log size (MB)."), QStringLiteral("mb"), QStringLiteral("100"));
+    const QCommandLineOption pointsOption(QStringLiteral("points"), QStringLiteral("Chart points."), QStringLiteral("n"), QStringLiteral("1000000"));
+    parser.addOptions({secondsOption, rateOption, logOption, pointsOption});
+    parser.process(app);
+    const double seconds = std::max(2.0, parser.value(secondsOption).toDouble());
+    const int rate = parser.value(rateOption).toInt();
+    const qint64 logBytes = qint64(parser.value(logOption).toDouble() * 1024 * 1024);
+    const int points = parser.value(pointsOption).toInt();
+
+    QTemporaryDir home;
+    qputenv("TRAINDESK_HOME", home.path().toUtf8());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TrainDeskBench"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, home.filePath(QStringLiteral("settings")));
+
+    std::printf("machine: %s, %d threads, %s; Qt %s, platform %s; load average before: %s\n",
+                qPrintable(cpuModel()), QThread::idealThreadCount(), qPrintable(QSysInfo::prettyProductName()),
+                qVersion(), qPrintable(QGuiApplication::platformName()), qPrintable(loadAverage()));
+
+    // 1. A job streaming metrics and its log, followed by the real window.
+    {
+        Store store;
+        if (!store.open(DataPaths::databasePath()) || !EmbeddedDefaults::ensure(store)) {
+            std::fprintf(stderr, "bench_gui: cannot set up the data directory\n");
+            return 1;
+        }
+        const QString jobDir = home.filePath(QStringLiteral("job"));
+        const qint64 jobId = createFakeRunningJob(store, QStringLiteral("stream"), jobDir);
+        if (!jobId) {
+            std::fprintf(stderr, "bench_gui: cannot create the job\n");
+            return 1;
+        }
+        Backend backend(DataPaths::databasePath());  // the app's poll interval
+        MainWindow window(&backend);
+        window.resize(1280, 800);
+        window.show();
+        for (int i = 0; i < 100 && !window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, jobId)); ++i)
+            wait(50);
+        window.jobView()->setCurrentIndex(JobView::ChartsTab);
+        wait(500);
+
+        StallMeter meter;
+        meter.start();
+        const Phase idle = measure(meter, QStringLiteral("idle (no job output)"), 2000);
+        JobStreamer streamer(jobDir + QStringLiteral("/stdouterr"), rate, logBytes, seconds);
+        streamer.start();
+        const int half = int(seconds * 500);
+        const Phase charts = measure(meter, QStringLiteral("streaming, charts tab"), half);
+        window.jobView()->setCurrentIndex(JobView::LogsTab);
+        const Phase logs = measure(meter, QStringLiteral("streaming, logs tab (following)"), half);
+        streamer.stop();
+        const Phase drain = measure(meter, QStringLiteral("after the stream (catching up)"), 3000);
+        meter.stop();
+
+        std::printf("\nstream: %.0f s, %lld metric records (%.0f/s), %.1f MB of log; the chart holds %lld records, "
+                    "the log view %d lines\n",
+                    seconds, qlonglong(streamer.recordsWritten()), double(streamer.recordsWritten()) / seconds,
+                    double(streamer.logBytesWritten()) / 1048576.0, qlonglong(window.jobView()->series()->records().size()),
+                    window.jobView()->logs()->textView()->blockCount());
+        for (const Phase &p : {idle, charts, logs, drain}) {
+            std::printf("  %-34s longest stall %6.1f ms, p99 %5.1f ms, %d of %d probes late by > 50 ms\n",
+                        qPrintable(p.name), p.maxMs, p.p99Ms, p.over50, p.samples);
+        }
+        const double worst = std::max({charts.maxMs, logs.maxMs, drain.maxMs});
+        std::printf("  RESULT event loop: longest stall while streaming %.1f ms (target < 50 ms): %s\n", worst,
+                    worst < 50 ? "met" : "NOT met");
+        appendToFile(jobDir + QStringLiteral("/exit_code"), "0\n");
+    }
+
+    // 2. One chart view, a million points.
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(1280, 600);
+        view.show();
+        wait(200);
+        QElapsedTimer load;
+        load.start();
+        series.reset(millionRecords(points));
+        const double loadMs = load.nsecsElapsed() / 1e6;
+        // The first redraw also builds the series' per-metric caches.
+        QElapsedTimer firstTimer;
+        firstTimer.start();
+        view.redrawNow();
+        paint(view);
+        const double firstMs = firstTimer.nsecsElapsed() / 1e6;
+        const auto redraw = timed(7, [&](int) {
+            view.redrawNow();
+            paint(view);
+        });
+        std::printf("\nchart: %d points (+ %d validation points), loaded into the series in %.0f ms\n", points,
+                    points / 10000, loadMs);
+        std::printf("  first redraw (builds the per-metric caches, paints): %.1f ms\n", firstMs);
+        // Where a redraw's time goes: the series, smoothing, downsampling, the chart itself.
+        QElapsedTimer part;
+        part.start();
+        const QList<QPointF> raw = series.points(MetricSeries::Metric::TrainLoss);
+        const double pointsMs = part.nsecsElapsed() / 1e6;
+        part.restart();
+        const QList<QPointF> smooth = series.smoothedPoints(MetricSeries::Metric::TrainLoss, MetricSeries::XAxis::Step, view.smoothing());
+        const double smoothMs = part.nsecsElapsed() / 1e6;
+        part.restart();
+        const QList<QPointF> drawn = MetricSeries::downsampled(raw, MetricsChartView::maxDrawnPoints);
+        const QList<QPointF> drawnSmooth = MetricSeries::downsampled(smooth, MetricsChartView::maxDrawnPoints);
+        const double downMs = part.nsecsElapsed() / 1e6;
+        part.restart();
+        view.lossPanel()->setData(drawn, drawnSmooth, {}, true);
+        const double setMs = part.nsecsElapsed() / 1e6;
+        part.restart();
+        paint(view);
+        const double paintMs = part.nsecsElapsed() / 1e6;
+        std::printf("  breakdown of a redraw, one metric: points %.1f ms, smoothing %.1f ms, downsampling %.1f ms, "
+                    "series update %.1f ms; painting both charts %.1f ms\n",
+                    pointsMs, smoothMs, downMs, setMs, paintMs);
+
+        ChartPanel *loss = view.lossPanel();
+        QList<double> zoom, unzoom;
+        for (int i = 0; i < 7; ++i) {
+            // 1% of the range, a different part each time, then back to all of it.
+            const QRectF plot = loss->chart()->plotArea();
+            const double left = plot.left() + plot.width() * (0.1 + 0.1 * i);
+            QElapsedTimer t;
+            t.start();
+            loss->chart()->zoomIn(QRectF(left, plot.top(), plot.width() * 0.01, plot.height()));
+            view.redrawNow();
+            paint(view);
+            zoom.append(t.nsecsElapsed() / 1e6);
+            t.restart();
+            loss->resetZoom();  // redraws the whole range at once
+            paint(view);
+            unzoom.append(t.nsecsElapsed() / 1e6);
+        }
+        std::sort(zoom.begin(), zoom.end());
+        std::sort(unzoom.begin(), unzoom.end());
+        std::printf("  redraw (points, smoothing, downsampling, paint of both charts): %s\n", qPrintable(summary(redraw)));
+        std::printf("  zoom into 1%% (re-downsampled to what is shown, painted): %s\n", qPrintable(summary(zoom)));
+        std::printf("  reset zoom (whole range again, painted): %s\n", qPrintable(summary(unzoom)));
+        const double worst = std::max({firstMs, redraw.last(), zoom.last(), unzoom.last()});
+        std::printf("  RESULT chart: slowest redraw or zoom %.1f ms (target < 100 ms): %s\n", worst,
+                    worst < 100 ? "met" : "NOT met");
+    }
+    std::printf("load average after: %s\n", qPrintable(loadAverage()));
+    return 0;
+}

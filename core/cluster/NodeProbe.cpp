@@ -402,10 +402,20 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
     if (!connected.isEmpty() && !(options.cancel && options.cancel->isCancelled())) {
         QString detail;
         const QString network = nodes.size() == 1 ? QStringLiteral("single node") : sharedNetwork(connected, &detail);
+        QStringList unlisted;
+        for (const NodeProbeResult &r : connected) {
+            if (r.facts.addresses.isEmpty())
+                unlisted << r.node.name;
+        }
+        if (network.isEmpty())
+            detail = unlisted.isEmpty() ? QStringLiteral("no IPv4 network in common")
+                                        : QStringLiteral("the interfaces of %1 could not be listed").arg(unlisted.join(QStringLiteral(", ")));
         ProbeCheck check{QString(), QStringLiteral("network"), QStringLiteral("Network the nodes share"),
                          !network.isEmpty(), nodes.size() == 1 ? network : detail,
-                         QStringLiteral("the nodes have no IPv4 network in common: MPI needs one; connect them to one "
-                                        "network (and set OMPI_MCA_btl_tcp_if_include to it)")};
+                         unlisted.isEmpty() || !network.isEmpty()
+                             ? QStringLiteral("MPI needs a network every node is on: connect the nodes to one (and set "
+                                              "OMPI_MCA_btl_tcp_if_include to it)")
+                             : QStringLiteral("install iproute2 (the ip command) on those nodes")};
         if (connected.size() < nodes.size() && check.passed)
             check.detail += QStringLiteral(" (unreachable nodes not counted)");
         if (onCheck)

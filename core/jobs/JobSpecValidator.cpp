@@ -210,10 +210,10 @@ private:
     {
         const QStringList present = presentToolkits();
         // A toolkit given with the wrong type was reported already; do not also call it missing.
-        bool mistyped = false;
+        bool anyKey = false;
         for (const QString &key : toolkitKeys())
-            mistyped = mistyped || m_spec.properties.contains(key);
-        if (present.isEmpty() && !mistyped) {
+            anyKey = anyKey || m_spec.properties.contains(key);
+        if (!anyKey) {
             error(base, QStringLiteral("expected one toolkit setting (%1), found none")
                             .arg(toolkitKeys().join(QStringLiteral(", "))));
         } else if (present.size() > 1) {

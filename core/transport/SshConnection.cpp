@@ -433,6 +433,16 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
             break;
     }
     if (!stopReason.isEmpty()) {
+        // Stopped before the group id arrived: it comes first, so it is at most a moment away.
+        QElapsedTimer marker;
+        marker.start();
+        while (pgid == 0 && !ssh_channel_is_eof(channel.get()) && marker.elapsed() < 3000) {
+            const int n = ssh_channel_read_timeout(channel.get(), buffer, sizeof buffer, 0, 100);
+            if (n == SSH_ERROR)
+                break;
+            if (n > 0)
+                deliverStdOut(buffer, n);
+        }
         if (pgid > 0) {
             killRemoteGroup(pgid, "TERM");
             QElapsedTimer grace;

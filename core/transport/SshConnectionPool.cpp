@@ -130,7 +130,7 @@ void SshConnectionPool::keepaliveLoop()
 {
     std::unique_lock lock(m_mutex);
     while (!m_stopping) {
-        m_wake.wait_for(lock, std::chrono::seconds(5));
+        m_wake.wait_for(lock, std::chrono::seconds(1));
         if (m_stopping)
             break;
         // Idle connections belong to the pool alone, so using them here races with nobody.

@@ -7,8 +7,10 @@
 #include <QThread>
 
 #include <arpa/inet.h>
+#include <cerrno>
 #include <csignal>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -126,6 +128,8 @@ bool SshServer::launch()
     m_process.setArguments({QStringLiteral("-D"), QStringLiteral("-f"), m_dir + QStringLiteral("/sshd_config"),
                             QStringLiteral("-E"), m_dir + QStringLiteral("/sshd.log")});
     m_process.setProcessChannelMode(QProcess::MergedChannels);
+    // The server goes when the test goes, even if the test crashes or is killed.
+    m_process.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGTERM); });
     m_process.start();
     if (!m_process.waitForStarted(5000)) {
         m_error = QStringLiteral("sshd does not start: %1").arg(m_process.errorString());
@@ -219,8 +223,25 @@ TestUser::~TestUser()
         runTool(QStringLiteral("userdel"), {QStringLiteral("-f"), m_name}, 15000);
 }
 
+// Users left by a test run that was killed (its process is gone): removed.
+static void removeStaleUsers()
+{
+    QFile passwd(QStringLiteral("/etc/passwd"));
+    if (!passwd.open(QIODevice::ReadOnly))
+        return;
+    for (const QByteArray &line : passwd.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.split(':');
+        if (fields.size() < 5 || !fields.at(0).startsWith("tdtest") || !fields.at(4).startsWith("traindesk test pid "))
+            continue;
+        const qint64 pid = fields.at(4).mid(int(qstrlen("traindesk test pid "))).toLongLong();
+        if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
+            runTool(QStringLiteral("userdel"), {QStringLiteral("-f"), QString::fromUtf8(fields.at(0))}, 15000);
+    }
+}
+
 bool TestUser::create(const QString &homeParent)
 {
+    removeStaleUsers();
     const quint32 suffix = QRandomGenerator::global()->bounded(100000u, 999999u);
     const QString name = QStringLiteral("tdtest%1").arg(suffix);
     const QString password = QStringLiteral("pw-%1-%2").arg(QRandomGenerator::global()->generate(), 0, 16).arg(suffix);
@@ -230,7 +251,8 @@ bool TestUser::create(const QString &homeParent)
                                           | QFileDevice::ExeOther);
     const QString home = homeParent + QStringLiteral("/home-") + name;
     if (runTool(QStringLiteral("useradd"), {QStringLiteral("-m"), QStringLiteral("-d"), home, QStringLiteral("-s"),
-                                            QStringLiteral("/bin/sh"), name})
+                                            QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                            QStringLiteral("traindesk test pid %1").arg(getpid()), name})
             .isNull()) {
         m_error = QStringLiteral("useradd %1 failed").arg(name);
         return false;

@@ -214,6 +214,27 @@ private slots:
         QVERIFY2(t.stat(m_home.path()), "stat after restart");
     }
 
+    void idleConnectionsAnswerServerKeepalives()
+    {
+        // A server that drops a client it has not heard from for about 4 s (ClientAlive*):
+        // the pool's keepalives hold an idle connection open (without them it is dropped
+        // and the next command has to log in again).
+        SshServer strict;
+        SshServer::Options options;
+        options.authorizedKeysFile = m_home.filePath(QStringLiteral("authorized_keys"));
+        options.extraConfig = {QStringLiteral("ClientAliveInterval 1"), QStringLiteral("ClientAliveCountMax 3")};
+        QVERIFY2(strict.start(m_home.filePath(QStringLiteral("sshd-strict")), options), qPrintable(strict.error()));
+        SshParameters p = rootParameters(strict, m_key);
+        p.keepaliveIntervalMs = 1000;
+        SshTransport t(p);
+        QVERIFY(t.exec(QStringLiteral("true")));
+        const qint64 opened = SshConnectionPool::instance().connectionsOpened();
+        QTest::qWait(9000);
+        const auto r = t.exec(QStringLiteral("echo still"));
+        QVERIFY2(r, qPrintable(r.error()));
+        QCOMPARE(SshConnectionPool::instance().connectionsOpened(), opened);
+    }
+
     void fileOperations()
     {
         auto t = transport();

@@ -70,3 +70,32 @@ def check(cond, msg):
 def fail(msg):
     print("FAIL: " + msg, file=sys.stderr, flush=True)
     sys.exit(1)
+
+
+SKIP_RC = 77  # ctest SKIP_RETURN_CODE of the GPU tests
+
+
+def skip(msg):
+    print("SKIPPED: " + msg, flush=True)
+    sys.exit(SKIP_RC)
+
+
+def gpu_info(trainer):
+    """(number of usable GPUs, the trainer's one-line explanation) from --gpu-info."""
+    r = subprocess.run([trainer, "--gpu-info"], capture_output=True, text=True, timeout=120)
+    out = r.stdout.strip()
+    if r.returncode == 0 and out.startswith("gpus: "):
+        return int(out.split()[1]), out
+    return 0, out or r.stderr.strip()
+
+
+def require_gpus(trainer, n=1):
+    """Skips the test (exit 77, "SKIPPED: no NVIDIA GPU: <reason>") without n usable GPUs."""
+    count, text = gpu_info(trainer)
+    if count == 0:
+        reason = text.split(": ", 1)[1] if text.startswith("no usable NVIDIA GPU: ") else text
+        skip("no NVIDIA GPU: " + reason)
+    if count < n:
+        skip(f"needs {n} NVIDIA GPUs, found {count}")
+    print(text, flush=True)
+    return count

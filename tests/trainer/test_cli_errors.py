@@ -29,7 +29,23 @@ expect(["--batch-size"], 2, "--batch-size", "missing value")
 expect(["--lr", "-1"], 2, "--lr")
 expect(["--format", "png"], 2, "--format", "cifar10|idx|synthetic", "'png'")
 expect(["--device", "tpu"], 2, "--device")
-expect(["--device", "cuda"], 2, "no CUDA backend/GPU")
+# --device cuda: a usage error in a build without the CUDA backend, a run-time error (1)
+# naming the reason where the backend is built but no GPU is usable.
+gpus, info = t.gpu_info(T)
+if "this build has no CUDA backend" in info:
+    expect(["--device", "cuda"], 2, "--device cuda: this build has no CUDA backend")
+    r = t.run([T, "--synthetic-train", "64", "--synthetic-test", "16", "--epochs", "1", "--no-save",
+               "--dir", a.work + "/auto"])
+    t.check("device: auto -> cpu (this build has no CUDA backend" in r.stdout, "auto does not say it fell back")
+elif gpus == 0:
+    expect(["--device", "cuda", "--synthetic-train", "64", "--dir", a.work + "/o"], 1,
+           "--device cuda: no usable NVIDIA GPU: ")
+    r = t.run([T, "--synthetic-train", "64", "--synthetic-test", "16", "--epochs", "1", "--no-save",
+               "--dir", a.work + "/auto"])
+    t.check("device: auto -> cpu (" in r.stdout, "auto does not say it fell back to the CPU")
+    print("--device cuda without a GPU: " + info)
+else:
+    print("a GPU is usable here: the no-GPU error paths are not exercised (" + info.splitlines()[0] + ")")
 expect(["--synthetic-shape", "32x32"], 2, "--synthetic-shape")
 expect(["--format", "idx"], 2, "--format idx needs --data")
 expect(["--no-augment=1"], 2, "--no-augment", "takes no value")

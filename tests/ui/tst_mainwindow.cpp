@@ -12,9 +12,18 @@
 #include "job/JobOverview.h"
 #include "job/JobView.h"
 #include "session/Backend.h"
+#include "wizards/JobSourcePage.h"
+#include "wizards/NewJobWizard.h"
+#include "wizards/ShareWizard.h"
+#include "wizards/WorkspaceWizard.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractButton>
 #include <QAction>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QToolBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
@@ -23,6 +32,47 @@
 
 using namespace TrainDesk;
 using namespace TrainDesk::Ui;
+
+namespace {
+
+// The Alt+key of a label or button text ("Job na&me" -> 'm'), or a null QChar.
+QChar mnemonicOf(const QString &text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text.at(i) == QLatin1Char('&')) {
+            if (text.at(i + 1) != QLatin1Char('&'))
+                return text.at(i + 1).toLower();
+            ++i;
+        }
+    }
+    return {};
+}
+
+// Mnemonics used twice among what the wizard shows now (page and buttons).
+QStringList mnemonicClashes(QWizard *wizard)
+{
+    QHash<QChar, QString> seen;
+    QStringList clashes;
+    const auto take = [&](const QString &text) {
+        const QChar key = mnemonicOf(text);
+        if (key.isNull())
+            return;
+        if (seen.contains(key))
+            clashes << seen.value(key) + QStringLiteral(" / ") + text;
+        seen.insert(key, text);
+    };
+    for (QLabel *label : wizard->currentPage()->findChildren<QLabel *>()) {
+        if (label->buddy() && label->isVisibleTo(wizard))
+            take(label->text());
+    }
+    for (QAbstractButton *button : wizard->findChildren<QAbstractButton *>()) {
+        if (button->isVisibleTo(wizard) && (wizard->currentPage()->isAncestorOf(button) || button->parentWidget() == wizard))
+            take(button->text());
+    }
+    return clashes;
+}
+
+} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -191,6 +241,137 @@ private Q_SLOTS:
         again.show();
         QTRY_COMPARE_WITH_TIMEOUT(again.selectedKey(), shareKey, 10000);
         QCOMPARE(again.size(), QSize(1111, 777));
+    }
+
+    void toolbarAndMenusForTheKeyboard()
+    {
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->rowCount() == 1, 10000);
+        auto *toolBar = window.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QVERIFY(toolBar);
+        QStringList names;
+        for (QAction *action : toolBar->actions()) {
+            if (action->isSeparator())
+                continue;
+            names << action->objectName();
+            QVERIFY2(!action->icon().isNull(), qPrintable(action->objectName()));
+            // The shortcut is told in the tooltip, where people see it.
+            QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->objectName()));
+            QVERIFY2(action->toolTip().contains(action->shortcut().toString(QKeySequence::NativeText)),
+                     qPrintable(action->toolTip()));
+        }
+        QCOMPARE(names, (QStringList{QStringLiteral("newJobAction"), QStringLiteral("cloneJobAction"),
+                                     QStringLiteral("startJobAction"), QStringLiteral("terminateJobAction"),
+                                     QStringLiteral("downloadAction"), QStringLiteral("newShareAction"),
+                                     QStringLiteral("uploadAction"), QStringLiteral("refreshAction")}));
+        // The app's own SVG icons render.
+        QVERIFY(!window.newJobAction()->icon().pixmap(24, 24).toImage().isNull());
+        QVERIFY(!window.newJobAction()->icon().availableSizes().isEmpty() || !window.newJobAction()->icon().pixmap(24).isNull());
+        // Every menu entry has a mnemonic, every shortcut one meaning.
+        QHash<QString, QString> shortcuts;
+        for (QAction *menu : window.menuBar()->actions()) {
+            QVERIFY(!mnemonicOf(menu->text()).isNull());
+            for (QAction *action : menu->menu()->actions()) {
+                if (action->isSeparator())
+                    continue;
+                QVERIFY2(!mnemonicOf(action->text()).isNull(), qPrintable(action->text()));
+                const QString keys = action->shortcut().toString();
+                if (keys.isEmpty())
+                    continue;
+                QVERIFY2(!shortcuts.contains(keys) || shortcuts.value(keys) == action->text(), qPrintable(keys));
+                shortcuts.insert(keys, action->text());
+            }
+        }
+        QVERIFY(shortcuts.size() >= 14);
+    }
+
+    void keyboardOpensTheWizards()
+    {
+        MainWindow window(m_backend.get());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->rowCount() == 1, 10000);
+        QVERIFY(window.selectByName(QString::fromLatin1(EmbeddedDefaults::demoJobName)));
+        QVERIFY(window.cloneJobAction()->isEnabled());
+
+        QTest::keySequence(&window, QKeySequence::New);
+        auto *newJob = window.findChild<NewJobWizard *>();
+        QVERIFY(newJob);
+        QVERIFY(newJob->isVisible());
+        QVERIFY(newJob->isModal());
+        QCOMPARE(newJob->currentId(), int(NewJobWizard::SourcePageId));
+        QStringList clashes;
+        for (int page = 0; page < 3; ++page) {
+            clashes += mnemonicClashes(newJob);
+            newJob->next();
+        }
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
+        newJob->reject();
+        QTRY_VERIFY(!window.findChild<NewJobWizard *>());  // deleted on close
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
+        QTest::keySequence(&window, QKeySequence(QStringLiteral("Ctrl+Shift+W")));
+        auto *workspace = window.findChild<WorkspaceWizard *>();
+        QVERIFY(workspace);
+        QVERIFY(workspace->newWorkspace());
+        QVERIFY2(mnemonicClashes(workspace).isEmpty(), qPrintable(mnemonicClashes(workspace).join(QLatin1Char(';'))));
+        workspace->reject();
+        QTRY_VERIFY(!window.findChild<WorkspaceWizard *>());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
+        // New experiment from inside the default workspace: that one is chosen.
+        QTest::keySequence(&window, QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+        workspace = window.findChild<WorkspaceWizard *>();
+        QVERIFY(workspace);
+        QVERIFY(!workspace->newWorkspace());
+        QCOMPARE(workspace->workspaceName(), QStringLiteral("default"));
+        workspace->reject();
+        QTRY_VERIFY(!window.findChild<WorkspaceWizard *>());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
+        QTest::keySequence(&window, QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+        auto *share = window.findChild<ShareWizard *>();
+        QVERIFY(share);
+        QCOMPARE(share->currentId(), int(ShareWizard::SharePageId));
+        QVERIFY2(mnemonicClashes(share).isEmpty(), qPrintable(mnemonicClashes(share).join(QLatin1Char(';'))));
+        share->reject();
+        QTRY_VERIFY(!window.findChild<ShareWizard *>());
+    }
+
+    void cloneAndExportTheSelectedJob()
+    {
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->rowCount() == 1, 10000);
+        QVERIFY(window.selectByName(QString::fromLatin1(EmbeddedDefaults::demoJobName)));
+        const qint64 demoId = window.jobView()->jobId();
+        QVERIFY(demoId);
+
+        // Clone from the job's overview: the wizard starts where the job goes.
+        auto *clone = window.jobView()->overview()->findChild<QPushButton *>(QStringLiteral("cloneJobButton"));
+        QVERIFY(clone);
+        QVERIFY(!clone->toolTip().isEmpty());
+        clone->click();
+        auto *wizard = window.findChild<NewJobWizard *>();
+        QVERIFY(wizard);
+        QCOMPARE(wizard->currentId(), int(NewJobWizard::TargetPageId));
+        QCOMPARE(wizard->sourcePage()->cloneJobId(), demoId);
+        wizard->reject();
+        QTRY_VERIFY(!window.findChild<NewJobWizard *>());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
+        QSignalSpy written(m_backend.get(), &Backend::fileWritten);
+        const QString path = m_home.filePath(QStringLiteral("demo-export.json"));
+        window.exportSelectedJob(path);
+        QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), m_backend->snapshot().findJob(demoId)->spec);
     }
 
 private:

@@ -96,14 +96,53 @@ private Q_SLOTS:
         QCOMPARE(autoFit.count(), 1);
         const QPointF zoomedX = loss->xRange();
         QVERIFY(zoomedX.y() < 100);
+        const int before = view.redrawCount();
         series.append(trainRecords(101, 100));
-        QTRY_COMPARE(loss->rawCount(), 200);
+        QTRY_VERIFY(view.redrawCount() > before);
         QCOMPARE(loss->xRange(), zoomedX);  // kept
+        // What is drawn is what is shown, to one point past each edge.
+        const QList<QPointF> drawn = loss->drawnRaw();
+        QVERIFY(!drawn.isEmpty());
+        QVERIFY(drawn.first().x() <= zoomedX.x() && drawn.last().x() >= zoomedX.y());
+        QVERIFY(drawn.last().x() < 100);
         QVERIFY(view.accuracyPanel()->isAutoFit());
         QVERIFY(covers(view.accuracyPanel()->xRange(), 1, 200));  // the other chart still follows
         loss->resetZoom();
         QVERIFY(loss->isAutoFit());
         QVERIFY(covers(loss->xRange(), 1, 200));
+    }
+
+    void zoomingInShowsDetail()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        series.append(trainRecords(1, 100000));
+        view.redrawNow();
+        ChartPanel *loss = view.lossPanel();
+        QVERIFY(loss->rawCount() <= MetricsChartView::maxDrawnPoints + 1);
+        // All of it: a bucket every ~100 steps. Zoomed to 200 steps: every step.
+        int inWindow = 0;
+        for (const QPointF &p : loss->drawnRaw())
+            inWindow += p.x() >= 50000 && p.x() <= 50200 ? 1 : 0;
+        QVERIFY(inWindow < 20);
+        const QRectF plot = loss->chart()->plotArea();
+        const QPointF from = loss->chart()->mapToPosition(QPointF(50000, loss->yRange().x()));
+        const QPointF to = loss->chart()->mapToPosition(QPointF(50200, loss->yRange().y()));
+        loss->chart()->zoomIn(QRectF(QPointF(from.x(), plot.top()), QPointF(to.x(), plot.bottom())).normalized());
+        QVERIFY(!loss->isAutoFit());
+        QTRY_VERIFY(loss->drawnRaw().size() < 400);
+        inWindow = 0;
+        const QPointF x = loss->xRange();
+        for (const QPointF &p : loss->drawnRaw())
+            inWindow += p.x() >= x.x() && p.x() <= x.y() ? 1 : 0;
+        QVERIFY2(inWindow >= int(x.y() - x.x()) - 1, qPrintable(QStringLiteral("%1 in %2..%3").arg(inWindow).arg(x.x()).arg(x.y())));
+        // Reset: the whole range again at once.
+        loss->resetZoom();
+        QVERIFY(loss->drawnRaw().size() > 1000);
+        QVERIFY(covers(loss->xRange(), 1, 100000));
     }
 
     void smoothingAndLogScale()

@@ -56,6 +56,23 @@ class TestMetricSeries : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void clippedKeepsTheEdges()
+    {
+        QList<QPointF> points;
+        for (int i = 0; i < 10; ++i)
+            points.append(QPointF(i * 10, i));
+        // 25..55: 30, 40, 50 and the neighbours 20 and 60.
+        const QList<QPointF> inside = MetricSeries::clipped(points, 25, 55);
+        QCOMPARE(inside.size(), 5);
+        QCOMPARE(inside.first().x(), 20.0);
+        QCOMPARE(inside.last().x(), 60.0);
+        QCOMPARE(MetricSeries::clipped(points, -100, 1000), points);
+        QCOMPARE(MetricSeries::clipped(points, 0, 0).size(), 2);          // 0 and 10
+        QCOMPARE(MetricSeries::clipped(points, 91, 95).size(), 1);        // only 90, to the left
+        QCOMPARE(MetricSeries::clipped(points, 200, 300).size(), 1);
+        QVERIFY(MetricSeries::clipped({}, 0, 1).isEmpty());
+    }
+
     void pointsAgainstStep()
     {
         MetricSeries s;

@@ -73,8 +73,10 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
     }
     // Any range change we did not make is the user zooming or panning.
     const auto userRange = [this] {
-        if (!m_applying)
-            setAutoFit(false);
+        if (m_applying)
+            return;
+        setAutoFit(false);
+        Q_EMIT viewChanged();
     };
     connect(m_x, &QValueAxis::rangeChanged, this, userRange);
     connect(m_yLinear, &QValueAxis::rangeChanged, this, userRange);
@@ -114,11 +116,17 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
     for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
         marker->setVisible(smoothing);
 
+    if (m_autoFit) {
+        // The axes first, on empty series: a series' geometry (its path and the shape
+        // stroked around it) is then computed once, not again for every axis change.
+        m_raw->clear();
+        m_smooth->clear();
+        m_val->clear();
+        fit();
+    }
     m_raw->replace(m_log ? positiveOnly(raw) : raw);
     m_smooth->replace(smoothing ? (m_log ? positiveOnly(smooth) : smooth) : QList<QPointF>());
     m_val->replace(m_log ? positiveOnly(val) : val);
-    if (m_autoFit)
-        fit();
 }
 
 void ChartPanel::setLogScale(bool on)

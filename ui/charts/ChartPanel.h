@@ -44,9 +44,12 @@ public:
     int rawCount() const;
     int smoothCount() const;
     int valCount() const;
+    const QList<QPointF> &drawnRaw() const { return m_lastRaw; }
 
 Q_SIGNALS:
     void autoFitChanged(bool autoFit);
+    // The user zoomed or panned: what is shown is another part of the data.
+    void viewChanged();
 
 private:
     void fit();

@@ -16,12 +16,20 @@ void MetricSeries::append(const QList<MetricRecord> &records)
     for (const MetricRecord &r : records) {
         if (std::isnan(m_startTime) && !std::isnan(r.time) && r.time > 0)
             m_startTime = r.time;
-        if (r.kind == QLatin1String("train"))
+        Kind kind = Kind::Other;
+        if (r.kind == QLatin1String("train")) {
+            kind = Kind::Train;
             ++m_trainCount;
-        else if (r.kind == QLatin1String("done"))
+            qint64 &maxStep = m_maxStepOfEpoch[r.epoch];
+            maxStep = std::max(maxStep, r.step);
+        } else if (r.kind == QLatin1String("val")) {
+            kind = Kind::Val;
+        } else if (r.kind == QLatin1String("done")) {
             m_done = true;
+        }
         m_lastEpoch = std::max(m_lastEpoch, r.epoch);
         m_records.append(r);
+        m_kinds.append(kind);
     }
     Q_EMIT changed();
 }
@@ -29,6 +37,9 @@ void MetricSeries::append(const QList<MetricRecord> &records)
 void MetricSeries::reset(const QList<MetricRecord> &records)
 {
     m_records.clear();
+    m_kinds.clear();
+    m_maxStepOfEpoch.clear();
+    m_cache.clear();
     m_startTime = NAN;
     m_trainCount = 0;
     m_lastEpoch = -1;
@@ -42,12 +53,12 @@ qint64 MetricSeries::stepsPerEpoch() const
 {
     // The last step of an epoch the trainer finished (it always logs the last step), else
     // the furthest step seen so far.
-    qint64 steps = 0;
-    for (const MetricRecord &r : m_records) {
-        if (r.kind == QLatin1String("train") && (r.epoch < m_lastEpoch || steps == 0))
-            steps = std::max(steps, r.step);
-    }
-    return steps;
+    qint64 finished = 0;
+    for (auto it = m_maxStepOfEpoch.cbegin(); it != m_maxStepOfEpoch.cend() && it.key() < m_lastEpoch; ++it)
+        finished = std::max(finished, it.value());
+    if (finished > 0)
+        return finished;
+    return m_maxStepOfEpoch.isEmpty() ? 0 : std::max<qint64>(0, m_maxStepOfEpoch.last());
 }
 
 double MetricSeries::xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) const
@@ -65,18 +76,26 @@ double MetricSeries::xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) c
     return double(r.epoch - 1) + double(r.step) / double(stepsPerEpoch);
 }
 
-QList<QPointF> MetricSeries::points(Metric metric, XAxis x) const
+MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x) const
 {
+    Cached &c = m_cache[int(metric) * 8 + int(x)];
+    // Epoch positions depend on the steps per epoch: when that changes, start again.
+    const qint64 steps = x == XAxis::Epoch ? stepsPerEpoch() : 0;
+    if (steps != c.steps) {
+        c = Cached();
+        c.steps = steps;
+    }
+    if (c.upTo == m_records.size())
+        return c;
     const bool train = metric == Metric::TrainLoss || metric == Metric::TrainAcc || metric == Metric::LearningRate
         || metric == Metric::Throughput;
-    const QLatin1String kind = train ? QLatin1String("train") : QLatin1String("val");
-    QList<QPointF> result;
-    const qint64 steps = x == XAxis::Epoch ? stepsPerEpoch() : 0;
-    qint64 lastTrainStep = -1;
-    for (const MetricRecord &r : m_records) {
-        if (r.kind == QLatin1String("train"))
-            lastTrainStep = r.globalStep;
-        if (r.kind != kind)
+    const Kind kind = train ? Kind::Train : Kind::Val;
+    for (qsizetype i = c.upTo; i < m_records.size(); ++i) {
+        const MetricRecord &r = m_records.at(i);
+        const Kind k = m_kinds.at(i);
+        if (k == Kind::Train)
+            c.lastTrainStep = r.globalStep;
+        if (k != kind)
             continue;
         double y = NAN;
         switch (metric) {
@@ -90,11 +109,41 @@ QList<QPointF> MetricSeries::points(Metric metric, XAxis x) const
         double xv = xOf(r, x, steps);
         // Older trainers wrote val records without a step: place them after the last train point.
         if (x == XAxis::Step && r.globalStep < 0)
-            xv = lastTrainStep >= 0 ? double(lastTrainStep) : NAN;
+            xv = c.lastTrainStep >= 0 ? double(c.lastTrainStep) : NAN;
         if (!std::isnan(y) && !std::isnan(xv) && std::isfinite(y))
-            result.append(QPointF(xv, y));
+            c.points.append(QPointF(xv, y));
     }
-    return result;
+    c.upTo = m_records.size();
+    return c;
+}
+
+QList<QPointF> MetricSeries::points(Metric metric, XAxis x) const
+{
+    return cached(metric, x).points;
+}
+
+QList<QPointF> MetricSeries::smoothedPoints(Metric metric, XAxis x, double weight) const
+{
+    weight = std::clamp(weight, 0.0, 0.999);
+    Cached &c = cached(metric, x);
+    if (weight <= 0)
+        return c.points;
+    if (weight != c.weight || c.smoothUpTo > c.points.size()) {
+        c.weight = weight;
+        c.smooth.clear();
+        c.smoothUpTo = 0;
+        c.average = 0;
+        c.correction = 1;
+    }
+    // The same arithmetic as smoothed(), carried on from where it stopped.
+    for (qsizetype i = c.smoothUpTo; i < c.points.size(); ++i) {
+        const QPointF &p = c.points.at(i);
+        c.average = weight * c.average + (1 - weight) * p.y();
+        c.correction *= weight;
+        c.smooth.append(QPointF(p.x(), c.average / (1 - c.correction)));
+    }
+    c.smoothUpTo = c.points.size();
+    return c.smooth;
 }
 
 QList<QPointF> MetricSeries::smoothed(const QList<QPointF> &points, double weight)
@@ -143,6 +192,17 @@ QList<QPointF> MetricSeries::downsampled(const QList<QPointF> &points, int maxPo
     if (result.last() != points.last())
         result.append(points.last());
     return result;
+}
+
+QList<QPointF> MetricSeries::clipped(const QList<QPointF> &points, double xMin, double xMax)
+{
+    const auto first = std::lower_bound(points.cbegin(), points.cend(), xMin,
+                                         [](const QPointF &p, double x) { return p.x() < x; });
+    const auto last = std::upper_bound(first, points.cend(), xMax,
+                                       [](double x, const QPointF &p) { return x < p.x(); });
+    const qsizetype from = std::max<qsizetype>(0, (first - points.cbegin()) - 1);
+    const qsizetype to = std::min<qsizetype>(points.size(), (last - points.cbegin()) + 1);
+    return from < to ? points.mid(from, to - from) : QList<QPointF>();
 }
 
 QByteArray MetricSeries::toCsv() const

@@ -2,7 +2,9 @@
 
 #include "metrics/MetricRecord.h"
 
+#include <QHash>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QPointF>
 
@@ -27,7 +29,11 @@ public:
     void append(const QList<MetricRecord> &records);
     void reset(const QList<MetricRecord> &records = {});
 
+    // Kept per metric and axis and extended as records arrive: a redraw of a long run does
+    // not walk all its records again.
     QList<QPointF> points(Metric metric, XAxis x = XAxis::Step) const;
+    // points() smoothed with smoothed(), extended the same way while the weight stays.
+    QList<QPointF> smoothedPoints(Metric metric, XAxis x, double weight) const;
     const QList<MetricRecord> &records() const { return m_records; }
     int trainPointCount() const { return m_trainCount; }
     int lastEpoch() const { return m_lastEpoch; }
@@ -38,6 +44,9 @@ public:
     // At most about maxPoints points: per bucket the first, the minimum and the maximum,
     // in x order, so spikes stay visible.
     static QList<QPointF> downsampled(const QList<QPointF> &points, int maxPoints);
+    // The points (in x order) between xMin and xMax, with the one before and the one after,
+    // so that lines run to the edges of a zoomed chart.
+    static QList<QPointF> clipped(const QList<QPointF> &points, double xMin, double xMax);
 
     // Every train and val record, one row each, for spreadsheets.
     QByteArray toCsv() const;
@@ -46,10 +55,29 @@ Q_SIGNALS:
     void changed();
 
 private:
+    enum class Kind : quint8 { Other, Train, Val };
+    struct Cached
+    {
+        QList<QPointF> points;
+        qsizetype upTo = 0;        // records looked at
+        qint64 steps = -1;         // steps per epoch the points were made with
+        qint64 lastTrainStep = -1;
+        // Smoothing state for `smooth`, which covers points[0, smoothUpTo).
+        QList<QPointF> smooth;
+        double weight = -1;
+        qsizetype smoothUpTo = 0;
+        double average = 0;
+        double correction = 1;
+    };
+
     qint64 stepsPerEpoch() const;
     double xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) const;
+    Cached &cached(Metric metric, XAxis x) const;
 
     QList<MetricRecord> m_records;
+    QList<Kind> m_kinds;                 // of m_records, to skip string compares
+    QMap<int, qint64> m_maxStepOfEpoch;  // train records
+    mutable QHash<int, Cached> m_cache;  // by metric and axis
     double m_startTime = NAN;
     int m_trainCount = 0;
     int m_lastEpoch = -1;

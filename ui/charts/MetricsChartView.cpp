@@ -104,9 +104,13 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
         m_accuracy->resetZoom();
     });
     for (ChartPanel *panel : {m_loss, m_accuracy}) {
-        connect(panel, &ChartPanel::autoFitChanged, this, [this] {
+        connect(panel, &ChartPanel::autoFitChanged, this, [this](bool autoFit) {
             m_resetZoom->setEnabled(!m_loss->isAutoFit() || !m_accuracy->isAutoFit());
+            // Back to the whole range: all the data at once, so the fit covers it.
+            if (autoFit)
+                redrawNow();
         });
+        connect(panel, &ChartPanel::viewChanged, this, &MetricsChartView::scheduleRedraw);
     }
     setSmoothing(m_smoothing);
     redraw();
@@ -149,6 +153,12 @@ void MetricsChartView::scheduleRedraw()
         m_redrawTimer.start();
 }
 
+void MetricsChartView::redrawNow()
+{
+    m_redrawTimer.stop();
+    redraw();
+}
+
 void MetricsChartView::redraw()
 {
     ++m_redraws;
@@ -158,8 +168,14 @@ void MetricsChartView::redraw()
                                                                 : tr("seconds");
     const bool smoothing = m_smoothing > 0;
     auto draw = [&](ChartPanel *panel, Metric train, Metric val) {
-        const QList<QPointF> raw = m_series->points(train, m_xAxis);
-        const QList<QPointF> smooth = smoothing ? MetricSeries::smoothed(raw, m_smoothing) : QList<QPointF>();
+        QList<QPointF> raw = m_series->points(train, m_xAxis);
+        QList<QPointF> smooth = smoothing ? m_series->smoothedPoints(train, m_xAxis, m_smoothing) : QList<QPointF>();
+        // Zoomed in: the points drawn are those shown, so a million points keep their detail.
+        if (!panel->isAutoFit()) {
+            const QPointF x = panel->xRange();
+            raw = MetricSeries::clipped(raw, x.x(), x.y());
+            smooth = MetricSeries::clipped(smooth, x.x(), x.y());
+        }
         panel->setXTitle(xTitle);
         panel->setData(MetricSeries::downsampled(raw, maxDrawnPoints), MetricSeries::downsampled(smooth, maxDrawnPoints),
                        m_series->points(val, m_xAxis), smoothing);

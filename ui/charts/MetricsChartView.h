@@ -41,6 +41,8 @@ public:
     ChartPanel *lossPanel() const { return m_loss; }
     ChartPanel *accuracyPanel() const { return m_accuracy; }
     int redrawCount() const { return m_redraws; }
+    // The redraw the timer would do, now (tests, benchmarks, exports).
+    void redrawNow();
 
 Q_SIGNALS:
     void exported(const QString &path, const QString &error);  // empty error: written

@@ -61,7 +61,7 @@ JobEditor::JobEditor(QWidget *parent)
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
 
-    auto *issuesTitle = new QLabel(tr("Iss&ues:"), this);
+    auto *issuesTitle = new QLabel(tr("Prob&lems:"), this);
     issuesTitle->setBuddy(m_issueView);
     auto *issuesRow = new QHBoxLayout;
     issuesRow->addWidget(issuesTitle);

@@ -29,7 +29,7 @@ JobSourcePage::JobSourcePage(Backend *backend, QWidget *parent)
       m_templateDescription(new QLabel(this)),
       m_cloneJobs(new QComboBox(this)),
       m_importPath(new QLineEdit(this)),
-      m_browse(new QPushButton(appIcon(QStringLiteral("import")), tr("&Browse…"), this)),
+      m_browse(new QPushButton(appIcon(QStringLiteral("import")), tr("Bro&wse…"), this)),
       m_importStatus(new QLabel(this))
 {
     setTitle(tr("New job"));

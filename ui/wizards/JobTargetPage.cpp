@@ -48,7 +48,7 @@ JobTargetPage::JobTargetPage(Backend *backend, QWidget *parent)
     addRow(tr("&Workspace:"), m_workspace);
     addRow(tr("E&xperiment:"), m_experiment);
     addRow(tr("C&luster:"), m_cluster);
-    addRow(tr("Job &name:"), m_name);
+    addRow(tr("Job na&me:"), m_name);
     form->addRow(QString(), m_nameProblem);
     form->addRow(QString(), m_draft);
 

@@ -53,7 +53,8 @@ LaunchContext &launchContext()
 const SecretKey *secretKey()
 {
     static const std::optional<SecretKey> key = []() -> std::optional<SecretKey> {
-        const QString path = QDir::tempPath() + QStringLiteral("/traindesk-fuzz-secrets.key");
+        // In the working directory: run_fuzz.sh runs the fuzzer in a scratch folder.
+        const QString path = QDir::currentPath() + QStringLiteral("/traindesk-fuzz-secrets.key");
         const auto loaded = SecretKey::loadOrCreate(path);
         return loaded ? std::optional<SecretKey>(*loaded) : std::nullopt;
     }();

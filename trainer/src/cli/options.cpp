@@ -79,8 +79,14 @@ Training:
   --deterministic         reproducible run: fixed default seed, fixed threads
   --resume                continue from the last checkpoint in DIR/checkpoints
 Compute:
-  --device D              auto | cpu | cuda (default auto)
-  --threads N             compute threads per rank (default: cores / ranks on the node)
+  --device D              auto | cpu | cuda (default auto: a GPU when one is usable)
+  --tf32                  GPU: allow TF32 tensor-core math (faster; default exact FP32)
+  --threads N             compute threads per rank (default: cores / ranks on the node))"
+#if !(defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA)
+           R"(
+                          (this build has no CUDA backend: cpu only))"
+#endif
+           R"(
 Output:
   --dir DIR               output directory (default .): saved_models/, checkpoints/
   --metrics-file PATH     JSON-lines metrics (default $AZ_BATCHAI_STDOUTERR_DIR/metrics.jsonl
@@ -88,7 +94,7 @@ Output:
   --log-every N           a train metrics record every N steps (default 20)
   --help                  this text
 
-Exit codes: 0 success, 1 run-time error (data, I/O, MPI), 2 bad command line.
+Exit codes: 0 success, 1 run-time error (data, I/O, MPI, no usable GPU), 2 bad command line.
 )";
 }
 
@@ -111,6 +117,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--seed", {true, [&](auto& f, auto& v) { o.seed = parseU64(f, v); }}},
         {"--threads", {true, [&](auto& f, auto& v) { o.threads = int(parseInt(f, v, 1, 4096)); }}},
         {"--device", {true, [&](auto& f, auto& v) { o.device = oneOf(f, v, {"auto", "cpu", "cuda"}); }}},
+        {"--tf32", {false, [&](auto&, auto&) { o.tf32 = true; }}},
         {"--metrics-file", {true, [&](auto& f, auto& v) {
              if (v.empty()) throw UsageError(cat(f, ": empty path"));
              o.metricsFile = v; }}},
@@ -138,6 +145,11 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--no-dropout", {false, [&](auto&, auto&) { o.noDropout = true; }}},
         {"--no-save", {false, [&](auto&, auto&) { o.noSave = true; }}},
         {"--profile", {false, [&](auto&, auto&) { o.profile = true; }}},
+        {"--gpu-info", {false, [&](auto&, auto&) { o.gpuInfo = true; }}},
+        {"--force-nccl", {false, [&](auto&, auto&) { o.forceNccl = true; }}},
+        {"--no-overlap", {false, [&](auto&, auto&) { o.noOverlap = true; }}},
+        {"--no-graph", {false, [&](auto&, auto&) { o.noGraph = true; }}},
+        {"--gpu-layout", {true, [&](auto& f, auto& v) { o.gpuLayout = oneOf(f, v, {"nhwc", "nchw"}); }}},
     };
 
     for (size_t i = 0; i < args.size(); ++i) {
@@ -167,8 +179,11 @@ Options parseOptions(const std::vector<std::string>& args) {
     }
     if (o.format != "synthetic" && o.format != "auto" && o.dataDir.empty() && !o.help)
         throw UsageError(cat("--format ", o.format, " needs --data DIR"));
+#if !(defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA)
     if (o.device == "cuda")
-        throw UsageError("--device cuda: this build has no CUDA backend/GPU (use --device cpu)");
+        throw UsageError("--device cuda: this build has no CUDA backend (built without the CUDA Toolkit; "
+                         "use --device cpu)");
+#endif
     return o;
 }
 

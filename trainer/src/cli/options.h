@@ -22,6 +22,7 @@ struct Options {
     std::optional<uint64_t> seed;  // default: time based, or 1234 with --deterministic
     int threads = 0;               // 0: automatic
     std::string device = "auto";   // auto | cpu | cuda
+    bool tf32 = false;             // GPU: TF32 tensor-core math (faster, ~1e-3 relative error)
     std::string metricsFile;       // default $AZ_BATCHAI_STDOUTERR_DIR/metrics.jsonl or DIR/metrics.jsonl
     int logEvery = 20;
     int64_t trainLimit = 0;        // 0: all
@@ -41,6 +42,11 @@ struct Options {
     bool noDropout = false;        // disable dropout (reference comparisons)
     bool noSave = false;           // skip saved_models/ and checkpoints/ (benchmarks)
     bool profile = false;          // per-layer timing breakdown on stdout
+    bool gpuInfo = false;          // print whether a usable GPU is there and exit (0 yes, 1 no)
+    bool forceNccl = false;        // GPU: NCCL all-reduce even with one rank
+    bool noOverlap = false;        // GPU: one all-reduce after the backward pass, not overlapped
+    bool noGraph = false;          // GPU: launch the step's kernels one by one (no CUDA graph)
+    std::string gpuLayout = "nhwc";  // GPU activation layout: nhwc | nchw
 
     // Resolved values.
     int resolvedEpochs = 0;

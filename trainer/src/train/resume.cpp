@@ -8,9 +8,9 @@
 
 namespace td {
 
-ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt, const Dist& dist) {
-    const NetConfig& nc = net.config();
-    const size_t P = net.paramFloats();
+ResumeState resumeFromCheckpoint(const std::string& dir, Backend& backend, const Dist& dist) {
+    const NetConfig& nc = backend.config();
+    const size_t P = backend.paramFloats();
     ResumeState r;
     CheckpointState st;
     int found = 0;
@@ -23,8 +23,8 @@ ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt,
             found = 1;
             log::info("resuming from %s (epoch %d done, %lld steps)\n", path->c_str(), st.epochsDone,
                       (long long)st.iterations);
-            std::copy(st.weights.begin(), st.weights.end(), net.weights());
-            std::copy(st.accumulators.begin(), st.accumulators.end(), opt.accumulators());
+            std::copy(st.weights.begin(), st.weights.end(), backend.weights());
+            std::copy(st.accumulators.begin(), st.accumulators.end(), backend.accumulators());
         } else {
             log::info("--resume: no checkpoint in %s, starting from scratch\n", dir.c_str());
         }
@@ -33,10 +33,10 @@ ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt,
     if (!found) return r;
     int64_t hdr[3] = {st.epochsDone, st.iterations, int64_t(st.seed)};
     dist.broadcast(hdr, sizeof hdr);
-    dist.broadcastFloats(net.weights(), P);
-    dist.broadcastFloats(opt.accumulators(), P);
-    net.syncWeights();
-    opt.setIterations(hdr[1]);
+    dist.broadcastFloats(backend.weights(), P);
+    dist.broadcastFloats(backend.accumulators(), P);
+    backend.setIterations(hdr[1]);
+    backend.pushState();
     r.found = true;
     r.epochsDone = int(hdr[0]);
     r.iterations = hdr[1];
@@ -44,18 +44,19 @@ ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt,
     return r;
 }
 
-void saveCheckpoint(const std::string& dir, Net& net, const RmsProp& opt, int epochsDone, uint64_t seed, int batch,
-                    int workers) {
-    const NetConfig& nc = net.config();
-    const size_t P = net.paramFloats();
+void saveCheckpoint(const std::string& dir, Backend& backend, int epochsDone, uint64_t seed, int batch, int workers,
+                    const RmsPropConfig& opt) {
+    backend.pullState();
+    const NetConfig& nc = backend.config();
+    const size_t P = backend.paramFloats();
     CheckpointState st;
     st.h = nc.h, st.w = nc.w, st.c = nc.c, st.classes = nc.classes;
     st.epochsDone = epochsDone;
-    st.iterations = opt.iterations();
+    st.iterations = backend.iterations();
     st.seed = seed, st.batch = batch, st.workers = workers;
-    st.lr = opt.config().lr, st.decay = opt.config().decay;
-    st.weights.assign(net.weights(), net.weights() + P);
-    st.accumulators.assign(opt.accumulators(), opt.accumulators() + P);
+    st.lr = opt.lr, st.decay = opt.decay;
+    st.weights.assign(backend.weights(), backend.weights() + P);
+    st.accumulators.assign(backend.accumulators(), backend.accumulators() + P);
     writeCheckpoint(dir, st);
 }
 

@@ -4,8 +4,7 @@
 #include <string>
 
 #include "dist/dist.h"
-#include "model/net.h"
-#include "optim/rmsprop.h"
+#include "train/backend.h"
 
 namespace td {
 
@@ -17,10 +16,10 @@ struct ResumeState {
 };
 
 // Loads the newest checkpoint in dir on rank 0 and broadcasts weights, RMSprop state and
-// counters; returns found=false (and changes nothing) when there is none.
-ResumeState resumeFromCheckpoint(const std::string& dir, Net& net, RmsProp& opt, const Dist& dist);
-// Rank 0 only: writes DIR/epoch-NNNN.ckpt atomically.
-void saveCheckpoint(const std::string& dir, Net& net, const RmsProp& opt, int epochsDone, uint64_t seed, int batch,
-                    int workers);
+// counters into the backend; returns found=false (and changes nothing) when there is none.
+ResumeState resumeFromCheckpoint(const std::string& dir, Backend& backend, const Dist& dist);
+// Rank 0 only: pulls the backend's state and writes DIR/epoch-NNNN.ckpt atomically.
+void saveCheckpoint(const std::string& dir, Backend& backend, int epochsDone, uint64_t seed, int batch, int workers,
+                    const RmsPropConfig& opt);
 
 }  // namespace td

@@ -1,6 +1,5 @@
 #include "train/trainer.h"
 
-#include "train/evaluate.h"
 #include "train/resume.h"
 
 #include <omp.h>
@@ -18,8 +17,8 @@
 #include "io/checkpoint.h"
 #include "io/exports.h"
 #include "io/metrics.h"
-#include "model/net.h"
-#include "optim/rmsprop.h"
+#include "train/backend.h"
+#include "train/cuda_plugin.h"
 #include "util/check.h"
 #include "util/log.h"
 #include "util/rng.h"
@@ -62,6 +61,21 @@ std::string progressBar(int64_t done, int64_t total) {
     return "[" + bar + "]";
 }
 
+// --device: auto takes a GPU when every rank has a usable one; cuda insists on it.
+bool chooseCuda(const Options& o, const Dist& dist) {
+    if (o.device == "cpu") return false;
+    const CudaAvailability& a = probeCuda();
+    const bool everywhere = dist.allOk(a.usable);
+    if (everywhere) return true;
+    const std::string why = a.usable ? std::string("another rank has no usable NVIDIA GPU") : a.reason;
+    if (o.device == "cuda") {
+        std::string where = dist.size() > 1 ? cat(" on ", dist.processorName(), " (rank ", dist.rank(), ")") : "";
+        throw RuntimeError(cat("--device cuda: no usable NVIDIA GPU", where, ": ", why));
+    }
+    log::info("device: auto -> cpu (%s)\n", why.c_str());
+    return false;
+}
+
 }  // namespace
 
 int runTraining(Options& o, Dist& dist) {
@@ -70,8 +84,7 @@ int runTraining(Options& o, Dist& dist) {
     dist.broadcast(&o.resolvedSeed, sizeof o.resolvedSeed);
     uint64_t seed = o.resolvedSeed;
 
-    const std::string device = "cpu";
-    if (o.device == "auto") log::info("device: auto -> cpu (this build has no CUDA backend)\n");
+    const bool useCuda = chooseCuda(o, dist);
     const int threads = o.threads > 0 ? o.threads : defaultThreads(dist);
     if (o.deterministic) omp_set_dynamic(0);
     omp_set_num_threads(threads);
@@ -85,26 +98,37 @@ int runTraining(Options& o, Dist& dist) {
         throw UsageError(cat("--batch-size ", B, ": ", W, " worker(s) x ", B, " = ", int64_t(B) * W,
                              " images per step, but the training set has only ", train.n));
 
-    NetConfig nc;
+    BackendSetup bs;
+    NetConfig& nc = bs.net;
     nc.batch = B;
     nc.h = train.h, nc.w = train.w, nc.c = train.c, nc.classes = train.numClasses;
     nc.dropout = !o.noDropout;
-    Net net(nc);
-    const size_t P = net.paramFloats();
-
-    RmsPropConfig oc;
+    RmsPropConfig& oc = bs.opt;
     oc.lr = o.resolvedLr;
     oc.decay = o.decay;
-    RmsProp opt(oc, P);
+    bs.train = &train;
+    bs.test = &test;
+    bs.dist = &dist;
+    bs.threads = threads;
+    bs.deterministic = o.deterministic;
+    bs.profile = o.profile;
+    bs.tf32 = o.tf32;
+    bs.forceNccl = o.forceNccl;
+    bs.overlapAllreduce = !o.noOverlap;
+    bs.useGraph = !o.noGraph;
+    bs.nhwc = o.gpuLayout == "nhwc";
+    std::unique_ptr<Backend> backend = useCuda ? makeCudaBackend(bs) : makeCpuBackend(bs);
+    const std::string device = backend->device();
+    const size_t P = backend->paramFloats();
 
     // Horovod: everyone starts from rank 0's initial weights.
-    glorotInit(net.params(), net.weights(), seed);
+    glorotInit(backend->params(), backend->weights(), seed);
     int startEpoch = 0;
     const std::string ckptDir = o.outDir + "/checkpoints";
-    dist.broadcastFloats(net.weights(), P);
-    net.syncWeights();
+    dist.broadcastFloats(backend->weights(), P);
+    backend->pushState();
     if (o.resume) {
-        ResumeState rs = resumeFromCheckpoint(ckptDir, net, opt, dist);
+        ResumeState rs = resumeFromCheckpoint(ckptDir, *backend, dist);
         if (rs.found) {
             startEpoch = rs.epochsDone;
             // Continue the interrupted run's random streams unless a seed was given.
@@ -118,8 +142,8 @@ int runTraining(Options& o, Dist& dist) {
 
     AugmentParams aug;
     aug.enabled = o.augment;
-    Batcher batcher(train, B, dist.rank(), W, seed, aug);
-    const int64_t steps = batcher.stepsPerEpoch();
+    backend->beginTraining(seed, aug);
+    const int64_t steps = train.n / (int64_t(B) * W);  // the remainder of each epoch is dropped
     const int epochs = o.resolvedEpochs;
 
     std::unique_ptr<MetricsWriter> metrics;
@@ -146,78 +170,53 @@ int runTraining(Options& o, Dist& dist) {
             .add("decay", o.decay)
             .add("augment", o.augment)
             .add("seed", seed)
-            .add("params", int64_t(net.params().count()));
+            .add("params", int64_t(backend->params().count()));
+        backend->addInfo(j);
         record("info", j);
     }
-    log::info("traindesk-trainer: %s %lldx%dx%dx%d train, %lld test; %d worker(s) x %d thread(s) on %s; batch %d/worker, "
+    log::info("traindesk-trainer: %s %lldx%dx%dx%d train, %lld test; %d worker(s) x %s; batch %d/worker, "
               "lr %g, %d epoch(s), %lld steps/epoch, %zu parameters\n",
-              data.name.c_str(), (long long)train.n, train.h, train.w, train.c, (long long)test.n, W, threads,
-              device.c_str(), B, o.resolvedLr, epochs, (long long)steps, net.params().count());
+              data.name.c_str(), (long long)train.n, train.h, train.w, train.c, (long long)test.n, W,
+              backend->description().c_str(), B, o.resolvedLr, epochs, (long long)steps,
+              backend->params().count());
 
-    std::vector<uint64_t> positions(static_cast<size_t>(B));
-    float* grads = net.grads();
-    const float invW = 1.0f / float(W);
-    const double flopsPerImage = net.flopsPerTrainStep() / B;
-    int64_t globalStep = opt.iterations();
+    const double flopsPerImage = backend->flopsPerImage();
+    int64_t globalStep = backend->iterations();
+    const int64_t firstStep = globalStep;
     bool stop = o.maxSteps > 0 && globalStep >= o.maxSteps;
     EvalResult lastVal;
     bool haveVal = false;
     double trainSeconds = 0;
     int64_t trainImages = 0;
     int64_t profileSteps = 0;
-    struct {
-        double data = 0, compute = 0, allreduce = 0, optimizer = 0, sync = 0;
-    } phases;
 
     for (int epoch = startEpoch; epoch < epochs && !stop; ++epoch) {
         log::info("Epoch %d/%d\n", epoch + 1, epochs);
-        batcher.startEpoch(epoch);
-        const uint64_t dropKey = rng::key(seed, rng::kDropout, uint64_t(epoch));
-        double epLoss = 0, epCorrect = 0, epCount = 0;    // since epoch start (global)
-        double winLoss = 0, winCorrect = 0, winCount = 0;  // since last record
+        backend->startEpoch(epoch);
+        double epLoss = 0, epCorrect = 0, epCount = 0;  // since epoch start (global)
         Timer epochTimer, window;
         int64_t step = 0;
         for (; step < steps; ++step) {
-            Timer phase;
-            batcher.trainBatch(step, net.input(), net.labels(), positions.data());
-            phases.data += phase.seconds();
-            phase.reset();
-            LossResult r = net.forward(true, B, dropKey, positions.data());
-            net.backward();
-            phases.compute += phase.seconds();
-            phase.reset();
-            grads[P] = float(r.lossSum);
-            grads[P + 1] = float(r.correct);
-            grads[P + 2] = float(B);
-            // One all-reduce per step: gradients plus this step's metric sums.
-            dist.allreduceSum(grads, P + Net::kExtra);
-            phases.allreduce += phase.seconds();
-            phase.reset();
-            if (globalStep == 0 && !o.dumpGrads.empty() && dist.root()) {
-                std::vector<float> avg(grads, grads + P);
-                scaleBuffer(avg.data(), P, invW);
-                writeRaw(o.dumpGrads, avg.data(), P);
+            const double lrUsed = backend->currentLr();
+            backend->trainStep(step);
+            if (globalStep == 0 && !o.dumpGrads.empty()) {
+                std::vector<float> avg = backend->averagedGradients();
+                if (dist.root()) writeRaw(o.dumpGrads, avg.data(), P);
             }
-            const double lrUsed = opt.currentLr();
-            opt.step(net.weights(), grads, invW);  // the average: sum / workers
-            phases.optimizer += phase.seconds();
-            phase.reset();
-            net.syncWeights();
-            phases.sync += phase.seconds();
             ++globalStep;
             if (o.profile) ++profileSteps;
-            epLoss += grads[P], epCorrect += grads[P + 1], epCount += grads[P + 2];
-            winLoss += grads[P], winCorrect += grads[P + 1], winCount += grads[P + 2];
             stop = o.maxSteps > 0 && globalStep >= o.maxSteps;
             if ((step + 1) % o.logEvery == 0 || step + 1 == steps || stop) {
+                const StepSums win = backend->takeSums();  // waits for the GPU
+                epLoss += win.loss, epCorrect += win.correct, epCount += win.count;
                 const double secs = window.seconds();
-                const double ips = winCount / std::max(secs, 1e-9);
+                const double ips = win.count / std::max(secs, 1e-9);
                 JsonObject j;
                 j.add("epoch", epoch + 1)
                     .add("step", step + 1)
                     .add("global_step", globalStep)
-                    .add("loss", winLoss / winCount)
-                    .add("acc", winCorrect / winCount)
+                    .add("loss", win.loss / win.count)
+                    .add("acc", win.correct / win.count)
                     .add("lr", lrUsed)
                     .add("images_per_sec", ips, "%.1f")
                     .add("workers", W);
@@ -227,7 +226,6 @@ int runTraining(Options& o, Dist& dist) {
                 log::info("%6lld/%lld %s - ETA: %.0fs - loss: %.4f - acc: %.4f - %.1f img/s (%.1f GFLOP/s)\n",
                           (long long)(step + 1), (long long)steps, progressBar(step + 1, steps).c_str(), eta,
                           epLoss / epCount, epCorrect / epCount, ips, ips * flopsPerImage / 1e9);
-                winLoss = winCorrect = winCount = 0;
                 window.reset();
             }
             if (stop) break;
@@ -236,7 +234,7 @@ int runTraining(Options& o, Dist& dist) {
         trainSeconds += epSecs;
         trainImages += int64_t(epCount);
         Timer evalTimer;
-        lastVal = evaluate(net, test, dist);
+        lastVal = backend->evaluate();
         haveVal = true;
         const double evalSecs = evalTimer.seconds();
         {
@@ -264,35 +262,30 @@ int runTraining(Options& o, Dist& dist) {
                   (long long)step, (long long)steps, progressBar(step, steps).c_str(), epSecs,
                   epSecs / std::max<int64_t>(step, 1) * 1e3, epLoss / std::max(epCount, 1.0),
                   epCorrect / std::max(epCount, 1.0), lastVal.loss, lastVal.acc, epCount / std::max(epSecs, 1e-9));
-        if (complete && !o.noSave && dist.root()) saveCheckpoint(ckptDir, net, opt, epoch + 1, seed, B, W);
+        if (complete && !o.noSave && dist.root()) saveCheckpoint(ckptDir, *backend, epoch + 1, seed, B, W, oc);
     }
-    if (!haveVal) lastVal = evaluate(net, test, dist);
+    if (!haveVal) lastVal = backend->evaluate();
 
-    if (o.profile && profileSteps > 0) {
-        printProfile(net, profileSteps, B);
-        const double n = double(profileSteps) / 1e3;
-        log::info("Per step outside the layers (ms): batch assembly+augment %.3f, forward+backward %.3f, all-reduce %.3f, "
-                  "RMSprop %.3f, weight reorders %.3f\n",
-                  phases.data / n, phases.compute / n, phases.allreduce / n, phases.optimizer / n, phases.sync / n);
-    }
+    if (o.profile && profileSteps > 0) backend->printProfile(profileSteps);
 
     if (dist.root()) {
+        backend->pullState();
         if (!o.noSave) {
             const std::string models = o.outDir + "/saved_models";
             makeDirs(models);
             const std::string h5 = models + "/keras_cifar10_trained_model.h5";
-            saveKerasH5(h5, net, oc.lr, oc.decay);
-            saveOnnx(models + "/model.onnx", net);
+            saveKerasH5(h5, nc, backend->params(), backend->weights(), oc.lr, oc.decay);
+            saveOnnx(models + "/model.onnx", nc, backend->params(), backend->weights());
             log::info("Saved trained model at %s\n", h5.c_str());
         }
-        if (!o.dumpWeights.empty()) writeRaw(o.dumpWeights, net.weights(), P);
+        if (!o.dumpWeights.empty()) writeRaw(o.dumpWeights, backend->weights(), P);
         if (!o.dumpTestSet.empty()) {
             std::vector<float> xs(size_t(test.n) * test.imageSize());
             for (size_t i = 0; i < xs.size(); ++i) xs[i] = test.pixels[i] * (1.0f / 255.0f);
             writeRaw(o.dumpTestSet, xs.data(), xs.size());
         }
         if (!o.dumpPredictions.empty()) {
-            std::vector<float> probs = predictAll(net, test);
+            std::vector<float> probs = backend->predictAll();
             writeRaw(o.dumpPredictions, probs.data(), probs.size());
         }
     }
@@ -310,6 +303,8 @@ int runTraining(Options& o, Dist& dist) {
     }
     log::info("Test loss: %.4f\nTest accuracy: %.4f\nTotal time: %.1fs, training throughput %.1f img/s\n", lastVal.loss,
               lastVal.acc, totalSecs, trainImages / std::max(trainSeconds, 1e-9));
+    if (const std::string line = backend->summary(globalStep - firstStep, trainSeconds); !line.empty())
+        log::info("%s\n", line.c_str());
     dist.barrier();
     return 0;
 }

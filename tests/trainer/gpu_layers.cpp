@@ -1,0 +1,520 @@
+// The GPU backend against the CPU backend, layer by layer and for the whole network:
+// forward outputs and backward gradients (inputs, weights, biases) of each convolution,
+// dense layer and max-pooling layer on the same random data, the softmax cross-entropy,
+// the RMSprop kernel, batch assembly with augmentation (bit for bit), dropout's mask
+// statistics, and the whole model's loss and gradients. Both GPU activation layouts.
+//
+// Tolerance: max |gpu - cpu| / max |cpu| per tensor, 1e-4 in FP32 (TF32 off: cuDNN with
+// CUDNN_FMA_MATH, cuBLAS with CUBLAS_COMPUTE_32F; the differences are summation order),
+// 2e-2 with --tf32 math (10-bit mantissas; a wrong layout or index gives errors of order 1).
+// RMSprop: 1e-5. Batch assembly: exact.
+//
+// Exit codes: 0 all passed, 1 a check failed, 77 skipped (no usable NVIDIA GPU).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuda/context.h"
+#include "cuda/conv.h"
+#include "cuda/cuda_check.h"
+#include "cuda/dense.h"
+#include "cuda/device.h"
+#include "cuda/gpu_net.h"
+#include "cuda/kernels.h"
+#include "cuda/layout.h"
+#include "cuda/memory.h"
+#include "data/batcher.h"
+#include "data/shuffle.h"
+#include "model/conv.h"
+#include "model/dense.h"
+#include "model/loss.h"
+#include "model/net.h"
+#include "model/pool.h"
+#include "optim/rmsprop.h"
+#include "util/rng.h"
+
+using namespace td;
+namespace tc = td::cuda;
+
+namespace {
+
+rng::Stream g_rng(4242);
+int g_failures = 0;
+int g_checks = 0;
+constexpr double kTolFp32 = 1e-4, kTolTf32 = 2e-2;
+
+std::vector<float> randomVec(size_t n, float lo, float hi) {
+    std::vector<float> v(n);
+    for (float& x : v) x = lo + (hi - lo) * g_rng.uniform();
+    return v;
+}
+
+void check(const std::string& what, const std::vector<float>& gpu, const std::vector<float>& cpu, double tol) {
+    ++g_checks;
+    double maxDiff = 0, maxRef = 0;
+    bool sizeOk = gpu.size() == cpu.size();
+    for (size_t i = 0; sizeOk && i < cpu.size(); ++i) {
+        maxDiff = std::max(maxDiff, double(std::fabs(gpu[i] - cpu[i])));
+        maxRef = std::max(maxRef, double(std::fabs(cpu[i])));
+        if (!std::isfinite(gpu[i])) maxDiff = INFINITY;
+    }
+    const double rel = maxDiff / std::max(maxRef, 1e-30);
+    const bool ok = sizeOk && rel <= tol && (maxRef > 0 || maxDiff == 0);
+    std::printf("  %-46s max|ref| %.3e  rel err %.2e  (tol %.0e)  %s\n", what.c_str(), maxRef, rel, tol,
+                ok ? "ok" : "FAIL");
+    if (!ok) ++g_failures;
+}
+
+void expect(bool cond, const std::string& what) {
+    ++g_checks;
+    std::printf("  %-46s %s\n", what.c_str(), cond ? "ok" : "FAIL");
+    if (!cond) ++g_failures;
+}
+
+// Host layout helpers: the CPU side is NHWC (plain oneDNN memories), the GPU NHWC or NCHW.
+std::vector<float> toLayout(const std::vector<float>& nhwc, int n, int c, int h, int w, bool toNhwc) {
+    if (toNhwc) return nhwc;
+    std::vector<float> out(nhwc.size());
+    for (int i = 0; i < n; ++i)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                for (int k = 0; k < c; ++k)
+                    out[((size_t(i) * c + k) * h + y) * w + x] = nhwc[((size_t(i) * h + y) * w + x) * c + k];
+    return out;
+}
+std::vector<float> fromLayout(const std::vector<float>& v, int n, int c, int h, int w, bool isNhwc) {
+    if (isNhwc) return v;
+    std::vector<float> out(v.size());
+    for (int i = 0; i < n; ++i)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                for (int k = 0; k < c; ++k)
+                    out[((size_t(i) * h + y) * w + x) * c + k] = v[((size_t(i) * c + k) * h + y) * w + x];
+    return out;
+}
+// HWIO (Keras) <-> the GPU filter layout (OHWI for NHWC, OIHW for NCHW).
+std::vector<float> filterToGpu(const std::vector<float>& hwio, int I, int O, bool nhwc) {
+    std::vector<float> out(hwio.size());
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 3; ++x)
+            for (int i = 0; i < I; ++i)
+                for (int o = 0; o < O; ++o) {
+                    const size_t src = ((size_t(y) * 3 + x) * I + i) * O + o;
+                    const size_t dst = nhwc ? ((size_t(o) * 3 + y) * 3 + x) * I + i : ((size_t(o) * I + i) * 3 + y) * 3 + x;
+                    out[dst] = hwio[src];
+                }
+    return out;
+}
+std::vector<float> filterFromGpu(const std::vector<float>& g, int I, int O, bool nhwc) {
+    std::vector<float> out(g.size());
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 3; ++x)
+            for (int i = 0; i < I; ++i)
+                for (int o = 0; o < O; ++o) {
+                    const size_t dst = ((size_t(y) * 3 + x) * I + i) * O + o;
+                    const size_t src = nhwc ? ((size_t(o) * 3 + y) * 3 + x) * I + i : ((size_t(o) * I + i) * 3 + y) * 3 + x;
+                    out[dst] = g[src];
+                }
+    return out;
+}
+
+// A oneDNN memory (any layout) as plain NHWC / NC floats.
+std::vector<float> plainOf(Ctx& ctx, const memory& m, const memory::dims& dims) {
+    memory plainMem(plain(dims, dims.size() == 4 ? tag::nhwc : tag::nc), ctx.eng);
+    Reorder r;
+    r.init(ctx, m, plainMem);
+    r.run(ctx);
+    if (!r.active()) return std::vector<float>(ptr(m), ptr(m) + plainMem.get_desc().get_size() / sizeof(float));
+    return std::vector<float>(ptr(plainMem), ptr(plainMem) + plainMem.get_desc().get_size() / sizeof(float));
+}
+void setFromPlain(Ctx& ctx, const memory& m, const memory::dims& dims, const std::vector<float>& v) {
+    memory plainMem(plain(dims, dims.size() == 4 ? tag::nhwc : tag::nc), ctx.eng);
+    std::copy(v.begin(), v.end(), ptr(plainMem));
+    Reorder r;
+    r.init(ctx, plainMem, m);
+    r.run(ctx);
+}
+
+template <typename T>
+tc::DeviceBuffer<T> upload(const std::vector<T>& v) {
+    tc::DeviceBuffer<T> b(v.size());
+    b.upload(v.data(), v.size());
+    return b;
+}
+
+struct Gpu {
+    tc::GpuContext ctx{false};
+    cudaStream_t s() { return ctx.main(); }
+    void sync() { CUDA_CHECK(cudaStreamSynchronize(ctx.main())); }
+};
+
+void testConv(Gpu& g, int N, int C, int H, int W, int O, bool same, bool needDx, bool nhwc, bool tf32) {
+    const double tol = tf32 ? kTolTf32 : kTolFp32;
+    std::printf("conv %dx%dx%dx%d -> %d %s, %s, %s\n", N, H, W, C, O, same ? "same" : "valid", nhwc ? "NHWC" : "NCHW",
+                tf32 ? "TF32" : "FP32");
+    Ctx cpu;
+    Act in;
+    in.dims = {N, C, H, W};
+    in.val = memory(plain(in.dims, tag::nhwc), cpu.eng);
+    in.grad = memory(plain(in.dims, tag::nhwc), cpu.eng);
+    std::vector<float> x = randomVec(size_t(N) * C * H * W, -1.0f, 1.0f);
+    std::copy(x.begin(), x.end(), ptr(in.val));
+    std::vector<float> w = randomVec(size_t(9) * C * O, -0.3f, 0.3f), b = randomVec(size_t(O), -0.2f, 0.2f);
+    std::vector<float> dw(w.size()), db(b.size());
+    Conv2D::Config cc;
+    cc.outChannels = O;
+    cc.samePadding = same;
+    cc.relu = true;
+    cc.needDiffSrc = needDx;
+    cc.srcAny = false;
+    Conv2D conv(cpu, "conv", in, cc, w.data(), b.data(), dw.data(), db.data());
+    conv.syncWeights(cpu);
+    conv.forward(cpu);
+    const std::vector<float> yCpu = plainOf(cpu, conv.out.val, conv.out.dims);
+    const int OH = int(conv.out.dims[2]), OW = int(conv.out.dims[3]);
+    const std::vector<float> r = randomVec(yCpu.size(), -1.0f, 1.0f);
+    setFromPlain(cpu, conv.out.grad, conv.out.dims, r);
+    conv.backward(cpu);
+    const std::vector<float> dxCpu(ptr(in.grad), ptr(in.grad) + x.size());
+
+    tc::CudnnConv::Config gc;
+    gc.batch = N, gc.inC = C, gc.h = H, gc.w = W, gc.outC = O, gc.same = same, gc.nhwc = nhwc, gc.tf32 = tf32;
+    gc.needDx = needDx;
+    tc::CudnnConv gconv(gc);
+    auto dX = upload(toLayout(x, N, C, H, W, nhwc));
+    auto dW = upload(filterToGpu(w, C, O, nhwc));
+    auto dB = upload(b);
+    tc::DeviceBuffer<float> dY(yCpu.size()), dGy(yCpu.size()), dGx(x.size()), dDw(w.size()), dDb(b.size());
+    tc::DeviceBuffer<char> scratch(size_t(64) << 20);
+    gconv.selectAlgorithms(g.ctx.dnnMain(), g.ctx.dnnMain(), dX.get(), dW.get(), dY.get(), dGy.get(), dGx.get(),
+                           dDw.get(), scratch.get(), scratch.bytes());
+    std::printf("  cuDNN: %s\n", gconv.algorithms().c_str());
+    tc::DeviceBuffer<char> ws(std::max<size_t>({gconv.forwardWorkspace(), gconv.backwardFilterWorkspace(), 256}));
+    const tc::Tensor4 yt = gconv.outShape();
+    gconv.forward(g.ctx.dnnMain(), dX.get(), dW.get(), dY.get(), ws.get(), ws.bytes());
+    tc::biasActivation(dY.get(), yt, dB.get(), true, tc::DropoutArgs{}, g.s());
+    g.sync();
+    check("forward (conv + bias + ReLU)", fromLayout(dY.toHost(), N, O, OH, OW, nhwc), yCpu, tol);
+
+    dGy.upload(toLayout(r, N, O, OH, OW, nhwc).data(), r.size());
+    tc::DeviceBuffer<float> partials(tc::ReduceScratch::partialsFloats(yt));
+    tc::DeviceBuffer<unsigned int> ticket(1);
+    tc::maskBiasGrad(dGy.get(), dY.get(), yt, true, 1.0f, dDb.get(), {partials.get(), ticket.get()}, g.s());
+    gconv.backwardFilter(g.ctx.dnnMain(), dX.get(), dGy.get(), dDw.get(), ws.get(), ws.bytes());
+    if (needDx) gconv.backwardData(g.ctx.dnnMain(), dW.get(), dGy.get(), dGx.get(), ws.get(), ws.bytes());
+    g.sync();
+    check("d kernel", filterFromGpu(dDw.toHost(), C, O, nhwc), dw, tol);
+    check("d bias", dDb.toHost(), db, tol);
+    if (needDx) check("d input", fromLayout(dGx.toHost(), N, C, H, W, nhwc), dxCpu, tol);
+}
+
+void testDense(Gpu& g, int N, int I, int O, bool relu, bool tf32) {
+    const double tol = tf32 ? kTolTf32 : kTolFp32;
+    std::printf("dense %d x %d -> %d%s, %s\n", N, I, O, relu ? " + ReLU" : "", tf32 ? "TF32" : "FP32");
+    Ctx cpu;
+    Act in;
+    in.dims = {N, I};
+    in.val = memory(plain(in.dims, tag::nc), cpu.eng);
+    in.grad = memory(plain(in.dims, tag::nc), cpu.eng);
+    std::vector<float> x = randomVec(size_t(N) * I, -1.0f, 1.0f);
+    std::copy(x.begin(), x.end(), ptr(in.val));
+    std::vector<float> w = randomVec(size_t(I) * O, -0.1f, 0.1f), b = randomVec(size_t(O), -0.2f, 0.2f);
+    std::vector<float> dw(w.size()), db(b.size());
+    Dense d(cpu, "dense", in, O, relu, true, w.data(), b.data(), dw.data(), db.data());
+    d.syncWeights(cpu);
+    d.forward(cpu);
+    const std::vector<float> yCpu = plainOf(cpu, d.out.val, d.out.dims);
+    const std::vector<float> r = randomVec(yCpu.size(), -1.0f, 1.0f);
+    setFromPlain(cpu, d.out.grad, d.out.dims, r);
+    d.backward(cpu);
+    const std::vector<float> dxCpu(ptr(in.grad), ptr(in.grad) + x.size());
+
+    tc::CublasDense gd(N, I, O, tf32);
+    auto dX = upload(x), dW = upload(w), dB = upload(b), dGy = upload(r);
+    tc::DeviceBuffer<float> dY(yCpu.size()), dGx(x.size()), dDw(w.size()), dDb(b.size());
+    const tc::Tensor4 t = tc::Tensor4::matrix(N, O);
+    gd.forward(g.ctx.blasMain(), dX.get(), dW.get(), dY.get());
+    tc::biasActivation(dY.get(), t, dB.get(), relu, tc::DropoutArgs{}, g.s());
+    g.sync();
+    check("forward (GEMM + bias" + std::string(relu ? " + ReLU)" : ")"), dY.toHost(), yCpu, tol);
+    tc::DeviceBuffer<float> partials(tc::ReduceScratch::partialsFloats(t));
+    tc::DeviceBuffer<unsigned int> ticket(1);
+    tc::maskBiasGrad(dGy.get(), dY.get(), t, relu, 1.0f, dDb.get(), {partials.get(), ticket.get()}, g.s());
+    gd.backwardWeights(g.ctx.blasMain(), dX.get(), dGy.get(), dDw.get());
+    gd.backwardData(g.ctx.blasMain(), dW.get(), dGy.get(), dGx.get());
+    g.sync();
+    check("d kernel", dDw.toHost(), dw, tol);
+    check("d bias", dDb.toHost(), db, tol);
+    check("d input", dGx.toHost(), dxCpu, tol);
+}
+
+void testPool(Gpu& g, int N, int C, int H, int W, bool nhwc) {
+    std::printf("max-pool 2x2 on %dx%dx%dx%d, %s\n", N, H, W, C, nhwc ? "NHWC" : "NCHW");
+    Ctx cpu;
+    Act in;
+    in.dims = {N, C, H, W};
+    in.val = memory(plain(in.dims, tag::nhwc), cpu.eng);
+    in.grad = memory(plain(in.dims, tag::nhwc), cpu.eng);
+    const size_t n = size_t(N) * C * H * W;
+    std::vector<float> x(n);
+    for (size_t i = 0; i < n; ++i) x[i] = 0.001f + 0.01f * float((i * 7919) % n);  // distinct, positive
+    std::copy(x.begin(), x.end(), ptr(in.val));
+    MaxPool2D pool(cpu, "pool", in);
+    pool.forward(cpu);
+    const std::vector<float> yCpu = plainOf(cpu, pool.out.val, pool.out.dims);
+    const std::vector<float> r = randomVec(yCpu.size(), -1.0f, 1.0f);
+    setFromPlain(cpu, pool.out.grad, pool.out.dims, r);
+    pool.backward(cpu);
+    const std::vector<float> dxCpu(ptr(in.grad), ptr(in.grad) + n);
+
+    const tc::Tensor4 xt = tc::Tensor4::make(N, C, H, W, nhwc), yt = tc::Tensor4::make(N, C, H / 2, W / 2, nhwc);
+    auto dX = upload(toLayout(x, N, C, H, W, nhwc));
+    auto dGy = upload(toLayout(r, N, C, H / 2, W / 2, nhwc));
+    tc::DeviceBuffer<float> dY(yCpu.size()), dGx(n);
+    tc::maxPoolForward(dX.get(), xt, dY.get(), yt, tc::DropoutArgs{}, g.s());
+    tc::maxPoolBackward(dX.get(), xt, dY.get(), dGy.get(), yt, dGx.get(), 1.0f, g.s());
+    g.sync();
+    check("forward", fromLayout(dY.toHost(), N, C, H / 2, W / 2, nhwc), yCpu, 0.0);
+    check("d input", fromLayout(dGx.toHost(), N, C, H, W, nhwc), dxCpu, 0.0);
+}
+
+void testSoftmax(Gpu& g) {
+    std::printf("softmax cross-entropy (+ dense_2 bias)\n");
+    const int B = 37, K = 10, valid = 33;
+    std::vector<float> z = randomVec(size_t(B) * K, -4.0f, 4.0f), bias = randomVec(K, -1.0f, 1.0f);
+    std::vector<int32_t> y(B);
+    for (int32_t& v : y) v = int32_t(g_rng.below(K));
+    std::vector<float> zb(z.size()), p(z.size()), grad(z.size());
+    for (int i = 0; i < B; ++i)
+        for (int k = 0; k < K; ++k) zb[size_t(i) * K + k] = z[size_t(i) * K + k] + bias[size_t(k)];
+    const LossResult r = softmaxCrossEntropy(zb.data(), y.data(), B, valid, K, p.data(), grad.data());
+    std::vector<float> dbCpu(K, 0.0f);
+    for (int i = 0; i < B; ++i)
+        for (int k = 0; k < K; ++k) dbCpu[size_t(k)] += grad[size_t(i) * K + k];
+
+    auto dZ = upload(z), dBias = upload(bias);
+    auto dY = upload(y);
+    tc::DeviceBuffer<float> dP(z.size()), dG(z.size()), dDb(K), dExtras(3);
+    tc::DeviceBuffer<double> dAcc(2);
+    tc::LossArgs a;
+    a.logits = dZ.get(), a.bias = dBias.get(), a.labels = dY.get();
+    a.batch = B, a.valid = valid, a.classes = K;
+    a.probs = dP.get(), a.grad = dG.get(), a.dbias = dDb.get(), a.extras = dExtras.get(), a.accum = dAcc.get();
+    tc::softmaxLoss(a, g.s());
+    g.sync();
+    check("probabilities", dP.toHost(), p, 1e-5);
+    check("d logits", dG.toHost(), grad, 1e-5);
+    check("d bias (column sums)", dDb.toHost(), dbCpu, 1e-5);
+    const std::vector<float> ex = dExtras.toHost();
+    const std::vector<double> acc = dAcc.toHost();
+    check("loss sum", {ex[0], float(acc[0])}, {float(r.lossSum), float(r.lossSum)}, 1e-5);
+    expect(ex[1] == float(r.correct) && acc[1] == r.correct && ex[2] == float(valid), "correct count and images");
+}
+
+void testRmsprop(Gpu& g) {
+    std::printf("RMSprop kernel (3 steps from iteration 5, grad scale 0.5)\n");
+    const size_t n = 4096 + 16;
+    RmsPropConfig oc;
+    oc.lr = 1e-3;
+    oc.decay = 1e-2;
+    RmsProp opt(oc, n);
+    opt.setIterations(5);
+    std::vector<float> p = randomVec(n, -1.0f, 1.0f);
+    auto dP = upload(p);
+    tc::DeviceBuffer<float> dA(n), dG(n + 4);
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    tc::setIteration(dC.get(), 5, g.s());
+    double window[3] = {0, 0, 0};
+    for (int step = 0; step < 3; ++step) {
+        std::vector<float> gr = randomVec(n + 3, -0.01f, 0.01f);
+        gr[n] = 2.5f, gr[n + 1] = 7.0f, gr[n + 2] = 16.0f;  // the step's sums (rank averages)
+        window[0] += 2.5 * 2, window[1] += 7.0 * 2, window[2] += 16.0 * 2;
+        opt.step(p.data(), gr.data(), 0.5f);
+        dG.upload(gr.data(), gr.size());
+        tc::RmspropArgs a;
+        a.params = dP.get(), a.accum = dA.get(), a.grads = dG.get(), a.n = n, a.gradScale = 0.5f;
+        a.lr = oc.lr, a.decay = oc.decay, a.rho = oc.rho, a.epsilon = oc.epsilon;
+        a.counters = dC.get();
+        a.extrasScale = 2.0;
+        tc::rmspropStep(a, g.s());
+        g.sync();
+    }
+    check("parameters", dP.toHost(), p, 1e-5);
+    check("accumulators", dA.toHost(), std::vector<float>(opt.accumulators(), opt.accumulators() + n), 1e-5);
+    tc::StepCounters c{};
+    dC.download(&c, 1);
+    expect(c.iteration == 8 && c.stepInEpoch == 3 && c.ticket == 0, "step counters advanced by 3");
+    expect(c.window[0] == window[0] && c.window[1] == window[1] && c.window[2] == window[2],
+           "metric sums added to the window (x workers)");
+}
+
+void testAssemble(Gpu& g, bool nhwc) {
+    std::printf("batch assembly with augmentation (rank 1 of 2), %s: bit-exact with the CPU batcher\n",
+                nhwc ? "NHWC" : "NCHW");
+    Dataset d;
+    d.n = 40, d.h = 11, d.w = 9, d.c = 3;
+    d.pixels.resize(size_t(d.n) * d.imageSize());
+    d.labels.resize(size_t(d.n));
+    for (uint8_t& v : d.pixels) v = uint8_t(g_rng.below(256));
+    for (uint8_t& v : d.labels) v = uint8_t(g_rng.below(10));
+    const int B = 4, rank = 1, workers = 2, epoch = 3;
+    const int64_t step = 2;
+    const uint64_t seed = 99;
+    AugmentParams aug;
+    Batcher batcher(d, B, rank, workers, seed, aug);
+    batcher.startEpoch(epoch);
+    std::vector<float> xCpu(size_t(B) * d.imageSize());
+    std::vector<int32_t> yCpu(B);
+    std::vector<uint64_t> pos(B);
+    batcher.trainBatch(step, xCpu.data(), yCpu.data(), pos.data());
+
+    tc::DeviceDataset dd;
+    dd.upload(d);
+    std::vector<int32_t> perm;
+    epochPermutation(d.n, seed, epoch, perm);
+    auto dPerm = upload(perm);
+    tc::StepCounters c{};
+    c.epoch = epoch, c.stepInEpoch = step;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    tc::DeviceBuffer<float> out(xCpu.size());
+    tc::DeviceBuffer<int32_t> labels(B);
+    tc::AssembleArgs a;
+    a.pixels = dd.pixels.get(), a.labels = dd.labels.get(), a.h = d.h, a.w = d.w, a.c = d.c, a.batch = B;
+    a.perm = dPerm.get(), a.counters = dC.get(), a.rank = rank, a.workers = workers;
+    a.augment = true, a.widthShift = aug.widthShift, a.heightShift = aug.heightShift, a.flip = aug.horizontalFlip;
+    a.seed = seed;
+    a.out = out.get(), a.shape = tc::Tensor4::make(B, d.c, d.h, d.w, nhwc), a.outLabels = labels.get();
+    tc::assembleBatch(a, g.s());
+    g.sync();
+    check("augmented images", fromLayout(out.toHost(), B, d.c, d.h, d.w, nhwc), xCpu, 0.0);
+    expect(labels.toHost() == yCpu, "labels");
+}
+
+void testDropout(Gpu& g) {
+    std::printf("dropout masks (rate 0.5 on 64 x 512, fused into bias + ReLU and its backward)\n");
+    const int B = 64, U = 512;
+    tc::StepCounters c{};
+    c.epoch = 1, c.stepInEpoch = 7;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    const tc::DropoutArgs drop = tc::DropoutArgs::make(0.5f, 3, 1234, B, 0, 1, dC.get());
+    const tc::Tensor4 t = tc::Tensor4::matrix(B, U);
+    std::vector<float> ones(size_t(B) * U, 1.0f), zeros(U, 0.0f);
+    auto dY = upload(ones), dB = upload(zeros), dY2 = upload(ones);
+    tc::biasActivation(dY.get(), t, dB.get(), true, drop, g.s());
+    tc::biasActivation(dY2.get(), t, dB.get(), true, drop, g.s());
+    g.sync();
+    const std::vector<float> y = dY.toHost();
+    size_t kept = 0, bad = 0;
+    for (float v : y) kept += v == 2.0f, bad += (v != 2.0f && v != 0.0f);
+    const double frac = double(kept) / double(y.size());
+    std::printf("  kept %.4f of %zu\n", frac, y.size());
+    expect(bad == 0 && frac > 0.48 && frac < 0.52, "kept fraction ~0.5, kept values scaled by 2");
+    expect(dY2.toHost() == y, "same step, same mask");
+    c.stepInEpoch = 8;
+    dC.upload(&c, 1);
+    tc::DeviceBuffer<float> dY3(ones.size());
+    dY3.upload(ones.data(), ones.size());
+    tc::biasActivation(dY3.get(), t, dB.get(), true, drop, g.s());
+    g.sync();
+    expect(dY3.toHost() != y, "next step, another mask");
+    // Backward: the gradient passes (times 2) exactly where the output was kept.
+    auto dG = upload(ones);
+    tc::DeviceBuffer<float> db(U), partials(tc::ReduceScratch::partialsFloats(t));
+    tc::DeviceBuffer<unsigned int> ticket(1);
+    tc::maskBiasGrad(dG.get(), dY.get(), t, true, drop.scale, db.get(), {partials.get(), ticket.get()}, g.s());
+    g.sync();
+    expect(dG.toHost() == y, "backward mask equals the forward mask");
+}
+
+// The whole model: CPU Net vs GpuNet from the same weights and batch, no dropout.
+void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32) {
+    const double tol = tf32 ? kTolTf32 : kTolFp32;
+    std::printf("whole network %dx%dx%d, batch %d, %s, %s: loss and every gradient\n", H, W, C, B,
+                nhwc ? "NHWC" : "NCHW", tf32 ? "TF32" : "FP32");
+    NetConfig cfg;
+    cfg.h = H, cfg.w = W, cfg.c = C, cfg.batch = B, cfg.dropout = false;
+    Net net(cfg);
+    glorotInit(net.params(), net.weights(), 2018);
+    net.syncWeights();
+    const size_t P = net.paramFloats();
+    std::vector<float> x = randomVec(size_t(B) * H * W * C, 0.0f, 1.0f);
+    std::vector<int32_t> y(B);
+    for (int32_t& v : y) v = int32_t(g_rng.below(10));
+    std::copy(x.begin(), x.end(), net.input());
+    std::copy(y.begin(), y.end(), net.labels());
+    const LossResult r = net.forward(true, B);
+    net.backward();
+
+    const ParamTable& table = net.params();
+    std::vector<float> staging(P);
+    tc::canonicalToDevice(table, cfg, nhwc, net.weights(), staging.data());
+    auto dW = upload(staging);
+    tc::DeviceBuffer<float> dG(P + 4);
+    tc::GpuNet gnet(g.ctx, cfg, B, true, nhwc, tf32, false, table, dW.get(), dG.get());
+    gnet.selectAlgorithms();
+    const std::vector<float> xg = toLayout(x, B, C, H, W, nhwc);
+    CUDA_CHECK(cudaMemcpy(gnet.input(), xg.data(), xg.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(gnet.labels(), y.data(), y.size() * sizeof(int32_t), cudaMemcpyHostToDevice));
+    tc::GpuNet::ForwardArgs f;
+    f.train = true;
+    f.valid = B;
+    gnet.forward(f);
+    tc::DropoutArgs none[3];
+    gnet.backward(none, nullptr);
+    g.sync();
+    std::vector<float> gd = dG.toHost(), gc(P);
+    tc::deviceToCanonical(table, cfg, nhwc, gd.data(), gc.data());
+    check("loss (mean over the batch)", {gd[P] / float(B)}, {float(r.lossSum / B)}, tf32 ? 1e-3 : 1e-5);
+    for (const ParamInfo& p : table.all())
+        check("d " + p.layer + "/" + p.name, std::vector<float>(gc.begin() + long(p.offset), gc.begin() + long(p.offset + p.size)),
+              std::vector<float>(net.grads() + p.offset, net.grads() + p.offset + p.size), tol);
+}
+
+}  // namespace
+
+int main() {
+    const tc::ProbeResult probe = tc::probe();
+    if (probe.usable == 0) {
+        std::printf("SKIPPED: no NVIDIA GPU: %s\n", probe.reason.c_str());
+        return 77;
+    }
+    try {
+        const tc::DeviceInfo dev = tc::selectDevice(0, 1, false);
+        std::printf("GPU %d: %s\n%s\n", dev.id, dev.describe().c_str(), tc::libraryVersions().c_str());
+        Gpu g;
+        for (bool tf32 : {false, true}) {
+            for (bool nhwc : {true, false}) {
+                testConv(g, 4, 3, 16, 16, 32, true, false, nhwc, tf32);
+                testConv(g, 4, 32, 16, 16, 32, false, true, nhwc, tf32);
+                testConv(g, 3, 32, 7, 9, 64, true, true, nhwc, tf32);
+                testConv(g, 3, 64, 7, 9, 64, false, true, nhwc, tf32);
+            }
+            testDense(g, 32, 2304, 512, true, tf32);
+            testDense(g, 32, 512, 10, false, tf32);
+        }
+        for (bool nhwc : {true, false}) {
+            testPool(g, 2, 32, 6, 8, nhwc);
+            testPool(g, 3, 64, 7, 5, nhwc);  // odd sizes: the last row/column is dropped
+            testAssemble(g, nhwc);
+        }
+        testSoftmax(g);
+        testRmsprop(g);
+        testDropout(g);
+        for (bool nhwc : {true, false}) {
+            testNet(g, 32, 32, 3, 16, nhwc, false);
+            testNet(g, 28, 28, 1, 8, nhwc, false);
+        }
+        testNet(g, 32, 32, 3, 16, true, true);
+    } catch (const std::exception& e) {
+        std::printf("FAIL: %s\n", e.what());
+        return 1;
+    }
+    std::printf(g_failures == 0 ? "all %d GPU checks match the CPU backend\n" : "%d of %d GPU check(s) FAILED\n",
+                g_failures ? g_failures : g_checks, g_checks);
+    return g_failures == 0 ? 0 : 1;
+}

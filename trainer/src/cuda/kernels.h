@@ -1,0 +1,156 @@
+#pragma once
+// The hand-written CUDA kernels of the GPU backend, one .cu file per concern:
+//   augment.cu  batch assembly from the resident data set: uint8 -> float, shifts, flips
+//   bias_act.cu fused bias + ReLU (+ dropout) forward; masked ReLU backward + bias gradient
+//   pool.cu     2x2 max pooling with dropout, forward and backward
+//   loss.cu     softmax + categorical cross-entropy (+ dense_2 bias and its gradient)
+//   rmsprop.cu  the RMSprop update over the flat parameter buffer, and the step counters
+// Launchers are plain C++ so .cpp files (and the tests) can call them. All launches are
+// asynchronous on the given stream and may be captured in a CUDA graph: no allocation,
+// no host synchronisation, and per-step values come from StepCounters on the device.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define TD_CUDA_HD __host__ __device__
+#else
+#define TD_CUDA_HD
+#endif
+
+namespace td::cuda {
+
+// A 4-D activation (N, C, H, W) stored NHWC or NCHW (dense layers: H = W = 1).
+struct Tensor4 {
+    int n = 0, c = 0, h = 0, w = 0;
+    bool nhwc = true;
+    long long sn = 0, sc = 0, sh = 0, sw = 0;  // element strides
+
+    static Tensor4 make(int n, int c, int h, int w, bool nhwc) {
+        Tensor4 t;
+        t.n = n, t.c = c, t.h = h, t.w = w, t.nhwc = nhwc;
+        if (nhwc) {
+            t.sc = 1, t.sw = c, t.sh = (long long)w * c, t.sn = (long long)h * w * c;
+        } else {
+            t.sw = 1, t.sh = w, t.sc = (long long)h * w, t.sn = (long long)c * h * w;
+        }
+        return t;
+    }
+    static Tensor4 matrix(int rows, int cols) { return make(rows, cols, 1, 1, true); }
+    TD_CUDA_HD long long size() const { return (long long)n * c * h * w; }
+};
+
+// Per-step state on the device. The host sets epoch/step at epoch start and the iteration
+// count after a resume; the RMSprop kernel advances them at the end of every step.
+struct StepCounters {
+    long long iteration;    // optimizer updates applied so far (the global step)
+    long long stepInEpoch;  // global step within the epoch
+    long long epoch;        // 0-based
+    unsigned int ticket;    // last-block-done counter of the RMSprop kernel
+    unsigned int pad;
+    double window[3];       // loss sum, correct, images of all ranks since the host last read them
+};
+
+// Dropout of one layer. The mask of element j (logical NHWC index within its sample) of
+// the sample at epoch position p is a pure function of (seed, epoch, layer, p, j).
+struct DropoutArgs {
+    float rate = 0.0f;          // 0: no dropout
+    unsigned int threshold = 0; // keep when the 24-bit draw >= threshold
+    float scale = 1.0f;         // 1 / (1 - rate)
+    unsigned int layer = 0;     // 1, 2, 3
+    unsigned long long seed = 0;
+    int batch = 0, rank = 0, workers = 1;
+    const StepCounters* counters = nullptr;
+
+    static DropoutArgs make(float rate, unsigned int layer, unsigned long long seed, int batch, int rank, int workers,
+                            const StepCounters* counters) {
+        DropoutArgs d;
+        d.rate = rate;
+        d.threshold = (unsigned int)(double(rate) * 16777216.0);
+        d.scale = rate > 0.0f ? 1.0f / (1.0f - rate) : 1.0f;
+        d.layer = layer, d.seed = seed, d.batch = batch, d.rank = rank, d.workers = workers, d.counters = counters;
+        return d;
+    }
+};
+
+// ---- augment.cu ----
+struct AssembleArgs {
+    const uint8_t* pixels = nullptr;  // data set, NHWC uint8
+    const uint8_t* labels = nullptr;
+    int h = 0, w = 0, c = 0;
+    int batch = 0;
+    // Training: image of sample i = perm[(stepInEpoch * workers + rank) * batch + i].
+    const int32_t* perm = nullptr;
+    const StepCounters* counters = nullptr;
+    int rank = 0, workers = 1;
+    // Evaluation (perm == nullptr): images [first, first + valid), the rest zero.
+    long long first = 0;
+    int valid = 0;
+    bool augment = false;
+    float widthShift = 0.1f, heightShift = 0.1f;
+    bool flip = true;
+    unsigned long long seed = 0;
+    float* out = nullptr;  // (batch, c, h, w) in layout `shape`
+    Tensor4 shape;
+    int32_t* outLabels = nullptr;
+};
+void assembleBatch(const AssembleArgs& a, cudaStream_t s);
+
+// ---- bias_act.cu ----
+// y = dropout(relu?(y + bias[c])) in place.
+void biasActivation(float* y, const Tensor4& t, const float* bias, bool relu, const DropoutArgs& drop, cudaStream_t s);
+
+// Scratch of maskBiasGrad for one call site: per-block partial sums and a ticket.
+struct ReduceScratch {
+    float* partials = nullptr;  // partialsFloats(t) floats
+    unsigned int* ticket = nullptr;  // zero before the first use; the kernel leaves it zero
+    static size_t partialsFloats(const Tensor4& t);
+};
+// g = mask ? (y > 0 ? g * scale : 0) : g in place, then db[c] = sum of g over N, H, W
+// (deterministic: fixed partition and summation order).
+void maskBiasGrad(float* g, const float* y, const Tensor4& t, bool mask, float scale, float* db,
+                  const ReduceScratch& scratch, cudaStream_t s);
+
+// ---- pool.cu ----
+// 2x2 stride-2 max pooling (odd edges dropped), then dropout.
+void maxPoolForward(const float* x, const Tensor4& xt, float* y, const Tensor4& yt, const DropoutArgs& drop,
+                    cudaStream_t s);
+// gx = gradient routed to each window's (first) maximum, times the dropout factor and the
+// ReLU mask of x (x is the previous ReLU's output). Every element of gx is written.
+void maxPoolBackward(const float* x, const Tensor4& xt, const float* y, const float* gy, const Tensor4& yt, float* gx,
+                     float dropScale, cudaStream_t s);
+
+// ---- loss.cu ----
+struct LossArgs {
+    const float* logits = nullptr;  // (batch, classes), without bias
+    const float* bias = nullptr;    // (classes)
+    const int32_t* labels = nullptr;
+    int batch = 0, valid = 0, classes = 0;
+    float* probs = nullptr;   // optional: softmax (batch, classes)
+    float* grad = nullptr;    // optional: d mean loss / d logits, zero for rows >= valid
+    float* dbias = nullptr;   // optional (with grad): column sums of grad
+    float* extras = nullptr;  // optional: [loss sum, correct, valid] as floats (training)
+    double* accum = nullptr;  // optional: += [loss sum, correct] (evaluation)
+};
+void softmaxLoss(const LossArgs& a, cudaStream_t s);
+
+// ---- rmsprop.cu ----
+struct RmspropArgs {
+    float* params = nullptr;
+    float* accum = nullptr;
+    const float* grads = nullptr;  // n gradients, then the step's [loss, correct, count]
+    size_t n = 0;                  // multiple of 4
+    float gradScale = 1.0f;
+    double lr = 1e-4, decay = 1e-6;  // lr_t = lr / (1 + decay * iteration)
+    float rho = 0.9f, epsilon = 1e-7f;
+    StepCounters* counters = nullptr;
+    double extrasScale = 1.0;      // the step's sums are rank averages: times workers
+};
+void rmspropStep(const RmspropArgs& a, cudaStream_t s);
+
+// Small set-up kernels (outside the captured step).
+void setEpoch(StepCounters* c, long long epoch, cudaStream_t s);  // also stepInEpoch = 0
+void setIteration(StepCounters* c, long long iteration, cudaStream_t s);
+
+}  // namespace td::cuda

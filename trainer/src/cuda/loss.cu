@@ -1,0 +1,73 @@
+// Softmax + categorical cross-entropy, in one block: adds dense_2's bias, writes the
+// gradient (p - onehot) / valid and dense_2's bias gradient, and the step's loss sum and
+// correct count, with the CPU backend's formulas (Keras' 1e-7 clipping for the reported
+// loss, first maximum for the prediction) and a fixed summation order.
+#include "cuda/cuda_check.h"
+#include "cuda/kernels.h"
+
+namespace td::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+__global__ void softmaxLossKernel(LossArgs a) {
+    __shared__ double lossPart[kThreads];
+    __shared__ double correctPart[kThreads];
+    const int K = a.classes;
+    const float invN = 1.0f / float(a.valid > 0 ? a.valid : 1);
+    double lossSum = 0.0, correct = 0.0;
+    for (int i = threadIdx.x; i < a.batch; i += blockDim.x) {
+        const float* z = a.logits + (long long)i * K;
+        float mx = z[0] + a.bias[0];
+        for (int k = 1; k < K; ++k) mx = fmaxf(mx, z[k] + a.bias[k]);
+        double sum = 0.0;
+        for (int k = 0; k < K; ++k) sum += double(expf((z[k] + a.bias[k]) - mx));
+        const int y = a.labels[i];
+        int argmax = 0;
+        float pBest = -1.0f, py = 0.0f;
+        for (int k = 0; k < K; ++k) {
+            const float p = float(double(expf((z[k] + a.bias[k]) - mx)) / sum);
+            if (p > pBest) pBest = p, argmax = k;
+            if (k == y) py = p;
+            if (a.probs) a.probs[(long long)i * K + k] = p;
+            if (a.grad) a.grad[(long long)i * K + k] = i < a.valid ? (p - (k == y ? 1.0f : 0.0f)) * invN : 0.0f;
+        }
+        if (i < a.valid) {
+            lossSum += -log(double(fminf(fmaxf(py, 1e-7f), 1.0f - 1e-7f)));
+            correct += argmax == y ? 1.0 : 0.0;
+        }
+    }
+    lossPart[threadIdx.x] = lossSum;
+    correctPart[threadIdx.x] = correct;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double l = 0.0, c = 0.0;
+        for (int t = 0; t < blockDim.x; ++t) l += lossPart[t], c += correctPart[t];
+        if (a.extras) {
+            a.extras[0] = float(l);
+            a.extras[1] = float(c);
+            a.extras[2] = float(a.valid);
+        }
+        if (a.accum) {
+            a.accum[0] += l;
+            a.accum[1] += c;
+        }
+    }
+    if (a.grad && a.dbias) {
+        for (int k = threadIdx.x; k < K; k += blockDim.x) {
+            float s = 0.0f;
+            for (int i = 0; i < a.batch; ++i) s += a.grad[(long long)i * K + k];
+            a.dbias[k] = s;
+        }
+    }
+}
+
+}  // namespace
+
+void softmaxLoss(const LossArgs& a, cudaStream_t s) {
+    softmaxLossKernel<<<1, kThreads, 0, s>>>(a);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace td::cuda

@@ -1,0 +1,33 @@
+#include "cuda/nccl_comm.h"
+
+#include "cuda/cuda_check.h"
+
+namespace td::cuda {
+
+NcclComm::NcclComm(const Dist& dist) : m_size(dist.size()) {
+    ncclUniqueId id{};
+    // Every rank takes part in the broadcast, so a failure on rank 0 is reported to all.
+    int ok = 1;
+    std::string error;
+    if (dist.root()) {
+        const ncclResult_t r = ncclGetUniqueId(&id);
+        if (r != ncclSuccess) {
+            ok = 0;
+            error = cat("ncclGetUniqueId: ", ncclGetErrorString(r));
+        }
+    }
+    dist.broadcast(&ok, sizeof ok);
+    if (!ok) TD_FAIL("NCCL set-up failed on rank 0", error.empty() ? "" : ": ", error);
+    dist.broadcast(&id, sizeof id);
+    NCCL_CHECK(ncclCommInitRank(&m_comm, dist.size(), id, dist.rank()), nullptr);
+}
+
+NcclComm::~NcclComm() {
+    if (m_comm) ncclCommDestroy(m_comm);
+}
+
+void NcclComm::allreduceAverage(float* data, size_t count, cudaStream_t s) {
+    NCCL_CHECK(ncclAllReduce(data, data, count, ncclFloat, ncclAvg, m_comm, s), m_comm);
+}
+
+}  // namespace td::cuda

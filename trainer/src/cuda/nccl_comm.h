@@ -1,0 +1,29 @@
+#pragma once
+// NCCL for the gradient all-reduce: rank 0 creates the unique id, MPI broadcasts it (the
+// trainer's Dist), every rank joins with its GPU. Works across nodes under mpirun alike.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstddef>
+
+#include "dist/dist.h"
+
+namespace td::cuda {
+
+class NcclComm {
+public:
+    explicit NcclComm(const Dist& dist);  // collective over all ranks; the GPU must be set
+    ~NcclComm();
+    NcclComm(const NcclComm&) = delete;
+    NcclComm& operator=(const NcclComm&) = delete;
+
+    // In place, ncclAvg: the Horovod average. Captured into CUDA graphs like any launch.
+    void allreduceAverage(float* data, size_t count, cudaStream_t s);
+    int size() const { return m_size; }
+
+private:
+    ncclComm_t m_comm = nullptr;
+    int m_size = 1;
+};
+
+}  // namespace td::cuda

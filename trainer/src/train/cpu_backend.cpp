@@ -1,0 +1,124 @@
+// The CPU backend: oneDNN layers (model/), the Keras RMSprop (optim/), and one in-place
+// MPI_Allreduce per step over the flat gradient buffer plus the step's metric sums.
+#include <memory>
+#include <optional>
+
+#include "data/batcher.h"
+#include "model/net.h"
+#include "optim/rmsprop.h"
+#include "train/backend.h"
+#include "train/evaluate.h"
+#include "util/log.h"
+#include "util/rng.h"
+#include "util/timer.h"
+
+namespace td {
+
+namespace {
+
+class CpuBackend final : public Backend {
+public:
+    explicit CpuBackend(const BackendSetup& s)
+        : m_setup(s), m_net(s.net), m_opt(s.opt, m_net.paramFloats()), m_dist(*s.dist) {}
+
+    std::string device() const override { return "cpu"; }
+    std::string description() const override { return cat(m_setup.threads, " thread(s) on cpu"); }
+
+    const NetConfig& config() const override { return m_net.config(); }
+    const ParamTable& params() const override { return m_net.params(); }
+    float* weights() override { return m_net.weights(); }
+    float* accumulators() override { return m_opt.accumulators(); }
+    void pushState() override { m_net.syncWeights(); }
+    void pullState() override {}
+
+    int64_t iterations() const override { return m_opt.iterations(); }
+    void setIterations(int64_t it) override { m_opt.setIterations(it); }
+    double currentLr() const override { return m_opt.currentLr(); }
+
+    void beginTraining(uint64_t seed, const AugmentParams& aug) override {
+        m_seed = seed;
+        m_batcher.emplace(*m_setup.train, m_setup.net.batch, m_dist.rank(), m_dist.size(), seed, aug);
+        m_positions.resize(size_t(m_setup.net.batch));
+    }
+
+    void startEpoch(int epoch) override {
+        m_batcher->startEpoch(epoch);
+        m_dropKey = rng::key(m_seed, rng::kDropout, uint64_t(epoch));
+    }
+
+    void trainStep(int64_t step) override {
+        const int B = m_setup.net.batch;
+        const size_t P = m_net.paramFloats();
+        float* grads = m_net.grads();
+        Timer phase;
+        m_batcher->trainBatch(step, m_net.input(), m_net.labels(), m_positions.data());
+        m_phases.data += phase.seconds();
+        phase.reset();
+        LossResult r = m_net.forward(true, B, m_dropKey, m_positions.data());
+        m_net.backward();
+        m_phases.compute += phase.seconds();
+        phase.reset();
+        grads[P] = float(r.lossSum);
+        grads[P + 1] = float(r.correct);
+        grads[P + 2] = float(B);
+        // One all-reduce per step: gradients plus this step's metric sums.
+        m_dist.allreduceSum(grads, P + Net::kExtra);
+        m_phases.allreduce += phase.seconds();
+        phase.reset();
+        m_opt.step(m_net.weights(), grads, 1.0f / float(m_dist.size()));  // the average: sum / workers
+        m_phases.optimizer += phase.seconds();
+        phase.reset();
+        m_net.syncWeights();
+        m_phases.sync += phase.seconds();
+        m_window.loss += grads[P];
+        m_window.correct += grads[P + 1];
+        m_window.count += grads[P + 2];
+    }
+
+    StepSums takeSums() override {
+        StepSums s = m_window;
+        m_window = StepSums{};
+        return s;
+    }
+
+    std::vector<float> averagedGradients() override {
+        const size_t P = m_net.paramFloats();
+        std::vector<float> avg(m_net.grads(), m_net.grads() + P);
+        scaleBuffer(avg.data(), P, 1.0f / float(m_dist.size()));
+        return avg;
+    }
+
+    EvalResult evaluate() override { return td::evaluate(m_net, *m_setup.test, m_dist); }
+    std::vector<float> predictAll() override { return td::predictAll(m_net, *m_setup.test); }
+
+    double flopsPerImage() const override { return m_net.flopsPerTrainStep() / m_setup.net.batch; }
+
+    void printProfile(int64_t steps) override {
+        td::printProfile(m_net, steps, m_setup.net.batch);
+        const double n = double(steps) / 1e3;
+        log::info("Per step outside the layers (ms): batch assembly+augment %.3f, forward+backward %.3f, all-reduce %.3f, "
+                  "RMSprop %.3f, weight reorders %.3f\n",
+                  m_phases.data / n, m_phases.compute / n, m_phases.allreduce / n, m_phases.optimizer / n,
+                  m_phases.sync / n);
+    }
+
+private:
+    BackendSetup m_setup;
+    Net m_net;
+    RmsProp m_opt;
+    Dist& m_dist;
+    uint64_t m_seed = 0;
+    uint64_t m_dropKey = 0;
+    std::optional<Batcher> m_batcher;
+    std::vector<uint64_t> m_positions;
+    StepSums m_window;
+    struct {
+        double data = 0, compute = 0, allreduce = 0, optimizer = 0, sync = 0;
+    } m_phases;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCpuBackend(const BackendSetup& setup) { return std::make_unique<CpuBackend>(setup); }
+
+}  // namespace td

@@ -1,0 +1,117 @@
+#include "train/cuda_plugin.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "util/check.h"
+
+#ifndef TRAINDESK_CUDA_PLUGIN_NAME
+#define TRAINDESK_CUDA_PLUGIN_NAME "libtraindesk-trainer-cuda.so"
+#endif
+#ifndef TRAINDESK_CUDA_PLUGIN_RELDIR
+#define TRAINDESK_CUDA_PLUGIN_RELDIR "../lib/traindesk"
+#endif
+
+namespace td {
+
+namespace {
+
+struct Plugin {
+    void* handle = nullptr;
+    td_cuda_create_backend_fn create = nullptr;
+};
+
+Plugin g_plugin;
+
+#if defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA
+std::string exeDir() {
+    std::vector<char> buf(4096);
+    const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+    if (n <= 0) return ".";
+    std::string p(buf.data(), size_t(n));
+    const size_t slash = p.rfind('/');
+    return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+std::string dlerrorString() {
+    const char* e = dlerror();
+    return e ? e : "unknown dlopen error";
+}
+#endif
+
+CudaAvailability probeOnce() {
+    CudaAvailability a;
+#if defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA
+    a.built = true;
+    // No driver, no GPU: answer without loading the CUDA libraries.
+    if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+        a.reason = "no NVIDIA driver (" + dlerrorString() + ")";
+        return a;
+    }
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("TRAINDESK_CUDA_PLUGIN"); env && *env) {
+        candidates.push_back(env);
+    } else {
+        const std::string dir = exeDir();
+        candidates.push_back(dir + "/" TRAINDESK_CUDA_PLUGIN_NAME);
+        candidates.push_back(dir + "/" TRAINDESK_CUDA_PLUGIN_RELDIR "/" TRAINDESK_CUDA_PLUGIN_NAME);
+    }
+    std::string tried;
+    for (const std::string& path : candidates) {
+        if (access(path.c_str(), F_OK) != 0) {
+            tried += (tried.empty() ? "" : ", ") + path;
+            continue;
+        }
+        void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            a.reason = "cannot load the CUDA backend " + path + ": " + dlerrorString();
+            return a;
+        }
+        auto abi = reinterpret_cast<td_cuda_plugin_abi_fn>(dlsym(h, "td_cuda_plugin_abi"));
+        auto setupSize = reinterpret_cast<td_cuda_plugin_setup_size_fn>(dlsym(h, "td_cuda_plugin_setup_size"));
+        auto probe = reinterpret_cast<td_cuda_probe_fn>(dlsym(h, "td_cuda_probe"));
+        auto create = reinterpret_cast<td_cuda_create_backend_fn>(dlsym(h, "td_cuda_create_backend"));
+        if (!abi || !setupSize || !probe || !create) {
+            a.reason = "the CUDA backend " + path + " lacks its entry points";
+            return a;
+        }
+        if (abi() != TD_CUDA_PLUGIN_ABI || setupSize() != sizeof(BackendSetup)) {
+            a.reason = "the CUDA backend " + path + " was built from other sources than this trainer";
+            return a;
+        }
+        char reason[512] = {0}, detail[1024] = {0};
+        a.devices = probe(reason, sizeof reason, detail, sizeof detail);
+        a.detail = detail;
+        if (a.devices <= 0) {
+            a.reason = reason[0] ? reason : "no usable NVIDIA GPU";
+            return a;
+        }
+        a.usable = true;
+        g_plugin.handle = h;
+        g_plugin.create = create;
+        return a;
+    }
+    a.reason = "the CUDA backend plugin was not found (looked for " + tried + ")";
+#else
+    a.reason = "this build has no CUDA backend (built without the CUDA Toolkit, cuDNN and NCCL)";
+#endif
+    return a;
+}
+
+}  // namespace
+
+const CudaAvailability& probeCuda() {
+    static const CudaAvailability a = probeOnce();
+    return a;
+}
+
+std::unique_ptr<Backend> makeCudaBackend(const BackendSetup& setup) {
+    const CudaAvailability& a = probeCuda();
+    if (!a.usable || !g_plugin.create) throw RuntimeError("no usable NVIDIA GPU: " + a.reason);
+    return std::unique_ptr<Backend>(g_plugin.create(&setup));
+}
+
+}  // namespace td
