@@ -460,6 +460,7 @@ void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32) {
     const std::vector<float> xg = toLayout(x, B, C, H, W, nhwc);
     CUDA_CHECK(cudaMemcpy(gnet.input(), xg.data(), xg.size() * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(gnet.labels(), y.data(), y.size() * sizeof(int32_t), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());  // pageable copies may still be in flight
     tc::GpuNet::ForwardArgs f;
     f.train = true;
     f.valid = B;

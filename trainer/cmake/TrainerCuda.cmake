@@ -32,13 +32,15 @@ else()
     find_path(CUDNN_INCLUDE_DIR cudnn.h
       HINTS ${CUDNN_ROOT} $ENV{CUDNN_ROOT} ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_LIBRARY_ROOT}
       PATH_SUFFIXES include include/x86_64-linux-gnu)
-    find_library(CUDNN_LIBRARY NAMES cudnn
+    # Versioned names too: the pip wheels (nvidia-cudnn-cu13, nvidia-nccl-cu13) ship no
+    # unversioned symlink; point CUDNN_ROOT / NCCL_ROOT at site-packages/nvidia/{cudnn,nccl}.
+    find_library(CUDNN_LIBRARY NAMES cudnn libcudnn.so.9 libcudnn.so.8
       HINTS ${CUDNN_ROOT} $ENV{CUDNN_ROOT} ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}
       PATH_SUFFIXES lib64 lib lib/x86_64-linux-gnu)
     find_path(NCCL_INCLUDE_DIR nccl.h
       HINTS ${NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_LIBRARY_ROOT}
       PATH_SUFFIXES include)
-    find_library(NCCL_LIBRARY NAMES nccl
+    find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2
       HINTS ${NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}
       PATH_SUFFIXES lib64 lib lib/x86_64-linux-gnu)
     mark_as_advanced(CUDNN_INCLUDE_DIR CUDNN_LIBRARY NCCL_INCLUDE_DIR NCCL_LIBRARY)

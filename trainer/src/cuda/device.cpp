@@ -1,6 +1,7 @@
 #include "cuda/device.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "cuda/cuda_check.h"
@@ -82,7 +83,9 @@ DeviceInfo selectDevice(int localRank, int localSize, bool ncclWillRun) {
         if (p.major * 10 + p.minor >= kMinComputeCapability) usable.push_back(d);
     }
     TD_CHECK(!usable.empty(), "no usable NVIDIA GPU");
-    if (ncclWillRun && localSize > int(usable.size()))
+    // Ranks of a node see the same GPUs unless the launcher set CUDA_VISIBLE_DEVICES per rank
+    // (then NCCL reports duplicates itself).
+    if (ncclWillRun && localSize > int(usable.size()) && !std::getenv("CUDA_VISIBLE_DEVICES"))
         TD_FAIL(localSize, " ranks on this node but only ", usable.size(),
                 " usable GPU(s): NCCL needs one GPU per rank (start at most ", usable.size(),
                 " ranks per node, e.g. mpirun --map-by ppr:", usable.size(), ":node)");

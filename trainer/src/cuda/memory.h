@@ -31,7 +31,8 @@ public:
         return *this;
     }
 
-    // Zero-filled (synchronously: only at set-up time).
+    // Zero-filled, and finished before returning: cudaMemset runs on the legacy default
+    // stream, which the backend's non-blocking streams do not wait for. Set-up time only.
     void allocate(size_t n) {
         release();
         if (n == 0) return;
@@ -42,6 +43,7 @@ public:
         m_ptr = static_cast<T*>(p);
         m_n = n;
         CUDA_CHECK(cudaMemset(m_ptr, 0, n * sizeof(T)));
+        CUDA_CHECK(cudaDeviceSynchronize());
     }
     void release() {
         if (m_ptr) cudaFree(m_ptr);
@@ -53,9 +55,15 @@ public:
     size_t size() const { return m_n; }
     size_t bytes() const { return m_n * sizeof(T); }
 
+    // Copies that are complete when they return. They do not wait for work queued on the
+    // backend's non-blocking streams: synchronise those first.
     void upload(const T* host, size_t n, size_t offset = 0) {
         TD_CHECK(offset + n <= m_n, "upload of ", n, " elements at ", offset, " into a buffer of ", m_n);
-        if (n) CUDA_CHECK(cudaMemcpy(m_ptr + offset, host, n * sizeof(T), cudaMemcpyHostToDevice));
+        if (n) {
+            CUDA_CHECK(cudaMemcpy(m_ptr + offset, host, n * sizeof(T), cudaMemcpyHostToDevice));
+            // From pageable memory cudaMemcpy may return before the DMA has landed.
+            CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+        }
     }
     void download(T* host, size_t n, size_t offset = 0) const {
         TD_CHECK(offset + n <= m_n, "download of ", n, " elements at ", offset, " from a buffer of ", m_n);

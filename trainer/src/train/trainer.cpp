@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -65,9 +66,18 @@ std::string progressBar(int64_t done, int64_t total) {
 bool chooseCuda(const Options& o, const Dist& dist) {
     if (o.device == "cpu") return false;
     const CudaAvailability& a = probeCuda();
-    const bool everywhere = dist.allOk(a.usable);
+    std::string mine = a.reason;
+    bool usable = a.usable;
+    // NCCL refuses two ranks on one GPU. (With CUDA_VISIBLE_DEVICES set, e.g. per rank by the
+    // launcher, the ranks may see different GPUs: then NCCL itself reports duplicates.)
+    if (usable && dist.size() > 1 && dist.localSize() > a.devices && !std::getenv("CUDA_VISIBLE_DEVICES")) {
+        usable = false;
+        mine = cat(dist.localSize(), " ranks on this node but ", a.devices,
+                   " usable GPU(s); NCCL needs one GPU per rank");
+    }
+    const bool everywhere = dist.allOk(usable);
     if (everywhere) return true;
-    const std::string why = a.usable ? std::string("another rank has no usable NVIDIA GPU") : a.reason;
+    const std::string why = usable ? std::string("another rank has no usable NVIDIA GPU") : mine;
     if (o.device == "cuda") {
         std::string where = dist.size() > 1 ? cat(" on ", dist.processorName(), " (rank ", dist.rank(), ")") : "";
         throw RuntimeError(cat("--device cuda: no usable NVIDIA GPU", where, ": ", why));
