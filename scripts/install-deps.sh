@@ -9,7 +9,7 @@ packages=(
   # Qt 6 (Charts' CMake package needs the OpenGL dev package)
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-svg-dev
   # transport, launching, compute, model files
-  libssh-dev openssh-client openssh-server openmpi-bin libopenmpi-dev libdnnl-dev ocl-icd-opencl-dev zlib1g-dev libhdf5-dev
+  procps iproute2 libssh-dev openssh-client openssh-server openmpi-bin libopenmpi-dev libdnnl-dev ocl-icd-opencl-dev zlib1g-dev libhdf5-dev
   # the demo data set
   dataset-fashion-mnist
   # tests: the PyTorch reference, model readers, fuzzing, a display for GUI screenshots

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <pthread.h>
+
 namespace {
 
 qint64 nowNs()
@@ -14,9 +16,28 @@ qint64 nowNs()
         .count();
 }
 
+qint64 cpuNs(clockid_t clock)
+{
+    timespec t{};
+    clock_gettime(clock, &t);
+    return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+double percentile(QList<double> values, double p)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values.at(std::min<qsizetype>(values.size() - 1, qsizetype(p / 100.0 * double(values.size()))));
+}
+
 } // namespace
 
-StallMeter::StallMeter(int periodMs, QObject *parent) : QObject(parent), m_periodMs(periodMs) {}
+// Constructed in the GUI thread: that is the thread whose CPU clock it reads.
+StallMeter::StallMeter(int periodMs, QObject *parent) : QObject(parent), m_periodMs(periodMs)
+{
+    pthread_getcpuclockid(pthread_self(), &m_guiClock);
+}
 
 StallMeter::~StallMeter()
 {
@@ -30,7 +51,8 @@ void StallMeter::start()
     m_thread = std::thread([this] {
         while (m_running.load()) {
             const qint64 sent = nowNs();
-            QMetaObject::invokeMethod(this, [this, sent] { record(sent); }, Qt::QueuedConnection);
+            const qint64 cpu = cpuNs(m_guiClock);
+            QMetaObject::invokeMethod(this, [this, sent, cpu] { record(sent, cpu); }, Qt::QueuedConnection);
             std::this_thread::sleep_for(std::chrono::milliseconds(m_periodMs));
         }
     });
@@ -43,9 +65,20 @@ void StallMeter::stop()
     m_thread.join();
 }
 
-void StallMeter::record(qint64 sentNs)
+void StallMeter::record(qint64 sentNs, qint64 guiCpuAtSendNs)
 {
     m_latencies.append(double(nowNs() - sentNs) / 1e6);
+    m_cpu.append(double(cpuNs(CLOCK_THREAD_CPUTIME_ID) - guiCpuAtSendNs) / 1e6);
+}
+
+double StallMeter::maxCpuMs() const
+{
+    return m_cpu.isEmpty() ? 0 : *std::max_element(m_cpu.cbegin(), m_cpu.cend());
+}
+
+double StallMeter::percentileCpuMs(double p) const
+{
+    return percentile(m_cpu, p);
 }
 
 double StallMeter::maxMs() const
@@ -55,11 +88,7 @@ double StallMeter::maxMs() const
 
 double StallMeter::percentileMs(double p) const
 {
-    if (m_latencies.isEmpty())
-        return 0;
-    QList<double> sorted = m_latencies;
-    std::sort(sorted.begin(), sorted.end());
-    return sorted.at(std::min<qsizetype>(sorted.size() - 1, qsizetype(p / 100.0 * double(sorted.size()))));
+    return percentile(m_latencies, p);
 }
 
 int StallMeter::countOver(double overMs) const

@@ -32,6 +32,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 
@@ -39,6 +40,69 @@ using namespace TrainDesk;
 using namespace TrainDesk::Ui;
 
 namespace {
+
+qint64 threadCpuNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+// Times every event the GUI thread handles (outermost ones only), in CPU time so that
+// waiting for a core on a busy machine does not count: which handlers hold the loop.
+class TimingApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+
+    struct Slow
+    {
+        double ms;     // the GUI thread's CPU time in the handler
+        double wallMs;
+        QString what;
+    };
+
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        // notify() runs in every thread: only the GUI thread's events count here.
+        if (m_depth > 0 || !m_timing || QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        ++m_depth;
+        QElapsedTimer t;
+        t.start();
+        const qint64 cpu0 = threadCpuNs();
+        const int type = event->type();
+        const QString what = QString::fromLatin1(receiver->metaObject()->className());
+        const bool result = QApplication::notify(receiver, event);
+        const double wallMs = t.nsecsElapsed() / 1e6;
+        const double ms = double(threadCpuNs() - cpu0) / 1e6;
+        --m_depth;
+        if (ms > 5) {
+            QString name = what;
+            if (!receiver->objectName().isEmpty())
+                name += QLatin1Char(' ') + receiver->objectName();
+            if (receiver->parent())
+                name += QStringLiteral(" in ") + QString::fromLatin1(receiver->parent()->metaObject()->className());
+            m_slow.append({ms, wallMs, QStringLiteral("%1 (event %2)").arg(name).arg(type)});
+            std::sort(m_slow.begin(), m_slow.end(), [](const Slow &a, const Slow &b) { return a.ms > b.ms; });
+            if (m_slow.size() > 8)
+                m_slow.resize(8);
+        }
+        return result;
+    }
+
+    void startTiming()
+    {
+        m_slow.clear();
+        m_timing = true;
+    }
+    QList<Slow> slowest() const { return m_slow; }
+
+private:
+    int m_depth = 0;
+    bool m_timing = false;
+    QList<Slow> m_slow;
+};
 
 void wait(int ms)
 {
@@ -72,13 +136,16 @@ struct Phase
     double p99Ms = 0;
     int over50 = 0;
     int samples = 0;
+    double maxCpuMs = 0;
+    double p99CpuMs = 0;
 };
 
 Phase measure(StallMeter &meter, const QString &name, int ms)
 {
     meter.reset();
     wait(ms);
-    return {name, meter.maxMs(), meter.percentileMs(99), meter.countOver(50), meter.samples()};
+    return {name, meter.maxMs(), meter.percentileMs(99), meter.countOver(50), meter.samples(),
+            meter.maxCpuMs(), meter.percentileCpuMs(99)};
 }
 
 // Paints the whole widget now, into an image (a repaint() may find nothing to do).
@@ -143,7 +210,7 @@ QString summary(const QList<double> &sorted)
 
 int main(int argc, char *argv[])
 {
-    QApplication app(argc, argv);
+    TimingApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("TrainDesk GUI benchmark"));
     parser.addHelpOption();
@@ -196,9 +263,13 @@ int main(int argc, char *argv[])
         JobStreamer streamer(jobDir + QStringLiteral("/stdouterr"), rate, logBytes, seconds);
         streamer.start();
         const int half = int(seconds * 500);
+        app.startTiming();
         const Phase charts = measure(meter, QStringLiteral("streaming, charts tab"), half);
+        const QList<TimingApplication::Slow> chartsSlowest = app.slowest();
+        app.startTiming();
         window.jobView()->setCurrentIndex(JobView::LogsTab);
         const Phase logs = measure(meter, QStringLiteral("streaming, logs tab (following)"), half);
+        const QList<TimingApplication::Slow> logsSlowest = app.slowest();
         streamer.stop();
         const Phase drain = measure(meter, QStringLiteral("after the stream (catching up)"), 3000);
         meter.stop();
@@ -208,13 +279,22 @@ int main(int argc, char *argv[])
                     seconds, qlonglong(streamer.recordsWritten()), double(streamer.recordsWritten()) / seconds,
                     double(streamer.logBytesWritten()) / 1048576.0, qlonglong(window.jobView()->series()->records().size()),
                     window.jobView()->logs()->textView()->blockCount());
+        std::printf("  (stall: how late a probe posted every 2 ms ran; GUI CPU: the GUI thread's own work in that time)\n");
         for (const Phase &p : {idle, charts, logs, drain}) {
-            std::printf("  %-34s longest stall %6.1f ms, p99 %5.1f ms, %d of %d probes late by > 50 ms\n",
-                        qPrintable(p.name), p.maxMs, p.p99Ms, p.over50, p.samples);
+            std::printf("  %-34s longest stall %6.1f ms (p99 %5.1f, %d of %d probes > 50 ms); GUI CPU in it: max %5.1f ms, p99 %5.1f ms\n",
+                        qPrintable(p.name), p.maxMs, p.p99Ms, p.over50, p.samples, p.maxCpuMs, p.p99CpuMs);
+        }
+        for (const auto &[name, slow] : {std::pair{QStringLiteral("charts tab"), chartsSlowest},
+                                          std::pair{QStringLiteral("logs tab"), logsSlowest}}) {
+            QStringList parts;
+            for (const TimingApplication::Slow &s : slow)
+                parts << QStringLiteral("%1 ms CPU (%2 ms wall) %3").arg(s.ms, 0, 'f', 1).arg(s.wallMs, 0, 'f', 1).arg(s.what);
+            std::printf("  slowest event handlers, %s: %s\n", qPrintable(name), qPrintable(parts.join(QStringLiteral("; "))));
         }
         const double worst = std::max({charts.maxMs, logs.maxMs, drain.maxMs});
-        std::printf("  RESULT event loop: longest stall while streaming %.1f ms (target < 50 ms): %s\n", worst,
-                    worst < 50 ? "met" : "NOT met");
+        const double worstCpu = std::max({charts.maxCpuMs, logs.maxCpuMs, drain.maxCpuMs});
+        std::printf("  RESULT event loop: longest stall while streaming %.1f ms (target < 50 ms): %s; "
+                    "of it the GUI thread's own work at most %.1f ms\n", worst, worst < 50 ? "met" : "NOT met", worstCpu);
         appendToFile(jobDir + QStringLiteral("/exit_code"), "0\n");
     }
 
@@ -289,6 +369,33 @@ int main(int argc, char *argv[])
         const double worst = std::max({firstMs, redraw.last(), zoom.last(), unzoom.last()});
         std::printf("  RESULT chart: slowest redraw or zoom %.1f ms (target < 100 ms): %s\n", worst,
                     worst < 100 ? "met" : "NOT met");
+    }
+    // 3. A chart growing as a job streams: 5,000 records per step (the worker's batch at
+    // 10,000 a second), redrawn, then the events that follows (scene update, paint).
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(1280, 600);
+        view.show();
+        wait(200);
+        const QList<MetricRecord> all = millionRecords(200000);
+        QList<double> redraws, events;
+        for (int i = 0; i < 40; ++i) {
+            series.append(all.mid(i * 5000, 5000));
+            QElapsedTimer t;
+            t.start();
+            view.redrawNow();
+            redraws.append(t.nsecsElapsed() / 1e6);
+            t.restart();
+            QCoreApplication::processEvents();
+            events.append(t.nsecsElapsed() / 1e6);
+            if (qEnvironmentVariableIsSet("BENCH_VERBOSE"))
+                std::printf("step %d: redraw %.1f ms, events %.1f ms\n", i, redraws.last(), events.last());
+        }
+        std::sort(redraws.begin(), redraws.end());
+        std::sort(events.begin(), events.end());
+        std::printf("\ngrowing chart (5,000 records a step up to 200,000): redraw %s; the events after it %s\n",
+                    qPrintable(summary(redraws)), qPrintable(summary(events)));
     }
     std::printf("load average after: %s\n", qPrintable(loadAverage()));
     return 0;

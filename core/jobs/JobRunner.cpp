@@ -329,8 +329,11 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         const auto alive = (*transport)->exec(aliveCommand(job->pid, false), 15000);
         if (!alive)
             return job;  // node unreachable for now: look again next time
-        if (alive->exitCode == 0)
+        if (alive->exitCode == 0) {
+            if (job->state == JobState::Terminating)
+                killAfterGrace(*job, **transport);
             return job;  // still running
+        }
         exitCode = readExitCode();  // it may have ended between the two looks
     }
     if (job->state == JobState::Terminating) {
@@ -351,13 +354,24 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         return job;
     }
     const auto failedStep = (*transport)->readAt(job->jobDir + QStringLiteral("/failed_step"), 0, 64);
-    const bool prepFailed = failedStep && failedStep->trimmed() == "job_prep";
-    const JobError error = prepFailed
-        ? jobError(QStringLiteral("JobPreparationFailed"),
-                   QStringLiteral("job preparation on %1 exited with code %2").arg(headNode->name).arg(code),
-                   {QStringLiteral("see stdouterr/stderr-job_prep-%1.txt").arg(headNode->name)})
-        : jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
-                   {QStringLiteral("see stdouterr/stderr.txt")});
+    const QByteArray step = failedStep ? failedStep->trimmed() : QByteArray();
+    JobError error;
+    if (step == "job_prep") {
+        error = jobError(QStringLiteral("JobPreparationFailed"),
+                         QStringLiteral("job preparation exited with code %1").arg(code),
+                         {QStringLiteral("see stdouterr/stdout-job_prep-<node>.txt and stderr-job_prep-<node>.txt")});
+    } else if (step == "node_setup") {
+        error = jobError(QStringLiteral("NodeSetupFailed"),
+                         QStringLiteral("setting up the nodes (mounts, container) failed with code %1").arg(code),
+                         {QStringLiteral("see stdouterr/execution-<node>.log and stderr.txt")});
+    } else if (step == "max_wall_clock_time") {
+        error = jobError(QStringLiteral("MaxWallClockTimeExceeded"),
+                         QStringLiteral("the job ran past constraints.maxWallClockTime and was stopped"),
+                         {QStringLiteral("exit code %1").arg(code)});
+    } else {
+        error = jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
+                         {QStringLiteral("see stdouterr/stderr.txt")});
+    }
     finish(*job, JobState::Failed, code, {error}, exitCode->second);
     return job;
 }
@@ -374,7 +388,7 @@ void JobRunner::refreshAll()
         schedule(id);
 }
 
-Result<Job> JobRunner::terminate(qint64 jobId, int graceMs)
+Result<Job> JobRunner::requestTerminate(qint64 jobId)
 {
     auto job = refresh(jobId);
     if (!job)
@@ -388,29 +402,57 @@ Result<Job> JobRunner::terminate(qint64 jobId, int graceMs)
     }
     job->state = JobState::Terminating;
     m_store.updateJob(*job);
-    const auto cluster = m_store.clusterById(job->clusterId);
-    if (!cluster)
-        return cluster.failure();
-    const QList<Node> nodes = m_store.nodes(cluster->id);
-    const auto head = std::find_if(nodes.begin(), nodes.end(), [&](const Node &n) { return n.name == job->nodes.value(0); });
-    if (head == nodes.end())
+    const auto head = headTransport(*job);
+    if (!head)
         return refresh(jobId);
-    auto transport = openTransport(*cluster, *head);
-    if (!transport)
-        return transport.failure();
     // The launch script leads its own process group (setsid): mpirun and the ranks are in it.
-    // (dash, the usual /bin/sh, takes "kill -SIG -PGID" but not "kill -SIG -- -PGID".)
-    (*transport)->exec(QStringLiteral("kill -TERM -%1").arg(job->pid), 15000);
+    // (dash, the usual /bin/sh, takes "kill -SIG -PGID" but not "kill -SIG -- -PGID".) The
+    // request time goes into the job directory, so whoever refreshes next (this process or
+    // another) knows when the grace period ends.
+    (*head)->exec(QStringLiteral("date +%s > %1; kill -TERM -%2")
+                      .arg(shellQuote(job->jobDir + QStringLiteral("/terminate_requested")))
+                      .arg(job->pid),
+                  15000);
+    return refresh(jobId);
+}
+
+Result<Job> JobRunner::terminate(qint64 jobId, int graceMs)
+{
+    auto job = requestTerminate(jobId);
     QElapsedTimer timer;
     timer.start();
-    while (timer.elapsed() < graceMs) {
-        const auto alive = (*transport)->exec(aliveCommand(job->pid, true), 15000);
-        if (alive && alive->exitCode != 0)
-            break;
+    const int savedGrace = m_terminateGraceMs;
+    m_terminateGraceMs = graceMs;
+    while (job && !isFinished(job->state) && timer.elapsed() < graceMs + 15000) {
         QThread::msleep(200);
+        job = refresh(jobId);
     }
-    (*transport)->exec(QStringLiteral("kill -KILL -%1 2>/dev/null; true").arg(job->pid), 15000);
-    return refresh(jobId);
+    m_terminateGraceMs = savedGrace;
+    return job;
+}
+
+Result<std::shared_ptr<Transport>> JobRunner::headTransport(const Job &job)
+{
+    const auto cluster = m_store.clusterById(job.clusterId);
+    if (!cluster)
+        return cluster.failure();
+    for (const Node &n : m_store.allNodes(cluster->id)) {
+        if (n.name == job.nodes.value(0))
+            return openTransport(*cluster, n);
+    }
+    return fail(QStringLiteral("job '%1': its head node is no longer in cluster '%2'").arg(job.name, cluster->name));
+}
+
+void JobRunner::killAfterGrace(const Job &job, Transport &transport)
+{
+    // Past the grace period since terminate was asked for: SIGKILL what is left.
+    const QString requestedFile = job.jobDir + QStringLiteral("/terminate_requested");
+    const auto requested = transport.readAt(requestedFile, 0, 32);
+    if (!requested)
+        return;
+    const qint64 since = QDateTime::currentSecsSinceEpoch() - requested->trimmed().toLongLong();
+    if (since * 1000 >= m_terminateGraceMs)
+        transport.exec(QStringLiteral("kill -KILL -%1 2>/dev/null; true").arg(job.pid), 15000);
 }
 
 } // namespace TrainDesk

@@ -3,6 +3,9 @@
 #include "LaunchPlan.h"
 #include "common/Result.h"
 #include "store/Entities.h"
+#include "transport/Transport.h"
+
+#include <memory>
 
 namespace TrainDesk {
 
@@ -36,7 +39,10 @@ public:
     // Looks at every active job's files and moves its state on; then schedules.
     void refreshAll();
     Result<Job> refresh(qint64 jobId);
-    // SIGTERM to the job's process group, SIGKILL after `graceMs`.
+    // SIGTERM to the job's process group now; a refresh after the grace period sends
+    // SIGKILL to what is left. Does not wait.
+    Result<Job> requestTerminate(qint64 jobId);
+    // requestTerminate, then waits until the job has ended (at most graceMs + 15 s).
     Result<Job> terminate(qint64 jobId, int graceMs = 10000);
     // What would run for `spec` on `cluster` (nothing is started).
     Result<LaunchPlan> plan(const QString &workspace, const QString &cluster, const QByteArray &spec,
@@ -53,8 +59,11 @@ private:
     void finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
                 const QDateTime &ended = {});
     void setNodesState(const Job &job, NodeState state);
+    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
+    void killAfterGrace(const Job &job, Transport &transport);
 
     Store &m_store;
+    int m_terminateGraceMs = 10000;
 };
 
 } // namespace TrainDesk

@@ -14,6 +14,12 @@
 
 #include <algorithm>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace TrainDesk {
 
 JobMonitor::JobMonitor(const QString &databasePath, int pollIntervalMs)
@@ -38,6 +44,12 @@ JobMonitor::~JobMonitor()
 
 void JobMonitor::start()
 {
+#ifdef Q_OS_LINUX
+    // A busy job (10,000 metric records a second) keeps this thread parsing and writing;
+    // on a small machine that should not cost the GUI thread its turn. Linux sets nice
+    // values per thread; QThread priorities do nothing there for normal threads.
+    setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), workerNiceness);
+#endif
     m_store = std::make_unique<Store>();
     if (auto opened = m_store->open(m_databasePath); !opened) {
         Q_EMIT operationFailed(opened.error());
@@ -103,7 +115,7 @@ void JobMonitor::terminateJob(qint64 jobId)
 {
     if (!m_runner)
         return;
-    if (auto terminated = m_runner->terminate(jobId); !terminated)
+    if (auto terminated = m_runner->requestTerminate(jobId); !terminated)
         Q_EMIT operationFailed(terminated.error());
     publishSnapshot(false);
 }

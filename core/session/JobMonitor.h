@@ -35,6 +35,8 @@ public:
     ~JobMonitor() override;
 
     static constexpr qint64 followChunkBytes = 512 * 1024;
+    // The worker thread's nice value (Linux): the GUI thread goes first when both are busy.
+    static constexpr int workerNiceness = 5;
 
 public Q_SLOTS:
     void start();                   // call in the worker thread

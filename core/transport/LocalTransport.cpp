@@ -22,7 +22,8 @@ RemoteFileInfo infoFrom(const QFileInfo &fi)
 Result<ExecResult> LocalTransport::exec(const QString &shellCommand, int timeoutMs)
 {
     QProcess process;
-    process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), shellCommand});
+    // "--" so that a command starting with a dash is not read as an option of sh.
+    process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("--"), shellCommand});
     if (!process.waitForStarted())
         return fail(QStringLiteral("localhost: cannot run /bin/sh: %1").arg(process.errorString()));
     if (!process.waitForFinished(timeoutMs)) {

@@ -56,6 +56,15 @@ private Q_SLOTS:
         QCOMPARE(b.lines()[3].display(), QStringLiteral("plain"));
         QCOMPARE(LogBuffer::parse(QStringLiteral("[12,3]<stdout>:x")).rank, 3);
         QCOMPARE(LogBuffer::parse(QStringLiteral("[x,3]<stdout>:x")).rank, -1);
+        // Only Open MPI's whole tag counts.
+        const LogBuffer::Line err = LogBuffer::parse(QStringLiteral("[1,15]<stderr>:"));
+        QCOMPARE(err.rank, 15);
+        QCOMPARE(err.tagLength, 15);
+        QCOMPARE(err.display(), QStringLiteral("15\u2502 "));
+        QCOMPARE(LogBuffer::parse(QStringLiteral("[1,0]<stdout>:a")).tagLength, 14);
+        for (const char *text : {"[1,]<stdout>:x", "[,1]<stdout>:x", "[1,0]<stdin>:xx", "[1,0]x<stdout>:",
+                                 "[1,0 ]<stdout>:x", "[1,12345678901]<stdout>:x", "1,0]<stdout>:x", "[1,0]<stdout>"})
+            QCOMPARE(LogBuffer::parse(QString::fromLatin1(text)).rank, -1);
     }
 
     void capDropsOldest()

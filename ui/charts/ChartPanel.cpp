@@ -41,7 +41,8 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
       m_val(new QScatterSeries(this)),
       m_x(new QValueAxis(this)),
       m_yLinear(new QValueAxis(this)),
-      m_yLog(new QLogValueAxis(this))
+      m_yLog(new QLogValueAxis(this)),
+      m_niceAxis(new QValueAxis(this))
 {
     m_chart->setTitle(title);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
@@ -181,6 +182,20 @@ QAbstractAxis *ChartPanel::yAxis() const
     return m_log ? static_cast<QAbstractAxis *>(m_yLog) : static_cast<QAbstractAxis *>(m_yLinear);
 }
 
+void ChartPanel::setNiceRange(QValueAxis *axis, double min, double max)
+{
+    // Worked out on an axis of no chart: while data streams in, the rounded range mostly
+    // stays the same, and then the chart's axis is not touched (no labels laid out again).
+    m_niceAxis->setTickCount(niceTickCount);
+    m_niceAxis->setRange(min, max);
+    m_niceAxis->applyNiceNumbers();
+    if (axis->min() == m_niceAxis->min() && axis->max() == m_niceAxis->max()
+        && axis->tickCount() == m_niceAxis->tickCount())
+        return;
+    axis->setTickCount(m_niceAxis->tickCount());
+    axis->setRange(m_niceAxis->min(), m_niceAxis->max());
+}
+
 void ChartPanel::fit()
 {
     double minX = INFINITY, maxX = -INFINITY, minY = INFINITY, maxY = -INFINITY;
@@ -207,8 +222,7 @@ void ChartPanel::fit()
     if (maxX - minX < 1e-9)
         maxX = minX + 1;
     m_applying = true;
-    m_x->setRange(minX, maxX);
-    m_x->applyNiceNumbers();  // round ticks: 0, 250, 500 rather than 20, 304, 589
+    setNiceRange(m_x, minX, maxX);  // round ticks: 0, 250, 500 rather than 20, 304, 589
     if (m_log) {
         m_yLog->setRange(minY / 1.2, maxY * 1.2);
     } else {
@@ -220,8 +234,7 @@ void ChartPanel::fit()
             low = std::max(low, m_yLimits->first);
             high = std::min(high, m_yLimits->second);
         }
-        m_yLinear->setRange(low, high);
-        m_yLinear->applyNiceNumbers();
+        setNiceRange(m_yLinear, low, high);
     }
     m_applying = false;
 }
@@ -236,6 +249,11 @@ QPointF ChartPanel::yRange() const
     if (m_log)
         return QPointF(m_yLog->min(), m_yLog->max());
     return QPointF(m_yLinear->min(), m_yLinear->max());
+}
+
+int ChartPanel::plotWidth() const
+{
+    return std::max(1, int(m_chart->plotArea().width()));
 }
 
 int ChartPanel::rawCount() const

@@ -45,6 +45,8 @@ public:
     int smoothCount() const;
     int valCount() const;
     const QList<QPointF> &drawnRaw() const { return m_lastRaw; }
+    // The plot's width in pixels: more points than about three a pixel would not show.
+    int plotWidth() const;
 
 Q_SIGNALS:
     void autoFitChanged(bool autoFit);
@@ -53,6 +55,8 @@ Q_SIGNALS:
 
 private:
     void fit();
+    void setNiceRange(QValueAxis *axis, double min, double max);
+    static constexpr int niceTickCount = 5;
     void setAutoFit(bool on);
     QAbstractAxis *yAxis() const;
 
@@ -64,6 +68,7 @@ private:
     QValueAxis *m_x;
     QValueAxis *m_yLinear;
     QLogValueAxis *m_yLog;
+    QValueAxis *m_niceAxis;  // not in the chart: rounds ranges
     bool m_log = false;
     bool m_autoFit = true;
     bool m_applying = false;  // our own range changes are not the user's zoom

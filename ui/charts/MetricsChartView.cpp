@@ -149,8 +149,28 @@ void MetricsChartView::setXAxis(MetricSeries::XAxis axis)
 
 void MetricsChartView::scheduleRedraw()
 {
+    // Behind another tab of a window on screen: drawn when shown, not meanwhile.
+    if (window()->isVisible() && !isVisible()) {
+        m_stale = true;
+        return;
+    }
     if (!m_redrawTimer.isActive())
         m_redrawTimer.start();
+}
+
+void MetricsChartView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        redrawNow();
+    }
+}
+
+void MetricsChartView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    scheduleRedraw();  // as many points as the new width shows
 }
 
 void MetricsChartView::redrawNow()
@@ -177,7 +197,10 @@ void MetricsChartView::redraw()
             smooth = MetricSeries::clipped(smooth, x.x(), x.y());
         }
         panel->setXTitle(xTitle);
-        panel->setData(MetricSeries::downsampled(raw, maxDrawnPoints), MetricSeries::downsampled(smooth, maxDrawnPoints),
+        // About three points a pixel column for the raw series (first, lowest, highest) and
+        // one for the smoothed line: more would not show and only cost painting time.
+        const int budget = std::clamp(3 * panel->plotWidth(), minDrawnPoints, maxDrawnPoints);
+        panel->setData(MetricSeries::downsampled(raw, budget), MetricSeries::downsampled(smooth, std::max(budget / 3, minDrawnPoints)),
                        m_series->points(val, m_xAxis), smoothing);
     };
     draw(m_loss, Metric::TrainLoss, Metric::ValLoss);

@@ -25,6 +25,7 @@ class MetricsChartView : public QWidget
 public:
     static constexpr int redrawIntervalMs = 100;
     static constexpr int maxDrawnPoints = 3000;
+    static constexpr int minDrawnPoints = 300;
 
     explicit MetricsChartView(MetricSeries *series, QWidget *parent = nullptr);
 
@@ -47,6 +48,10 @@ public:
 Q_SIGNALS:
     void exported(const QString &path, const QString &error);  // empty error: written
 
+protected:
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void scheduleRedraw();
     void redraw();
@@ -68,6 +73,7 @@ private:
     double m_smoothing = 0.6;
     MetricSeries::XAxis m_xAxis = MetricSeries::XAxis::Step;
     int m_redraws = 0;
+    bool m_stale = false;  // data came while another tab was shown
 };
 
 } // namespace TrainDesk::Ui

@@ -1,7 +1,5 @@
 #include "LogBuffer.h"
 
-#include <QRegularExpression>
-
 #include <algorithm>
 
 namespace TrainDesk::Ui {
@@ -10,18 +8,44 @@ LogBuffer::LogBuffer(int maxLines) : m_maxLines(qMax(1, maxLines)) {}
 
 LogBuffer::Line LogBuffer::parse(const QString &text)
 {
-    static const QRegularExpression tag(QStringLiteral("^\\[\\d+,(\\d+)\\]<std(?:out|err)>:"));
-    const QRegularExpressionMatch match = tag.match(text);
-    if (!match.hasMatch())
+    // "[job,rank]<stdout>:" or "<stderr>:", read by hand: a regular expression per line
+    // costs more than everything else a fast log needs.
+    const qsizetype size = text.size();
+    const QChar *c = text.constData();
+    if (size < 12 || c[0] != QLatin1Char('['))
         return {text, -1, 0};
-    return {text, match.captured(1).toInt(), int(match.capturedLength(0))};
+    qsizetype i = 1;
+    const auto digits = [&](qsizetype from) {
+        qsizetype j = from;
+        while (j < size && c[j] >= QLatin1Char('0') && c[j] <= QLatin1Char('9'))
+            ++j;
+        return j;
+    };
+    qsizetype end = digits(i);
+    if (end == i || end >= size || c[end] != QLatin1Char(','))
+        return {text, -1, 0};
+    i = end + 1;
+    end = digits(i);
+    if (end == i || end - i > 9 || end >= size || c[end] != QLatin1Char(']'))
+        return {text, -1, 0};
+    const int rank = QStringView(text).mid(i, end - i).toInt();
+    const QStringView rest = QStringView(text).mid(end + 1);
+    for (const QLatin1String stream : {QLatin1String("<stdout>:"), QLatin1String("<stderr>:")}) {
+        if (rest.startsWith(stream))
+            return {text, rank, int(end + 1 + stream.size())};
+    }
+    return {text, -1, 0};
 }
 
 QString LogBuffer::Line::display() const
 {
     if (rank < 0)
         return text;
-    return QStringLiteral("%1\u2502 %2").arg(rank).arg(QStringView(text).mid(tagLength));
+    QString shown = QString::number(rank);
+    shown.reserve(shown.size() + 2 + text.size() - tagLength);
+    shown += QStringLiteral("\u2502 ");
+    shown += QStringView(text).mid(tagLength);
+    return shown;
 }
 
 void LogBuffer::keep(const Line &line)

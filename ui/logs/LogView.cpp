@@ -72,6 +72,14 @@ LogView::LogView(Backend *backend, QWidget *parent)
     layout->addWidget(m_notice);
     layout->addWidget(m_text, 1);
 
+    m_flushTimer.setInterval(flushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, [this] {
+        // Nothing came since the last flush: stop until something does.
+        if (m_pending.isEmpty() && !m_skipped)
+            m_flushTimer.stop();
+        else
+            flushPending();
+    });
     connect(m_backend, &Backend::fileChunk, this, &LogView::onChunk);
     connect(m_backend, &Backend::jobFilesListed, this,
             [this](qint64 jobId, const QList<JobFile> &files, const QString &) { onFilesListed(jobId, files); });
@@ -106,8 +114,10 @@ void LogView::setJob(qint64 jobId, bool finished)
     const bool endedNow = finished && !m_finished && jobId == m_jobId;
     m_finished = finished;
     if (jobId == m_jobId) {
-        if (endedNow)
+        if (endedNow) {
             appendLines(m_buffer.flush());
+            flushPending();  // the last lines at once: nothing more will come
+        }
         return;
     }
     if (m_jobId && !m_file.isEmpty())
@@ -128,6 +138,8 @@ void LogView::showFile(const QString &file)
         m_backend->unfollowFile(m_jobId, m_file);
     m_file = file;
     m_buffer.clear();
+    m_pending.clear();
+    m_skipped = 0;
     m_text->clear();
     m_notice->setVisible(false);
     updateRanks();
@@ -158,17 +170,55 @@ void LogView::onChunk(qint64 jobId, const QString &file, qint64 offset, const QB
 
 void LogView::appendLines(const QList<LogBuffer::Line> &lines)
 {
-    QStringList shown;
-    for (const LogBuffer::Line &line : lines) {
-        if (LogBuffer::accepts(line, m_rank))
-            shown.append(line.display());
+    // Only the newest lines wait for the next flush; the others are counted (and their
+    // display text never made).
+    qsizetype accepted = 0;
+    for (const LogBuffer::Line &line : lines)
+        accepted += LogBuffer::accepts(line, m_rank) ? 1 : 0;
+    qsizetype skip = std::max<qsizetype>(0, accepted - maxLinesPerFlush);
+    if (skip > 0) {
+        m_skipped += m_pending.size() + skip;
+        m_pending.clear();
     }
-    if (shown.isEmpty())
+    for (const LogBuffer::Line &line : lines) {
+        if (!LogBuffer::accepts(line, m_rank))
+            continue;
+        if (skip > 0)
+            --skip;
+        else
+            m_pending.append(line.display());
+    }
+    if (m_pending.size() > maxLinesPerFlush) {
+        const qsizetype drop = m_pending.size() - maxLinesPerFlush;
+        m_pending.remove(0, drop);
+        m_skipped += drop;
+    }
+    // The first lines after a quiet spell show at once; what follows waits for the timer.
+    if (!m_flushTimer.isActive()) {
+        flushPending();
+        m_flushTimer.start();
+    }
+}
+
+QString LogView::skippedNote(qint64 lines)
+{
+    return tr("[… %1 not shown here: the log grows faster than it can be shown. The file has them all.]")
+        .arg(countOf(lines, tr("line"), tr("lines")));
+}
+
+void LogView::flushPending()
+{
+    if (m_pending.isEmpty() && !m_skipped)
         return;
+    QString text = m_skipped ? skippedNote(m_skipped) : QString();
+    if (!m_pending.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + m_pending.join(QLatin1Char('\n'));
+    m_pending.clear();
+    m_skipped = 0;
     QScrollBar *bar = m_text->verticalScrollBar();
     const int keep = bar->value();
     m_appending = true;
-    m_text->appendPlainText(shown.join(QLatin1Char('\n')));
+    m_text->appendPlainText(text);
     bar->setValue(m_follow ? bar->maximum() : keep);
     m_appending = false;
     if (!m_search->text().isEmpty())
@@ -182,6 +232,14 @@ void LogView::rebuild()
         if (LogBuffer::accepts(line, m_rank))
             shown.append(line.display());
     }
+    // Laying out 100,000 lines would hold the window for a second: the newest part.
+    if (shown.size() > maxRebuildLines) {
+        const qsizetype drop = shown.size() - maxRebuildLines;
+        shown.remove(0, drop);
+        shown.prepend(skippedNote(drop));
+    }
+    m_pending.clear();
+    m_skipped = 0;
     m_appending = true;
     m_text->setPlainText(shown.join(QLatin1Char('\n')));
     m_appending = false;

@@ -3,6 +3,7 @@
 #include "LogBuffer.h"
 #include "session/JobFile.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class QComboBox;
@@ -28,6 +29,13 @@ public:
     ~LogView() override;
 
     static constexpr int maxLines = 100000;
+    // A log can grow faster than text can be laid out (a 100 MB log in 20 s is 60,000
+    // lines a second): the view appends at most this many lines per flush, flushes at
+    // most every flushIntervalMs, and says how many lines it skipped in between.
+    static constexpr int maxLinesPerFlush = 1000;
+    static constexpr int flushIntervalMs = 200;
+    // A rebuild (another rank) lays out at most this many of the buffered lines.
+    static constexpr int maxRebuildLines = 20000;
 
     void setJob(qint64 jobId, bool finished);
     void showFile(const QString &file);  // relative to the job directory, e.g. "stdouterr/stdout.txt"
@@ -43,6 +51,8 @@ private:
     void onChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data);
     void onFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files);
     void appendLines(const QList<LogBuffer::Line> &lines);
+    void flushPending();
+    static QString skippedNote(qint64 lines);
     void rebuild();
     void setFollow(bool on);
     void highlightMatches();
@@ -56,6 +66,9 @@ private:
     int m_rank = -1;
     bool m_follow = true;
     bool m_appending = false;
+    QStringList m_pending;  // lines to show at the next flush
+    qint64 m_skipped = 0;   // lines dropped before them
+    QTimer m_flushTimer;
     QComboBox *m_fileCombo;
     QComboBox *m_rankCombo;
     QLineEdit *m_search;

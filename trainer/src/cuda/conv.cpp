@@ -87,15 +87,19 @@ CudnnConv::~CudnnConv() {
 
 void CudnnConv::selectAlgorithms(cudnnHandle_t fwdHandle, cudnnHandle_t bwdHandle, const float* x, const float* w,
                                  float* y, float* dy, float* dx, float* dw, void* scratch, size_t scratchBytes) {
+    // Measured choice (cudnnFind*Ex, fastest first) normally; with --deterministic the
+    // heuristics' choice (cudnnGet*_v7), which does not depend on timing noise, so that every
+    // run (and a resumed one) uses the same algorithms, restricted to deterministic ones.
     const bool tf32 = m_cfg.tf32, det = m_cfg.deterministic;
     const std::string shape = cat(m_cfg.batch, "x", m_cfg.inC, "x", m_cfg.h, "x", m_cfg.w, " -> ", m_cfg.outC,
                                   m_cfg.same ? " same" : " valid");
     {
         cudnnConvolutionFwdAlgoPerf_t res[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
         int n = 0;
-        CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(fwdHandle, m_xDesc, x, m_wDesc, w, m_fwdConv, m_yDesc, y,
-                                                           CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, res, scratch,
-                                                           scratchBytes));
+        if (!det)
+            CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(fwdHandle, m_xDesc, x, m_wDesc, w, m_fwdConv, m_yDesc,
+                                                               y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, res, scratch,
+                                                               scratchBytes));
         const cudnnConvolutionFwdAlgoPerf_t* r = pick(res, n, tf32, det, scratchBytes);
         if (!r) {  // fall back to the heuristics
             CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(fwdHandle, m_xDesc, m_wDesc, m_fwdConv, m_yDesc,
@@ -111,9 +115,11 @@ void CudnnConv::selectAlgorithms(cudnnHandle_t fwdHandle, cudnnHandle_t bwdHandl
     if (m_cfg.backward) {
         cudnnConvolutionBwdFilterAlgoPerf_t res[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
         int n = 0;
-        CUDNN_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(bwdHandle, m_xDesc, x, m_yDesc, dy, m_bwfConv,
-                                                                  m_wDesc, dw, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT,
-                                                                  &n, res, scratch, scratchBytes));
+        if (!det)
+            CUDNN_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(bwdHandle, m_xDesc, x, m_yDesc, dy, m_bwfConv,
+                                                                      m_wDesc, dw,
+                                                                      CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, res,
+                                                                      scratch, scratchBytes));
         const cudnnConvolutionBwdFilterAlgoPerf_t* r = pick(res, n, tf32, det, scratchBytes);
         if (!r) {
             CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(bwdHandle, m_xDesc, m_yDesc, m_bwfConv, m_wDesc,
@@ -129,9 +135,10 @@ void CudnnConv::selectAlgorithms(cudnnHandle_t fwdHandle, cudnnHandle_t bwdHandl
     if (m_cfg.backward && m_cfg.needDx) {
         cudnnConvolutionBwdDataAlgoPerf_t res[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
         int n = 0;
-        CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(fwdHandle, m_wDesc, w, m_yDesc, dy, m_bwdConv, m_xDesc,
-                                                                dx, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, res,
-                                                                scratch, scratchBytes));
+        if (!det)
+            CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(fwdHandle, m_wDesc, w, m_yDesc, dy, m_bwdConv,
+                                                                    m_xDesc, dx, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT,
+                                                                    &n, res, scratch, scratchBytes));
         const cudnnConvolutionBwdDataAlgoPerf_t* r = pick(res, n, tf32, det, scratchBytes);
         if (!r) {
             CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(fwdHandle, m_wDesc, m_yDesc, m_bwdConv, m_xDesc,

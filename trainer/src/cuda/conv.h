@@ -1,8 +1,8 @@
 #pragma once
 // 3x3 stride-1 convolution ("same" or "valid") through cuDNN's convolution API: forward,
 // backward-filter and backward-data, each with the algorithm cudnnFind*Ex measured fastest
-// for these shapes (deterministic algorithms only with --deterministic), and with TF32
-// tensor cores only when asked for. Bias and ReLU are applied by bias_act.cu.
+// for these shapes (with --deterministic: the heuristics' first deterministic algorithm),
+// and with TF32 tensor cores only when asked for. Bias and ReLU are applied by bias_act.cu.
 // Filters are stored OIHW (NCHW activations) or OHWI (NHWC, cuDNN's KRSC).
 #include <cudnn.h>
 

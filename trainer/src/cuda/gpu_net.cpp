@@ -132,6 +132,7 @@ void GpuNet::selectAlgorithms() {
     if (m_training) {
         const size_t total = m_table.totalFloats();
         CUDA_CHECK(cudaMemset(m_grads, 0, total * sizeof(float)));
+        CUDA_CHECK(cudaDeviceSynchronize());  // the legacy stream: the step's streams do not wait for it
     }
 }
 
