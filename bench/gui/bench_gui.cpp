@@ -255,6 +255,8 @@ int main(int argc, char *argv[])
         for (int i = 0; i < 100 && !window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, jobId)); ++i)
             wait(50);
         window.jobView()->setCurrentIndex(JobView::ChartsTab);
+        if (qEnvironmentVariableIsSet("BENCH_NO_SMOOTH"))
+            window.jobView()->charts()->setSmoothing(0);
         wait(500);
 
         StallMeter meter;
