@@ -269,6 +269,19 @@ int main(int argc, char *argv[])
         const Phase charts = measure(meter, QStringLiteral("streaming, charts tab"), half);
         const QList<TimingApplication::Slow> chartsSlowest = app.slowest();
         app.startTiming();
+        if (qEnvironmentVariableIsSet("BENCH_VERBOSE")) {
+            // Paint cost of the charts as they are now, with and without smoothing.
+            MetricsChartView *charts = window.jobView()->charts();
+            for (double smoothing : {0.6, 0.0, 0.6}) {
+                charts->setSmoothing(smoothing);
+                charts->redrawNow();
+                QElapsedTimer t;
+                t.start();
+                paint(*charts);
+                std::printf("charts paint with smoothing %.1f: %.1f ms (raw %d, smooth %d points per panel)\n", smoothing,
+                            t.nsecsElapsed() / 1e6, charts->lossPanel()->rawCount(), charts->lossPanel()->smoothCount());
+            }
+        }
         window.jobView()->setCurrentIndex(JobView::LogsTab);
         const Phase logs = measure(meter, QStringLiteral("streaming, logs tab (following)"), half);
         const QList<TimingApplication::Slow> logsSlowest = app.slowest();

@@ -13,6 +13,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "LocalClusterFixture.h"
 #include <QThread>
 
 using namespace TrainDesk;
@@ -62,23 +64,8 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_store.open(m_dir.filePath("traindesk.db")).ok());
-        const auto ws = m_store.createWorkspace("ws");
-        QVERIFY(m_store.createExperiment(ws->id, "exp").ok());
-        Cluster c;
-        c.workspaceId = ws->id;
-        c.name = "local";
-        c.targetNodeCount = 1;
-        c.mountRoot = m_dir.filePath("mounts");
-        Node n;
-        n.name = "localhost";
-        n.host = "localhost";
-        QVERIFY(m_store.createCluster(c, {n}).ok());
-        Share s;
-        s.workspaceId = ws->id;
-        s.name = "share";
-        s.path = m_dir.filePath("share");
-        QVERIFY(QDir().mkpath(s.path));
-        QVERIFY(m_store.createShare(s).ok());
+        const auto created = Testing::createLocalCluster(m_store, m_dir);
+        QVERIFY2(created.ok(), qPrintable(created.error()));
     }
 
     void keyIsMadeOnceAndPrivate()

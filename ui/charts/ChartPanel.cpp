@@ -104,18 +104,23 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
     m_lastSmooth = smooth;
     m_lastVal = val;
     m_smoothing = smoothing;
-    QColor rawColor = trainColor;
-    if (smoothing)
-        rawColor.setAlpha(60);
-    QPen rawPen(rawColor);
-    rawPen.setWidthF(smoothing ? 1.0 : 1.8);
-    m_raw->setPen(rawPen);
-    QPen smoothPen(trainColor);
-    smoothPen.setWidthF(2.0);
-    m_smooth->setPen(smoothPen);
-    m_smooth->setVisible(smoothing);
-    for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
-        marker->setVisible(smoothing);
+    // Pens and legend only when smoothing is turned on or off: setting them again on every
+    // redraw makes the chart lay itself out again (legend, axes, title), the costliest part.
+    if (m_styledForSmoothing != std::optional<bool>(smoothing)) {
+        m_styledForSmoothing = smoothing;
+        QColor rawColor = trainColor;
+        if (smoothing)
+            rawColor.setAlpha(60);
+        QPen rawPen(rawColor);
+        rawPen.setWidthF(smoothing ? 1.0 : 1.8);
+        m_raw->setPen(rawPen);
+        QPen smoothPen(trainColor);
+        smoothPen.setWidthF(2.0);
+        m_smooth->setPen(smoothPen);
+        m_smooth->setVisible(smoothing);
+        for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
+            marker->setVisible(smoothing);
+    }
 
     if (m_autoFit) {
         // The axes first, on empty series: a series' geometry (its path and the shape

@@ -75,6 +75,7 @@ private:
     std::optional<std::pair<double, double>> m_yLimits;
     QList<QPointF> m_lastRaw, m_lastSmooth, m_lastVal;
     bool m_smoothing = false;
+    std::optional<bool> m_styledForSmoothing;  // what the pens and legend are set up for
 };
 
 } // namespace TrainDesk::Ui

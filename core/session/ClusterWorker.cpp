@@ -1,0 +1,191 @@
+#include "ClusterWorker.h"
+
+#include "store/Store.h"
+
+#include <condition_variable>
+#include <mutex>
+
+namespace TrainDesk {
+
+// What the worker thread and the GUI share: the cancel flag and host key answers.
+struct ClusterWorker::Shared
+{
+    std::mutex mutex;
+    std::condition_variable answered;
+    QHash<int, bool> answers;
+    int nextQuestion = 0;
+    CancelFlag cancel;
+};
+
+ClusterWorker::ClusterWorker(const QString &databasePath, QObject *parent)
+    : QObject(parent), m_databasePath(databasePath), m_context(new QObject), m_shared(std::make_shared<Shared>())
+{
+    m_thread.setObjectName(QStringLiteral("ClusterWorker"));
+    m_context->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_context, &QObject::deleteLater);
+    m_thread.start();
+}
+
+ClusterWorker::~ClusterWorker()
+{
+    cancel();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+QString ClusterWorker::hostKeyId(const HostKeyQuestion &q)
+{
+    return QStringLiteral("%1:%2 %3 %4").arg(q.host).arg(q.port).arg(q.keyType, q.fingerprint);
+}
+
+void ClusterWorker::post(const std::function<void()> &toGui)
+{
+    QMetaObject::invokeMethod(this, toGui, Qt::QueuedConnection);
+}
+
+int ClusterWorker::start(const std::function<void(int)> &work)
+{
+    const int id = ++m_nextRequest;
+    if (m_running++ == 0)
+        Q_EMIT busyChanged(true);
+    const QString path = m_databasePath;
+    QMetaObject::invokeMethod(m_context, [this, id, work] {
+        m_shared->cancel.reset();
+        work(id);
+        post([this] {
+            if (--m_running == 0)
+                Q_EMIT busyChanged(false);
+        });
+    }, Qt::QueuedConnection);
+    return id;
+}
+
+ClusterEvents ClusterWorker::events(int requestId)
+{
+    ClusterEvents e;
+    e.message = [this, requestId](const QString &line) { post([=] { Q_EMIT message(requestId, line); }); };
+    e.check = [this, requestId](const ProbeCheck &check) { post([=] { Q_EMIT checkArrived(requestId, check); }); };
+    return e;
+}
+
+int ClusterWorker::testNodes(const CreateClusterRequest &request)
+{
+    return start([this, request](int id) {
+        CreateClusterRequest r = request;
+        const std::shared_ptr<Shared> shared = m_shared;
+        // Blocks this thread until the GUI answers: ClusterService asks one at a time.
+        r.confirmHostKey = [this, shared, id](const HostKeyQuestion &q) {
+            int questionId = 0;
+            {
+                std::lock_guard guard(shared->mutex);
+                if (shared->cancel.isCancelled())
+                    return false;
+                questionId = ++shared->nextQuestion;
+            }
+            post([=] { Q_EMIT hostKeyQuestion(id, questionId, q); });
+            std::unique_lock lock(shared->mutex);
+            shared->answered.wait(lock, [&] {
+                return shared->answers.contains(questionId) || shared->cancel.isCancelled();
+            });
+            return shared->answers.take(questionId);
+        };
+        QList<Share> shares;
+        Store store;
+        if (store.open(m_databasePath)) {
+            if (const auto ws = store.workspace(r.workspace))
+                shares = store.shares(ws->id);
+        }
+        const QList<NodeProbeResult> results = ClusterService::testNodes(r, shares, events(id), &shared->cancel);
+        bool passed = !results.isEmpty() && !shared->cancel.isCancelled();
+        for (const NodeProbeResult &result : results)
+            passed = passed && result.allPassed();
+        const QString error = shared->cancel.isCancelled() ? tr("Cancelled") : QString();
+        post([=] { Q_EMIT testFinished(id, passed, error); });
+    });
+}
+
+void ClusterWorker::answerHostKey(int questionId, bool accept)
+{
+    {
+        std::lock_guard guard(m_shared->mutex);
+        m_shared->answers.insert(questionId, accept);
+    }
+    m_shared->answered.notify_all();
+}
+
+void ClusterWorker::cancel()
+{
+    {
+        std::lock_guard guard(m_shared->mutex);
+        m_shared->cancel.cancel();
+    }
+    m_shared->answered.notify_all();
+}
+
+int ClusterWorker::createCluster(const CreateClusterRequest &request, const QSet<QString> &acceptedHostKeys)
+{
+    return start([this, request, acceptedHostKeys](int id) {
+        CreateClusterRequest r = request;
+        // The user answered in the connection test: no second question.
+        r.confirmHostKey = [acceptedHostKeys](const HostKeyQuestion &q) { return acceptedHostKeys.contains(hostKeyId(q)); };
+        Store store;
+        Result<Cluster> cluster = fail(QString());
+        if (const auto opened = store.open(m_databasePath); !opened)
+            cluster = opened.failure();
+        else
+            cluster = ClusterService(store).create(r, events(id));
+        const qint64 clusterId = cluster ? cluster->id : 0;
+        const QString error = cluster ? QString() : cluster.error();
+        post([=] { Q_EMIT finished(id, clusterId, error); });
+    });
+}
+
+int ClusterWorker::resize(const QString &workspace, const QString &cluster, int targetNodeCount)
+{
+    return start([=](int id) {
+        Store store;
+        Result<Cluster> result = fail(QString());
+        if (const auto opened = store.open(m_databasePath); !opened)
+            result = opened.failure();
+        else
+            result = ClusterService(store).resize(workspace, cluster, targetNodeCount, events(id));
+        const qint64 clusterId = result ? result->id : 0;
+        const QString error = result ? QString() : result.error();
+        post([=] { Q_EMIT finished(id, clusterId, error); });
+    });
+}
+
+int ClusterWorker::probe(const QString &workspace, const QString &cluster)
+{
+    return start([=](int id) {
+        Store store;
+        QString error;
+        bool passed = false;
+        if (const auto opened = store.open(m_databasePath); !opened) {
+            error = opened.error();
+        } else if (const auto results = ClusterService(store).probe(workspace, cluster, events(id), &m_shared->cancel);
+                   !results) {
+            error = results.error();
+        } else {
+            passed = !m_shared->cancel.isCancelled();
+            for (const NodeProbeResult &r : *results)
+                passed = passed && r.allPassed();
+        }
+        post([=] { Q_EMIT testFinished(id, passed, error); });
+    });
+}
+
+int ClusterWorker::remove(const QString &workspace, const QString &cluster)
+{
+    return start([=](int id) {
+        Store store;
+        QString error;
+        if (const auto opened = store.open(m_databasePath); !opened)
+            error = opened.error();
+        else if (const auto removed = ClusterService(store).remove(workspace, cluster); !removed)
+            error = removed.error();
+        post([=] { Q_EMIT finished(id, 0, error); });
+    });
+}
+
+} // namespace TrainDesk
