@@ -8,6 +8,8 @@
 #include "wizards/NewJobWizard.h"
 #include "wizards/ShareWizard.h"
 #include "wizards/WorkspaceWizard.h"
+#include "wizards/cluster/ClusterWizard.h"
+#include "common/DataPaths.h"
 
 #include <QAction>
 #include <QApplication>
@@ -121,6 +123,26 @@ void MainWindow::createActions()
     m_uploadAction->setIconText(tr("Upload"));
     connect(m_uploadAction, &QAction::triggered, this, [this] { openShareWizard(true); });
 
+    // The cluster wizard runs its SSH work on a ClusterWorker of its own.
+    auto *newClusterAction = addAction(QString(), tr("New &cluster…"), QKeySequence(tr("Ctrl+Shift+L")),
+                                       tr("A cluster: this machine or nodes reached over SSH"));
+    newClusterAction->setObjectName(QStringLiteral("newClusterAction"));
+    newClusterAction->setIcon(style()->standardIcon(QStyle::SP_ComputerIcon));
+    newClusterAction->setIconText(tr("New cluster"));
+    connect(newClusterAction, &QAction::triggered, this, [this] {
+        QStringList workspaces;
+        for (const auto &entry : m_backend->snapshot().workspaces)
+            workspaces << entry.workspace.name;
+        auto *wizard = new ClusterWizard(DataPaths::databasePath(), workspaces, this);
+        if (const auto *ws = m_backend->snapshot().findWorkspace(selectedIdOf(ResourceTreeModel::Kind::Workspace)))
+            wizard->presetWorkspace(ws->workspace.name);
+        connect(wizard, &ClusterWizard::clusterCreated, this, [this] {
+            m_backend->pollNow();
+            statusBar()->showMessage(tr("Cluster created"), 5000);
+        });
+        showWizard(wizard);
+    });
+
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh"), this);
     m_refreshAction->setObjectName(QStringLiteral("refreshAction"));
     m_refreshAction->setShortcut(QKeySequence::Refresh);
@@ -159,6 +181,7 @@ void MainWindow::createMenus()
     file->addAction(m_newExperimentAction);
     file->addSeparator();
     file->addAction(m_newShareAction);
+    file->addAction(findChild<QAction *>(QStringLiteral("newClusterAction")));
     file->addAction(m_uploadAction);
     file->addSeparator();
     file->addAction(m_quitAction);

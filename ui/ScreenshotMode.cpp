@@ -1,6 +1,7 @@
 #include "ScreenshotMode.h"
 
 #include "MainWindow.h"
+#include "wizards/UploadPage.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -30,11 +31,17 @@ QWizard *openWizard(MainWindow *window)
 }
 
 // One step of TRAINDESK_SCREENSHOT_STEPS on the open wizard: "next", "name=value" (sets
-// the named field), "click:name", "activate:name=row" (as Enter on a list row).
+// the named field), "click:name", "activate:name=row" (as Enter on a list row),
+// "files:/a,/b" (files to upload, on the share wizard's upload page).
 void runStep(QWizard *wizard, const QString &step)
 {
     if (step == QLatin1String("next")) {
         wizard->next();
+        return;
+    }
+    if (step.startsWith(QLatin1String("files:"))) {
+        if (auto *upload = wizard->findChild<UploadPage *>())
+            upload->addFiles(step.mid(6).split(QLatin1Char(','), Qt::SkipEmptyParts));
         return;
     }
     if (step.startsWith(QLatin1String("click:"))) {

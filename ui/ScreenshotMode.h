@@ -8,7 +8,7 @@ class MainWindow;
 // TRAINDESK_SCREENSHOT_SELECT (a name in the tree), opens tab TRAINDESK_SCREENSHOT_TAB,
 // saves a grab of itself after TRAINDESK_SCREENSHOT_DELAY seconds (default 5) and quits.
 // TRAINDESK_SCREENSHOT_ACTION (an action's objectName, e.g. newJobAction) opens a wizard,
-// TRAINDESK_SCREENSHOT_STEPS ("next|jobNameEdit=x|activate:issueList=0", see the .cpp)
+// TRAINDESK_SCREENSHOT_STEPS ("next|jobNameEdit=x|activate:issueList=0|files:/a", see the .cpp)
 // drives it, and then the wizard is what is saved.
 namespace ScreenshotMode {
 void installFromEnvironment(MainWindow *window);

@@ -48,7 +48,6 @@ int ClusterWorker::start(const std::function<void(int)> &work)
     const int id = ++m_nextRequest;
     if (m_running++ == 0)
         Q_EMIT busyChanged(true);
-    const QString path = m_databasePath;
     QMetaObject::invokeMethod(m_context, [this, id, work] {
         m_shared->cancel.reset();
         work(id);
@@ -63,8 +62,8 @@ int ClusterWorker::start(const std::function<void(int)> &work)
 ClusterEvents ClusterWorker::events(int requestId)
 {
     ClusterEvents e;
-    e.message = [this, requestId](const QString &line) { post([=] { Q_EMIT message(requestId, line); }); };
-    e.check = [this, requestId](const ProbeCheck &check) { post([=] { Q_EMIT checkArrived(requestId, check); }); };
+    e.message = [this, requestId](const QString &line) { post([=, this] { Q_EMIT message(requestId, line); }); };
+    e.check = [this, requestId](const ProbeCheck &check) { post([=, this] { Q_EMIT checkArrived(requestId, check); }); };
     return e;
 }
 
@@ -82,7 +81,7 @@ int ClusterWorker::testNodes(const CreateClusterRequest &request)
                     return false;
                 questionId = ++shared->nextQuestion;
             }
-            post([=] { Q_EMIT hostKeyQuestion(id, questionId, q); });
+            post([=, this] { Q_EMIT hostKeyQuestion(id, questionId, q); });
             std::unique_lock lock(shared->mutex);
             shared->answered.wait(lock, [&] {
                 return shared->answers.contains(questionId) || shared->cancel.isCancelled();
@@ -100,7 +99,7 @@ int ClusterWorker::testNodes(const CreateClusterRequest &request)
         for (const NodeProbeResult &result : results)
             passed = passed && result.allPassed();
         const QString error = shared->cancel.isCancelled() ? tr("Cancelled") : QString();
-        post([=] { Q_EMIT testFinished(id, passed, error); });
+        post([=, this] { Q_EMIT testFinished(id, passed, error); });
     });
 }
 
@@ -136,7 +135,7 @@ int ClusterWorker::createCluster(const CreateClusterRequest &request, const QSet
             cluster = ClusterService(store).create(r, events(id));
         const qint64 clusterId = cluster ? cluster->id : 0;
         const QString error = cluster ? QString() : cluster.error();
-        post([=] { Q_EMIT finished(id, clusterId, error); });
+        post([=, this] { Q_EMIT finished(id, clusterId, error); });
     });
 }
 
@@ -151,7 +150,7 @@ int ClusterWorker::resize(const QString &workspace, const QString &cluster, int 
             result = ClusterService(store).resize(workspace, cluster, targetNodeCount, events(id));
         const qint64 clusterId = result ? result->id : 0;
         const QString error = result ? QString() : result.error();
-        post([=] { Q_EMIT finished(id, clusterId, error); });
+        post([=, this] { Q_EMIT finished(id, clusterId, error); });
     });
 }
 
@@ -171,7 +170,7 @@ int ClusterWorker::probe(const QString &workspace, const QString &cluster)
             for (const NodeProbeResult &r : *results)
                 passed = passed && r.allPassed();
         }
-        post([=] { Q_EMIT testFinished(id, passed, error); });
+        post([=, this] { Q_EMIT testFinished(id, passed, error); });
     });
 }
 
@@ -184,7 +183,7 @@ int ClusterWorker::remove(const QString &workspace, const QString &cluster)
             error = opened.error();
         else if (const auto removed = ClusterService(store).remove(workspace, cluster); !removed)
             error = removed.error();
-        post([=] { Q_EMIT finished(id, 0, error); });
+        post([=, this] { Q_EMIT finished(id, 0, error); });
     });
 }
 

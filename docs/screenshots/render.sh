@@ -22,9 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-shot() {  # shot FILE SELECT TAB [DELAY]
+shot() {  # shot FILE SELECT TAB [DELAY] [ACTION STEPS]: ACTION opens a wizard, STEPS drive it
   TRAINDESK_SCREENSHOT="$here/$1" TRAINDESK_SCREENSHOT_SELECT="$2" TRAINDESK_SCREENSHOT_TAB="$3" \
-    TRAINDESK_SCREENSHOT_DELAY="${4:-4}" \
+    TRAINDESK_SCREENSHOT_DELAY="${4:-4}" TRAINDESK_SCREENSHOT_ACTION="${5:-}" TRAINDESK_SCREENSHOT_STEPS="${6:-}" \
     xvfb-run -a -s "-screen 0 1400x900x24" "$app" >/dev/null 2>&1
   echo "render.sh: $1"
 }
@@ -49,3 +49,19 @@ shot 03-job-logs.png fashion-mnist-demo Logs 4
 shot 04-job-overview.png fashion-mnist-demo Overview 3
 shot 05-job-files.png fashion-mnist-demo "Output files" 4
 shot 06-cluster.png local Cluster 3
+
+# The wizards (see ui/ScreenshotMode.cpp for the steps).
+shot 07-new-job.png demo "" 3 newJobAction ""
+# The tutorial's job.json on the local cluster: what the core finds wrong, the first one chosen.
+shot 08-job-editor.png demo "" 5 newJobAction "templateList=1|next|next|activate:issueList=0"
+shot 09-new-workspace.png "" "" 3 newWorkspaceAction "workspaceName=tutorial|experimentName=cifar"
+mkdir -p "$home/upload"
+cat > "$home/upload/hello_horovod.py" <<'PY'
+# Prints each Horovod rank: a first check that a share and its folder reach every process.
+import horovod.keras as hvd
+hvd.init()
+print("rank", hvd.rank(), "of", hvd.size())
+PY
+shot 10-share-upload.png "" "" 5 newShareAction \
+  "shareName=myshare|next|folderCombo=cifar|files:$home/upload/hello_horovod.py|click:uploadButton"
+shot 11-share-folder.png cifar "" 3

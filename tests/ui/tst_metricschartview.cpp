@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLineSeries>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -156,8 +157,17 @@ private Q_SLOTS:
         series.append(trainRecords(1, 50));
         QTRY_COMPARE(view.lossPanel()->rawCount(), 50);
         QCOMPARE(view.lossPanel()->smoothCount(), 50);  // smoothing is on by default
+        // The raw line faint behind the smoothed one, but opaque: a translucent pen makes
+        // painting a noisy series ten times slower.
+        auto *raw = qobject_cast<QLineSeries *>(view.lossPanel()->chart()->series().at(0));
+        auto *smooth = qobject_cast<QLineSeries *>(view.lossPanel()->chart()->series().at(1));
+        QVERIFY(raw && smooth);
+        QCOMPARE(raw->pen().color().alpha(), 255);
+        QVERIFY(raw->pen().color().lightness() > smooth->pen().color().lightness() + 60);
+        QCOMPARE(raw->pen().color().hue(), smooth->pen().color().hue());
         view.setSmoothing(0);
         QTRY_COMPARE(view.lossPanel()->smoothCount(), 0);
+        QCOMPARE(raw->pen().color(), smooth->pen().color());  // alone: drawn in full
         QCOMPARE(view.lossPanel()->rawCount(), 50);
 
         view.setLogScale(true);

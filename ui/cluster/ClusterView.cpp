@@ -1,6 +1,8 @@
 #include "ClusterView.h"
 
+#include "ClusterActions.h"
 #include "ClusterSummaryModel.h"
+#include "common/DataPaths.h"
 #include "NodeTableModel.h"
 #include "common/StateStyle.h"
 
@@ -17,7 +19,8 @@ ClusterView::ClusterView(QWidget *parent)
       m_summary(new ClusterSummaryModel(this)),
       m_nodes(new NodeTableModel(this)),
       m_summaryView(new QTableView),
-      m_nodeView(new QTableView)
+      m_nodeView(new QTableView),
+      m_actions(new ClusterActions(DataPaths::databasePath()))
 {
     setDocumentMode(true);
     m_summaryView->setModel(m_summary);
@@ -40,6 +43,7 @@ ClusterView::ClusterView(QWidget *parent)
     auto *layout = new QVBoxLayout(page);
     layout->addWidget(m_details);
     layout->addWidget(m_summaryView);
+    layout->addWidget(m_actions);
     layout->addWidget(new QLabel(tr("Nodes")));
     layout->addWidget(m_nodeView, 1);
     addTab(page, tr("Cluster"));
@@ -51,6 +55,7 @@ void ClusterView::showCluster(qint64 clusterId, const ResourceSnapshot &snapshot
     const ResourceSnapshot::ClusterEntry *entry = snapshot.findCluster(clusterId);
     m_summary->setClusters(entry ? QList<ResourceSnapshot::ClusterEntry>{*entry} : QList<ResourceSnapshot::ClusterEntry>{});
     m_nodes->setCluster(clusterId, snapshot);
+    m_actions->setCluster(clusterId, snapshot);
     if (!entry) {
         m_details->clear();
         return;

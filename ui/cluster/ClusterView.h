@@ -9,6 +9,7 @@ class QTableView;
 
 namespace TrainDesk::Ui {
 
+class ClusterActions;
 class ClusterSummaryModel;
 class NodeTableModel;
 
@@ -24,6 +25,7 @@ public:
     qint64 clusterId() const { return m_clusterId; }
     ClusterSummaryModel *summaryModel() const { return m_summary; }
     NodeTableModel *nodeModel() const { return m_nodes; }
+    ClusterActions *actions() const { return m_actions; }
 
 private:
     qint64 m_clusterId = 0;
@@ -32,6 +34,7 @@ private:
     NodeTableModel *m_nodes;
     QTableView *m_summaryView;
     QTableView *m_nodeView;
+    ClusterActions *m_actions;
 };
 
 } // namespace TrainDesk::Ui

@@ -60,6 +60,7 @@ JobEditor::JobEditor(QWidget *parent)
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({1000, 1000});  // half each: the JSON lines are long
 
     auto *issuesTitle = new QLabel(tr("Prob&lems:"), this);
     issuesTitle->setBuddy(m_issueView);

@@ -26,7 +26,7 @@ NewJobWizard::NewJobWizard(Backend *backend, QWidget *parent)
     setPage(EditPageId, m_edit);
     setOption(QWizard::NoBackButtonOnStartPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
-    resize(1100, 760);
+    resize(1200, 780);
     connect(m_backend, &Backend::requestFinished, this, &NewJobWizard::onRequestFinished);
     connect(this, &QWizard::currentIdChanged, this, [this](int id) {
         if (id == TargetPageId)

@@ -41,6 +41,8 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
     m_folder->setToolTip(tr("A folder of the share (made when missing); empty: the share's top"));
     m_folder->lineEdit()->setPlaceholderText(tr("e.g. cifar"));
     m_files->setObjectName(QStringLiteral("fileList"));
+    m_upload->setObjectName(QStringLiteral("uploadButton"));
+    m_cancel->setObjectName(QStringLiteral("stopUploadButton"));
     m_files->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_files->setToolTip(tr("The files to copy; Delete removes the selected ones"));
     m_add->setToolTip(tr("Choose files of this computer to copy"));

@@ -62,10 +62,10 @@ ClusterNamePage::ClusterNamePage(const QStringList &workspaces, QWidget *parent)
     form->addRow(QString(), m_local);
     form->addRow(m_error);
 
-    connect(m_name, &QLineEdit::textChanged, this, &ClusterNamePage::update);
-    connect(m_workspace, &QComboBox::currentTextChanged, this, &ClusterNamePage::update);
-    connect(m_local, &QRadioButton::toggled, this, &ClusterNamePage::update);
-    update();
+    connect(m_name, &QLineEdit::textChanged, this, &ClusterNamePage::revalidate);
+    connect(m_workspace, &QComboBox::currentTextChanged, this, &ClusterNamePage::revalidate);
+    connect(m_local, &QRadioButton::toggled, this, &ClusterNamePage::revalidate);
+    revalidate();
 }
 
 void ClusterNamePage::setWorkspace(const QString &workspace)
@@ -89,7 +89,7 @@ QString ClusterNamePage::problem() const
     return {};
 }
 
-void ClusterNamePage::update()
+void ClusterNamePage::revalidate()
 {
     m_error->setText(problem());
     Q_EMIT completeChanged();
@@ -123,8 +123,8 @@ ClusterNodesPage::ClusterNodesPage(QWidget *parent) : QWizardPage(parent)
     auto *form = new QFormLayout;
     form->addRow(tr("&Head node (rank 0):"), m_head);
     layout->addLayout(form);
-    connect(m_nodes, &QPlainTextEdit::textChanged, this, &ClusterNodesPage::update);
-    update();
+    connect(m_nodes, &QPlainTextEdit::textChanged, this, &ClusterNodesPage::revalidate);
+    revalidate();
 }
 
 QStringList ClusterNodesPage::nodes() const
@@ -139,7 +139,7 @@ QStringList ClusterNodesPage::nodes() const
 
 QString ClusterNodesPage::headNode() const { return m_head->currentText(); }
 
-void ClusterNodesPage::update()
+void ClusterNodesPage::revalidate()
 {
     QStringList errors;
     const QStringList lines = m_nodes->toPlainText().split(QLatin1Char('\n'));
@@ -215,10 +215,10 @@ ClusterCredentialsPage::ClusterCredentialsPage(QWidget *parent) : QWizardPage(pa
     form->addRow(m_error);
 
     for (QLineEdit *edit : {m_keyFile, m_passphrase, m_password, m_mountRoot})
-        connect(edit, &QLineEdit::textChanged, this, &ClusterCredentialsPage::update);
+        connect(edit, &QLineEdit::textChanged, this, &ClusterCredentialsPage::revalidate);
     for (QRadioButton *button : {m_keyMode, m_generateMode, m_passwordMode})
-        connect(button, &QRadioButton::toggled, this, &ClusterCredentialsPage::update);
-    update();
+        connect(button, &QRadioButton::toggled, this, &ClusterCredentialsPage::revalidate);
+    revalidate();
 }
 
 ClusterCredentialsPage::Mode ClusterCredentialsPage::mode() const
@@ -246,7 +246,7 @@ QString ClusterCredentialsPage::problem() const
     return {};
 }
 
-void ClusterCredentialsPage::update()
+void ClusterCredentialsPage::revalidate()
 {
     const bool key = mode() == Mode::KeyFile;
     m_keyFile->setEnabled(key);

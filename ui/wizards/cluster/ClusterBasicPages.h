@@ -28,7 +28,7 @@ public:
 
 private:
     QString problem() const;
-    void update();
+    void revalidate();
 
     QComboBox *m_workspace;
     QLineEdit *m_name;
@@ -51,7 +51,7 @@ public:
     bool isComplete() const override;
 
 private:
-    void update();
+    void revalidate();
 
     QPlainTextEdit *m_nodes;
     QComboBox *m_head;
@@ -80,7 +80,7 @@ public:
 
 private:
     QString problem() const;
-    void update();
+    void revalidate();
 
     QRadioButton *m_keyMode;
     QRadioButton *m_generateMode;

@@ -1,0 +1,351 @@
+// The cluster wizard against a real sshd on loopback (key login of a throwaway user):
+// page validation, the connection test streaming its checks, a new host key that waits
+// for Accept (and is refused when the test stops), Finish creating the cluster in the
+// Store, and an unreachable node failing with a hint in bounded time.
+#include "../integration/IntegrationTest.h"
+
+#include "common/DataPaths.h"
+#include "session/ClusterWorker.h"
+#include "store/Store.h"
+#include "MainWindow.h"
+#include "cluster/ClusterActions.h"
+#include "cluster/SshKeys.h"
+#include "session/Backend.h"
+#include "wizards/cluster/ClusterWizard.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+class TestClusterWizard : public QObject
+{
+    Q_OBJECT
+
+    IntegrationHome m_home;
+    TestUser m_user;
+    SshServer m_server;
+    QString m_key;
+    Store m_store;
+    qint64 m_workspaceId = 0;
+
+    template<typename T>
+    static T *child(QWidget *w, const char *name)
+    {
+        T *c = w->findChild<T *>(QLatin1String(name));
+        if (!c)
+            qFatal("no child %s", name);
+        return c;
+    }
+
+    // Pages 1 to 3 filled for one node; leaves the wizard on the connection test.
+    void fillUpToTest(ClusterWizard &w, const QString &name, const QString &node, bool password)
+    {
+        w.show();
+        QTest::keyClicks(child<QLineEdit>(&w, "clusterName"), name);
+        QVERIFY(w.currentPage()->isComplete());
+        w.next();
+        QCOMPARE(w.currentId(), int(ClusterWizard::NodesPage));
+        child<QPlainTextEdit>(&w, "nodesEdit")->setPlainText(node);
+        QVERIFY2(w.currentPage()->isComplete(), qPrintable(child<QLabel>(&w, "nodeErrors")->text()));
+        w.next();
+        QCOMPARE(w.currentId(), int(ClusterWizard::CredentialsPage));
+        if (password) {
+            child<QRadioButton>(&w, "passwordMode")->setChecked(true);
+            child<QLineEdit>(&w, "passwordEdit")->setText(QStringLiteral("not-the-password"));
+        } else {
+            child<QLineEdit>(&w, "keyFileEdit")->setText(m_key);
+        }
+        QVERIFY(w.currentPage()->isComplete());
+        w.next();
+        QCOMPARE(w.currentId(), int(ClusterWizard::TestPage));
+    }
+
+    QString nodeLine(const QString &name) const
+    {
+        return QStringLiteral("%1=%2@%3:%4").arg(name, m_user.name(), m_server.address()).arg(m_server.port());
+    }
+
+    static QTreeWidgetItem *findCheck(QTreeWidget *list, const QString &id)
+    {
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            if (list->topLevelItem(i)->data(2, Qt::UserRole).toString() == id)
+                return list->topLevelItem(i);
+        }
+        return nullptr;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        REQUIRE_ROOT();
+        QVERIFY2(m_user.create(m_home.path()), qPrintable(m_user.error()));
+        m_key = m_home.makeClientKey(QStringLiteral("client_key"));
+        QFile keys(m_home.filePath(QStringLiteral("authorized_keys")));
+        QVERIFY(keys.open(QIODevice::WriteOnly));
+        keys.write(IntegrationHome::publicKeyOf(m_key));
+        keys.close();
+        keys.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        SshServer::Options options;
+        options.authorizedKeysFile = keys.fileName();
+        QVERIFY2(m_server.start(m_home.filePath(QStringLiteral("sshd")), options), qPrintable(m_server.error()));
+        QVERIFY(m_store.open(DataPaths::databasePath()));
+        const auto ws = m_store.createWorkspace(QStringLiteral("ws"));
+        QVERIFY(ws);
+        m_workspaceId = ws->id;
+    }
+
+    void pagesValidateTheirFields()
+    {
+        ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
+        w.show();
+        QVERIFY(!w.currentPage()->isComplete());  // no name yet
+        QTest::keyClicks(child<QLineEdit>(&w, "clusterName"), QStringLiteral("bad name"));
+        QVERIFY(!w.currentPage()->isComplete());
+        QVERIFY(!child<QLabel>(&w, "nameError")->text().isEmpty());
+        child<QLineEdit>(&w, "clusterName")->setText(QStringLiteral("ok"));
+        QVERIFY(w.currentPage()->isComplete());
+        w.next();
+        auto *nodes = child<QPlainTextEdit>(&w, "nodesEdit");
+        nodes->setPlainText(QStringLiteral("a=alice@host1\nnot an address\nbob@host2:99999"));
+        QVERIFY(!w.currentPage()->isComplete());
+        const QString errors = child<QLabel>(&w, "nodeErrors")->text();
+        QVERIFY2(errors.contains(QStringLiteral("Line 2")) && errors.contains(QStringLiteral("Line 3")), qPrintable(errors));
+        QVERIFY2(!errors.contains(QStringLiteral("Line 1")), qPrintable(errors));
+        nodes->setPlainText(QStringLiteral("a=alice@host1\nb=bob@host2:2222"));
+        QVERIFY(w.currentPage()->isComplete());
+        auto *head = child<QComboBox>(&w, "headNodeCombo");
+        QCOMPARE(head->count(), 2);
+        head->setCurrentText(QStringLiteral("b"));
+        w.next();
+        QVERIFY(!w.currentPage()->isComplete());  // key file mode, no file
+        child<QLineEdit>(&w, "keyFileEdit")->setText(m_key);
+        QVERIFY(w.currentPage()->isComplete());
+        child<QLineEdit>(&w, "mountRootEdit")->setText(QStringLiteral("relative/dir"));
+        QVERIFY(!w.currentPage()->isComplete());
+        child<QLineEdit>(&w, "mountRootEdit")->setText(QStringLiteral("/srv/mounts"));
+        child<QRadioButton>(&w, "generateKeyMode")->setChecked(true);
+        QVERIFY(!w.currentPage()->isComplete());  // deploying needs the password
+        child<QLineEdit>(&w, "passwordEdit")->setText(QStringLiteral("secret"));
+        QVERIFY(w.currentPage()->isComplete());
+        // The test logs in with the password; Finish generates and deploys the key.
+        const CreateClusterRequest test = w.request(true);
+        QCOMPARE(test.nodes.first(), QStringLiteral("b=bob@host2:2222"));  // the head node first
+        QVERIFY(!test.generateSshKeys);
+        QVERIFY(w.request(false).generateSshKeys);
+        QCOMPARE(w.request(false).mountRoot, QStringLiteral("/srv/mounts"));
+    }
+
+    void stoppingTheTestRefusesAnOpenHostKeyQuestion()
+    {
+        ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
+        w.setConnectTimeoutMs(5000);
+        fillUpToTest(w, QStringLiteral("stopped"), nodeLine(QStringLiteral("n1")), false);
+        QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")), 15000);
+        QVERIFY(!w.currentPage()->isComplete());
+        QTest::mouseClick(child<QPushButton>(&w, "cancelTestButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 15000);
+        QVERIFY(!child<QPushButton>(&w, "acceptHostKey")->isEnabled());
+        QVERIFY(!w.currentPage()->isComplete());
+        QVERIFY(!QFile::exists(m_home.knownHosts())
+                || !runTool(QStringLiteral("cat"), {m_home.knownHosts()}).contains(QString::number(m_server.port())));
+    }
+
+    void testAcceptAndFinishCreatesTheCluster()
+    {
+        ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
+        w.setConnectTimeoutMs(5000);
+        QSignalSpy created(&w, &ClusterWizard::clusterCreated);
+        fillUpToTest(w, QStringLiteral("c1"), nodeLine(QStringLiteral("n1")), false);
+        QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")), 15000);
+        const QString question = child<QLabel>(&w, "hostKeyLabel")->text();
+        QVERIFY2(question.contains(m_server.hostKeyFingerprint()), qPrintable(question));
+        QTest::mouseClick(child<QPushButton>(&w, "acceptHostKey"), Qt::LeftButton);
+
+        auto *checks = child<QTreeWidget>(&w, "checkList");
+        // Checks arrive one by one while the test runs, before it ends.
+        QTRY_VERIFY_WITH_TIMEOUT(checks->topLevelItemCount() > 0, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 60000);
+        for (const char *id : {"reachable", "authenticated"}) {
+            QTreeWidgetItem *item = findCheck(checks, QLatin1String(id));
+            QVERIFY2(item, id);
+            QCOMPARE(item->text(0), QStringLiteral("Pass"));
+            QCOMPARE(item->text(1), QStringLiteral("n1"));
+        }
+        // Checks this loopback node may fail (no trainer, no Open MPI) need the user's consent.
+        auto *acceptFailures = child<QCheckBox>(&w, "acceptFailures");
+        bool allPassed = true;
+        for (int i = 0; i < checks->topLevelItemCount(); ++i)
+            allPassed = allPassed && checks->topLevelItem(i)->text(0) == QStringLiteral("Pass");
+        QCOMPARE(w.currentPage()->isComplete(), allPassed);
+        if (!allPassed) {
+            QVERIFY(acceptFailures->isEnabled());
+            acceptFailures->setChecked(true);
+            QVERIFY(w.currentPage()->isComplete());
+        }
+        w.next();
+        QCOMPARE(w.currentId(), int(ClusterWizard::SummaryPage));
+        QVERIFY(child<QLabel>(&w, "summaryLabel")->text().contains(nodeLine(QStringLiteral("n1"))));
+        w.button(QWizard::FinishButton)->click();
+        auto *error = child<QLabel>(&w, "createError");
+        QTRY_VERIFY_WITH_TIMEOUT(w.result() == QDialog::Accepted || !error->text().isEmpty(), 90000);
+        QVERIFY2(error->text().isEmpty(), qPrintable(error->text() + QLatin1Char('\n')
+                                                     + child<QPlainTextEdit>(&w, "createLog")->toPlainText()));
+        QCOMPARE(created.count(), 1);
+
+        const auto cluster = m_store.cluster(m_workspaceId, QStringLiteral("c1"));
+        QVERIFY2(cluster, qPrintable(cluster.error()));
+        QCOMPARE(created.first().at(0).toLongLong(), cluster->id);
+        const QList<Node> nodes = m_store.nodes(cluster->id);
+        QCOMPARE(nodes.size(), 1);
+        QCOMPARE(nodes.first().name, QStringLiteral("n1"));
+        QCOMPARE(nodes.first().host, m_server.address());
+        QCOMPARE(nodes.first().port, m_server.port());
+        QCOMPARE(nodes.first().user, m_user.name());
+    }
+
+    // The cluster view's actions on the cluster the wizard made: test, resize, remove.
+    void clusterActionsProbeResizeAndRemove()
+    {
+        const auto cluster = m_store.cluster(m_workspaceId, QStringLiteral("c1"));
+        QVERIFY2(cluster, qPrintable(cluster.error()));
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace = *m_store.workspace(QStringLiteral("ws"));
+        ws.clusters.append({*cluster, m_store.nodes(cluster->id)});
+        snapshot.workspaces.append(ws);
+
+        ClusterActions actions(DataPaths::databasePath());
+        QSignalSpy changed(&actions, &ClusterActions::clusterChanged);
+        actions.setCluster(cluster->id, snapshot);
+        auto *test = child<QPushButton>(&actions, "testConnectionButton");
+        auto *resize = child<QPushButton>(&actions, "resizeButton");
+        auto *status = child<QLabel>(&actions, "clusterActionStatus");
+        QVERIFY(test->isEnabled());
+        QCOMPARE(child<QSpinBox>(&actions, "nodeCountSpin")->value(), 1);
+
+        QTest::mouseClick(test, Qt::LeftButton);
+        QVERIFY(!resize->isEnabled());  // one action at a time
+        QTRY_VERIFY_WITH_TIMEOUT(test->isEnabled(), 60000);
+        auto *checks = child<QTreeWidget>(&actions, "probeChecks");
+        QVERIFY(checks->topLevelItemCount() > 0);
+        QCOMPARE(checks->topLevelItem(0)->text(0), QStringLiteral("Pass"));  // reachable comes first
+        QVERIFY(!status->text().isEmpty());
+        QCOMPARE(changed.count(), 0);
+
+        child<QSpinBox>(&actions, "nodeCountSpin")->setValue(0);
+        QTest::mouseClick(resize, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(resize->isEnabled(), 60000);
+        QCOMPARE(status->text(), QStringLiteral("Done."));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(m_store.nodes(cluster->id).isEmpty());
+        QCOMPARE(m_store.allNodes(cluster->id).size(), 1);  // parked for a later resize
+
+        actions.remove();
+        QTRY_VERIFY_WITH_TIMEOUT(resize->isEnabled(), 60000);
+        QCOMPARE(status->text(), QStringLiteral("Done."));
+        QCOMPARE(changed.count(), 2);
+        QVERIFY(!m_store.cluster(m_workspaceId, QStringLiteral("c1")));
+    }
+
+    // "Generate a key and deploy it": the test logs in with the password, Finish makes
+    // TrainDesk's ed25519 key and adds it to the user's authorized_keys.
+    void generatedKeyIsDeployedWithThePassword()
+    {
+        SshServer server;
+        SshServer::Options options;
+        options.passwordAuthentication = true;
+        QVERIFY2(server.start(m_home.filePath(QStringLiteral("sshd-password")), options), qPrintable(server.error()));
+        ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
+        w.setConnectTimeoutMs(5000);
+        w.show();
+        child<QLineEdit>(&w, "clusterName")->setText(QStringLiteral("keyed"));
+        w.next();
+        child<QPlainTextEdit>(&w, "nodesEdit")->setPlainText(
+            QStringLiteral("k1=%1@%2:%3").arg(m_user.name(), server.address()).arg(server.port()));
+        w.next();
+        child<QRadioButton>(&w, "generateKeyMode")->setChecked(true);
+        child<QLineEdit>(&w, "passwordEdit")->setText(m_user.password());
+        w.next();
+        QCOMPARE(w.currentId(), int(ClusterWizard::TestPage));
+        QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")), 15000);
+        QTest::mouseClick(child<QPushButton>(&w, "acceptHostKey"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 60000);
+        QTreeWidgetItem *authenticated = findCheck(child<QTreeWidget>(&w, "checkList"), QStringLiteral("authenticated"));
+        QVERIFY(authenticated);
+        QCOMPARE(authenticated->text(0), QStringLiteral("Pass"));
+        if (!w.currentPage()->isComplete())
+            child<QCheckBox>(&w, "acceptFailures")->setChecked(true);
+        w.next();
+        w.button(QWizard::FinishButton)->click();
+        auto *error = child<QLabel>(&w, "createError");
+        QTRY_VERIFY_WITH_TIMEOUT(w.result() == QDialog::Accepted || !error->text().isEmpty(), 90000);
+        QVERIFY2(error->text().isEmpty(), qPrintable(error->text()));
+        QVERIFY(child<QPlainTextEdit>(&w, "createLog")->toPlainText().contains(QStringLiteral("key deployed")));
+
+        QFile pub(SshKeys::defaultKeyPath() + QStringLiteral(".pub"));
+        QVERIFY(pub.open(QIODevice::ReadOnly));
+        const QByteArray publicKey = pub.readAll().trimmed();
+        QVERIFY(publicKey.startsWith("ssh-ed25519 "));
+        QFile authorized(m_user.home() + QStringLiteral("/.ssh/authorized_keys"));
+        QVERIFY(authorized.open(QIODevice::ReadOnly));
+        QVERIFY(authorized.readAll().contains(publicKey));
+        const auto cluster = m_store.cluster(m_workspaceId, QStringLiteral("keyed"));
+        QVERIFY2(cluster, qPrintable(cluster.error()));
+        QCOMPARE(cluster->sshKeyFile, SshKeys::defaultKeyPath());
+    }
+
+    void mainWindowOpensTheWizard()
+    {
+        Backend backend(DataPaths::databasePath(), 100);
+        MainWindow window(&backend);
+        window.show();
+        auto *action = window.findChild<QAction *>(QStringLiteral("newClusterAction"));
+        QVERIFY(action);
+        // The wizard offers the workspaces of the backend's snapshot.
+        QTRY_VERIFY_WITH_TIMEOUT(!backend.snapshot().workspaces.isEmpty(), 10000);
+        action->trigger();
+        auto *wizard = window.findChild<ClusterWizard *>();
+        QVERIFY(wizard);
+        QVERIFY(wizard->isVisible());
+        QCOMPARE(child<QComboBox>(wizard, "workspaceCombo")->currentText(), QStringLiteral("ws"));
+        wizard->reject();
+    }
+
+    void unreachableNodeFailsWithAHint()
+    {
+        const int port = SshServer::freePort(QStringLiteral("127.0.0.1"));
+        ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
+        w.setConnectTimeoutMs(3000);
+        QElapsedTimer timer;
+        timer.start();
+        fillUpToTest(w, QStringLiteral("down"), QStringLiteral("gone=nobody@127.0.0.1:%1").arg(port), true);
+        auto *checks = child<QTreeWidget>(&w, "checkList");
+        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 20000);
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+        QTreeWidgetItem *reachable = findCheck(checks, QStringLiteral("reachable"));
+        QVERIFY(reachable);
+        QCOMPARE(reachable->text(0), QStringLiteral("Fail"));
+        QVERIFY2(reachable->text(3).contains(QStringLiteral("Hint: ")), qPrintable(reachable->text(3)));
+        QVERIFY(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")) == nullptr);
+        QVERIFY(!w.currentPage()->isComplete());
+        child<QCheckBox>(&w, "acceptFailures")->setChecked(true);
+        QVERIFY(w.currentPage()->isComplete());
+        QVERIFY(!m_store.cluster(m_workspaceId, QStringLiteral("down")));
+    }
+};
+
+QTEST_MAIN(TestClusterWizard)
+#include "tst_clusterwizard.moc"

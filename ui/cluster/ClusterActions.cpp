@@ -1,0 +1,162 @@
+#include "ClusterActions.h"
+
+#include "session/ClusterWorker.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace TrainDesk::Ui {
+
+ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
+    : QWidget(parent)
+    , m_worker(new ClusterWorker(databasePath))
+    , m_nodeCount(new QSpinBox)
+    , m_resize(new QPushButton(tr("Re&size")))
+    , m_test(new QPushButton(tr("&Test connection")))
+    , m_remove(new QPushButton(tr("Re&move…")))
+    , m_status(new QLabel)
+    , m_checks(new QTreeWidget)
+{
+    m_nodeCount->setObjectName(QStringLiteral("nodeCountSpin"));
+    m_nodeCount->setRange(0, 4096);
+    m_nodeCount->setToolTip(tr("Target node count: nodes above it drain and leave; growing brings parked nodes back"));
+    m_resize->setObjectName(QStringLiteral("resizeButton"));
+    m_test->setObjectName(QStringLiteral("testConnectionButton"));
+    m_remove->setObjectName(QStringLiteral("removeClusterButton"));
+    m_status->setObjectName(QStringLiteral("clusterActionStatus"));
+    m_status->setWordWrap(true);
+    m_checks->setObjectName(QStringLiteral("probeChecks"));
+    m_checks->setHeaderLabels({tr("Result"), tr("Node"), tr("Check"), tr("Details")});
+    m_checks->setRootIsDecorated(false);
+    m_checks->header()->setStretchLastSection(true);
+    m_checks->hide();
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Nodes:")));
+    row->addWidget(m_nodeCount);
+    row->addWidget(m_resize);
+    row->addWidget(m_test);
+    row->addWidget(m_remove);
+    row->addWidget(m_status, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(m_checks);
+
+    connect(m_resize, &QPushButton::clicked, this, [this] { resize(m_nodeCount->value()); });
+    connect(m_test, &QPushButton::clicked, this, &ClusterActions::testConnection);
+    connect(m_remove, &QPushButton::clicked, this, &ClusterActions::confirmRemove);
+    connect(m_worker, &ClusterWorker::checkArrived, this, [this](int id, const ProbeCheck &check) {
+        if (id != m_requestId)
+            return;
+        auto *item = new QTreeWidgetItem(m_checks);
+        item->setText(0, check.passed ? tr("Pass") : tr("Fail"));
+        item->setText(1, check.node);
+        item->setText(2, check.title);
+        item->setText(3, check.hint.isEmpty() ? check.detail : tr("%1\nHint: %2").arg(check.detail, check.hint));
+    });
+    connect(m_worker, &ClusterWorker::testFinished, this, [this](int id, bool passed, const QString &error) {
+        if (id == m_requestId)
+            done(id, error, passed ? tr("Every check passed.") : tr("Some checks failed: see their hints."));
+    });
+    connect(m_worker, &ClusterWorker::finished, this, [this](int id, qint64, const QString &error) {
+        if (id != m_requestId)
+            return;
+        const qint64 cluster = m_clusterId;
+        done(id, error, tr("Done."));
+        if (error.isEmpty())
+            Q_EMIT clusterChanged(cluster);
+    });
+    setBusy(false);
+}
+
+ClusterActions::~ClusterActions()
+{
+    // A probe stops; a resize finishes on its own thread: the view never waits on nodes.
+    m_worker->cancel();
+    if (m_worker->isBusy())
+        connect(m_worker, &ClusterWorker::busyChanged, m_worker, &QObject::deleteLater);
+    else
+        delete m_worker;
+}
+
+void ClusterActions::setCluster(qint64 clusterId, const ResourceSnapshot &snapshot)
+{
+    const ResourceSnapshot::ClusterEntry *entry = snapshot.findCluster(clusterId);
+    const ResourceSnapshot::WorkspaceEntry *ws = entry ? snapshot.findWorkspace(entry->cluster.workspaceId) : nullptr;
+    if (clusterId != m_clusterId) {
+        m_checks->clear();
+        m_checks->hide();
+        m_status->clear();
+    }
+    m_clusterId = entry && ws ? clusterId : 0;
+    m_cluster = entry ? entry->cluster.name : QString();
+    m_workspace = ws ? ws->workspace.name : QString();
+    if (entry && !m_nodeCount->hasFocus())
+        m_nodeCount->setValue(entry->cluster.targetNodeCount);
+    setBusy(m_requestId != 0);
+}
+
+void ClusterActions::setBusy(bool busy)
+{
+    const bool enabled = !busy && m_clusterId != 0;
+    m_nodeCount->setEnabled(enabled);
+    m_resize->setEnabled(enabled);
+    m_test->setEnabled(enabled);
+    m_remove->setEnabled(enabled);
+}
+
+void ClusterActions::resize(int targetNodeCount)
+{
+    if (!m_clusterId || m_requestId)
+        return;
+    m_status->setText(tr("Resizing to %n node(s)…", nullptr, targetNodeCount));
+    m_requestId = m_worker->resize(m_workspace, m_cluster, targetNodeCount);
+    setBusy(true);
+}
+
+void ClusterActions::testConnection()
+{
+    if (!m_clusterId || m_requestId)
+        return;
+    m_checks->clear();
+    m_checks->show();
+    m_status->setText(tr("Testing…"));
+    m_requestId = m_worker->probe(m_workspace, m_cluster);
+    setBusy(true);
+}
+
+void ClusterActions::confirmRemove()
+{
+    const auto answer = QMessageBox::question(this, tr("Remove cluster"),
+                                              tr("Remove cluster %1? Its nodes are left as they are; jobs on it "
+                                                 "must have ended.").arg(m_cluster));
+    if (answer == QMessageBox::Yes)
+        remove();
+}
+
+void ClusterActions::remove()
+{
+    if (!m_clusterId || m_requestId)
+        return;
+    m_status->setText(tr("Removing…"));
+    m_requestId = m_worker->remove(m_workspace, m_cluster);
+    setBusy(true);
+}
+
+void ClusterActions::done(int requestId, const QString &error, const QString &success)
+{
+    Q_UNUSED(requestId)
+    m_requestId = 0;
+    m_status->setText(error.isEmpty() ? success : error);
+    m_status->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    setBusy(false);
+}
+
+} // namespace TrainDesk::Ui

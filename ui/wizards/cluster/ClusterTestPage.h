@@ -1,0 +1,53 @@
+#pragma once
+
+#include "cluster/NodeProbe.h"
+
+#include <QWizardPage>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+class QVBoxLayout;
+
+namespace TrainDesk::Ui {
+
+class ClusterWizard;
+
+// 4: the connection test. ClusterService::testNodes runs on the wizard's worker; each
+// check appears as it completes, new host keys wait for Accept or Reject, and Next opens
+// when every check passed or the user accepts the failures.
+class ClusterTestPage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit ClusterTestPage(ClusterWizard *wizard);
+
+    void initializePage() override;
+    void cleanupPage() override;
+    bool isComplete() const override;
+
+    bool isRunning() const { return m_requestId != 0; }
+
+private:
+    void run();
+    void cancel();
+    void addCheck(const ProbeCheck &check);
+    void askHostKey(int questionId, const HostKeyQuestion &question);
+    void finish(bool passed, const QString &error);
+
+    ClusterWizard *m_wizard;
+    QTreeWidget *m_checks;
+    QWidget *m_hostKeys;
+    QVBoxLayout *m_hostKeyLayout;
+    QLabel *m_status;
+    QPushButton *m_rerun;
+    QPushButton *m_cancel;
+    QCheckBox *m_acceptFailures;
+    int m_requestId = 0;
+    bool m_done = false;
+    bool m_passed = false;
+};
+
+} // namespace TrainDesk::Ui
