@@ -168,6 +168,7 @@ void MainWindow::createActions()
     toolBar->addAction(m_terminateAction);
     toolBar->addAction(m_downloadAction);
     toolBar->addSeparator();
+    toolBar->addAction(newClusterAction);
     toolBar->addAction(m_newShareAction);
     toolBar->addAction(m_uploadAction);
     toolBar->addSeparator();

@@ -304,7 +304,8 @@ int main(int argc, char *argv[])
             QStringList parts;
             for (const TimingApplication::Slow &s : slow)
                 parts << QStringLiteral("%1 ms CPU (%2 ms wall) %3").arg(s.ms, 0, 'f', 1).arg(s.wallMs, 0, 'f', 1).arg(s.what);
-            std::printf("  slowest event handlers, %s: %s\n", qPrintable(name), qPrintable(parts.join(QStringLiteral("; "))));
+            std::printf("  slowest event handlers, %s: %s\n", qPrintable(name),
+                        parts.isEmpty() ? "none over 5 ms" : qPrintable(parts.join(QStringLiteral("; "))));
         }
         const double worst = std::max({charts.maxMs, logs.maxMs, drain.maxMs});
         const double worstCpu = std::max({charts.maxCpuMs, logs.maxCpuMs, drain.maxCpuMs});

@@ -23,7 +23,9 @@ inline qint64 createFakeRunningJob(TrainDesk::Store &store, const QString &name,
     job.clusterId = cluster->id;
     job.name = name;
     job.spec = EmbeddedDefaults::demoJobSpec();
-    job.state = JobState::Queued;
+    // A draft until it looks running: a queued job could be started for real by a Backend's
+    // worker polling meanwhile.
+    job.state = JobState::Draft;
     job.uuid = QStringLiteral("00000000-0000-0000-0000-000000000001");
     auto created = store.createJob(job);
     if (!created)

@@ -152,9 +152,8 @@ private Q_SLOTS:
 
     void uploadWithProgress()
     {
-        const Share *share = findShare(QStringLiteral("myshare"));
-        QVERIFY(share);
-        const qint64 shareId = share->id;
+        QVERIFY(findShare(QStringLiteral("myshare")));
+        const qint64 shareId = findShare(QStringLiteral("myshare"))->id;
         const QString src = m_home.filePath(QStringLiteral("src"));
         QVERIFY(QDir().mkpath(src));
         const QByteArray big(3 * 1024 * 1024 + 5, 'b');
@@ -210,8 +209,9 @@ private Q_SLOTS:
 
     void uploadCancelled()
     {
-        const Share *share = findShare(QStringLiteral("myshare"));
-        QVERIFY(share);
+        // A copy: the snapshot it points into is replaced while the test waits.
+        QVERIFY(findShare(QStringLiteral("myshare")));
+        const Share share = *findShare(QStringLiteral("myshare"));
         // Sparse: big to copy, nothing to write here.
         const QString huge = m_home.filePath(QStringLiteral("huge.bin"));
         QFile file(huge);
@@ -219,12 +219,12 @@ private Q_SLOTS:
         QVERIFY(file.resize(qint64(256) * 1024 * 1024));
         file.close();
         QSignalSpy done(m_backend.get(), &Backend::uploadFinished);
-        const int id = m_backend->uploadToShare(share->id, QStringLiteral("big"), {huge});
+        const int id = m_backend->uploadToShare(share.id, QStringLiteral("big"), {huge});
         m_backend->cancelUpload(id);
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
         QCOMPARE(done.at(0).at(1).toInt(), 0);
         QVERIFY2(done.at(0).at(2).toString().contains(QStringLiteral("cancelled")), qPrintable(done.at(0).at(2).toString()));
-        const QDir dest(share->path + QStringLiteral("/big"));
+        const QDir dest(share.path + QStringLiteral("/big"));
         QVERIFY(dest.entryList(QDir::Files).isEmpty());  // neither the file nor its .part
     }
 

@@ -263,7 +263,8 @@ private Q_SLOTS:
         }
         QCOMPARE(names, (QStringList{QStringLiteral("newJobAction"), QStringLiteral("cloneJobAction"),
                                      QStringLiteral("startJobAction"), QStringLiteral("terminateJobAction"),
-                                     QStringLiteral("downloadAction"), QStringLiteral("newShareAction"),
+                                     QStringLiteral("downloadAction"), QStringLiteral("newClusterAction"),
+                                     QStringLiteral("newShareAction"),
                                      QStringLiteral("uploadAction"), QStringLiteral("refreshAction")}));
         // The app's own SVG icons render.
         QVERIFY(!window.newJobAction()->icon().pixmap(24, 24).toImage().isNull());

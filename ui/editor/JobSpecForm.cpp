@@ -229,7 +229,10 @@ void JobSpecForm::switchToolkit(const QString &key)
         }
         return std::nullopt;
     };
-    const ToolkitInfo to = *infoOf(key);
+    const std::optional<ToolkitInfo> target = infoOf(key);
+    if (!target)
+        return;  // a toolkit the form does not edit: only the JSON changes it
+    const ToolkitInfo &to = *target;
     const QJsonObject before = m_document->properties().value(old).toObject();
     // What means the same in both is carried over; what the new one requires starts empty,
     // so the core names it at once.
