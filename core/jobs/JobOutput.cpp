@@ -1,5 +1,6 @@
 #include "JobOutput.h"
 
+#include "metrics/KerasProgressParser.h"
 #include "store/Store.h"
 #include "transport/TransportFactory.h"
 
@@ -31,13 +32,23 @@ Result<int> JobOutput::ingestMetrics(const Job &job)
     auto transport = headTransport(job);
     if (!transport)
         return transport.failure();
+    // The bundled trainer (and anything else that writes metrics.jsonl) also prints
+    // Keras-like text: read only the metrics file then, never both.
+    if (job.spec.contains("traindesk-trainer")
+        || (*transport)->stat(job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName()))
+        return ingestTrainerMetrics(job, **transport);
+    return ingestKerasProgress(job, **transport);
+}
+
+Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport)
+{
     const QString path = job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName();
     int total = 0;
     for (int attempt = 0; attempt < 1000; ++attempt) {
         const qint64 offset = m_store.jobFileOffset(job.id, metricsFileName());
-        const auto chunk = (*transport)->readAt(path, offset, readChunk);
+        const auto chunk = transport.readAt(path, offset, readChunk);
         if (!chunk)
-            return (*transport)->stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
+            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
         // Only whole lines: the writer may be half-way through the last one.
         const qsizetype end = chunk->lastIndexOf('\n');
         if (end < 0)
@@ -49,6 +60,35 @@ Result<int> JobOutput::ingestMetrics(const Job &job)
                 records.append(trimmed);
         }
         const auto stored = m_store.appendJobOutput(job.id, metricsFileName(), offset, offset + end + 1, records);
+        if (!stored)
+            return stored.failure();
+        if (*stored)
+            total += records.size();
+        if (*stored && chunk->size() < readChunk)
+            return total;
+    }
+    return total;
+}
+
+Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport)
+{
+    const QString file = QStringLiteral("stdout.txt");
+    const QString path = job.jobDir + QStringLiteral("/stdouterr/") + file;
+    int total = 0;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const qint64 offset = m_store.jobFileOffset(job.id, file);
+        const auto chunk = transport.readAt(path, offset, readChunk);
+        if (!chunk)
+            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);
+        const qsizetype length = KerasProgressParser::wholeLinesLength(*chunk);
+        if (length == 0)
+            return total;
+        // The epoch is carried over from the last record stored, so the file can be read in pieces.
+        KerasProgressParser parser;
+        if (const auto last = MetricRecord::fromJson(m_store.lastJobMetric(job.id)); last && last->epoch > 0)
+            parser.setEpoch(last->epoch);
+        const QList<QByteArray> records = parser.parse(chunk->left(length));
+        const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + length, records);
         if (!stored)
             return stored.failure();
         if (*stored)

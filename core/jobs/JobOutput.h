@@ -23,6 +23,8 @@ public:
 
     // Reads what was appended to stdouterr/metrics.jsonl since the saved offset; returns
     // the number of new records.
+    // For jobs that do not run the bundled trainer (Keras or Horovod scripts), the Keras
+    // progress text in stdouterr/stdout.txt is read the same way and stored as records.
     Result<int> ingestMetrics(const Job &job);
     // All stored metric records of a job, after the row `afterId` (0: all).
     QList<MetricRecord> metrics(qint64 jobId, qint64 afterId = 0, qint64 *lastId = nullptr) const;
@@ -34,6 +36,8 @@ public:
 
 private:
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);
+    Result<int> ingestTrainerMetrics(const Job &job, Transport &transport);
+    Result<int> ingestKerasProgress(const Job &job, Transport &transport);
 
     Store &m_store;
 };

@@ -738,6 +738,16 @@ Result<bool> Store::appendJobOutput(qint64 jobId, const QString &file, qint64 fr
     return true;
 }
 
+QByteArray Store::lastJobMetric(qint64 jobId) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT record FROM job_metrics WHERE job_id = ? ORDER BY id DESC LIMIT 1"));
+    q.addBindValue(jobId);
+    if (q.exec() && q.next())
+        return q.value(0).toString().toUtf8();
+    return {};
+}
+
 QList<QPair<qint64, QByteArray>> Store::jobMetrics(qint64 jobId, qint64 afterId) const
 {
     return selectAll<QPair<qint64, QByteArray>>(

@@ -75,6 +75,8 @@ public:
                                  qint64 toOffset, const QList<QByteArray> &records);
     // Metric records (one JSON object each) with their row ids, after `afterId`.
     QList<QPair<qint64, QByteArray>> jobMetrics(qint64 jobId, qint64 afterId = 0) const;
+    // The job's newest metric record, empty when it has none.
+    QByteArray lastJobMetric(qint64 jobId) const;
 
 private:
     VoidResult migrate();

@@ -168,6 +168,24 @@ private Q_SLOTS:
         QCOMPARE(all.at(2).loss, 1.0);
     }
 
+    void kerasScriptProgressBecomesMetrics()
+    {
+        // A script that prints Keras progress (no metrics.jsonl) gets chart records too,
+        // read from stdout.txt through mpirun's rank tags.
+        const QString script = "sh -c 'printf \"Epoch 1/1\\n  32/64 [==>..] - loss: 2.5000 - acc: 0.1000\\r"
+                               "64/64 [=====] - 1s - loss: 2.0000 - acc: 0.2000 - val_loss: 1.9000 - val_acc: 0.2500\\n\"'";
+        const Job job = waitForEnd(submit(spec(script, 1)).id);
+        QCOMPARE(toString(job.state), toString(JobState::Succeeded));
+        JobOutput output(m_store);
+        const auto read = output.ingestMetrics(job);
+        QVERIFY2(read.ok(), qPrintable(read.error()));
+        QCOMPARE(*read, 4);  // epoch marker, two train records, one val record
+        QCOMPARE(*output.ingestMetrics(job), 0);
+        const QList<MetricRecord> all = output.metrics(job.id);
+        QCOMPARE(all.at(2).loss, 2.0);
+        QCOMPARE(all.at(3).valAcc, 0.25);
+    }
+
     void refusesImpossibleJobs()
     {
         JobRunner runner(m_store);

@@ -1,0 +1,76 @@
+#include "KerasProgressParser.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+namespace TrainDesk {
+
+namespace {
+
+// "[1,2]<stdout>:" from Open MPI's --tag-output: job id, rank.
+const QRegularExpression tagPattern(QStringLiteral("^\\[\\d+,(\\d+)\\]<std(?:out|err)>:"));
+const QRegularExpression epochPattern(QStringLiteral("^\\s*Epoch (\\d+)/(\\d+)\\s*$"));
+const QRegularExpression progressPattern(QStringLiteral("^\\s*(\\d+)/(\\d+) \\["));
+// " - name: value" pairs; Keras writes acc or accuracy, and val_ variants.
+const QRegularExpression valuePattern(QStringLiteral("- (val_loss|val_acc|val_accuracy|loss|acc|accuracy): ([-+0-9.eE]+|nan|inf)"));
+
+} // namespace
+
+qsizetype KerasProgressParser::wholeLinesLength(const QByteArray &chunk)
+{
+    const qsizetype lastNewline = chunk.lastIndexOf('\n');
+    const qsizetype lastReturn = chunk.lastIndexOf('\r');
+    return qMax(lastNewline, lastReturn) + 1;
+}
+
+QList<QByteArray> KerasProgressParser::parse(const QByteArray &text)
+{
+    QList<QByteArray> records;
+    const double now = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+    QByteArray normalised = text;
+    normalised.replace('\r', '\n');
+    for (const QByteArray &rawLine : normalised.split('\n')) {
+        QString line = QString::fromUtf8(rawLine);
+        int rank = 0;
+        if (const auto tag = tagPattern.match(line); tag.hasMatch()) {
+            rank = tag.captured(1).toInt();
+            line = line.mid(tag.capturedLength());
+        }
+        if (rank != 0)
+            continue;
+        if (const auto e = epochPattern.match(line); e.hasMatch()) {
+            m_epoch = e.captured(1).toInt();
+            // Stored too, so that a reader resuming after this line knows the epoch.
+            records.append(QJsonDocument(QJsonObject{{"time", now}, {"kind", "epoch"}, {"epoch", m_epoch},
+                                                     {"epochs", e.captured(2).toInt()}, {"source", "keras"}})
+                               .toJson(QJsonDocument::Compact));
+            continue;
+        }
+        const auto progress = progressPattern.match(line);
+        if (!progress.hasMatch())
+            continue;
+        const qint64 done = progress.captured(1).toLongLong();
+        const qint64 total = progress.captured(2).toLongLong();
+        QJsonObject train{{"time", now}, {"kind", "train"}, {"epoch", m_epoch}, {"step", done},
+                          {"global_step", (m_epoch - 1) * total + done}, {"source", "keras"}};
+        QJsonObject val{{"time", now}, {"kind", "val"}, {"epoch", m_epoch}, {"step", done},
+                        {"global_step", (m_epoch - 1) * total + done}, {"source", "keras"}};
+        auto it = valuePattern.globalMatch(line);
+        while (it.hasNext()) {
+            const auto m = it.next();
+            QString name = m.captured(1);
+            name.replace(QLatin1String("accuracy"), QLatin1String("acc"));
+            const double value = m.captured(2).toDouble();
+            (name.startsWith(QLatin1String("val_")) ? val : train).insert(name, value);
+        }
+        if (train.contains(QLatin1String("loss")))
+            records.append(QJsonDocument(train).toJson(QJsonDocument::Compact));
+        if (val.contains(QLatin1String("val_loss")))
+            records.append(QJsonDocument(val).toJson(QJsonDocument::Compact));
+    }
+    return records;
+}
+
+} // namespace TrainDesk

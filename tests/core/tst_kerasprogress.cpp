@@ -1,0 +1,100 @@
+// Keras progress text (a Keras or Horovod script's stdout) becomes metric records.
+#include "metrics/KerasProgressParser.h"
+#include "metrics/MetricRecord.h"
+
+#include <QTest>
+
+using namespace TrainDesk;
+
+namespace {
+
+QList<MetricRecord> records(const QList<QByteArray> &json, const QString &kind)
+{
+    QList<MetricRecord> out;
+    for (const QByteArray &j : json) {
+        const auto r = MetricRecord::fromJson(j);
+        if (r && r->kind == kind)
+            out.append(*r);
+    }
+    return out;
+}
+
+// Two epochs as Keras 2.1 prints them with mpirun --tag-output: bars redrawn with \r,
+// rank 1 printing the same bars, the epoch's last bar carrying the validation values.
+const QByteArray kerasOutput =
+    "[1,0]<stdout>:Epoch 1/2\n"
+    "[1,1]<stdout>:Epoch 1/2\n"
+    "[1,0]<stdout>:   32/1000 [>.....] - ETA: 30s - loss: 2.3334 - acc: 0.0312\r"
+    "[1,1]<stdout>:   32/1000 [>.....] - ETA: 30s - loss: 9.9999 - acc: 0.9999\r"
+    "[1,0]<stdout>:  512/1000 [==>...] - ETA: 10s - loss: 2.1000 - acc: 0.2000\r"
+    "[1,0]<stdout>: 1000/1000 [======] - 20s 20ms/step - loss: 1.9000 - acc: 0.3000 - val_loss: 1.8000 - val_acc: 0.3500\n"
+    "[1,0]<stdout>:Epoch 2/2\n"
+    "[1,0]<stdout>:  512/1000 [==>...] - ETA: 10s - loss: 1.5000 - accuracy: 0.4500\r";
+
+} // namespace
+
+class TestKerasProgress : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void parsesTrainAndValidation()
+    {
+        KerasProgressParser parser;
+        const QList<QByteArray> json = parser.parse(kerasOutput);
+        const QList<MetricRecord> train = records(json, "train");
+        QCOMPARE(train.size(), 4);  // rank 1's bar is not charted
+        QCOMPARE(train.at(0).loss, 2.3334);
+        QCOMPARE(train.at(0).globalStep, 32);
+        QCOMPARE(train.at(2).acc, 0.3);
+        QCOMPARE(train.at(3).epoch, 2);
+        QCOMPARE(train.at(3).globalStep, 1512);
+        QCOMPARE(train.at(3).acc, 0.45);  // "accuracy" read as acc
+        const QList<MetricRecord> val = records(json, "val");
+        QCOMPARE(val.size(), 1);
+        QCOMPARE(val.first().valLoss, 1.8);
+        QCOMPARE(val.first().valAcc, 0.35);
+        QCOMPARE(val.first().epoch, 1);
+        QCOMPARE(parser.epoch(), 2);
+    }
+
+    void piecesGiveTheSameRecords()
+    {
+        // Cut after every whole line; carry the epoch over as the reader does.
+        KerasProgressParser whole;
+        const int expected = records(whole.parse(kerasOutput), "train").size();
+        int got = 0;
+        int epoch = 1;
+        QByteArray rest = kerasOutput;
+        while (!rest.isEmpty()) {
+            qsizetype cut = rest.size();
+            for (char end : {'\r', '\n'}) {
+                if (const qsizetype at = rest.indexOf(end); at >= 0)
+                    cut = qMin(cut, at + 1);
+            }
+            KerasProgressParser piece;
+            piece.setEpoch(epoch);
+            got += records(piece.parse(rest.left(cut)), "train").size();
+            epoch = piece.epoch();
+            rest = rest.mid(cut);
+        }
+        QCOMPARE(got, expected);
+        QCOMPARE(epoch, 2);
+    }
+
+    void wholeLinesOnly()
+    {
+        QCOMPARE(KerasProgressParser::wholeLinesLength("abc"), 0);
+        QCOMPARE(KerasProgressParser::wholeLinesLength("a\rbc"), 2);
+        QCOMPARE(KerasProgressParser::wholeLinesLength("a\nb\rc"), 4);
+    }
+
+    void ignoresOtherText()
+    {
+        KerasProgressParser parser;
+        QVERIFY(parser.parse("Using TensorFlow backend.\nloss: 1.0\n12/34 not a bar\n").isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKerasProgress)
+#include "tst_kerasprogress.moc"
