@@ -34,6 +34,9 @@ class TestClusterCli : public QObject
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("TRAINDESK_HOME"), home.isEmpty() ? m_home.dataDir() : home);
         env.insert(QStringLiteral("TRAINDESK_SSH_PASSWORD"), m_user.password());
+        // The nodes are this machine: point the trainer lookup at an empty folder, so that
+        // "trainer not installed" holds whether or not this build made the trainer.
+        env.insert(QStringLiteral("TRAINDESK_TRAINER_DIR"), m_home.dataDir() + QStringLiteral("/no-trainer"));
         env.remove(QStringLiteral("SSH_AUTH_SOCK"));
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(TRAINDESK_CLI), arguments);

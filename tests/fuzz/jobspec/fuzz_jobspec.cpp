@@ -94,7 +94,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         failWith("a valid spec written back does not read", again.errorTexts().join(QLatin1Char('\n')).toUtf8());
     if (jobSpecProperties(again.spec) != jobSpecProperties(bare.spec))
         failWith("the round trip changed the spec", written);
-    if (QJsonDocument::fromJson(written).object() != QJsonDocument::fromJson(text).object())
+    // Qt's JSON reader keeps a U+FEFF (a byte-order mark) inside a string in one document
+    // and drops it in another (found by this fuzzer): compare without them.
+    QByteArray original = text;
+    original.replace("\xEF\xBB\xBF", "");
+    QByteArray rewritten = written;
+    rewritten.replace("\xEF\xBB\xBF", "");
+    if (QJsonDocument::fromJson(rewritten).object() != QJsonDocument::fromJson(original).object())
         failWith("the round trip lost a field", written);
 
     if (const auto plan = buildLaunchPlan(bare.spec, launchContext())) {
