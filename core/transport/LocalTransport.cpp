@@ -1,7 +1,5 @@
 #include "LocalTransport.h"
 
-#include "common/ShellQuote.h"
-
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -37,25 +35,6 @@ Result<ExecResult> LocalTransport::exec(const QString &shellCommand, int timeout
     result.stdOut = process.readAllStandardOutput();
     result.stdErr = process.readAllStandardError();
     return result;
-}
-
-Result<qint64> LocalTransport::startDetached(const QString &shellCommand)
-{
-    // The background child of a non-interactive shell is not a process group leader, so
-    // setsid makes it one without forking: the pid printed is the session's leader and
-    // the group id that terminate signals.
-    const QString wrapper = QStringLiteral("setsid /bin/sh -c %1 </dev/null >/dev/null 2>&1 & echo $!")
-                                .arg(shellQuote(shellCommand));
-    const auto result = exec(wrapper, 30000);
-    if (!result)
-        return result.failure();
-    bool ok = false;
-    const qint64 pid = result->stdOut.trimmed().toLongLong(&ok);
-    if (result->exitCode != 0 || !ok || pid <= 0) {
-        return fail(QStringLiteral("localhost: cannot start detached process: %1")
-                        .arg(QString::fromLocal8Bit(result->stdErr).trimmed()));
-    }
-    return pid;
 }
 
 Result<QByteArray> LocalTransport::readAt(const QString &path, qint64 offset, qint64 maxBytes)

@@ -11,7 +11,6 @@ public:
     QString nodeName() const override { return QStringLiteral("localhost"); }
 
     Result<ExecResult> exec(const QString &shellCommand, int timeoutMs = 60000) override;
-    Result<qint64> startDetached(const QString &shellCommand) override;
     Result<QByteArray> readAt(const QString &path, qint64 offset, qint64 maxBytes) override;
     Result<RemoteFileInfo> stat(const QString &path) override;
     Result<QList<RemoteFileInfo>> list(const QString &directory) override;

@@ -3,7 +3,6 @@
 #include "SftpClient.h"
 #include "SshConnection.h"
 #include "SshConnectionPool.h"
-#include "common/ShellQuote.h"
 
 namespace TrainDesk {
 
@@ -59,24 +58,6 @@ Result<ExecResult> SshTransport::exec(const QString &shellCommand, int timeoutMs
         return status.failure();
     collected.exitCode = *status;
     return collected;
-}
-
-Result<qint64> SshTransport::startDetached(const QString &shellCommand)
-{
-    // As LocalTransport: setsid makes the background child lead its own session and
-    // group without forking, so the pid printed is the group that terminate signals.
-    const QString wrapper = QStringLiteral("setsid /bin/sh -c -- %1 </dev/null >/dev/null 2>&1 & echo $!")
-                                .arg(shellQuote(shellCommand));
-    const auto result = exec(wrapper, 30000);
-    if (!result)
-        return result.failure();
-    bool ok = false;
-    const qint64 pid = result->stdOut.trimmed().toLongLong(&ok);
-    if (result->exitCode != 0 || !ok || pid <= 0) {
-        return fail(QStringLiteral("%1: cannot start a detached process: %2")
-                        .arg(m_params.describe(), QString::fromLocal8Bit(result->stdErr).trimmed()));
-    }
-    return pid;
 }
 
 Result<QByteArray> SshTransport::readAt(const QString &path, qint64 offset, qint64 maxBytes)

@@ -27,7 +27,6 @@ public:
     // group. Returns the exit status.
     Result<int> exec(const QString &shellCommand, const ExecHandlers &handlers, const CancelFlag *cancel = nullptr,
                      int timeoutMs = 0);
-    Result<qint64> startDetached(const QString &shellCommand) override;
 
     Result<QByteArray> readAt(const QString &path, qint64 offset, qint64 maxBytes) override;
     Result<RemoteFileInfo> stat(const QString &path) override;

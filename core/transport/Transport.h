@@ -42,7 +42,8 @@ public:
 
     // Starts `shellCommand` in a new session (setsid), detached from this connection,
     // with its output discarded; returns its pid, which is also its process group id.
-    virtual Result<qint64> startDetached(const QString &shellCommand) = 0;
+    // The same for every transport: it is built on exec().
+    Result<qint64> startDetached(const QString &shellCommand);
 
     // Up to `maxBytes` from `offset`; empty when the file ends there. A missing file fails.
     virtual Result<QByteArray> readAt(const QString &path, qint64 offset, qint64 maxBytes) = 0;
