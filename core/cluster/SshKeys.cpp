@@ -70,6 +70,9 @@ QString deployCommand(const QString &publicKeyLine)
     const QString key = shellQuote(publicKeyLine.trimmed());
     return QStringLiteral(
                "umask 077 && mkdir -p \"$HOME/.ssh\" && f=\"$HOME/.ssh/authorized_keys\" && touch \"$f\" && "
+               // Nodes that share a home (NFS, or two addresses of one machine) deploy at
+               // the same time: hold a lock so the check and the append happen as one.
+               "exec 9>>\"$f\" && { command -v flock >/dev/null 2>&1 && flock 9 || true; } && "
                "if ! grep -qxF -- %1 \"$f\"; then "
                "if [ -s \"$f\" ] && [ -n \"$(tail -c 1 \"$f\")\" ]; then echo >> \"$f\"; fi; "
                "printf '%s\\n' %1 >> \"$f\"; fi && "
