@@ -38,9 +38,11 @@ QList<QByteArray> KerasProgressParser::parse(const QByteArray &text)
             rank = tag.captured(1).toInt();
             line = line.mid(tag.capturedLength());
         }
-        if (rank != 0)
-            continue;
         if (const auto e = epochPattern.match(line); e.hasMatch()) {
+            if (rank != 0) {
+                m_otherEpochs.insert(rank, e.captured(1).toInt());
+                continue;
+            }
             m_epoch = e.captured(1).toInt();
             // Stored too, so that a reader resuming after this line knows the epoch.
             records.append(QJsonDocument(QJsonObject{{"time", now}, {"kind", "epoch"}, {"epoch", m_epoch},
@@ -51,12 +53,14 @@ QList<QByteArray> KerasProgressParser::parse(const QByteArray &text)
         const auto progress = progressPattern.match(line);
         if (!progress.hasMatch())
             continue;
+        const int epoch = rank == 0 ? m_epoch : m_otherEpochs.value(rank, m_epoch);
         const qint64 done = progress.captured(1).toLongLong();
         const qint64 total = progress.captured(2).toLongLong();
-        QJsonObject train{{"time", now}, {"kind", "train"}, {"epoch", m_epoch}, {"step", done},
-                          {"global_step", (m_epoch - 1) * total + done}, {"source", "keras"}};
-        QJsonObject val{{"time", now}, {"kind", "val"}, {"epoch", m_epoch}, {"step", done},
-                        {"global_step", (m_epoch - 1) * total + done}, {"source", "keras"}};
+        const qint64 globalStep = (epoch - 1) * total + done;
+        QJsonObject train{{"time", now}, {"kind", "train"}, {"epoch", epoch}, {"step", done},
+                          {"global_step", globalStep}, {"source", "keras"}};
+        QJsonObject val{{"time", now}, {"kind", "val"}, {"epoch", epoch}, {"step", done},
+                        {"global_step", globalStep}, {"source", "keras"}};
         auto it = valuePattern.globalMatch(line);
         while (it.hasNext()) {
             const auto m = it.next();
@@ -65,8 +69,16 @@ QList<QByteArray> KerasProgressParser::parse(const QByteArray &text)
             const double value = m.captured(2).toDouble();
             (name.startsWith(QLatin1String("val_")) ? val : train).insert(name, value);
         }
-        if (train.contains(QLatin1String("loss")))
+        if (!train.contains(QLatin1String("loss")))
+            continue;
+        if (rank != 0) {
+            // Another rank's own values: a per-rank series, not the job's.
+            train.insert(QStringLiteral("kind"), QStringLiteral("rank"));
+            train.insert(QStringLiteral("rank"), rank);
             records.append(QJsonDocument(train).toJson(QJsonDocument::Compact));
+            continue;
+        }
+        records.append(QJsonDocument(train).toJson(QJsonDocument::Compact));
         if (val.contains(QLatin1String("val_loss")))
             records.append(QJsonDocument(val).toJson(QJsonDocument::Compact));
     }

@@ -12,8 +12,10 @@ namespace TrainDesk {
 //   "  352/50000 [>....] - ETA: 1:23 - loss: 2.3334 - acc: 0.0312"   -> kind "train"
 //   "50000/50000 [====] - 12s - loss: 1.2 - acc: 0.5 - val_loss: 1.1 - val_acc: 0.6" -> also "val"
 // Progress bars are redrawn with '\r', so both '\r' and '\n' end a line. Lines tagged by
-// mpirun --tag-output ("[1,2]<stdout>:") say their rank; only rank 0 (or untagged text) is
-// charted, since every rank of a Horovod job may print the same bar.
+// mpirun --tag-output ("[1,2]<stdout>:") say their rank. Rank 0 (or untagged text) makes
+// the job's series: Keras prints each rank's own values, and rank 0's stand for the job
+// as Horovod's examples do. Other ranks' bars become "rank" records (with "rank": r) for
+// the per-rank series; rank 0's per-rank series is its train series.
 class KerasProgressParser
 {
 public:
@@ -29,7 +31,8 @@ public:
     static qsizetype wholeLinesLength(const QByteArray &chunk);
 
 private:
-    int m_epoch = 1;
+    int m_epoch = 1;                // rank 0's
+    QHash<int, int> m_otherEpochs;  // other ranks' (after a resume: rank 0's until they say)
 };
 
 } // namespace TrainDesk

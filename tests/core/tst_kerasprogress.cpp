@@ -38,6 +38,34 @@ class TestKerasProgress : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void otherRanksBecomeRankRecords()
+    {
+        KerasProgressParser parser;
+        const QList<MetricRecord> ranks = records(parser.parse(kerasOutput), "rank");
+        QCOMPARE(ranks.size(), 1);  // rank 0 has no rank records: its train series is its own
+        QCOMPARE(ranks.first().rank, 1);
+        QCOMPARE(ranks.first().loss, 9.9999);
+        QCOMPARE(ranks.first().acc, 0.9999);
+        QCOMPARE(ranks.first().globalStep, 32);
+        QCOMPARE(ranks.first().epoch, 1);
+
+        // Each rank counts its own epochs: rank 2 still in epoch 1 while rank 0 is in epoch 2.
+        const QList<MetricRecord> later = records(parser.parse("[1,2]<stdout>:Epoch 1/2\n"
+                                                               "[1,0]<stdout>:Epoch 2/2\n"
+                                                               "[1,2]<stdout>:  64/1000 [>...] - loss: 3.5 - acc: 0.1\n"
+                                                               "[1,1]<stdout>:Epoch 2/2\n"
+                                                               "[1,1]<stdout>:  64/1000 [>...] - loss: 1.5 - acc: 0.6\n"),
+                                                  "rank");
+        QCOMPARE(later.size(), 2);
+        QCOMPARE(later.at(0).rank, 2);
+        QCOMPARE(later.at(0).epoch, 1);
+        QCOMPARE(later.at(0).globalStep, 64);
+        QCOMPARE(later.at(1).rank, 1);
+        QCOMPARE(later.at(1).epoch, 2);
+        QCOMPARE(later.at(1).globalStep, 1064);
+        QCOMPARE(parser.epoch(), 2);
+    }
+
     void parsesTrainAndValidation()
     {
         KerasProgressParser parser;

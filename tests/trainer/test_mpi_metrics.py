@@ -49,6 +49,23 @@ t.check(all(0 <= v["val_acc"] <= 1 and "val_loss" in v for v in val), "val field
 done = recs[-1]
 t.check(done["val_acc"] == val[-1]["val_acc"] and done["seconds"] > 0, f"done record: {done}")
 t.check(len([r for r in recs if r["kind"] == "train"]) == 2 * (steps_per_epoch // 4), "train record count")
+# Per-rank records: after each train record, one per rank with that rank's own values;
+# the ranks' losses and accuracies average to the train record's (equal batch counts).
+train = [r for r in recs if r["kind"] == "train"]
+ranks = [r for r in recs if r["kind"] == "rank"]
+t.check(len(ranks) == 2 * len(train), f"{len(ranks)} rank records for {len(train)} train records")
+for tr in train:
+    mine = [r for r in ranks if r["global_step"] == tr["global_step"]]
+    t.check(sorted(r["rank"] for r in mine) == [0, 1], f"ranks at step {tr['global_step']}: {mine}")
+    for r in mine:
+        t.check(r["epoch"] == tr["epoch"] and r["step"] == tr["step"], f"rank record position: {r} vs {tr}")
+        t.check(math.isfinite(r["loss"]) and 0 <= r["acc"] <= 1 and r["images_per_sec"] > 0, f"rank values: {r}")
+    mean_loss = sum(r["loss"] for r in mine) / 2
+    mean_acc = sum(r["acc"] for r in mine) / 2
+    t.check(abs(mean_loss - tr["loss"]) <= 1e-4 * max(1.0, abs(tr["loss"])), f"rank losses {mine} vs {tr}")
+    t.check(abs(mean_acc - tr["acc"]) <= 1e-6, f"rank accuracies {mine} vs {tr}")
+t.check(len({r["loss"] for r in ranks if r["global_step"] == train[0]["global_step"]}) == 2,
+        "both ranks reported the same loss: not their own shards")
 for f in ("saved_models/keras_cifar10_trained_model.h5", "saved_models/model.onnx", "checkpoints/epoch-0002.ckpt"):
     t.check(os.path.exists(os.path.join(out, f)), f"missing output {f}")
 print("ok")

@@ -6,6 +6,10 @@
 #include "TestHome.h"
 #include "cluster/ClusterSummaryModel.h"
 #include "cluster/ClusterView.h"
+#include "charts/ChartPanel.h"
+#include "charts/CompareJobsButton.h"
+#include "charts/MetricSeries.h"
+#include "charts/MetricsChartView.h"
 #include "cluster/NodeTableModel.h"
 #include "files/OutputFilesView.h"
 #include "info/ResourceInfoView.h"
@@ -162,6 +166,55 @@ private Q_SLOTS:
         QCOMPARE(window.jobsStatusText(), QStringLiteral("0 jobs running"));
         QVERIFY(!window.terminateAction()->isEnabled());
         QCOMPARE(reset.count(), 0);
+    }
+
+    void comparedJobsOfTheExperiment()
+    {
+        // Two jobs of the demo experiment with metrics of their own.
+        const auto metrics = [](int steps, double scale) {
+            QByteArray lines;
+            for (int i = 1; i <= steps; ++i)
+                lines += QStringLiteral("{\"time\": %1, \"kind\": \"train\", \"epoch\": 1, \"step\": %2, "
+                                        "\"global_step\": %2, \"loss\": %3, \"acc\": 0.5}\n")
+                             .arg(1000 + i).arg(i).arg(scale / i).toUtf8();
+            return lines;
+        };
+        const QString dirA = m_home.filePath(QStringLiteral("cmp-a"));
+        const QString dirB = m_home.filePath(QStringLiteral("cmp-b"));
+        const qint64 a = createFakeRunningJob(m_store, QStringLiteral("cmp-a"), dirA);
+        const qint64 b = createFakeRunningJob(m_store, QStringLiteral("cmp-b"), dirB);
+        QVERIFY(a && b);
+        QVERIFY(appendToFile(dirA + QStringLiteral("/stdouterr/metrics.jsonl"), metrics(30, 2.0)));
+        QVERIFY(appendToFile(dirB + QStringLiteral("/stdouterr/metrics.jsonl"), metrics(20, 3.0)));
+
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, a)), 10000);
+        window.jobView()->setCurrentIndex(JobView::ChartsTab);  // a hidden chart is drawn when shown
+        MetricsChartView *charts = window.jobView()->charts();
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobView()->series()->trainPointCount(), 30, 10000);
+        // The draft demo job never ran: it has nothing to compare.
+        QStringList names;
+        for (const auto &[id, name] : charts->compareButton()->candidates())
+            names << name;
+        QVERIFY2(names.contains(QStringLiteral("cmp-b")), qPrintable(names.join(QLatin1Char(' '))));
+        QVERIFY(!names.contains(QStringLiteral("cmp-a")));
+        QVERIFY(!names.contains(QString::fromLatin1(EmbeddedDefaults::demoJobName)));
+
+        charts->compareButton()->setChecked(b, true);
+        QTRY_COMPARE_WITH_TIMEOUT(charts->lossPanel()->lineCount(QStringLiteral("cmp-b")), 20, 10000);
+        // Its new lines are drawn as they arrive.
+        QVERIFY(appendToFile(dirB + QStringLiteral("/stdouterr/metrics.jsonl"), metrics(25, 3.0).mid(metrics(20, 3.0).size())));
+        QTRY_COMPARE_WITH_TIMEOUT(charts->lossPanel()->lineCount(QStringLiteral("cmp-b")), 25, 10000);
+
+        // Showing cmp-b itself: it is the job now, no longer an overlay; cmp-a can be one.
+        QVERIFY(window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, b)));
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobView()->series()->trainPointCount(), 25, 10000);
+        QVERIFY(charts->comparisons().isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(charts->lossPanel()->lineCount(QStringLiteral("cmp-b")), -1, 2000);
+        QVERIFY(appendToFile(dirA + QStringLiteral("/exit_code"), "0\n"));
+        QVERIFY(appendToFile(dirB + QStringLiteral("/exit_code"), "0\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobsStatusText(), QStringLiteral("0 jobs running"), 10000);
     }
 
     void outputFilesAndDownload()

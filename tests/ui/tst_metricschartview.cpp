@@ -2,9 +2,12 @@
 // scale and export.
 #include "TestHome.h"
 #include "charts/ChartPanel.h"
+#include "charts/CompareJobsButton.h"
 #include "charts/MetricsChartView.h"
 
 #include <QChart>
+#include <QCheckBox>
+#include <QMenu>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -29,6 +32,23 @@ QList<MetricRecord> trainRecords(qint64 fromStep, int count)
         r.acc = 1 - r.loss / 2.5;
         r.time = 1000 + double(r.globalStep);
         records.append(r);
+    }
+    return records;
+}
+
+// Each rank's own values beside a train record: rank r's loss is the job's plus r/10.
+QList<MetricRecord> rankRecords(const QList<MetricRecord> &train, int ranks)
+{
+    QList<MetricRecord> records;
+    for (const MetricRecord &t : train) {
+        records.append(t);
+        for (int r = 0; r < ranks; ++r) {
+            MetricRecord m = t;
+            m.kind = QStringLiteral("rank");
+            m.rank = r;
+            m.loss = t.loss + r / 10.0;
+            records.append(m);
+        }
     }
     return records;
 }
@@ -180,6 +200,93 @@ private Q_SLOTS:
         QCOMPARE(view.lossPanel()->rawCount(), 50);
         view.setLogScale(false);
         QVERIFY(!view.lossPanel()->logScale());
+    }
+
+    void perRankLines()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(900, 500);
+        view.show();
+        QCheckBox *perRank = nullptr;
+        for (QCheckBox *box : view.findChildren<QCheckBox *>()) {
+            if (box->text() == QStringLiteral("Per rank"))
+                perRank = box;
+        }
+        QVERIFY(perRank);
+        series.append(trainRecords(1, 50));
+        view.redrawNow();
+        QVERIFY(view.lossPanel()->lineNames().isEmpty());
+        QVERIFY(!perRank->isEnabled());
+        // One rank's job: nothing to split.
+        view.setPerRank(true);
+        QVERIFY(view.lossPanel()->lineNames().isEmpty());
+        view.setPerRank(false);
+
+        series.reset(rankRecords(trainRecords(1, 50), 3));
+        QVERIFY(perRank->isEnabled());
+        perRank->click();
+        QVERIFY(view.perRank());
+        QCOMPARE(view.lossPanel()->lineNames(), QStringList({"rank 0", "rank 1", "rank 2"}));
+        QCOMPARE(view.accuracyPanel()->lineNames(), QStringList({"rank 0", "rank 1", "rank 2"}));
+        QCOMPARE(view.lossPanel()->lineCount(QStringLiteral("rank 2")), 50);
+        // Rank 2's line is drawn where its values are: above the job's series.
+        const QPointF y = view.lossPanel()->yRange();
+        QVERIFY(y.y() >= 2.0 + 0.2 - 1e-9);
+        // New records extend the lines at the next redraw.
+        series.append(rankRecords(trainRecords(51, 10), 3));
+        view.redrawNow();
+        QCOMPARE(view.lossPanel()->lineCount(QStringLiteral("rank 1")), 60);
+        view.setPerRank(false);
+        QVERIFY(view.lossPanel()->lineNames().isEmpty());
+    }
+
+    void comparedJobsAreOverlaid()
+    {
+        MetricSeries series;
+        MetricSeries other;
+        MetricsChartView view(&series);
+        view.resize(900, 500);
+        view.show();
+        QSignalSpy toggled(&view, &MetricsChartView::comparisonToggled);
+        view.setComparisonCandidates({});
+        QVERIFY(!view.compareButton()->isEnabled());
+        view.setComparisonCandidates({{7, QStringLiteral("run-7")}, {8, QStringLiteral("run-8")}});
+        QVERIFY(view.compareButton()->isEnabled());
+        QCOMPARE(view.compareButton()->menu()->actions().size(), 2);
+
+        // The user checks run-7 in the menu: the owner is asked for its metrics.
+        view.compareButton()->menu()->actions().at(0)->trigger();
+        QCOMPARE(toggled.size(), 1);
+        QCOMPARE(toggled.at(0).at(0).toLongLong(), 7);
+        QCOMPARE(toggled.at(0).at(1).toBool(), true);
+        view.addComparison({7, QStringLiteral("run-7"), &other});
+        series.append(trainRecords(1, 100));
+        other.append(trainRecords(1, 40));
+        MetricRecord v;
+        v.kind = QStringLiteral("val");
+        v.epoch = 1;
+        v.globalStep = 40;
+        v.valLoss = 0.9;
+        v.valAcc = 0.7;
+        other.append({v});
+        view.redrawNow();
+        QCOMPARE(view.lossPanel()->lineNames(), QStringList({"run-7", "run-7 (val)"}));
+        QCOMPARE(view.lossPanel()->lineCount(QStringLiteral("run-7")), 40);
+        QCOMPARE(view.accuracyPanel()->lineCount(QStringLiteral("run-7 (val)")), 1);
+        // Its new points arrive without a redraw request from the owner.
+        other.append(trainRecords(41, 20));
+        QTRY_COMPARE_WITH_TIMEOUT(view.lossPanel()->lineCount(QStringLiteral("run-7")), 60, 2000);
+        QCOMPARE(view.compareButton()->text(), QStringLiteral("Compare (1)"));
+
+        // The job disappears from the experiment: unchecked, the owner told, the lines gone.
+        view.setComparisonCandidates({{8, QStringLiteral("run-8")}});
+        QCOMPARE(toggled.size(), 2);
+        QCOMPARE(toggled.at(1).at(1).toBool(), false);
+        view.removeComparison(7);
+        view.redrawNow();
+        QVERIFY(view.lossPanel()->lineNames().isEmpty());
+        QCOMPARE(view.compareButton()->text(), QStringLiteral("Compare"));
     }
 
     void exportFiles()

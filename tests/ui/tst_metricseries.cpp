@@ -38,6 +38,15 @@ MetricRecord val(int epoch, qint64 globalStep, double loss, double acc, double t
     return r;
 }
 
+MetricRecord rank(int r, int epoch, qint64 step, qint64 globalStep, double loss, double acc)
+{
+    MetricRecord m = train(epoch, step, globalStep, loss, acc, 1000 + globalStep);
+    m.kind = QStringLiteral("rank");
+    m.rank = r;
+    m.lr = NAN;
+    return m;
+}
+
 // Two epochs of 4 steps, logged every 2 steps, validation after each.
 QList<MetricRecord> twoEpochs()
 {
@@ -163,15 +172,48 @@ private Q_SLOTS:
         QCOMPARE(MetricSeries::downsampled(few, 300), few);
     }
 
+    void perRankSeries()
+    {
+        // The trainer: a rank record per rank after each train record.
+        MetricSeries s;
+        s.append(twoEpochs());
+        QVERIFY(s.ranks().isEmpty());
+        s.append({rank(0, 1, 2, 2, 2.1, 0.15), rank(1, 1, 2, 2, 1.9, 0.05), rank(0, 1, 4, 4, 1.7, 0.25),
+                  rank(1, 1, 4, 4, 1.9, 0.15)});
+        QCOMPARE(s.ranks(), QList<int>({0, 1}));
+        QCOMPARE(s.points(Metric::TrainLoss, XAxis::Step, 0), QList<QPointF>({{2, 2.1}, {4, 1.7}}));
+        QCOMPARE(s.points(Metric::TrainLoss, XAxis::Step, 1), QList<QPointF>({{2, 1.9}, {4, 1.9}}));
+        QCOMPARE(s.points(Metric::TrainAcc, XAxis::Epoch, 1), QList<QPointF>({{0.5, 0.05}, {1, 0.15}}));
+        QVERIFY(s.points(Metric::ValLoss, XAxis::Step, 1).isEmpty());  // validation is the job's
+        QCOMPARE(s.points(Metric::TrainLoss).size(), 4);                 // the job's series stays
+        // Extended as records arrive, smoothed like the job's series.
+        s.append({rank(1, 2, 2, 6, 1.0, 0.5)});
+        QCOMPARE(s.points(Metric::TrainLoss, XAxis::Step, 1).size(), 3);
+        QCOMPARE(s.smoothedPoints(Metric::TrainLoss, XAxis::Step, 0.5, 1),
+                 MetricSeries::smoothed(s.points(Metric::TrainLoss, XAxis::Step, 1), 0.5));
+        QCOMPARE(s.points(Metric::TrainLoss, XAxis::Step, 7).size(), 0);
+
+        // A Keras job: other ranks report, rank 0's bar is the job's series.
+        MetricSeries keras;
+        keras.append(twoEpochs());
+        keras.append({rank(1, 1, 2, 2, 3.0, 0.1), rank(2, 1, 2, 2, 4.0, 0.1)});
+        QCOMPARE(keras.ranks(), QList<int>({0, 1, 2}));
+        QCOMPARE(keras.points(Metric::TrainLoss, XAxis::Step, 0), keras.points(Metric::TrainLoss));
+        QCOMPARE(keras.points(Metric::TrainLoss, XAxis::Step, 2), QList<QPointF>({{2, 4.0}}));
+
+        const QList<QByteArray> csv = s.toCsv().trimmed().split('\n');
+        QVERIFY(csv.contains(QByteArray("rank,1004.000,1,4,4,1.9,0.15,,,,1000,1")));
+    }
+
     void csv()
     {
         MetricSeries s;
         s.append(twoEpochs());
         const QList<QByteArray> lines = s.toCsv().trimmed().split('\n');
         QCOMPARE(lines.size(), 7);  // header, 4 train, 2 val (info left out)
-        QCOMPARE(lines[0], QByteArray("kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec"));
-        QCOMPARE(lines[1], QByteArray("train,1001.000,1,2,2,2,0.1,,,0.0002,1000"));
-        QCOMPARE(lines[3], QByteArray("val,1003.000,1,,4,,,1.7,0.3,,"));
+        QCOMPARE(lines[0], QByteArray("kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec,rank"));
+        QCOMPARE(lines[1], QByteArray("train,1001.000,1,2,2,2,0.1,,,0.0002,1000,"));
+        QCOMPARE(lines[3], QByteArray("val,1003.000,1,,4,,,1.7,0.3,,,"));
     }
 };
 

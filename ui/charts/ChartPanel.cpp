@@ -108,11 +108,12 @@ void ChartPanel::setXTitle(const QString &title)
 }
 
 void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val,
-                         bool smoothing)
+                         bool smoothing, const QList<ChartLine> &lines)
 {
     m_lastRaw = raw;
     m_lastSmooth = smooth;
     m_lastVal = val;
+    m_lastLines = lines;
     m_smoothing = smoothing;
     // Pens and legend only when smoothing is turned on or off: setting them again on every
     // redraw makes the chart lay itself out again (legend, axes, title), the costliest part.
@@ -140,11 +141,69 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
         m_raw->clear();
         m_smooth->clear();
         m_val->clear();
+        for (QLineSeries *line : std::as_const(m_lines))
+            line->clear();
         fit();
     }
     m_raw->replace(m_log ? positiveOnly(raw) : raw);
     m_smooth->replace(smoothing ? (m_log ? positiveOnly(smooth) : smooth) : QList<QPointF>());
     m_val->replace(m_log ? positiveOnly(val) : val);
+    setLines(lines);
+}
+
+void ChartPanel::setLines(const QList<ChartLine> &lines)
+{
+    while (m_lines.size() > lines.size()) {
+        QLineSeries *line = m_lines.takeLast();
+        m_chart->removeSeries(line);
+        delete line;
+    }
+    while (m_lines.size() < lines.size()) {
+        auto *line = new QLineSeries(this);
+        m_chart->addSeries(line);
+        line->attachAxis(m_x);
+        line->attachAxis(yAxis());
+        m_lines.append(line);
+    }
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const ChartLine &want = lines.at(i);
+        QLineSeries *line = m_lines.at(i);
+        // Names and pens only when they change: each change lays the chart out again.
+        if (line->name() != want.name)
+            line->setName(want.name);
+        if (line->pen().color() != want.color || line->pen().style() != want.style || line->pen().widthF() != want.width) {
+            QPen pen(want.color);
+            pen.setStyle(want.style);
+            pen.setWidthF(want.width);
+            line->setPen(pen);
+        }
+        line->replace(m_log ? positiveOnly(want.points) : want.points);
+    }
+}
+
+QStringList ChartPanel::lineNames() const
+{
+    QStringList names;
+    for (const QLineSeries *line : m_lines)
+        names << line->name();
+    return names;
+}
+
+int ChartPanel::lineCount(const QString &name) const
+{
+    for (const QLineSeries *line : m_lines) {
+        if (line->name() == name)
+            return line->count();
+    }
+    return -1;
+}
+
+QList<QAbstractSeries *> ChartPanel::allSeries() const
+{
+    QList<QAbstractSeries *> all{m_raw, m_smooth, m_val};
+    for (QLineSeries *line : m_lines)
+        all << line;
+    return all;
 }
 
 void ChartPanel::setLogScale(bool on)
@@ -155,20 +214,18 @@ void ChartPanel::setLogScale(bool on)
     QAbstractAxis *from = yAxis();
     m_log = on;
     QAbstractAxis *to = yAxis();
-    for (auto *series : {static_cast<QAbstractSeries *>(m_raw), static_cast<QAbstractSeries *>(m_smooth),
-                         static_cast<QAbstractSeries *>(m_val)})
+    for (QAbstractSeries *series : allSeries())
         series->detachAxis(from);
     m_chart->removeAxis(from);
     from->setParent(this);  // removeAxis hands ownership back
     m_chart->addAxis(to, Qt::AlignLeft);
-    for (auto *series : {static_cast<QAbstractSeries *>(m_raw), static_cast<QAbstractSeries *>(m_smooth),
-                         static_cast<QAbstractSeries *>(m_val)})
+    for (QAbstractSeries *series : allSeries())
         series->attachAxis(to);
     m_applying = false;
     // A log axis needs new y bounds: the x range the user chose is kept.
     const bool wasAuto = m_autoFit;
     m_autoFit = true;
-    setData(m_lastRaw, m_lastSmooth, m_lastVal, m_smoothing);
+    setData(m_lastRaw, m_lastSmooth, m_lastVal, m_smoothing, m_lastLines);
     if (!wasAuto)
         setAutoFit(true);
 }
@@ -230,6 +287,8 @@ void ChartPanel::fit()
     take(m_lastVal);
     if (m_smoothing)
         take(m_lastSmooth);
+    for (const ChartLine &line : std::as_const(m_lastLines))
+        take(line.points);
     if (minX > maxX) {
         minX = 0;
         maxX = 1;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ChartLine.h"
+
 #include <QList>
 #include <QPointF>
 #include <QWidget>
@@ -12,14 +14,15 @@ class QScatterSeries;
 class QValueAxis;
 class QLogValueAxis;
 class QAbstractAxis;
+class QAbstractSeries;
 
 namespace TrainDesk::Ui {
 
 class ZoomableChartView;
 
 // One chart of a metric: the training series raw (faint) and smoothed, validation points,
-// axes that fit the data until the user zooms or pans, and then stay put while points
-// arrive, until resetZoom().
+// extra lines (ranks, compared jobs), axes that fit the data until the user zooms or pans,
+// and then stay put while points arrive, until resetZoom().
 class ChartPanel : public QWidget
 {
     Q_OBJECT
@@ -29,7 +32,8 @@ public:
 
     void setXTitle(const QString &title);
     // Smoothing off: `smooth` is ignored and the raw series is drawn solid.
-    void setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val, bool smoothing);
+    void setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val, bool smoothing,
+                 const QList<ChartLine> &lines = {});
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
     // Axis limits that auto-fit never passes (accuracy: 0 to 1).
@@ -44,6 +48,9 @@ public:
     int rawCount() const;
     int smoothCount() const;
     int valCount() const;
+    // The extra lines as drawn: legend names and point counts.
+    QStringList lineNames() const;
+    int lineCount(const QString &name) const;
     const QList<QPointF> &drawnRaw() const { return m_lastRaw; }
     // The plot's width in pixels: more points than about three a pixel would not show.
     int plotWidth() const;
@@ -55,6 +62,8 @@ Q_SIGNALS:
 
 private:
     void fit();
+    void setLines(const QList<ChartLine> &lines);
+    QList<QAbstractSeries *> allSeries() const;
     void setNiceRange(QValueAxis *axis, double min, double max);
     static constexpr int niceTickCount = 5;
     void setAutoFit(bool on);
@@ -73,7 +82,9 @@ private:
     bool m_autoFit = true;
     bool m_applying = false;  // our own range changes are not the user's zoom
     std::optional<std::pair<double, double>> m_yLimits;
+    QList<QLineSeries *> m_lines;  // the extra lines, in the order given
     QList<QPointF> m_lastRaw, m_lastSmooth, m_lastVal;
+    QList<ChartLine> m_lastLines;
     bool m_smoothing = false;
     std::optional<bool> m_styledForSmoothing;  // what the pens and legend are set up for
 };

@@ -24,6 +24,9 @@ void MetricSeries::append(const QList<MetricRecord> &records)
             maxStep = std::max(maxStep, r.step);
         } else if (r.kind == QLatin1String("val")) {
             kind = Kind::Val;
+        } else if (r.kind == QLatin1String("rank") && r.rank >= 0) {
+            kind = Kind::Rank;
+            ++m_rankRecords[r.rank];
         } else if (r.kind == QLatin1String("done")) {
             m_done = true;
         }
@@ -40,6 +43,7 @@ void MetricSeries::reset(const QList<MetricRecord> &records)
     m_kinds.clear();
     m_maxStepOfEpoch.clear();
     m_cache.clear();
+    m_rankRecords.clear();
     m_startTime = NAN;
     m_trainCount = 0;
     m_lastEpoch = -1;
@@ -61,7 +65,15 @@ qint64 MetricSeries::stepsPerEpoch() const
     return m_maxStepOfEpoch.isEmpty() ? 0 : std::max<qint64>(0, m_maxStepOfEpoch.last());
 }
 
-double MetricSeries::xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) const
+QList<int> MetricSeries::ranks() const
+{
+    QList<int> result = m_rankRecords.keys();
+    if (!result.isEmpty() && result.first() != 0 && m_trainCount > 0)
+        result.prepend(0);
+    return result;
+}
+
+double MetricSeries::xOf(const MetricRecord &r, Kind kind, XAxis x, qint64 stepsPerEpoch) const
 {
     switch (x) {
     case XAxis::Step:
@@ -71,14 +83,17 @@ double MetricSeries::xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) c
     case XAxis::Epoch:
         break;
     }
-    if (r.kind != QLatin1String("train") || stepsPerEpoch <= 0 || r.step < 0)
+    if ((kind != Kind::Train && kind != Kind::Rank) || stepsPerEpoch <= 0 || r.step < 0)
         return double(r.epoch);
     return double(r.epoch - 1) + double(r.step) / double(stepsPerEpoch);
 }
 
-MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x) const
+MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) const
 {
-    Cached &c = m_cache[int(metric) * 8 + int(x)];
+    // Rank 0 without records of its own (a Keras job): the job's series is rank 0's.
+    if (rank == 0 && !m_rankRecords.contains(0))
+        rank = jobSeries;
+    Cached &c = m_cache[(rank + 1) * 64 + int(metric) * 8 + int(x)];
     // Epoch positions depend on the steps per epoch: when that changes, start again.
     const qint64 steps = x == XAxis::Epoch ? stepsPerEpoch() : 0;
     if (steps != c.steps) {
@@ -89,13 +104,13 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x) const
         return c;
     const bool train = metric == Metric::TrainLoss || metric == Metric::TrainAcc || metric == Metric::LearningRate
         || metric == Metric::Throughput;
-    const Kind kind = train ? Kind::Train : Kind::Val;
+    const Kind kind = rank != jobSeries ? Kind::Rank : train ? Kind::Train : Kind::Val;
     for (qsizetype i = c.upTo; i < m_records.size(); ++i) {
         const MetricRecord &r = m_records.at(i);
         const Kind k = m_kinds.at(i);
         if (k == Kind::Train)
             c.lastTrainStep = r.globalStep;
-        if (k != kind)
+        if (k != kind || (kind == Kind::Rank && (r.rank != rank || !train)))
             continue;
         double y = NAN;
         switch (metric) {
@@ -106,7 +121,7 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x) const
         case Metric::LearningRate: y = r.lr; break;
         case Metric::Throughput: y = r.imagesPerSec; break;
         }
-        double xv = xOf(r, x, steps);
+        double xv = xOf(r, k, x, steps);
         // Older trainers wrote val records without a step: place them after the last train point.
         if (x == XAxis::Step && r.globalStep < 0)
             xv = c.lastTrainStep >= 0 ? double(c.lastTrainStep) : NAN;
@@ -117,15 +132,15 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x) const
     return c;
 }
 
-QList<QPointF> MetricSeries::points(Metric metric, XAxis x) const
+QList<QPointF> MetricSeries::points(Metric metric, XAxis x, int rank) const
 {
-    return cached(metric, x).points;
+    return cached(metric, x, rank).points;
 }
 
-QList<QPointF> MetricSeries::smoothedPoints(Metric metric, XAxis x, double weight) const
+QList<QPointF> MetricSeries::smoothedPoints(Metric metric, XAxis x, double weight, int rank) const
 {
     weight = std::clamp(weight, 0.0, 0.999);
-    Cached &c = cached(metric, x);
+    Cached &c = cached(metric, x, rank);
     if (weight <= 0)
         return c.points;
     if (weight != c.weight || c.smoothUpTo > c.points.size()) {
@@ -211,14 +226,15 @@ QByteArray MetricSeries::toCsv() const
     QTextStream s(&out);
     auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 10); };
     auto integer = [](qint64 v) { return v < 0 ? QString() : QString::number(v); };
-    s << "kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec\n";
-    for (const MetricRecord &r : m_records) {
-        if (r.kind != QLatin1String("train") && r.kind != QLatin1String("val") && r.kind != QLatin1String("epoch"))
+    s << "kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec,rank\n";
+    for (qsizetype i = 0; i < m_records.size(); ++i) {
+        const MetricRecord &r = m_records.at(i);
+        if (m_kinds.at(i) == Kind::Other && r.kind != QLatin1String("epoch"))
             continue;
         s << r.kind << ',' << QString::number(r.time, 'f', 3) << ',' << integer(r.epoch) << ',' << integer(r.step)
           << ',' << integer(r.globalStep) << ',' << number(r.loss) << ',' << number(r.acc) << ','
           << number(r.valLoss) << ',' << number(r.valAcc) << ',' << number(r.lr) << ',' << number(r.imagesPerSec)
-          << '\n';
+          << ',' << (m_kinds.at(i) == Kind::Rank ? integer(r.rank) : QString()) << '\n';
     }
     s.flush();
     return out;

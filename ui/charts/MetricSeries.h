@@ -12,8 +12,9 @@ namespace TrainDesk::Ui {
 
 // A job's metrics as chart series, without widgets: training loss and accuracy against the
 // global step (or seconds since the start), validation values once per epoch at the step
-// where the epoch ended. Smoothing and downsampling are pure functions, so they are tested
-// alone; changed() fires on every addition and the chart coalesces redraws.
+// where the epoch ended, and each MPI rank's own training values ("rank" records). Smoothing
+// and downsampling are pure functions, so they are tested alone; changed() fires on every
+// addition and the chart coalesces redraws.
 class MetricSeries : public QObject
 {
     Q_OBJECT
@@ -24,16 +25,22 @@ public:
     enum class XAxis { Step, Epoch, Time };
     Q_ENUM(XAxis)
 
+    // The job's series (averaged over ranks), as opposed to one rank's.
+    static constexpr int jobSeries = -1;
+
     explicit MetricSeries(QObject *parent = nullptr);
 
     void append(const QList<MetricRecord> &records);
     void reset(const QList<MetricRecord> &records = {});
 
-    // Kept per metric and axis and extended as records arrive: a redraw of a long run does
-    // not walk all its records again.
-    QList<QPointF> points(Metric metric, XAxis x = XAxis::Step) const;
+    // Kept per metric, axis and rank and extended as records arrive: a redraw of a long run
+    // does not walk all its records again. A rank has TrainLoss, TrainAcc and Throughput.
+    QList<QPointF> points(Metric metric, XAxis x = XAxis::Step, int rank = jobSeries) const;
     // points() smoothed with smoothed(), extended the same way while the weight stays.
-    QList<QPointF> smoothedPoints(Metric metric, XAxis x, double weight) const;
+    QList<QPointF> smoothedPoints(Metric metric, XAxis x, double weight, int rank = jobSeries) const;
+    // The ranks that reported their own values, ascending. A Keras job's rank 0 reports
+    // none: its progress bar is the job's series, and stands for rank 0 too.
+    QList<int> ranks() const;
     const QList<MetricRecord> &records() const { return m_records; }
     int trainPointCount() const { return m_trainCount; }
     int lastEpoch() const { return m_lastEpoch; }
@@ -48,14 +55,14 @@ public:
     // so that lines run to the edges of a zoomed chart.
     static QList<QPointF> clipped(const QList<QPointF> &points, double xMin, double xMax);
 
-    // Every train and val record, one row each, for spreadsheets.
+    // Every train, val, epoch and rank record, one row each, for spreadsheets.
     QByteArray toCsv() const;
 
 Q_SIGNALS:
     void changed();
 
 private:
-    enum class Kind : quint8 { Other, Train, Val };
+    enum class Kind : quint8 { Other, Train, Val, Rank };
     struct Cached
     {
         QList<QPointF> points;
@@ -71,13 +78,14 @@ private:
     };
 
     qint64 stepsPerEpoch() const;
-    double xOf(const MetricRecord &r, XAxis x, qint64 stepsPerEpoch) const;
-    Cached &cached(Metric metric, XAxis x) const;
+    double xOf(const MetricRecord &r, Kind kind, XAxis x, qint64 stepsPerEpoch) const;
+    Cached &cached(Metric metric, XAxis x, int rank) const;
 
     QList<MetricRecord> m_records;
     QList<Kind> m_kinds;                 // of m_records, to skip string compares
     QMap<int, qint64> m_maxStepOfEpoch;  // train records
-    mutable QHash<int, Cached> m_cache;  // by metric and axis
+    mutable QHash<int, Cached> m_cache;  // by rank, metric and axis
+    QMap<int, int> m_rankRecords;        // rank -> its "rank" records
     double m_startTime = NAN;
     int m_trainCount = 0;
     int m_lastEpoch = -1;

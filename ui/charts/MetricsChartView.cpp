@@ -1,6 +1,7 @@
 #include "MetricsChartView.h"
 
 #include "ChartPanel.h"
+#include "CompareJobsButton.h"
 
 #include <QBuffer>
 #include <QCheckBox>
@@ -34,6 +35,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
       m_smoothingSlider(new QSlider(Qt::Horizontal, this)),
       m_smoothingLabel(new QLabel(this)),
       m_logCheck(new QCheckBox(tr("Log scale (loss)"), this)),
+      m_perRankCheck(new QCheckBox(tr("Per rank"), this)),
+      m_compare(new CompareJobsButton(this)),
       m_resetZoom(new QPushButton(tr("Reset zoom"), this)),
       m_summary(new QLabel(this))
 {
@@ -75,6 +78,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     controls->addWidget(m_smoothingLabel);
     controls->addSpacing(12);
     controls->addWidget(m_logCheck);
+    controls->addWidget(m_perRankCheck);
+    controls->addWidget(m_compare);
     controls->addStretch();
     controls->addWidget(m_resetZoom);
     controls->addWidget(exportButton);
@@ -99,6 +104,9 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     });
     connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int value) { setSmoothing(value / 100.0); });
     connect(m_logCheck, &QCheckBox::toggled, this, &MetricsChartView::setLogScale);
+    connect(m_perRankCheck, &QCheckBox::toggled, this, &MetricsChartView::setPerRank);
+    connect(m_compare, &CompareJobsButton::jobToggled, this, &MetricsChartView::comparisonToggled);
+    connect(m_series, &MetricSeries::changed, this, &MetricsChartView::updatePerRankCheck);
     connect(m_resetZoom, &QPushButton::clicked, this, [this] {
         m_loss->resetZoom();
         m_accuracy->resetZoom();
@@ -113,7 +121,54 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
         connect(panel, &ChartPanel::viewChanged, this, &MetricsChartView::scheduleRedraw);
     }
     setSmoothing(m_smoothing);
+    updatePerRankCheck();
     redraw();
+}
+
+void MetricsChartView::setPerRank(bool on)
+{
+    if (m_perRankCheck->isChecked() != on)
+        m_perRankCheck->setChecked(on);
+    if (on == m_perRank)
+        return;
+    m_perRank = on;
+    redrawNow();
+}
+
+void MetricsChartView::updatePerRankCheck()
+{
+    const int ranks = int(m_series->ranks().size());
+    m_perRankCheck->setEnabled(ranks > 1);
+    m_perRankCheck->setToolTip(ranks > 1 ? tr("Draw each of the %1 ranks' own training values").arg(ranks)
+                                         : tr("This job has no per-rank values (one rank, or a script that "
+                                              "prints progress on rank 0 only)"));
+}
+
+void MetricsChartView::setComparisonCandidates(const QList<QPair<qint64, QString>> &jobs)
+{
+    m_compare->setCandidates(jobs);
+}
+
+void MetricsChartView::addComparison(const ComparedJob &job)
+{
+    removeComparison(job.jobId);
+    m_compared.append(job);
+    connect(job.series, &MetricSeries::changed, this, &MetricsChartView::scheduleRedraw);
+    m_compare->setChecked(job.jobId, true);
+    scheduleRedraw();
+}
+
+void MetricsChartView::removeComparison(qint64 jobId)
+{
+    for (qsizetype i = 0; i < m_compared.size(); ++i) {
+        if (m_compared.at(i).jobId != jobId)
+            continue;
+        disconnect(m_compared.at(i).series, nullptr, this, nullptr);
+        m_compared.removeAt(i);
+        m_compare->setChecked(jobId, false);
+        scheduleRedraw();
+        return;
+    }
 }
 
 void MetricsChartView::setSmoothing(double weight)
@@ -200,8 +255,18 @@ void MetricsChartView::redraw()
         // About three points a pixel column for the raw series (first, lowest, highest) and
         // one for the smoothed line: more would not show and only cost painting time.
         const int budget = std::clamp(3 * panel->plotWidth(), minDrawnPoints, maxDrawnPoints);
-        panel->setData(MetricSeries::downsampled(raw, budget), MetricSeries::downsampled(smooth, std::max(budget / 3, minDrawnPoints)),
-                       m_series->points(val, m_xAxis), smoothing);
+        const int lineBudget = std::max(budget / 3, minDrawnPoints);
+        QList<ChartLine> lines;
+        if (m_perRank)
+            lines += ChartLines::ranks(*m_series, train, m_xAxis, m_smoothing);
+        lines += ChartLines::compared(m_compared, train, val, m_xAxis, m_smoothing);
+        for (ChartLine &line : lines) {
+            if (!panel->isAutoFit())
+                line.points = MetricSeries::clipped(line.points, panel->xRange().x(), panel->xRange().y());
+            line.points = MetricSeries::downsampled(line.points, lineBudget);
+        }
+        panel->setData(MetricSeries::downsampled(raw, budget), MetricSeries::downsampled(smooth, lineBudget),
+                       m_series->points(val, m_xAxis), smoothing, lines);
     };
     draw(m_loss, Metric::TrainLoss, Metric::ValLoss);
     draw(m_accuracy, Metric::TrainAcc, Metric::ValAcc);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartLines.h"
 #include "MetricSeries.h"
 
 #include <QTimer>
@@ -14,10 +15,12 @@ class QSlider;
 namespace TrainDesk::Ui {
 
 class ChartPanel;
+class CompareJobsButton;
 
 // The charts tab of a job: loss and accuracy side by side, drawn from a MetricSeries at
 // most every redrawIntervalMs however fast records arrive, with smoothing, log scale for
-// the loss, zoom and pan kept while data arrives, and PNG/CSV export.
+// the loss, zoom and pan kept while data arrives, per-rank lines, other jobs of the
+// experiment overlaid, and PNG/SVG/CSV export.
 class MetricsChartView : public QWidget
 {
     Q_OBJECT
@@ -33,6 +36,17 @@ public:
     double smoothing() const { return m_smoothing; }
     void setLogScale(bool on);
     void setXAxis(MetricSeries::XAxis axis);
+    // Each rank's own training values as thin lines (when the job reports them).
+    void setPerRank(bool on);
+    bool perRank() const { return m_perRank; }
+
+    // Jobs the user may overlay: (id, name). The owner answers comparisonToggled() with
+    // addComparison() / removeComparison(), since it fetches the metrics.
+    void setComparisonCandidates(const QList<QPair<qint64, QString>> &jobs);
+    CompareJobsButton *compareButton() const { return m_compare; }
+    void addComparison(const ComparedJob &job);  // job.series outlives the comparison
+    void removeComparison(qint64 jobId);
+    const QList<ComparedJob> &comparisons() const { return m_compared; }
 
     // Written in a worker thread; exported() reports the result.
     void exportPng(const QString &path);
@@ -47,6 +61,7 @@ public:
 
 Q_SIGNALS:
     void exported(const QString &path, const QString &error);  // empty error: written
+    void comparisonToggled(qint64 jobId, bool on);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -56,6 +71,7 @@ private:
     void scheduleRedraw();
     void redraw();
     void updateSummary();
+    void updatePerRankCheck();
     void chooseExport(const QString &title, const QString &fileName, const QString &filter,
                       void (MetricsChartView::*write)(const QString &));
     void writeAsync(const QString &path, const QByteArray &data);
@@ -67,11 +83,15 @@ private:
     QSlider *m_smoothingSlider;
     QLabel *m_smoothingLabel;
     QCheckBox *m_logCheck;
+    QCheckBox *m_perRankCheck;
+    CompareJobsButton *m_compare;
     QPushButton *m_resetZoom;
     QLabel *m_summary;
     QTimer m_redrawTimer;
     double m_smoothing = 0.6;
     MetricSeries::XAxis m_xAxis = MetricSeries::XAxis::Step;
+    bool m_perRank = false;
+    QList<ComparedJob> m_compared;
     int m_redraws = 0;
     bool m_stale = false;  // data came while another tab was shown
 };

@@ -2,6 +2,7 @@
 
 #include "JobOverview.h"
 #include "charts/MetricSeries.h"
+#include "charts/CompareJobsButton.h"
 #include "charts/MetricsChartView.h"
 #include "files/OutputFilesView.h"
 #include "logs/LogView.h"
@@ -28,13 +29,15 @@ JobView::JobView(Backend *backend, QWidget *parent)
     connect(m_overview, &JobOverview::cloneRequested, this, &JobView::cloneRequested);
     connect(m_backend, &Backend::metricsArrived, this,
             [this](qint64 jobId, const QList<MetricRecord> &records, bool reset) {
-                if (jobId != m_jobId)
+                MetricSeries *series = jobId == m_jobId ? m_series : m_compared.value(jobId);
+                if (!series)
                     return;
                 if (reset)
-                    m_series->reset(records);
+                    series->reset(records);
                 else
-                    m_series->append(records);
+                    series->append(records);
             });
+    connect(m_charts, &MetricsChartView::comparisonToggled, this, &JobView::setComparison);
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
         if (index == FilesTab)
             m_files->refresh();
@@ -45,6 +48,43 @@ JobView::~JobView()
 {
     if (m_jobId)
         m_backend->unwatchJob(m_jobId);
+    for (auto it = m_compared.cbegin(); it != m_compared.cend(); ++it)
+        m_backend->unwatchJob(it.key());
+}
+
+void JobView::setComparison(qint64 jobId, bool on)
+{
+    if (on == m_compared.contains(jobId))
+        return;
+    if (!on) {
+        m_charts->removeComparison(jobId);
+        delete m_compared.take(jobId);
+        if (jobId != m_jobId)
+            m_backend->unwatchJob(jobId);
+        return;
+    }
+    QString name;
+    for (const auto &[id, jobName] : m_charts->compareButton()->candidates()) {
+        if (id == jobId)
+            name = jobName;
+    }
+    auto *series = new MetricSeries(this);
+    m_compared.insert(jobId, series);
+    m_charts->addComparison({jobId, name, series});
+    m_backend->watchJob(jobId);  // answers with the whole series so far
+}
+
+void JobView::updateComparisonCandidates(const ResourceSnapshot &snapshot, const Job &job)
+{
+    // Jobs of the same experiment that ran (they have a directory, so maybe metrics).
+    QList<QPair<qint64, QString>> candidates;
+    if (const ResourceSnapshot::ExperimentEntry *exp = snapshot.findExperiment(job.experimentId)) {
+        for (const Job &other : exp->jobs) {
+            if (other.id != job.id && !other.jobDir.isEmpty())
+                candidates.append({other.id, other.name});
+        }
+    }
+    m_charts->setComparisonCandidates(candidates);  // drops comparisons no longer among them
 }
 
 void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
@@ -52,14 +92,20 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     const Job *job = snapshot.findJob(jobId);
     if (!job)
         jobId = 0;
-    if (jobId != m_jobId) {
+    const bool switched = jobId != m_jobId;
+    if (switched) {
         if (m_jobId)
             m_backend->unwatchJob(m_jobId);
         m_jobId = jobId;
         m_series->reset();
-        if (m_jobId)
-            m_backend->watchJob(m_jobId);
     }
+    if (job)
+        updateComparisonCandidates(snapshot, *job);
+    else
+        m_charts->setComparisonCandidates({});
+    // After the candidates: a job that was compared and is now shown is watched again.
+    if (switched && m_jobId)
+        m_backend->watchJob(m_jobId);
     if (!job) {
         m_logs->setJob(0, true);
         m_files->setJob(0, false);

@@ -2,6 +2,7 @@
 
 #include "session/ResourceSnapshot.h"
 
+#include <QHash>
 #include <QTabWidget>
 
 namespace TrainDesk {
@@ -17,7 +18,8 @@ class MetricsChartView;
 class OutputFilesView;
 
 // Everything about one job in tabs: overview, live charts, logs and output files.
-// Watches the job's metrics while it is shown.
+// Watches the job's metrics while it is shown, and those of the experiment's jobs that the
+// user overlays on its charts.
 class JobView : public QTabWidget
 {
     Q_OBJECT
@@ -44,6 +46,9 @@ Q_SIGNALS:
     void cloneRequested(qint64 jobId);
 
 private:
+    void setComparison(qint64 jobId, bool on);
+    void updateComparisonCandidates(const ResourceSnapshot &snapshot, const Job &job);
+
     Backend *m_backend;
     qint64 m_jobId = 0;
     MetricSeries *m_series;
@@ -51,6 +56,7 @@ private:
     MetricsChartView *m_charts;
     LogView *m_logs;
     OutputFilesView *m_files;
+    QHash<qint64, MetricSeries *> m_compared;  // job id -> its metrics, overlaid on the charts
 };
 
 } // namespace TrainDesk::Ui

@@ -59,6 +59,7 @@ public:
         m_accum.allocate(m_P);
         m_grads.allocate(m_P + 4);  // gradients, then [loss sum, correct, images] (+1: float4 alignment)
         m_counters.allocate(1);
+        CUDA_CHECK(cudaMemset(m_counters.get(), 0, sizeof(StepCounters)));  // cudaMalloc does not zero
         m_evalSums.allocate(2);
         CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&m_pinned), 4 * sizeof(double)));
 
@@ -178,6 +179,7 @@ public:
         ++m_iter;
         ++m_stepInEpoch;
         ++m_stepsRun;
+        m_localImages += m_setup.net.batch;
     }
 
     StepSums takeSums() override {
@@ -188,6 +190,18 @@ public:
         sync();
         StepSums s;
         s.loss = m_pinned[0], s.correct = m_pinned[1], s.count = m_pinned[2];
+        return s;
+    }
+
+    StepSums takeLocalSums() override {
+        const cudaStream_t main = m_ctx->main();
+        StepCounters* c = m_counters.get();
+        CUDA_CHECK(cudaMemcpyAsync(m_pinned, &c->localWindow, 2 * sizeof(double), cudaMemcpyDeviceToHost, main));
+        CUDA_CHECK(cudaMemsetAsync(&c->localWindow, 0, 2 * sizeof(double), main));
+        sync();
+        StepSums s;
+        s.loss = m_pinned[0], s.correct = m_pinned[1], s.count = double(m_localImages);
+        m_localImages = 0;
         return s;
     }
 
@@ -328,6 +342,7 @@ private:
         GpuNet::ForwardArgs f;
         f.train = true;
         f.valid = cfg.batch;
+        f.accum = m_counters.get()->localWindow;  // this rank's sums, before the all-reduce averages them
         for (int l = 0; l < 3; ++l) f.drop[l] = m_drop[l];
         m_net->forward(f, prof);
 
@@ -384,6 +399,7 @@ private:
     DeviceBuffer<double> m_evalSums;
     DeviceBuffer<float> m_probs;
     double* m_pinned = nullptr;
+    int64_t m_localImages = 0;  // this rank's images since takeLocalSums()
     DeviceDataset m_train, m_test;
     DeviceBuffer<int32_t> m_perm;
     std::vector<int32_t> m_hostPerm;

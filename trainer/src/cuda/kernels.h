@@ -50,6 +50,7 @@ struct StepCounters {
     unsigned int ticket;    // last-block-done counter of the RMSprop kernel
     unsigned int pad;
     double window[3];       // loss sum, correct, images of all ranks since the host last read them
+    double localWindow[2];  // loss sum, correct of this rank's batches (the loss kernel adds them)
 };
 
 // Dropout of one layer. The mask of element j (logical NHWC index within its sample) of

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "util/check.h"
@@ -45,6 +46,15 @@ void Dist::allreduceSum(float* data, size_t n) const {
 void Dist::allreduceSum(double* data, size_t n) const {
     if (m_size == 1) return;
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, data, int(n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+}
+
+void Dist::gatherToRoot(const double* data, size_t n, double* out) const {
+    if (m_size == 1) {
+        std::copy(data, data + n, out);
+        return;
+    }
+    TD_CHECK(n <= size_t(INT_MAX), "gather of ", n, " doubles exceeds the MPI count limit");
+    MPI_CHECK(MPI_Gather(data, int(n), MPI_DOUBLE, out, int(n), MPI_DOUBLE, 0, MPI_COMM_WORLD));
 }
 
 bool Dist::allOk(bool ok) const {

@@ -27,6 +27,8 @@ public:
     // Sums n floats in place across ranks.
     virtual void allreduceSum(float* data, size_t n) const;
     virtual void allreduceSum(double* data, size_t n) const;
+    // Rank r's n doubles land at out[r * n] on rank 0; `out` is only used there (collective).
+    virtual void gatherToRoot(const double* data, size_t n, double* out) const;
     // True on every rank if `ok` is true on every rank (collective error agreement).
     virtual bool allOk(bool ok) const;
     virtual void barrier() const;

@@ -81,6 +81,8 @@ public:
     virtual void trainStep(int64_t step) = 0;
     // Loss/accuracy sums (all ranks) of the steps since the previous call; waits for them.
     virtual StepSums takeSums() = 0;
+    // The same for this rank's own batches only (per-rank metrics records).
+    virtual StepSums takeLocalSums() = 0;
     // The rank-averaged gradient of the last step, canonical layout (--dump-grads).
     virtual std::vector<float> averagedGradients() = 0;
 

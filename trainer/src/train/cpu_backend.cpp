@@ -61,6 +61,9 @@ public:
         grads[P] = float(r.lossSum);
         grads[P + 1] = float(r.correct);
         grads[P + 2] = float(B);
+        m_localWindow.loss += r.lossSum;
+        m_localWindow.correct += r.correct;
+        m_localWindow.count += B;
         // One all-reduce per step: gradients plus this step's metric sums.
         m_dist.allreduceSum(grads, P + Net::kExtra);
         m_phases.allreduce += phase.seconds();
@@ -78,6 +81,12 @@ public:
     StepSums takeSums() override {
         StepSums s = m_window;
         m_window = StepSums{};
+        return s;
+    }
+
+    StepSums takeLocalSums() override {
+        StepSums s = m_localWindow;
+        m_localWindow = StepSums{};
         return s;
     }
 
@@ -111,7 +120,8 @@ private:
     uint64_t m_dropKey = 0;
     std::optional<Batcher> m_batcher;
     std::vector<uint64_t> m_positions;
-    StepSums m_window;
+    StepSums m_window;       // all ranks, after the all-reduce
+    StepSums m_localWindow;  // this rank's batches
     struct {
         double data = 0, compute = 0, allreduce = 0, optimizer = 0, sync = 0;
     } m_phases;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "data/batcher.h"
 #include "data/loaders.h"
@@ -84,6 +85,32 @@ bool chooseCuda(const Options& o, const Dist& dist) {
     }
     log::info("device: auto -> cpu (%s)\n", why.c_str());
     return false;
+}
+
+// Per-rank records (DESIGN.md: "rank" records): each rank's own loss, accuracy and
+// throughput over the last log window, gathered to rank 0 in one small collective, so a
+// slow or diverging rank shows as its own line in the charts.
+template <typename Record>
+void recordPerRank(const Dist& dist, Backend& backend, double windowSeconds, int epoch, int64_t step,
+                   int64_t globalStep, const Record& record) {
+    const StepSums local = backend.takeLocalSums();
+    const double mine[4] = {local.loss, local.correct, local.count, windowSeconds};
+    std::vector<double> all(dist.root() ? size_t(dist.size()) * 4 : 0);
+    dist.gatherToRoot(mine, 4, all.data());
+    if (!dist.root()) return;
+    for (int r = 0; r < dist.size(); ++r) {
+        const double* v = &all[size_t(r) * 4];
+        const double count = std::max(v[2], 1.0);
+        JsonObject j;
+        j.add("rank", r)
+            .add("epoch", epoch)
+            .add("step", step)
+            .add("global_step", globalStep)
+            .add("loss", v[0] / count)
+            .add("acc", v[1] / count)
+            .add("images_per_sec", v[2] / std::max(v[3], 1e-9), "%.1f");
+        record("rank", j);
+    }
 }
 
 }  // namespace
@@ -231,6 +258,7 @@ int runTraining(Options& o, Dist& dist) {
                     .add("images_per_sec", ips, "%.1f")
                     .add("workers", W);
                 record("train", j);
+                if (W > 1) recordPerRank(dist, *backend, secs, epoch + 1, step + 1, globalStep, record);
                 const double elapsed = epochTimer.seconds();
                 const double eta = elapsed / double(step + 1) * double(steps - step - 1);
                 log::info("%6lld/%lld %s - ETA: %.0fs - loss: %.4f - acc: %.4f - %.1f img/s (%.1f GFLOP/s)\n",

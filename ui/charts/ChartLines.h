@@ -1,0 +1,32 @@
+#pragma once
+
+#include "ChartLine.h"
+#include "MetricSeries.h"
+
+namespace TrainDesk::Ui {
+
+// Another job of the experiment drawn over the shown one's charts.
+struct ComparedJob
+{
+    qint64 jobId = 0;
+    QString name;
+    const MetricSeries *series = nullptr;
+};
+
+// The extra lines of a chart, made from series without widgets (so they are tested alone).
+namespace ChartLines {
+
+// Distinct colours that are neither the job's train blue nor its validation orange; compared
+// jobs take them from the other end than ranks, so the two seldom share a colour.
+QColor rankColor(int rank);
+QColor comparedColor(int index);
+
+// Each rank's own `metric` (smoothed like the job's series), thin lines "rank N".
+QList<ChartLine> ranks(const MetricSeries &series, MetricSeries::Metric metric, MetricSeries::XAxis x, double smoothing);
+// Per compared job: its training series smoothed ("name") and its validation values dashed
+// ("name (val)").
+QList<ChartLine> compared(const QList<ComparedJob> &jobs, MetricSeries::Metric train, MetricSeries::Metric val,
+                          MetricSeries::XAxis x, double smoothing);
+
+} // namespace ChartLines
+} // namespace TrainDesk::Ui
