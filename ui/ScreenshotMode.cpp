@@ -10,10 +10,12 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QWizard>
 
 namespace TrainDesk::Ui::ScreenshotMode {
@@ -30,22 +32,37 @@ QWizard *openWizard(MainWindow *window)
     return nullptr;
 }
 
-// One step of TRAINDESK_SCREENSHOT_STEPS on the open wizard: "next", "name=value" (sets
-// the named field), "click:name", "activate:name=row" (as Enter on a list row),
-// "files:/a,/b" (files to upload, on the share wizard's upload page).
-void runStep(QWizard *wizard, const QString &step)
+// One step of TRAINDESK_SCREENSHOT_STEPS on the open wizard (or the main window when no
+// action opened one): "next", "name=value" (sets the named field), "click:name",
+// "activate:name=row" (as Enter on a list row), "menu:name=text" (the entry of a tool
+// button's menu), "files:/a,/b" (files to upload, on the share wizard's upload page).
+void runStep(QWidget *root, const QString &step)
 {
+    auto *wizard = qobject_cast<QWizard *>(root);
     if (step == QLatin1String("next")) {
-        wizard->next();
+        if (wizard)
+            wizard->next();
+        return;
+    }
+    if (step.startsWith(QLatin1String("menu:"))) {
+        const QString entry = step.mid(5);
+        const qsizetype eq = entry.indexOf(QLatin1Char('='));
+        auto *button = root->findChild<QToolButton *>(entry.left(eq));
+        if (button && button->menu()) {
+            for (QAction *action : button->menu()->actions()) {
+                if (action->text() == entry.mid(eq + 1))
+                    action->trigger();
+            }
+        }
         return;
     }
     if (step.startsWith(QLatin1String("files:"))) {
-        if (auto *upload = wizard->findChild<UploadPage *>())
+        if (auto *upload = root->findChild<UploadPage *>())
             upload->addFiles(step.mid(6).split(QLatin1Char(','), Qt::SkipEmptyParts));
         return;
     }
     if (step.startsWith(QLatin1String("click:"))) {
-        if (auto *button = wizard->findChild<QAbstractButton *>(step.mid(6)))
+        if (auto *button = root->findChild<QAbstractButton *>(step.mid(6)))
             button->click();
         return;
     }
@@ -56,7 +73,7 @@ void runStep(QWizard *wizard, const QString &step)
         return;
     const QString name = assignment.left(eq);
     const QString value = assignment.mid(eq + 1);
-    QWidget *field = wizard->findChild<QWidget *>(name);
+    QWidget *field = root->findChild<QWidget *>(name);
     if (auto *view = qobject_cast<QAbstractItemView *>(field)) {
         const QModelIndex index = view->model()->index(value.toInt(), 0);
         view->setCurrentIndex(index);
@@ -110,13 +127,15 @@ void installFromEnvironment(MainWindow *window)
         if (!selected && ++tries <= 25)
             return;
         chooser->stop();
-        if (action.isEmpty())
-            return;
-        if (auto *a = window->findChild<QAction *>(action))
-            a->trigger();
+        if (!action.isEmpty()) {
+            if (auto *a = window->findChild<QAction *>(action))
+                a->trigger();
+        }
         for (qsizetype i = 0; i < steps.size(); ++i) {
-            QTimer::singleShot(500 * int(i + 1), window, [window, step = steps.at(i)] {
-                if (QWizard *wizard = openWizard(window))
+            QTimer::singleShot(500 * int(i + 1), window, [window, step = steps.at(i), onWizard = !action.isEmpty()] {
+                if (!onWizard)
+                    runStep(window, step);
+                else if (QWizard *wizard = openWizard(window))
                     runStep(wizard, step);
             });
         }

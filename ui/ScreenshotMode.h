@@ -9,7 +9,8 @@ class MainWindow;
 // saves a grab of itself after TRAINDESK_SCREENSHOT_DELAY seconds (default 5) and quits.
 // TRAINDESK_SCREENSHOT_ACTION (an action's objectName, e.g. newJobAction) opens a wizard,
 // TRAINDESK_SCREENSHOT_STEPS ("next|jobNameEdit=x|activate:issueList=0|files:/a", see the .cpp)
-// drives it, and then the wizard is what is saved.
+// drives it, and then the wizard is what is saved. Without an action the steps act on the
+// main window ("perRankCheck=1", "menu:compareButton=job-name").
 namespace ScreenshotMode {
 void installFromEnvironment(MainWindow *window);
 }

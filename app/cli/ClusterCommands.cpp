@@ -1,4 +1,4 @@
-// cluster create|show|list|resize|delete|probe and cluster node list|exec|setup-logs.
+// cluster create|show|list|resize|setup|delete|probe and cluster node list|exec|setup-logs.
 #include "Command.h"
 #include "JsonViews.h"
 
@@ -68,13 +68,43 @@ QString gpuSummary(const Node &n)
     return QString::number(facts.gpus.size());
 }
 
-// Ctrl-C during `node exec` ends the remote command (its whole process group).
+QJsonObject setupRunJson(const SetupLog &log)
+{
+    return QJsonObject{{"node", log.node}, {"started", log.started.toString(Qt::ISODateWithMs)},
+                       {"ended", log.ended.toString(Qt::ISODateWithMs)},
+                       {"exitCode", log.exitCode ? QJsonValue(*log.exitCode) : QJsonValue()},
+                       {"error", log.error}, {"stdout", log.stdOutPath}, {"stderr", log.stdErrPath}};
+}
+
 CancelFlag *interruptFlag = nullptr;
 extern "C" void onInterrupt(int)
 {
     if (interruptFlag)
         interruptFlag->cancel();
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends TrainDesk at once
 }
+
+// While one lives, Ctrl-C cancels `flag`: the remote command ends (its whole process
+// group too) and the call returns, so that node states are recorded.
+class CancelOnInterrupt
+{
+public:
+    explicit CancelOnInterrupt(CancelFlag &flag)
+    {
+        interruptFlag = &flag;
+        m_previous = std::signal(SIGINT, onInterrupt);
+    }
+    ~CancelOnInterrupt()
+    {
+        std::signal(SIGINT, m_previous);
+        interruptFlag = nullptr;
+    }
+    CancelOnInterrupt(const CancelOnInterrupt &) = delete;
+    CancelOnInterrupt &operator=(const CancelOnInterrupt &) = delete;
+
+private:
+    void (*m_previous)(int) = SIG_DFL;
+};
 
 int createCluster(Context &c)
 {
@@ -111,6 +141,30 @@ int createCluster(Context &c)
         return c.error(cluster.error());
     const QList<Node> created = c.store.nodes(cluster->id);
     return c.print(toJson(*cluster, created, r.workspace), clusterTable({{*cluster, created}}));
+}
+
+int runSetup(Context &c)
+{
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    const auto runs = ClusterService(c.store).runSetup(c.workspaceName(), *name, c.args.values(QStringLiteral("node")),
+                                                       printingEvents(c), &cancel);
+    if (!runs)
+        return c.error(runs.error());
+    Table t{{"Node", "Exit code", "Stdout", "Stderr", "Error"}, {}};
+    QJsonArray array;
+    for (const SetupLog &run : *runs) {
+        t.rows.append({run.node, run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("-"), run.stdOutPath,
+                       run.stdErrPath, run.error});
+        array.append(setupRunJson(run));
+    }
+    c.print(array, t);
+    if (const QString failed = SetupTask::failureSummary(*runs); !failed.isEmpty())
+        return c.error(failed);
+    return 0;
 }
 
 } // namespace
@@ -176,6 +230,11 @@ QList<Command> clusterCommands()
         const QList<Node> nodes = c.store.nodes(cl->id);
         return c.print(toJson(*cl, nodes, c.workspaceName()), clusterTable({{*cl, nodes}}));
     }});
+    commands.append({{"cluster", "setup"}, "Run the setup task again (after its script changed, say) on every node or "
+                                           "the --node ones; nodes running a job are refused.",
+                     {workspaceOption(), nameOption("cluster"),
+                      option({"node"}, "Run it on this node only (repeat for more).", "NODE")},
+                     runSetup});
     commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs).",
                      {workspaceOption(), nameOption("cluster")}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
@@ -234,8 +293,7 @@ QList<Command> clusterCommands()
                 return c.error(value.error());
         }
         CancelFlag cancel;
-        interruptFlag = &cancel;
-        const auto previous = std::signal(SIGINT, onInterrupt);
+        const CancelOnInterrupt interrupt(cancel);
         ExecHandlers handlers;
         handlers.onStdOut = [](const QByteArray &data) {
             fwrite(data.constData(), 1, size_t(data.size()), stdout);
@@ -248,8 +306,6 @@ QList<Command> clusterCommands()
         c.out.flush();
         const auto status = ClusterService(c.store).exec(c.workspaceName(), c.args.value("cluster"), c.args.value("name"),
                                                         c.args.value("exec"), handlers, &cancel);
-        std::signal(SIGINT, previous);
-        interruptFlag = nullptr;
         if (!status)
             return c.error(status.error());
         return *status;
@@ -268,10 +324,7 @@ QList<Command> clusterCommands()
             const QString exit = log.exitCode ? QString::number(*log.exitCode) : log.error;
             t.rows.append({log.node, log.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), exit,
                            log.stdOutPath, log.stdErrPath});
-            array.append(QJsonObject{{"node", log.node}, {"started", log.started.toString(Qt::ISODateWithMs)},
-                                     {"ended", log.ended.toString(Qt::ISODateWithMs)},
-                                     {"exitCode", log.exitCode ? QJsonValue(*log.exitCode) : QJsonValue()},
-                                     {"error", log.error}, {"stdout", log.stdOutPath}, {"stderr", log.stdErrPath}});
+            array.append(setupRunJson(log));
         }
         return c.print(array, t);
     }});

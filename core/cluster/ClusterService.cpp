@@ -69,16 +69,37 @@ HostKeyPolicy policyOf(const CreateClusterRequest &r)
 
 QString absolutePath(const QString &path) { return path.isEmpty() ? path : QFileInfo(path).absoluteFilePath(); }
 
+// The log of a setup task that never started: the node did not answer.
+SetupLog unreachableRun(const QString &node, const QString &why)
+{
+    SetupLog log;
+    log.node = node;
+    log.started = QDateTime::currentDateTimeUtc();
+    log.ended = log.started;
+    log.error = why;
+    return log;
+}
+
 } // namespace
 
 ClusterService::ClusterService(Store &store) : m_store(store) {}
 
-QStringList ClusterService::busyNodes(qint64 clusterId) const
+Result<Cluster> ClusterService::findCluster(const QString &workspace, const QString &name) const
 {
-    QStringList busy;
+    const auto ws = m_store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    return m_store.cluster(ws->id, name);
+}
+
+QHash<QString, QString> ClusterService::busyNodes(qint64 clusterId) const
+{
+    QHash<QString, QString> busy;
     for (const Job &job : m_store.jobsOnCluster(clusterId)) {
-        if (isActive(job.state))
-            busy += job.nodes;
+        if (!isActive(job.state))
+            continue;
+        for (const QString &node : job.nodes)
+            busy.insert(node, job.name);
     }
     return busy;
 }
@@ -105,7 +126,7 @@ Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request,
     if (!created)
         return created;
     if (!cluster.setupTask.isEmpty())
-        join(request.workspace, *created, m_store.nodes(created->id), events);
+        prepareNodes(request.workspace, *created, m_store.nodes(created->id), events);
     return m_store.clusterById(created->id);
 }
 
@@ -263,57 +284,104 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
                                .arg(meshed.error()));
     }
     if (!cluster.setupTask.isEmpty())
-        join(request.workspace, *created, stored, events);
+        prepareNodes(request.workspace, *created, stored, events);
     return m_store.clusterById(created->id);
 }
 
-void ClusterService::join(const QString &workspace, const Cluster &cluster, const QList<Node> &nodes,
-                          const ClusterEvents &events)
+QList<SetupLog> ClusterService::prepareNodes(const QString &workspace, const Cluster &cluster,
+                                             const QList<Node> &nodes, const ClusterEvents &events,
+                                             const CancelFlag *cancel)
 {
     SerialEvents serial(events);
+    const bool hasSetupTask = !cluster.setupTask.isEmpty();
     const QList<Share> shares = m_store.shares(cluster.workspaceId);
+    QList<SetupLog> logs(nodes.size());
     QList<QString> failures(nodes.size());
     forEachParallel(nodes.size(), [&](qsizetype i) {
         const Node &node = nodes.at(i);
         auto transport = openTransport(cluster, node);
         if (!transport) {
             failures[i] = QStringLiteral("unreachable: %1").arg(transport.error());
-            return;
-        }
-        if (cluster.setupTask.isEmpty()) {
+            logs[i] = unreachableRun(node.name, failures[i]);
+        } else if (!hasSetupTask) {
             const auto alive = (*transport)->exec(QStringLiteral("true"), 30000);
             if (!alive || alive->exitCode != 0)
                 failures[i] = QStringLiteral("unreachable: %1").arg(alive ? QStringLiteral("the shell fails") : alive.error());
-            return;
-        }
-        serial.message(QStringLiteral("node %1: running the setup task").arg(node.name));
-        const SetupLog log = SetupTask::run(workspace, cluster, shares, node, **transport);
-        if (log.succeeded()) {
-            serial.message(QStringLiteral("node %1: setup task succeeded (log: %2)").arg(node.name, log.stdOutPath));
-        } else if (log.exitCode) {
-            failures[i] = QStringLiteral("setup task failed with exit code %1 (see %2)").arg(*log.exitCode).arg(log.stdErrPath);
         } else {
-            failures[i] = QStringLiteral("setup task could not run: %1").arg(log.error);
+            serial.message(QStringLiteral("node %1: running the setup task").arg(node.name));
+            logs[i] = SetupTask::run(workspace, cluster, shares, node, **transport, cancel);
+            failures[i] = logs[i].failure();
+            if (failures[i].isEmpty())
+                serial.message(QStringLiteral("node %1: setup task succeeded (log: %2)").arg(node.name, logs[i].stdOutPath));
         }
         if (!failures[i].isEmpty())
             serial.message(QStringLiteral("node %1: %2").arg(node.name, failures[i]));
     });
-    const QStringList busy = busyNodes(cluster.id);
+    const auto busy = busyNodes(cluster.id);
     for (qsizetype i = 0; i < nodes.size(); ++i) {
         if (!failures[i].isEmpty())
             m_store.setNodeState(nodes[i].id, NodeState::Unusable, failures[i]);
         else
             m_store.setNodeState(nodes[i].id, busy.contains(nodes[i].name) ? NodeState::Running : NodeState::Idle);
     }
+    return hasSetupTask ? logs : QList<SetupLog>();
+}
+
+Result<QList<Node>> ClusterService::nodesForSetup(const Cluster &cluster, const QStringList &names) const
+{
+    const QList<Node> all = m_store.allNodes(cluster.id);
+    for (const QString &name : names) {
+        const auto node = std::find_if(all.begin(), all.end(), [&](const Node &n) { return n.name == name; });
+        if (node == all.end())
+            return fail(QStringLiteral("cluster '%1' has no node '%2'").arg(cluster.name, name));
+        if (node->parked)
+            return fail(QStringLiteral("node '%1' of cluster '%2' is parked: resize the cluster to bring it back")
+                            .arg(name, cluster.name));
+    }
+    QList<Node> chosen;
+    for (const Node &n : all) {
+        if (!n.parked && (names.isEmpty() || names.contains(n.name)))
+            chosen.append(n);
+    }
+    if (chosen.isEmpty())
+        return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(cluster.name));
+    // The task could change what a running job depends on.
+    const auto busy = busyNodes(cluster.id);
+    QStringList refused;
+    for (const Node &n : chosen) {
+        if (busy.contains(n.name))
+            refused << QStringLiteral("node %1 is running job '%2'").arg(n.name, busy.value(n.name));
+    }
+    if (!refused.isEmpty())
+        return fail(QStringLiteral("%1: run the setup task there when the job has ended").arg(refused.join(QStringLiteral("; "))));
+    return chosen;
+}
+
+Result<QList<SetupLog>> ClusterService::runSetup(const QString &workspace, const QString &clusterName,
+                                                 const QStringList &nodeNames, const ClusterEvents &events,
+                                                 const CancelFlag *cancel)
+{
+    const auto cluster = findCluster(workspace, clusterName);
+    if (!cluster)
+        return cluster.failure();
+    if (cluster->setupTask.isEmpty())
+        return fail(QStringLiteral("cluster '%1' has no setup task").arg(clusterName));
+    const auto nodes = nodesForSetup(*cluster, nodeNames);
+    if (!nodes)
+        return nodes.failure();
+    // Out of scheduling while the task runs, as joining nodes are.
+    for (const Node &n : *nodes)
+        m_store.setNodeState(n.id, NodeState::Preparing);
+    const QList<SetupLog> logs = prepareNodes(workspace, *cluster, *nodes, events, cancel);
+    // Nodes back in service may let queued jobs start.
+    JobRunner(m_store).schedule(cluster->id);
+    return logs;
 }
 
 Result<Cluster> ClusterService::resize(const QString &workspace, const QString &name, int target,
                                        const ClusterEvents &events)
 {
-    const auto ws = m_store.workspace(workspace);
-    if (!ws)
-        return ws.failure();
-    const auto cluster = m_store.cluster(ws->id, name);
+    const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
     const QList<Node> all = m_store.allNodes(cluster->id);
@@ -323,7 +391,7 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
     }
     if (auto ok = m_store.setClusterTarget(cluster->id, target); !ok)
         return ok.failure();
-    const QStringList busy = busyNodes(cluster->id);
+    const auto busy = busyNodes(cluster->id);
     QList<Node> joining;
     for (const Node &n : all) {
         if (n.index >= target) {
@@ -352,7 +420,7 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
             if (std::any_of(joining.begin(), joining.end(), [&](const Node &j) { return j.id == n.id; }))
                 fresh.append(n);
         }
-        join(workspace, *cluster, fresh, events);
+        prepareNodes(workspace, *cluster, fresh, events);
     }
     // Nodes that joined may let queued jobs start.
     JobRunner(m_store).schedule(cluster->id);
@@ -361,10 +429,7 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
 
 VoidResult ClusterService::remove(const QString &workspace, const QString &name)
 {
-    const auto ws = m_store.workspace(workspace);
-    if (!ws)
-        return ws.failure();
-    const auto cluster = m_store.cluster(ws->id, name);
+    const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
     return m_store.deleteCluster(cluster->id);
@@ -427,17 +492,14 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
 Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, const QString &name,
                                                      const ClusterEvents &events, const CancelFlag *cancel)
 {
-    const auto ws = m_store.workspace(workspace);
-    if (!ws)
-        return ws.failure();
-    const auto cluster = m_store.cluster(ws->id, name);
+    const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
     const QList<Node> nodes = m_store.nodes(cluster->id);
     if (nodes.isEmpty())
         return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(name));
     ProbeOptions options;
-    options.shares = m_store.shares(ws->id);
+    options.shares = m_store.shares(cluster->workspaceId);
     options.trainerDirectory = DataPaths::trainerDirectory();
     options.cancel = cancel;
     SerialEvents serial(events);
@@ -457,7 +519,7 @@ VoidResult ClusterService::refresh(qint64 clusterId)
     const auto cluster = m_store.clusterById(clusterId);
     if (!cluster)
         return cluster.failure();
-    const QStringList busy = busyNodes(clusterId);
+    const auto busy = busyNodes(clusterId);
     QList<Node> inService;
     for (const Node &n : m_store.allNodes(clusterId)) {
         if (n.parked)
@@ -515,10 +577,7 @@ Result<int> ClusterService::exec(const QString &workspace, const QString &cluste
                                  const QString &command, const ExecHandlers &handlers, const CancelFlag *cancel,
                                  int timeoutMs)
 {
-    const auto ws = m_store.workspace(workspace);
-    if (!ws)
-        return ws.failure();
-    const auto cluster = m_store.cluster(ws->id, clusterName);
+    const auto cluster = findCluster(workspace, clusterName);
     if (!cluster)
         return cluster.failure();
     const QList<Node> nodes = m_store.allNodes(cluster->id);
@@ -543,10 +602,7 @@ Result<int> ClusterService::exec(const QString &workspace, const QString &cluste
 Result<QList<SetupLog>> ClusterService::setupLogs(const QString &workspace, const QString &clusterName,
                                                   const QString &node)
 {
-    const auto ws = m_store.workspace(workspace);
-    if (!ws)
-        return ws.failure();
-    const auto cluster = m_store.cluster(ws->id, clusterName);
+    const auto cluster = findCluster(workspace, clusterName);
     if (!cluster)
         return cluster.failure();
     return SetupTask::logs(workspace, clusterName, node);

@@ -7,6 +7,8 @@
 #include "transport/SshParameters.h"
 #include "transport/TransferOptions.h"
 
+#include <QHash>
+
 #include <functional>
 
 namespace TrainDesk {
@@ -41,8 +43,8 @@ struct ClusterEvents
 
 // Cluster life cycle over the Store and the nodes: create (credentials, key deployment,
 // host keys, SSH between nodes, setup task), resize (nodes above the target drain and
-// leave; growing brings them back through the setup task), delete, probe, node states
-// and commands on a node. Blocks on the nodes: run it off the GUI thread, with a Store
+// leave; growing brings them back through the setup task), the setup task on demand,
+// delete, probe, node states and commands on a node. Blocks on the nodes: run it off the GUI thread, with a Store
 // of that thread.
 class ClusterService
 {
@@ -71,12 +73,26 @@ public:
     Result<int> exec(const QString &workspace, const QString &cluster, const QString &node, const QString &command,
                      const ExecHandlers &handlers, const CancelFlag *cancel = nullptr, int timeoutMs = 0);
     Result<QList<SetupLog>> setupLogs(const QString &workspace, const QString &cluster, const QString &node = {});
+    // Runs the cluster's setup task again (after its script changed, say) on the named
+    // nodes, or on every node in service when none is named, in parallel. The nodes are
+    // preparing meanwhile, then idle, or unusable with the reason. Refused for nodes that
+    // run a job. One log per node, in node order; a failed run is a log, not a failure.
+    Result<QList<SetupLog>> runSetup(const QString &workspace, const QString &cluster, const QStringList &nodeNames,
+                                     const ClusterEvents &events = {}, const CancelFlag *cancel = nullptr);
 
 private:
+    Result<Cluster> findCluster(const QString &workspace, const QString &name) const;
     Result<Cluster> createLocal(const CreateClusterRequest &request, qint64 workspaceId, const ClusterEvents &events);
-    // Reachability check and setup task for nodes joining the cluster; sets their states.
-    void join(const QString &workspace, const Cluster &cluster, const QList<Node> &nodes, const ClusterEvents &events);
-    QStringList busyNodes(qint64 clusterId) const;
+    // The nodes runSetup may run on: those named (every node in service when none is),
+    // none of them running a job.
+    Result<QList<Node>> nodesForSetup(const Cluster &cluster, const QStringList &names) const;
+    // For nodes that join or run the setup task again: the setup task (a reachability
+    // check when the cluster has none), then each node's state from the outcome. Returns
+    // the setup task's logs in node order (none without a setup task).
+    QList<SetupLog> prepareNodes(const QString &workspace, const Cluster &cluster, const QList<Node> &nodes,
+                                 const ClusterEvents &events, const CancelFlag *cancel = nullptr);
+    // Node name -> the name of the running job that holds the node.
+    QHash<QString, QString> busyNodes(qint64 clusterId) const;
 
     Store &m_store;
 };

@@ -9,6 +9,19 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+namespace TrainDesk {
+
+QString SetupLog::failure() const
+{
+    if (succeeded())
+        return {};
+    if (exitCode)
+        return QStringLiteral("setup task failed with exit code %1 (see %2)").arg(*exitCode).arg(stdErrPath);
+    return QStringLiteral("setup task could not run: %1").arg(error);
+}
+
+} // namespace TrainDesk
+
 namespace TrainDesk::SetupTask {
 
 namespace {
@@ -117,6 +130,16 @@ QList<SetupLog> logs(const QString &workspace, const QString &cluster, const QSt
     }
     std::sort(found.begin(), found.end(), [](const SetupLog &a, const SetupLog &b) { return a.started > b.started; });
     return found;
+}
+
+QString failureSummary(const QList<SetupLog> &runs)
+{
+    QStringList failed;
+    for (const SetupLog &run : runs) {
+        if (!run.succeeded())
+            failed << QStringLiteral("node %1: %2").arg(run.node, run.failure());
+    }
+    return failed.join(QStringLiteral("; "));
 }
 
 } // namespace TrainDesk::SetupTask

@@ -23,6 +23,8 @@ struct SetupLog
     QString stdErrPath;
 
     bool succeeded() const { return exitCode && *exitCode == 0; }
+    // Why the run failed (the node's state reason); empty when it succeeded.
+    QString failure() const;
 };
 
 namespace SetupTask {
@@ -35,6 +37,8 @@ SetupLog run(const QString &workspace, const Cluster &cluster, const QList<Share
              Transport &transport, const CancelFlag *cancel = nullptr, int timeoutMs = 3600 * 1000);
 // Every run on record, newest first; of one node when `node` is given.
 QList<SetupLog> logs(const QString &workspace, const QString &cluster, const QString &node = {});
+// "node n1: <failure>; node n2: ..." for the runs that failed; empty when none did.
+QString failureSummary(const QList<SetupLog> &runs);
 
 } // namespace SetupTask
 } // namespace TrainDesk

@@ -7,6 +7,19 @@
 
 namespace TrainDesk {
 
+namespace {
+
+qint64 clusterIdOf(const Store &store, const QString &workspace, const QString &cluster)
+{
+    const auto ws = store.workspace(workspace);
+    if (!ws)
+        return 0;
+    const auto found = store.cluster(ws->id, cluster);
+    return found ? found->id : 0;
+}
+
+} // namespace
+
 // What the worker thread and the GUI share: the cancel flag and host key answers.
 struct ClusterWorker::Shared
 {
@@ -141,7 +154,7 @@ int ClusterWorker::createCluster(const CreateClusterRequest &request, const QSet
 
 int ClusterWorker::resize(const QString &workspace, const QString &cluster, int targetNodeCount)
 {
-    return start([=](int id) {
+    return start([=, this](int id) {
         Store store;
         Result<Cluster> result = fail(QString());
         if (const auto opened = store.open(m_databasePath); !opened)
@@ -156,7 +169,7 @@ int ClusterWorker::resize(const QString &workspace, const QString &cluster, int 
 
 int ClusterWorker::probe(const QString &workspace, const QString &cluster)
 {
-    return start([=](int id) {
+    return start([=, this](int id) {
         Store store;
         QString error;
         bool passed = false;
@@ -176,7 +189,7 @@ int ClusterWorker::probe(const QString &workspace, const QString &cluster)
 
 int ClusterWorker::remove(const QString &workspace, const QString &cluster)
 {
-    return start([=](int id) {
+    return start([=, this](int id) {
         Store store;
         QString error;
         if (const auto opened = store.open(m_databasePath); !opened)
@@ -184,6 +197,26 @@ int ClusterWorker::remove(const QString &workspace, const QString &cluster)
         else if (const auto removed = ClusterService(store).remove(workspace, cluster); !removed)
             error = removed.error();
         post([=, this] { Q_EMIT finished(id, 0, error); });
+    });
+}
+
+int ClusterWorker::runSetup(const QString &workspace, const QString &cluster, const QStringList &nodes)
+{
+    return start([=, this](int id) {
+        Store store;
+        qint64 clusterId = 0;
+        QString error;
+        if (const auto opened = store.open(m_databasePath); !opened) {
+            error = opened.error();
+        } else if (const auto runs = ClusterService(store).runSetup(workspace, cluster, nodes, events(id),
+                                                                     &m_shared->cancel);
+                   !runs) {
+            error = runs.error();
+        } else {
+            error = SetupTask::failureSummary(*runs);
+            clusterId = clusterIdOf(store, workspace, cluster);
+        }
+        post([=, this] { Q_EMIT finished(id, clusterId, error); });
     });
 }
 

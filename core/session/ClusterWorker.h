@@ -30,9 +30,12 @@ public:
     int resize(const QString &workspace, const QString &cluster, int targetNodeCount);
     int probe(const QString &workspace, const QString &cluster);
     int remove(const QString &workspace, const QString &cluster);
+    // The cluster's setup task again, on the named nodes (every node when none is named).
+    int runSetup(const QString &workspace, const QString &cluster, const QStringList &nodes = {});
 
     void answerHostKey(int questionId, bool accept);
-    // Stops a running test or probe; open host key questions are refused.
+    // Stops a running test, probe or setup task (over SSH; a local task runs to its end);
+    // open host key questions are refused.
     void cancel();
     bool isBusy() const { return m_running > 0; }
 
@@ -44,7 +47,8 @@ Q_SIGNALS:
     void hostKeyQuestion(int requestId, int questionId, const TrainDesk::HostKeyQuestion &question);
     // testNodes and probe: whether every check passed (false when cancelled).
     void testFinished(int requestId, bool allPassed, const QString &error);
-    // createCluster, resize, remove: the cluster id (0 after remove) or the error.
+    // createCluster, resize, remove, runSetup: the cluster id (0 after remove) or the
+    // error; for runSetup also the nodes whose setup task failed, with why.
     void finished(int requestId, qint64 clusterId, const QString &error);
     void busyChanged(bool busy);
 

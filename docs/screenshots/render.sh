@@ -32,6 +32,13 @@ shot() {  # shot FILE SELECT TAB [DELAY] [ACTION STEPS]: ACTION opens a wizard, 
 # The first start creates the defaults; the draft demo job is what a new user sees.
 shot 01-first-start.png fashion-mnist-demo Overview 3
 
+# A shorter run of the demo with a ten times larger learning rate, to compare with.
+compare=fashion-mnist-lr1e-3
+sed 's/--epochs 5/--epochs 1 --max-steps 500 --lr 0.001/' "$here/../../resources/jobs/fashion-mnist-demo.json" > "$home/compare.json"
+"$app" job create -e demo -n "$compare" -c local -f "$home/compare.json" >/dev/null
+echo "render.sh: running $compare first (the local cluster runs one 2-rank job at a time)"
+"$app" job wait -e demo -n "$compare" >/dev/null
+
 "$app" job start "${demo[@]}" >/dev/null
 # Wait for the first epoch's validation, so the charts have both kinds of points.
 echo "render.sh: waiting for the demo job's first epoch (a few minutes)"
@@ -49,6 +56,10 @@ shot 03-job-logs.png fashion-mnist-demo Logs 4
 shot 04-job-overview.png fashion-mnist-demo Overview 3
 shot 05-job-files.png fashion-mnist-demo "Output files" 4
 shot 06-cluster.png local Cluster 3
+# Each rank's own curves; then the shorter run overlaid.
+shot 12-charts-per-rank.png fashion-mnist-demo Charts 5 "" "perRankCheck=1"
+shot 13-charts-compare.png fashion-mnist-demo Charts 5 "" "menu:compareButton=$compare"
+
 
 # The wizards (see ui/ScreenshotMode.cpp for the steps).
 shot 07-new-job.png demo "" 3 newJobAction ""

@@ -1,8 +1,10 @@
 // Clusters of SSH nodes end to end, on two real sshd servers (127.0.0.2 and 127.0.0.3)
 // that accept a throwaway user's password: creation with key generation and deployment,
-// the setup task and its logs, probing (streamed), node states (unreachable, setup task
-// failed), resize (drain, park, rejoin), delete refused while a job runs, node exec, and
-// a job across both nodes (preparation on every node, mpirun through the cluster's SSH).
+// the setup task and its logs, the setup task on demand (both nodes in parallel, one
+// node, cancelled from the GUI's worker), probing (streamed), node states (unreachable,
+// setup task failed), resize (drain, park, rejoin), delete refused while a job runs, node
+// exec, and a job across both nodes (preparation on every node, mpirun through the
+// cluster's SSH).
 #include "IntegrationTest.h"
 
 #include "cluster/ClusterMesh.h"
@@ -11,6 +13,7 @@
 #include "cluster/MultiNodeJob.h"
 #include "cluster/SshKeys.h"
 #include "jobs/JobRunner.h"
+#include "session/ClusterWorker.h"
 #include "store/Store.h"
 
 #include <QElapsedTimer>
@@ -177,6 +180,86 @@ private slots:
             QCOMPARE(out.readAll(), QStringLiteral("set up %1\n").arg(log.node).toUtf8());
             QCOMPARE(err.readAll(), QByteArray("to-stderr\n"));
         }
+    }
+
+    void runSetupAgainOnEveryNodeOrOne()
+    {
+        ClusterService service(m_store);
+        const int logsBefore = int(service.setupLogs(QStringLiteral("ws"), QStringLiteral("c1"))->size());
+        QStringList messages;
+        ClusterEvents events;
+        events.message = [&](const QString &m) { messages << m; };
+        const auto runs = service.runSetup(QStringLiteral("ws"), QStringLiteral("c1"), {}, events);
+        QVERIFY2(runs, qPrintable(runs.error()));
+        QCOMPARE(runs->size(), 2);
+        QCOMPARE(runs->at(0).node, QStringLiteral("n1"));  // node order
+        QCOMPARE(runs->at(1).node, QStringLiteral("n2"));
+        for (const SetupLog &run : *runs) {
+            QVERIFY2(run.succeeded(), qPrintable(run.failure()));
+            QFile out(run.stdOutPath);
+            QVERIFY(out.open(QIODevice::ReadOnly));
+            QCOMPARE(out.readAll(), QStringLiteral("set up %1\n").arg(run.node).toUtf8());
+        }
+        // Both nodes ran at once: each started before the other ended.
+        QVERIFY(runs->at(0).started < runs->at(1).ended && runs->at(1).started < runs->at(0).ended);
+        QCOMPARE(messages.filter(QLatin1String("setup task succeeded")).size(), 2);
+        QCOMPARE(int(service.setupLogs(QStringLiteral("ws"), QStringLiteral("c1"))->size()), logsBefore + 2);
+
+        const auto one = service.runSetup(QStringLiteral("ws"), QStringLiteral("c1"), {QStringLiteral("n2")});
+        QVERIFY2(one && one->size() == 1 && one->first().node == QLatin1String("n2"), qPrintable(one.error()));
+        for (const Node &n : m_store.nodes(m_clusterId))
+            QCOMPARE(toString(n.state), toString(NodeState::Idle));
+    }
+
+    void cancelledSetupLeavesTheNodeUnusable()
+    {
+        // The task is slow while a file of the node's user is there.
+        const QString slow = m_user.home() + QStringLiteral("/slow-setup");
+        CreateClusterRequest r = request(QStringLiteral("c4"));
+        r.nodes = {QStringLiteral("n1=") + address(m_node1)};
+        r.password.clear();  // the key deployed before logs in
+        r.setupTask = QStringLiteral("if [ -e \"$HOME/slow-setup\" ]; then echo slow; sleep 120; fi");
+        const auto cluster = ClusterService(m_store).create(r);
+        QVERIFY2(cluster, qPrintable(cluster.error()));
+        QFile marker(slow);
+        QVERIFY(marker.open(QIODevice::WriteOnly));
+        marker.close();
+
+        ClusterWorker worker(m_home.dataDir() + QStringLiteral("/traindesk.db"));
+        QSignalSpy messages(&worker, &ClusterWorker::message);
+        QSignalSpy finished(&worker, &ClusterWorker::finished);
+        const int id = worker.runSetup(QStringLiteral("ws"), QStringLiteral("c4"));
+        QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 20000);
+        QCOMPARE(messages.first().at(0).toInt(), id);
+        QVERIFY2(messages.first().at(1).toString().contains(QLatin1String("node n1: running the setup task")),
+                 qPrintable(messages.first().at(1).toString()));
+        // The task is running on the node once its output reaches the log.
+        const QDir logs(SetupTask::logDirectory(QStringLiteral("ws"), QStringLiteral("c4")) + QStringLiteral("/n1"));
+        auto runningOutput = [&] {
+            const QStringList outs = logs.entryList({QStringLiteral("*-stdout.txt")}, QDir::Files, QDir::Name);
+            QFile out(logs.filePath(outs.value(outs.size() - 1)));
+            return out.open(QIODevice::ReadOnly) ? out.readAll() : QByteArray();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(runningOutput(), QByteArray("slow\n"), 20000);
+        QElapsedTimer timer;
+        timer.start();
+        worker.cancel();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(timer.elapsed() < 20000);
+        QCOMPARE(finished.first().at(0).toInt(), id);
+        QCOMPARE(finished.first().at(1).toLongLong(), cluster->id);
+        const QString error = finished.first().at(2).toString();
+        QVERIFY2(error.contains(QLatin1String("node n1")) && error.contains(QLatin1String("cancelled")), qPrintable(error));
+        const Node n = m_store.nodes(cluster->id).first();
+        QCOMPARE(toString(n.state), toString(NodeState::Unusable));
+        QVERIFY2(n.stateReason.contains(QLatin1String("cancelled")), qPrintable(n.stateReason));
+
+        // Without the file the task is quick again, and the node comes back.
+        QVERIFY(QFile::remove(slow));
+        const auto runs = ClusterService(m_store).runSetup(QStringLiteral("ws"), QStringLiteral("c4"), {});
+        QVERIFY2(runs && runs->first().succeeded(), qPrintable(runs ? runs->first().failure() : runs.error()));
+        QCOMPARE(toString(m_store.nodes(cluster->id).first().state), toString(NodeState::Idle));
+        QVERIFY(ClusterService(m_store).remove(QStringLiteral("ws"), QStringLiteral("c4")));
     }
 
     void probeStreamsEachCheck()

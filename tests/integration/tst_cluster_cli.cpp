@@ -1,7 +1,8 @@
 // The cluster commands of the CLI, run as a user runs them, against two real sshd
 // servers: create (key generation and deployment, host keys), show, list, node list,
 // node exec (exit code, Ctrl-C ending the remote command), resize (to 0 and back),
-// probe (streamed PASS/FAIL lines with hints), setup logs and delete.
+// probe (streamed PASS/FAIL lines with hints), setup logs, the setup task on demand
+// (every node, one node, a failing task's exit code) and delete.
 #include "IntegrationTest.h"
 
 #include <QElapsedTimer>
@@ -111,6 +112,45 @@ private slots:
         const Run logs = cli({"cluster", "node", "setup-logs", "-c", "c"});
         QVERIFY2(logs.exitCode == 0, qPrintable(describe(logs)));
         QCOMPARE(logs.out.count(QLatin1String("-stdout.txt")), 2);
+    }
+
+    void setupRunsAgain()
+    {
+        Run r = cli({"cluster", "setup", "-n", "c"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        // Each step as it happens on stderr, the runs on stdout.
+        for (const char *step : {"node 127.0.0.2: running the setup task", "node 127.0.0.3: setup task succeeded"})
+            QVERIFY2(r.err.contains(QLatin1String(step)), qPrintable(describe(r)));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n127\\.0\\.0\\.2\\s+0\\s+\\S+-stdout\\.txt"))),
+                 qPrintable(describe(r)));
+        QCOMPARE(r.out.count(QLatin1String("-stdout.txt")), 2);
+
+        r = cli({"cluster", "setup", "-n", "c", "--node", "127.0.0.3", "-o", "json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QJsonArray runs = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QCOMPARE(runs.size(), 1);
+        const QJsonObject run = runs.first().toObject();
+        QCOMPARE(run.value("node").toString(), QStringLiteral("127.0.0.3"));
+        QCOMPARE(run.value("exitCode").toInt(-1), 0);
+        QFile out(run.value("stdout").toString());
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        QCOMPARE(out.readAll(), QByteArray("ready on 127.0.0.3\n"));
+
+        r = cli({"cluster", "setup", "-n", "c", "--node", "nope"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("cluster 'c' has no node 'nope'")), qPrintable(describe(r)));
+
+        // A task that fails: its exit code in the table, the command fails naming the node.
+        const QString node1 = nodes().section(QLatin1Char(','), 0, 0);
+        r = cli({"cluster", "create", "-n", "failing", "--nodes", node1, "--generate-ssh-keys", "--setup-task",
+                 "echo no >&2; exit 4"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        r = cli({"cluster", "setup", "-n", "failing"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n127\\.0\\.0\\.2\\s+4\\s"))), qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QLatin1String("error: node 127.0.0.2: setup task failed with exit code 4")),
+                 qPrintable(describe(r)));
+        QVERIFY(cli({"cluster", "delete", "-n", "failing"}).exitCode == 0);
     }
 
     void nodeExec()

@@ -41,6 +41,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
       m_summary(new QLabel(this))
 {
     m_accuracy->setYLimits(0, 1);
+    m_perRankCheck->setObjectName(QStringLiteral("perRankCheck"));
+    m_compare->setObjectName(QStringLiteral("compareButton"));
     m_xAxisCombo->addItem(tr("Step"), int(MetricSeries::XAxis::Step));
     m_xAxisCombo->addItem(tr("Epoch"), int(MetricSeries::XAxis::Epoch));
     m_xAxisCombo->addItem(tr("Time"), int(MetricSeries::XAxis::Time));

@@ -19,6 +19,7 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
     , m_nodeCount(new QSpinBox)
     , m_resize(new QPushButton(tr("Re&size")))
     , m_test(new QPushButton(tr("&Test connection")))
+    , m_setup(new QPushButton(tr("Run set&up")))
     , m_remove(new QPushButton(tr("Re&move…")))
     , m_status(new QLabel)
     , m_checks(new QTreeWidget)
@@ -28,6 +29,7 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
     m_nodeCount->setToolTip(tr("Target node count: nodes above it drain and leave; growing brings parked nodes back"));
     m_resize->setObjectName(QStringLiteral("resizeButton"));
     m_test->setObjectName(QStringLiteral("testConnectionButton"));
+    m_setup->setObjectName(QStringLiteral("runSetupButton"));
     m_remove->setObjectName(QStringLiteral("removeClusterButton"));
     m_status->setObjectName(QStringLiteral("clusterActionStatus"));
     m_status->setWordWrap(true);
@@ -42,6 +44,7 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
     row->addWidget(m_nodeCount);
     row->addWidget(m_resize);
     row->addWidget(m_test);
+    row->addWidget(m_setup);
     row->addWidget(m_remove);
     row->addWidget(m_status, 1);
     auto *layout = new QVBoxLayout(this);
@@ -51,6 +54,8 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
 
     connect(m_resize, &QPushButton::clicked, this, [this] { resize(m_nodeCount->value()); });
     connect(m_test, &QPushButton::clicked, this, &ClusterActions::testConnection);
+    connect(m_setup, &QPushButton::clicked, this, &ClusterActions::runSetup);
+    connect(m_worker, &ClusterWorker::message, this, &ClusterActions::addMessage);
     connect(m_remove, &QPushButton::clicked, this, &ClusterActions::confirmRemove);
     connect(m_worker, &ClusterWorker::checkArrived, this, [this](int id, const ProbeCheck &check) {
         if (id != m_requestId)
@@ -69,8 +74,10 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
         if (id != m_requestId)
             return;
         const qint64 cluster = m_clusterId;
-        done(id, error, tr("Done."));
-        if (error.isEmpty())
+        const bool setupRun = m_runningSetup;
+        done(id, error, setupRun ? tr("The setup task succeeded on every node.") : tr("Done."));
+        // A setup task that failed changed its node's state too.
+        if (error.isEmpty() || setupRun)
             Q_EMIT clusterChanged(cluster);
     });
     setBusy(false);
@@ -78,7 +85,8 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
 
 ClusterActions::~ClusterActions()
 {
-    // A probe stops; a resize finishes on its own thread: the view never waits on nodes.
+    // A probe or a setup task over SSH stops; a resize finishes on its own thread: the view
+    // never waits on nodes.
     m_worker->cancel();
     if (m_worker->isBusy())
         connect(m_worker, &ClusterWorker::busyChanged, m_worker, &QObject::deleteLater);
@@ -98,6 +106,10 @@ void ClusterActions::setCluster(qint64 clusterId, const ResourceSnapshot &snapsh
     m_clusterId = entry && ws ? clusterId : 0;
     m_cluster = entry ? entry->cluster.name : QString();
     m_workspace = ws ? ws->workspace.name : QString();
+    m_hasSetupTask = entry && !entry->cluster.setupTask.isEmpty();
+    m_setup->setToolTip(m_hasSetupTask ? tr("Run the setup task again on every node, after its script changed, say. "
+                                            "Nodes are preparing meanwhile; nodes running a job are refused.")
+                                       : tr("This cluster has no setup task."));
     if (entry && !m_nodeCount->hasFocus())
         m_nodeCount->setValue(entry->cluster.targetNodeCount);
     setBusy(m_requestId != 0);
@@ -109,6 +121,7 @@ void ClusterActions::setBusy(bool busy)
     m_nodeCount->setEnabled(enabled);
     m_resize->setEnabled(enabled);
     m_test->setEnabled(enabled);
+    m_setup->setEnabled(enabled && m_hasSetupTask);
     m_remove->setEnabled(enabled);
 }
 
@@ -130,6 +143,28 @@ void ClusterActions::testConnection()
     m_status->setText(tr("Testing…"));
     m_requestId = m_worker->probe(m_workspace, m_cluster);
     setBusy(true);
+}
+
+void ClusterActions::runSetup()
+{
+    if (!m_clusterId || m_requestId || !m_hasSetupTask)
+        return;
+    m_checks->clear();
+    m_checks->show();
+    m_status->setText(tr("Running the setup task on every node…"));
+    m_status->setStyleSheet(QString());
+    m_runningSetup = true;
+    m_requestId = m_worker->runSetup(m_workspace, m_cluster);
+    setBusy(true);
+}
+
+void ClusterActions::addMessage(int requestId, const QString &line)
+{
+    if (requestId != m_requestId || !m_runningSetup)
+        return;
+    auto *item = new QTreeWidgetItem(m_checks, {line});
+    item->setFirstColumnSpanned(true);
+    m_checks->scrollToItem(item);
 }
 
 void ClusterActions::confirmRemove()
@@ -154,6 +189,7 @@ void ClusterActions::done(int requestId, const QString &error, const QString &su
 {
     Q_UNUSED(requestId)
     m_requestId = 0;
+    m_runningSetup = false;
     m_status->setText(error.isEmpty() ? success : error);
     m_status->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
     setBusy(false);
