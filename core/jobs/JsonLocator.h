@@ -27,6 +27,9 @@ public:
 
     // The member or element at `path`, or its nearest ancestor in the text.
     Position locate(const QString &path) const;
+    // Where the member or element at `path` starts in the text (its key for a member), -1
+    // when the text has none.
+    qsizetype offset(const QString &path) const { return m_offsets.value(path, -1); }
     // Paths of members given more than once in one object (the last one counts).
     const QStringList &duplicateKeys() const { return m_duplicates; }
 

@@ -128,6 +128,28 @@ private Q_SLOTS:
         QCOMPARE(bare.value(QLatin1String("customToolkitSettings")).toObject().value(QLatin1String("commandLine")).toString(),
                  QStringLiteral("hostname"));
 
+        // The user's member order stays through form edits; new members come after.
+        doc.setText("{\"properties\": {\"stdOutErrPathPrefix\": \"/tmp\", \"nodeCount\": 1,\n"
+                    "  \"customToolkitSettings\": {\"commandLine\": \"true\"}}, \"$schema\": \"x\"}");
+        doc.setValue(QStringLiteral("properties.nodeCount"), 2);
+        doc.setValue(QStringLiteral("properties.jobPreparation.commandLine"), QStringLiteral("hostname"));
+        const QByteArray ordered = doc.text();
+        QCOMPARE(ordered,
+                 QByteArray("{\n"
+                            "    \"properties\": {\n"
+                            "        \"stdOutErrPathPrefix\": \"/tmp\",\n"
+                            "        \"nodeCount\": 2,\n"
+                            "        \"customToolkitSettings\": {\n"
+                            "            \"commandLine\": \"true\"\n"
+                            "        },\n"
+                            "        \"jobPreparation\": {\n"
+                            "            \"commandLine\": \"hostname\"\n"
+                            "        }\n"
+                            "    },\n"
+                            "    \"$schema\": \"x\"\n"
+                            "}\n"));
+        QCOMPARE(QJsonDocument::fromJson(ordered).object().value(QLatin1String("properties")).toObject().size(), 4);
+
         // Text that is not JSON: reported with its line, and form edits cannot overwrite it.
         const QByteArray broken = "{\n  \"properties\": {\n    \"nodeCount\": 1,,\n  }\n}\n";
         doc.setText(broken);

@@ -1,6 +1,7 @@
 #include "JobSpecDocument.h"
 
 #include "JsonPath.h"
+#include "OrderedJson.h"
 
 #include <QJsonDocument>
 
@@ -40,7 +41,7 @@ void JobSpecDocument::setValues(const QList<QPair<QString, QJsonValue>> &changes
         return;  // the form is read-only then; never overwrite text the user is fixing
     for (const auto &[path, value] : changes)
         m_root = JsonPath::withValue(m_root, documentPath(path), value);
-    m_text = QJsonDocument(m_root).toJson(QJsonDocument::Indented);
+    m_text = OrderedJson::indented(m_root, m_text);  // the user's member order stays
     check();
     Q_EMIT changed(false);
 }
