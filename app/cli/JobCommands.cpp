@@ -6,6 +6,7 @@
 #include "jobs/JobRunner.h"
 #include "jobs/JobSpec.h"
 #include "jobs/JobSpecContext.h"
+#include "jobs/LaunchPlan.h"
 #include "store/Store.h"
 
 #include <QFile>
@@ -140,7 +141,11 @@ int showJob(Context &c, const JobRef &ref, const QString &query = {})
         c.out << (v.isString() ? v.toString() + QLatin1Char('\n') : toJsonText(v));
         return 0;
     }
-    return c.print(json, jobTable(c, {ref.job}));
+    QString text = jobTable(c, {ref.job}).render();
+    // Which node ran which rank: what a rank's lines in the logs came from.
+    if (!ref.job.rankNodes.isEmpty())
+        text += QStringLiteral("\nRanks: %1\n").arg(rankNodesText(ref.job.rankNodes));
+    return c.print(json, text);
 }
 
 // Where a -d ID names: "stdouterr" or an output directory of the job's spec.

@@ -96,6 +96,7 @@ QJsonObject toJson(const Job &job, const QString &workspace, const QString &expe
             {"executionInfo", info},
             {"schedulingPriority", priorities[qBound(0, job.priority, 2)]},
             {"nodes", QJsonArray::fromStringList(job.nodes)},
+            {"rankNodes", QJsonArray::fromStringList(job.rankNodes)},
             {"jobDirectory", job.jobDir},
             {"jobOutputDirectoryPathSegment",
              QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4").arg(workspace, experiment, job.name, job.uuid)}};

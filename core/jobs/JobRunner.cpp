@@ -265,6 +265,7 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
     job.nodes.clear();
     for (const Node &n : nodes)
         job.nodes << n.name;
+    job.rankNodes = plan->rankNodes;
     if (auto ok = m_store.updateJob(job); !ok)
         return ok;
     setNodesState(job, NodeState::Running);

@@ -5,7 +5,6 @@
 #include "ShareMapping.h"
 #include "common/ShellQuote.h"
 
-#include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
 
@@ -42,6 +41,32 @@ void setVariable(EnvironmentList &env, const QString &name, const QString &value
 
 // Counted on the head node when the job starts: the nodes' GPUs are not in the database.
 const QString gpuCount = QStringLiteral("nvidia-smi -L 2>/dev/null | grep -c '^GPU'");
+
+// A line of the hostfile: one host and the slots of every job node on it.
+struct HostLine
+{
+    QString host;
+    int slotCount = 0;
+    QList<int> nodeIndexes;  // the job's nodes on this host, in node order
+};
+
+// How many of `processes` ranks mpirun puts on each hostfile line when it maps by slot: it
+// fills each host's slots in hostfile order; ranks beyond all the slots (--oversubscribe)
+// are spread evenly, one more on each of the first hosts. Ranks are then numbered host by
+// host. Read in Open MPI 4.1's round-robin mapper and checked with real runs.
+QList<int> ranksPerHost(const QList<HostLine> &lines, int processes)
+{
+    QList<int> counts;
+    int left = qMax(0, processes);
+    for (const HostLine &line : lines) {
+        counts << qMin(line.slotCount, left);
+        left -= counts.last();
+    }
+    const int hosts = int(counts.size());
+    for (int h = 0; left > 0 && h < hosts; ++h)
+        counts[h] += left / hosts + (h < left % hosts ? 1 : 0);
+    return counts;
+}
 
 struct Builder
 {
@@ -223,14 +248,61 @@ struct Builder
     }
 
     // mpirun and its options; `passed` are the variables for the (single) app context.
-    QString mpirun(const QStringList &passed, const QStringList &placement) const
+    QString mpirun(const QStringList &passed, const QStringList &placement, const QStringList &mapping = {}) const
     {
         QStringList args{QStringLiteral("mpirun"), QStringLiteral("--hostfile"), plan.hostfilePath()};
         args += placement;
         // Slots are cores; a user asking for more ranks than cores gets them.
         args << QStringLiteral("--oversubscribe") << QStringLiteral("--tag-output");
+        args += mapping;
         args += exportOptions(passed);
         return shellJoin(args);
+    }
+
+    // One line per host: Open MPI refuses a host given twice (two nodes on one machine).
+    QList<HostLine> hostLines() const
+    {
+        QList<HostLine> lines;
+        for (int i = 0; i < nodes.size(); ++i) {
+            const Node &n = nodes.at(i);
+            auto line = std::find_if(lines.begin(), lines.end(), [&](const HostLine &l) { return l.host == n.host; });
+            if (line == lines.end())
+                line = lines.insert(lines.end(), HostLine{n.host, 0, {}});
+            line->slotCount += qMax(1, n.slotCount);
+            line->nodeIndexes << i;
+        }
+        return lines;
+    }
+
+    // The node of each rank. mpirun sees hosts, not nodes: a host's ranks go to its nodes
+    // in node order, each taking its slots, and the last one any beyond them.
+    QStringList rankNodesOf(const ToolkitLaunch &launch) const
+    {
+        QStringList result;
+        switch (launch.kind) {
+        case ToolkitLaunch::Kind::HeadNode:
+            return {nodes.first().name};
+        case ToolkitLaunch::Kind::Tasks:
+            // One app context per task, ranked in the order given.
+            for (const LaunchTask &t : launch.tasks)
+                result << nodes.at(t.nodeIndex).name;
+            return result;
+        case ToolkitLaunch::Kind::Mpi: break;
+        }
+        const QList<HostLine> lines = hostLines();
+        const QList<int> counts = ranksPerHost(lines, launch.processCount);
+        for (int h = 0; h < lines.size(); ++h) {
+            int left = counts.at(h);
+            const QList<int> &onHost = lines.at(h).nodeIndexes;
+            for (int k = 0; k < onHost.size(); ++k) {
+                const Node &n = nodes.at(onHost.at(k));
+                const int take = k + 1 == onHost.size() ? left : qMin(left, qMax(1, n.slotCount));
+                for (int r = 0; r < take; ++r)
+                    result << n.name;
+                left -= take;
+            }
+        }
+        return result;
     }
 
     static QStringList exportOptions(const QStringList &names)
@@ -254,8 +326,11 @@ struct Builder
         switch (launch.kind) {
         case ToolkitLaunch::Kind::Mpi:
             // The program part is the user's shell text: the launch script's shell expands it.
-            return mpirun(passed, {QStringLiteral("-np"), QString::number(launch.processCount)}) + QLatin1Char(' ')
-                + inContainer(launch.program, passed);
+            // By slot, said outright: a default mapping policy set on the head node (an MCA
+            // parameter) would move ranks to other nodes than rankNodes says.
+            return mpirun(passed, {QStringLiteral("-np"), QString::number(launch.processCount)},
+                          {QStringLiteral("--map-by"), QStringLiteral("slot")})
+                + QLatin1Char(' ') + inContainer(launch.program, passed);
         case ToolkitLaunch::Kind::HeadNode:
             return container ? container->execText(launch.program, passed) : launch.program;
         case ToolkitLaunch::Kind::Tasks: break;
@@ -375,16 +450,8 @@ struct Builder
             plan.maxWallClockTimeIsDefault = false;
         }
 
-        // One line per host: Open MPI refuses a host given twice (two nodes on one machine).
-        QStringList hosts;
-        QHash<QString, int> slotsOf;
-        for (const Node &n : nodes) {
-            if (!slotsOf.contains(n.host))
-                hosts << n.host;
-            slotsOf[n.host] += qMax(1, n.slotCount);
-        }
-        for (const QString &host : hosts)
-            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(host).arg(slotsOf.value(host));
+        for (const HostLine &line : hostLines())
+            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(line.host).arg(line.slotCount);
         plan.preparationCommand = spec.jobPreparationCommandLine().value_or(QString());
         plan.toolkit = toString(spec.toolkit());
         plan.launcher = toString(launch->kind);
@@ -396,6 +463,7 @@ struct Builder
             passed << name;
         passed << plan.secretNames << QStringLiteral("AZ_BATCHAI_NUM_GPUS");
         plan.commandLine = command(*launch, passed);
+        plan.rankNodes = rankNodesOf(*launch);
 
         LaunchScriptInput in;
         in.title = QStringLiteral("%1/%2/%3 (%4)").arg(context.workspace, context.experiment, context.job, context.uuid);
@@ -432,6 +500,20 @@ struct Builder
 
 } // namespace
 
+QString rankNodesText(const QStringList &rankNodes)
+{
+    QStringList runs;
+    qsizetype first = 0;
+    for (qsizetype r = 1; r <= rankNodes.size(); ++r) {
+        if (r < rankNodes.size() && rankNodes.at(r) == rankNodes.at(first))
+            continue;
+        const QString ranks = r - 1 == first ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(r - 1);
+        runs << ranks + QLatin1Char(' ') + rankNodes.at(first);
+        first = r;
+    }
+    return runs.join(QStringLiteral(", "));
+}
+
 QString expandBatchAiVariables(const QString &text, const QList<QPair<QString, QString>> &environment)
 {
     static const QRegularExpression both(QStringLiteral("\\$\\{(AZ_BATCHAI_[A-Za-z0-9_]+)\\}|\\$(AZ_BATCHAI_[A-Za-z0-9_]+)"));
@@ -464,6 +546,8 @@ QString LaunchPlan::describe() const
     for (int i = 0; i < nodes.size(); ++i)
         nodeList << (i == 0 ? nodes.at(i) + QStringLiteral(" (head)") : nodes.at(i));
     text += QStringLiteral("Nodes: %1\n").arg(nodeList.join(QStringLiteral(", ")));
+    if (!rankNodes.isEmpty())
+        text += QStringLiteral("Ranks: %1\n").arg(rankNodesText(rankNodes));
     text += QStringLiteral("Job directory: %1\n").arg(jobDir);
     if (!mounts.isEmpty()) {
         text += QStringLiteral("Mounts:\n");
@@ -530,6 +614,7 @@ QJsonObject LaunchPlan::toJson() const
                        {QStringLiteral("summary"), summary},
                        {QStringLiteral("processCount"), processCount},
                        {QStringLiteral("nodes"), QJsonArray::fromStringList(nodes)},
+                       {QStringLiteral("rankNodes"), QJsonArray::fromStringList(rankNodes)},
                        {QStringLiteral("jobDirectory"), jobDir},
                        {QStringLiteral("mounts"), mountArray},
                        {QStringLiteral("inputDirectories"), directories(inputDirectories)},

@@ -59,6 +59,10 @@ struct LaunchPlan
     QList<QPair<QString, QString>> outputDirectories;  // id -> path
     QList<PlannedMount> mounts;
     QStringList nodes;         // node names, head node first
+    // The node each rank runs on (index = MPI_COMM_WORLD rank): known before the start,
+    // because mpirun is told to map the hostfile by slot, which fills each host's slots in
+    // hostfile order (see ranksPerHost in LaunchPlan.cpp), and each task names its host.
+    QStringList rankNodes;
     QString hostfile;          // Open MPI hostfile text
     QString toolkit;           // the toolkit setting's key
     QString launcher;          // mpi, tasks or head node
@@ -79,6 +83,9 @@ struct LaunchPlan
     QString describe() const;  // human-readable, for `job plan` (no secret values)
     QJsonObject toJson() const;  // for `job plan -o json` (no secret values)
 };
+
+// "0-1 node-a, 2-3 node-b": runs of consecutive ranks on one node, for people to read.
+QString rankNodesText(const QStringList &rankNodes);
 
 // Replaces $AZ_BATCHAI_X and ${AZ_BATCHAI_X} with their values; leaves other text alone.
 QString expandBatchAiVariables(const QString &text, const QList<QPair<QString, QString>> &environment);

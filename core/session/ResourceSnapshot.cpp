@@ -98,7 +98,7 @@ QByteArray ResourceSnapshot::signature() const
                 s += "J" + QByteArray::number(j.id) + j.name.toUtf8() + toString(j.state).toUtf8()
                      + QByteArray::number(j.exitCode.value_or(-999)) + j.started.toString().toUtf8()
                      + j.ended.toString().toUtf8() + QByteArray::number(j.errors.size())
-                     + j.nodes.join(QLatin1Char(',')).toUtf8();
+                     + j.nodes.join(QLatin1Char(',')).toUtf8() + "R" + j.rankNodes.join(QLatin1Char(',')).toUtf8();
             }
         }
         for (const ClusterEntry &c : ws.clusters) {

@@ -113,6 +113,7 @@ struct Job
     std::optional<int> exitCode;
     QList<JobError> errors;
     QStringList nodes;        // node names, head node first
+    QStringList rankNodes;    // the node of each MPI rank (index = rank), from the launch plan
     QString uuid;
     QString jobDir;           // remote job directory on the head node
     qint64 pid = 0;           // launch process (and process group) on the head node

@@ -67,6 +67,10 @@ ALTER TABLE clusters ADD COLUMN ssh_secret TEXT NOT NULL DEFAULT '';
 ALTER TABLE nodes ADD COLUMN parked INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE nodes ADD COLUMN facts TEXT NOT NULL DEFAULT '{}';
 )sql",
+    // 3: the node of each rank, so that logs can be shown by node.
+    R"sql(
+ALTER TABLE jobs ADD COLUMN rank_nodes TEXT NOT NULL DEFAULT '[]';
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -201,6 +205,19 @@ Share shareFrom(const QSqlQuery &q)
     return s;
 }
 
+QString stringsToJson(const QStringList &strings)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(strings)).toJson(QJsonDocument::Compact));
+}
+
+QStringList stringsFromJson(const QVariant &value)
+{
+    QStringList strings;
+    for (const QJsonValue &v : QJsonDocument::fromJson(value.toByteArray()).array())
+        strings << v.toString();
+    return strings;
+}
+
 Job jobFrom(const QSqlQuery &q)
 {
     Job j;
@@ -217,8 +234,8 @@ Job jobFrom(const QSqlQuery &q)
     if (!q.value("exit_code").isNull())
         j.exitCode = q.value("exit_code").toInt();
     j.errors = errorsFromJson(q.value("errors").toString());
-    for (const QJsonValue &v : QJsonDocument::fromJson(q.value("nodes").toByteArray()).array())
-        j.nodes << v.toString();
+    j.nodes = stringsFromJson(q.value("nodes"));
+    j.rankNodes = stringsFromJson(q.value("rank_nodes"));
     j.uuid = q.value("uuid").toString();
     j.jobDir = q.value("job_dir").toString();
     j.pid = q.value("pid").toLongLong();
@@ -671,7 +688,7 @@ VoidResult Store::updateJob(const Job &job)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("UPDATE jobs SET spec = ?, state = ?, priority = ?, started = ?, ended = ?, "
-                             "exit_code = ?, errors = ?, nodes = ?, job_dir = ?, pid = ? WHERE id = ?"));
+                             "exit_code = ?, errors = ?, nodes = ?, rank_nodes = ?, job_dir = ?, pid = ? WHERE id = ?"));
     q.addBindValue(job.spec);
     q.addBindValue(toString(job.state));
     q.addBindValue(job.priority);
@@ -679,7 +696,8 @@ VoidResult Store::updateJob(const Job &job)
     q.addBindValue(timeValue(job.ended));
     q.addBindValue(job.exitCode ? QVariant(*job.exitCode) : QVariant());
     q.addBindValue(errorsToJson(job.errors));
-    q.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(job.nodes)).toJson(QJsonDocument::Compact)));
+    q.addBindValue(stringsToJson(job.nodes));
+    q.addBindValue(stringsToJson(job.rankNodes));
     q.addBindValue(text(job.jobDir));
     q.addBindValue(job.pid);
     q.addBindValue(job.id);

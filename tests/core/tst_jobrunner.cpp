@@ -82,7 +82,10 @@ private Q_SLOTS:
         const Job submitted = submit(spec("sh -c 'echo rank=$OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE; echo dir=$AZ_BATCHAI_STDOUTERR_DIR'", 2));
         QCOMPARE(toString(submitted.state), toString(JobState::Running));  // the cluster was idle: started at once
         QVERIFY(submitted.pid > 0);
+        // Both ranks on the one node (2 slots): as the plan mapped them, stored with the job.
+        QCOMPARE(submitted.rankNodes, (QStringList{"localhost", "localhost"}));
         const Job job = waitForEnd(submitted.id);
+        QCOMPARE(job.rankNodes, (QStringList{"localhost", "localhost"}));
         QCOMPARE(toString(job.state), toString(JobState::Succeeded));
         QCOMPARE(job.exitCode.value_or(-1), 0);
         QVERIFY(job.ended >= job.started);

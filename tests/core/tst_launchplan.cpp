@@ -90,6 +90,26 @@ class TestLaunchPlan : public QObject
         return c;
     }
 
+    // context(n) with these nodes instead: "name@host:slots" each.
+    LaunchContext contextWith(const QStringList &nodes)
+    {
+        LaunchContext c = context(0);
+        for (const QString &text : nodes) {
+            Node n;
+            n.name = text.section('@', 0, 0);
+            n.host = text.section('@', 1).section(':', 0, 0);
+            n.slotCount = text.section(':', 1).toInt();
+            c.nodes.append(n);
+        }
+        return c;
+    }
+
+    static JobSpec customMpi(int nodeCount, int processCount, const QString &commandLine = "./a.out")
+    {
+        return specOf({{"nodeCount", nodeCount}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                       {"customMpiSettings", QJsonObject{{"commandLine", commandLine}, {"processCount", processCount}}}});
+    }
+
     // Nodes that are all this machine, a mount root and a share "myshare" in a fresh folder.
     LaunchContext localContext(const QString &name, int nodes)
     {
@@ -133,8 +153,12 @@ class TestLaunchPlan : public QObject
         p.start("setsid", {"-w", "/bin/sh", plan.launchScriptPath()});
         Run r;
         r.finished = p.waitForFinished(timeoutMs);
-        if (!r.finished)
+        if (!r.finished) {
+            // The script's whole process group, not only setsid.
+            if (const qint64 group = readFile(plan.jobDir + "/pid").trimmed().toLongLong(); group > 0)
+                ::kill(pid_t(-group), SIGKILL);
             p.kill();
+        }
         r.exitCode = QString::fromUtf8(readFile(plan.exitCodePath())).trimmed();
         r.failedStep = QString::fromUtf8(readFile(plan.jobDir + "/failed_step")).trimmed();
         r.out = readFile(plan.stdOutErrDir + "/stdout.txt");
@@ -481,7 +505,8 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
             p.insert(key, settings);
             return p;
         };
-        const QString mpirun = "mpirun --hostfile /logs/workspaces/ws/experiments/exp/jobs/job1/1234/hostfile -np %1 --oversubscribe --tag-output";
+        const QString mpirun = "mpirun --hostfile /logs/workspaces/ws/experiments/exp/jobs/job1/1234/hostfile -np %1 --oversubscribe "
+                               "--tag-output --map-by slot";
         QTest::newRow("custom MPI defaults to nodeCount") << with("customMpiSettings", {{"commandLine", "./a.out --x"}})
                                                           << mpirun.arg(2) + " * ./a.out --x";
         QTest::newRow("horovod") << with("horovodSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 8}})
@@ -517,6 +542,123 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         }
         QVERIFY2(plan->commandLine.startsWith(parts.at(0) + " -x AZ_BATCHAI_MOUNT_ROOT "), qPrintable(plan->commandLine));
         QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS " + parts.at(1)), qPrintable(plan->commandLine));
+    }
+
+    void rankNodesFollowTheSlots_data()
+    {
+        QTest::addColumn<QStringList>("nodes");
+        QTest::addColumn<int>("processes");
+        QTest::addColumn<QString>("hostfile");
+        QTest::addColumn<QString>("ranks");
+        const QStringList twoByTwo{"a@10.0.0.1:2", "b@10.0.0.2:2"};
+        const QString twoHosts = "10.0.0.1 slots=2\n10.0.0.2 slots=2\n";
+        QTest::newRow("fewer ranks than slots") << twoByTwo << 3 << twoHosts << "0-1 a, 2 b";
+        QTest::newRow("every slot") << twoByTwo << 4 << twoHosts << "0-1 a, 2-3 b";
+        QTest::newRow("one rank") << twoByTwo << 1 << twoHosts << "0 a";
+        // Beyond the slots, Open MPI spreads the rest evenly, the first hosts first.
+        QTest::newRow("oversubscribed evenly") << twoByTwo << 6 << twoHosts << "0-2 a, 3-5 b";
+        QTest::newRow("oversubscribed, one more on the first") << twoByTwo << 7 << twoHosts << "0-3 a, 4-6 b";
+        QTest::newRow("unequal slots") << QStringList{"a@h1:3", "b@h2:1", "c@h3:1"} << 8 << "h1 slots=3\nh2 slots=1\nh3 slots=1\n"
+                                       << "0-3 a, 4-5 b, 6-7 c";
+        // Nodes on one host share its line: its ranks go to them in node order, by their slots.
+        QTest::newRow("shared host") << QStringList{"a@h1:2", "b@h2:1", "c@h1:1"} << 4 << "h1 slots=3\nh2 slots=1\n"
+                                     << "0-1 a, 2 c, 3 b";
+        QTest::newRow("shared host, oversubscribed") << QStringList{"a@h1:2", "b@h2:1", "c@h1:1"} << 6
+                                                     << "h1 slots=3\nh2 slots=1\n" << "0-1 a, 2-3 c, 4-5 b";
+    }
+
+    void rankNodesFollowTheSlots()
+    {
+        QFETCH(QStringList, nodes);
+        QFETCH(int, processes);
+        QFETCH(QString, hostfile);
+        QFETCH(QString, ranks);
+        const auto plan = buildLaunchPlan(customMpi(int(nodes.size()), processes), contextWith(nodes));
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        QCOMPARE(plan->hostfile, hostfile);
+        QCOMPARE(plan->rankNodes.size(), processes);
+        QCOMPARE(rankNodesText(plan->rankNodes), ranks);
+        // Mapped by slot whatever the head node's defaults say.
+        QVERIFY2(plan->commandLine.contains(" --map-by slot "), qPrintable(plan->commandLine));
+        QVERIFY(plan->describe().contains("\nRanks: " + ranks + "\n"));
+        QCOMPARE(plan->toJson().value("rankNodes").toArray().size(), processes);
+    }
+
+    void rankNodesOfTasksAndHeadNode_data()
+    {
+        QTest::addColumn<QJsonObject>("properties");
+        QTest::addColumn<QStringList>("rankNodes");
+        const QJsonObject base{{"nodeCount", 2}, {"stdOutErrPathPrefix", "/logs"}};
+        auto with = [&](const QString &key, const QJsonObject &settings) {
+            QJsonObject p = base;
+            p.insert(key, settings);
+            return p;
+        };
+        // One app context per task, in order: parameter servers, then workers, round the nodes.
+        QTest::newRow("tensorflow") << with("tensorFlowSettings", {{"pythonScriptFilePath", "t.py"}, {"workerCount", 2},
+                                                                   {"parameterServerCount", 2}})
+                                    << QStringList{"node0", "node1", "node0", "node1"};
+        QTest::newRow("pytorch gloo") << with("pyTorchSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 3},
+                                                                  {"communicationBackend", "Gloo"}})
+                                      << QStringList{"node0", "node0", "node1"};
+        QTest::newRow("caffe2") << with("caffe2Settings", {{"pythonScriptFilePath", "t.py"}}) << QStringList{"node0", "node1"};
+        QTest::newRow("custom toolkit") << with("customToolkitSettings", {{"commandLine", "./run.sh"}}) << QStringList{"node0"};
+        QJsonObject single = with("tensorFlowSettings", {{"pythonScriptFilePath", "t.py"}});
+        single.insert("nodeCount", 1);
+        QTest::newRow("tensorflow master alone") << single << QStringList{"node0"};
+    }
+
+    void rankNodesOfTasksAndHeadNode()
+    {
+        QFETCH(QJsonObject, properties);
+        QFETCH(QStringList, rankNodes);
+        const auto plan = buildLaunchPlan(specOf(properties), context(2));
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        QCOMPARE(plan->rankNodes, rankNodes);
+        QCOMPARE(plan->processCount, int(rankNodes.size()));
+        QVERIFY2(!plan->commandLine.contains("--map-by"), qPrintable(plan->commandLine));  // each task names its host
+    }
+
+    void ranksRunWhereRankNodesSays_data()
+    {
+        QTest::addColumn<int>("processes");
+        QTest::newRow("fewer ranks than slots") << 3;
+        QTest::newRow("oversubscribed") << 7;
+    }
+
+    void ranksRunWhereRankNodesSays()
+    {
+        // Two hosts that are both this machine: a stand-in for ssh starts Open MPI's daemon
+        // here and tells the ranks which host they were sent to.
+        QFETCH(int, processes);
+        const QString ssh = m_dir.filePath("fake-ssh");
+        // Each "host" has its own TMPDIR: two daemons in one session directory hang at times.
+        writeExecutable(ssh, "#!/bin/sh\n"
+                             "while [ $# -gt 0 ]; do case \"$1\" in -*) shift ;; *) break ;; esac; done\n"
+                             "host=$1; shift\n"
+                             "export FAKE_HOST=\"$host\" TMPDIR=\"" + m_dir.filePath("tmp-").toUtf8() + "$host\"\n"
+                             "mkdir -p \"$TMPDIR\" && exec /bin/sh -c \"$*\"\n");
+        static int count = 0;
+        LaunchContext c = localContext(QStringLiteral("rankmap%1").arg(++count), 2);
+        c.nodes[0].host = "fake-host-a";
+        c.nodes[1].host = "fake-host-b";
+        const auto plan = buildLaunchPlan(customMpi(2, processes, "sh -c 'echo rank=$OMPI_COMM_WORLD_RANK host=$FAKE_HOST'"), c);
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        qputenv("OMPI_MCA_plm_rsh_agent", ssh.toUtf8());
+        qputenv("OMPI_MCA_plm_rsh_no_tree_spawn", "1");
+        // A site default that maps by node: the plan's --map-by slot must win over it.
+        qputenv("OMPI_MCA_rmaps_base_mapping_policy", "node");
+        const Run r = run(*plan, "/usr/bin:/bin");
+        for (const char *name : {"OMPI_MCA_plm_rsh_agent", "OMPI_MCA_plm_rsh_no_tree_spawn", "OMPI_MCA_rmaps_base_mapping_policy"})
+            qunsetenv(name);
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        QCOMPARE(plan->rankNodes.size(), processes);
+        for (int rank = 0; rank < processes; ++rank) {
+            const QString host = plan->rankNodes.at(rank) == "node0" ? "fake-host-a" : "fake-host-b";
+            const QByteArray line = QStringLiteral("rank=%1 host=%2\n").arg(rank).arg(host).toUtf8();
+            QVERIFY2(r.out.contains(line), qPrintable(line + "not in\n" + r.out));
+        }
     }
 
     void outputDirectoriesBecomeVariables()

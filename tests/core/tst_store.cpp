@@ -1,6 +1,7 @@
 #include "store/Store.h"
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QStandardPaths>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -39,13 +40,59 @@ private Q_SLOTS:
     {
         Store store;
         QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(store.schemaVersion(), 2);  // 2: SSH cluster credentials, parked nodes, probe facts
+        QCOMPARE(store.schemaVersion(), 3);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes
         // Opening again keeps the data and the version.
         QVERIFY(store.createWorkspace("ws").ok());
         Store again;
         QVERIFY(again.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(again.schemaVersion(), 2);
+        QCOMPARE(again.schemaVersion(), 3);
         QVERIFY(again.workspace("ws").ok());
+    }
+
+    void migratesAVersionTwoDatabase()
+    {
+        const QString path = m_dir.filePath("v2.db");
+        qint64 jobId = 0;
+        {
+            // A version 2 database with a job: today's schema less the rank_nodes column.
+            Store store;
+            QVERIFY(store.open(path).ok());
+            const auto ws = store.createWorkspace("ws");
+            const auto exp = store.createExperiment(ws->id, "exp");
+            const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+            Job job;
+            job.experimentId = exp->id;
+            job.clusterId = cluster->id;
+            job.name = "old";
+            job.spec = "{}";
+            job.uuid = "u";
+            auto created = store.createJob(job);
+            QVERIFY(created.ok());
+            created->nodes = {"n0"};
+            QVERIFY(store.updateJob(*created).ok());
+            jobId = created->id;
+        }
+        {
+            auto db = QSqlDatabase::addDatabase("QSQLITE", "v2");
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY2(q.exec("ALTER TABLE jobs DROP COLUMN rank_nodes"), qPrintable(q.lastError().text()));
+            QVERIFY(q.exec("PRAGMA user_version=2"));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase("v2");
+        Store store;
+        const auto opened = store.open(path);
+        QVERIFY2(opened.ok(), qPrintable(opened.error()));
+        QCOMPARE(store.schemaVersion(), 3);
+        auto job = store.jobById(jobId);
+        QVERIFY(job.ok());
+        QCOMPARE(job->nodes, QStringList{"n0"});
+        QVERIFY(job->rankNodes.isEmpty());  // ran before ranks were recorded
+        job->rankNodes = {"n0"};
+        QVERIFY(store.updateJob(*job).ok());
+        QCOMPARE(store.jobById(jobId)->rankNodes, QStringList{"n0"});
     }
 
     void refusesNewerSchema()
@@ -146,6 +193,7 @@ private Q_SLOTS:
         created->exitCode = 3;
         created->errors = {{"JobFailed", "exit 3", {"see stderr"}}};
         created->nodes = {"n0"};
+        created->rankNodes = {"n0", "n0", "n1"};
         QVERIFY(store.updateJob(*created).ok());
         const auto reread = store.jobById(created->id);
         QCOMPARE(toString(reread->state), toString(JobState::Failed));
@@ -153,6 +201,8 @@ private Q_SLOTS:
         QCOMPARE(reread->errors.size(), 1);
         QCOMPARE(reread->errors.first().details, QStringList{"see stderr"});
         QCOMPARE(reread->nodes, QStringList{"n0"});
+        QCOMPARE(reread->rankNodes, (QStringList{"n0", "n0", "n1"}));
+        QCOMPARE(store.jobs(exp->id).first().rankNodes, (QStringList{"n0", "n0", "n1"}));
 
         // Output is stored once: a second reader starting from a stale offset is refused.
         QCOMPARE(store.jobFileOffset(created->id, "metrics.jsonl"), 0);

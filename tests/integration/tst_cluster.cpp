@@ -21,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QThread>
 
@@ -372,9 +373,13 @@ private slots:
 
     void jobAcrossBothNodes()
     {
+        // One rank more than n1 has slots: the last one runs on n2. Each rank says which node
+        // it is on through the node's own TMPDIR (tmp-n1, tmp-n2).
+        const int ranks = nodesByName(m_clusterId).value(QStringLiteral("n1")).slotCount + 1;
         const Job job = submit({{"nodeCount", 2},
                                 {"jobPreparation", QJsonObject{{"commandLine", "echo prepared"}}},
-                                {"customMpiSettings", QJsonObject{{"commandLine", "hostname"}, {"processCount", 2}}},
+                                {"customMpiSettings", QJsonObject{{"commandLine", "sh -c 'echo rank $OMPI_COMM_WORLD_RANK $TMPDIR'"},
+                                                                  {"processCount", ranks}}},
                                 {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/logs"}});
         const Job done = waitForEnd(job.id);
         QCOMPARE(done.nodes, QStringList({QStringLiteral("n1"), QStringLiteral("n2")}));
@@ -388,7 +393,19 @@ private slots:
                             + QString::fromUtf8(read(QStringLiteral("stderr.txt")))));
         QCOMPARE(read(QStringLiteral("stdout-job_prep-n1.txt")), QByteArray("prepared\n"));
         QCOMPARE(read(QStringLiteral("stdout-job_prep-n2.txt")), QByteArray("prepared\n"));
-        QCOMPARE(read(QStringLiteral("stdout.txt")).count('\n'), 2);  // one line per rank
+        // Where the log filter by node says each rank ran is where it ran.
+        QCOMPARE(done.rankNodes.size(), ranks);
+        const QByteArray out = read(QStringLiteral("stdout.txt"));
+        QCOMPARE(out.count('\n'), ranks);  // one line per rank
+        const QRegularExpression line(QStringLiteral("^\\[\\d+,(\\d+)\\]<stdout>:rank (\\d+) .*/tmp-(n\\d)$"));
+        for (const QByteArray &text : out.trimmed().split('\n')) {
+            const auto m = line.match(QString::fromUtf8(text));
+            QVERIFY2(m.hasMatch(), text.constData());
+            const int rank = m.captured(1).toInt();
+            QCOMPARE(m.captured(2).toInt(), rank);
+            QCOMPARE(done.rankNodes.at(rank), m.captured(3));
+        }
+        QCOMPARE(done.rankNodes.last(), QStringLiteral("n2"));
     }
 
     void resizeDrainsParksAndRejoins()

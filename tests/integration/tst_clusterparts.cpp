@@ -186,6 +186,11 @@ private slots:
                      "name TEXT NOT NULL, host TEXT NOT NULL, port INTEGER NOT NULL, user TEXT NOT NULL, slots INTEGER "
                      "NOT NULL, state TEXT NOT NULL, state_reason TEXT NOT NULL DEFAULT '', last_seen TEXT, "
                      "UNIQUE(cluster_id, name))",
+                     "CREATE TABLE jobs (id INTEGER PRIMARY KEY, experiment_id INTEGER NOT NULL, cluster_id INTEGER NOT NULL, "
+                     "name TEXT NOT NULL, spec BLOB NOT NULL, state TEXT NOT NULL, priority INTEGER NOT NULL, "
+                     "created TEXT NOT NULL, started TEXT, ended TEXT, exit_code INTEGER, errors TEXT NOT NULL DEFAULT '[]', "
+                     "nodes TEXT NOT NULL DEFAULT '[]', uuid TEXT NOT NULL, job_dir TEXT NOT NULL DEFAULT '', "
+                     "pid INTEGER NOT NULL DEFAULT 0, UNIQUE(experiment_id, name))",
                      "INSERT INTO workspaces VALUES(1, 'ws', '2024-01-01T00:00:00Z')",
                      "INSERT INTO clusters VALUES(1, 1, 'old', 'ssh', 1, '/mnt', '', '2024-01-01T00:00:00Z')",
                      "INSERT INTO nodes VALUES(1, 1, 0, 'n', 'h', 22, 'u', 4, 'idle', '', NULL)",
@@ -198,7 +203,7 @@ private slots:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened, qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 2);
+        QCOMPARE(store.schemaVersion(), 3);
         const auto cluster = store.cluster(1, QStringLiteral("old"));
         QVERIFY(cluster);
         QVERIFY(cluster->sshKeyFile.isEmpty());

@@ -1,6 +1,6 @@
 // LogView on a real Backend: a job's stdout followed as the test appends to it (through
 // JobMonitor::followFile on the worker thread), the tail of a big file, follow that pauses
-// when scrolled up, search, rank filter and another file.
+// when scrolled up, search, rank and node filters and another file.
 #include "FakeJob.h"
 #include "TestHome.h"
 #include "logs/LogView.h"
@@ -192,6 +192,54 @@ private Q_SLOTS:
         QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stderr.txt"), "oops\n"));
         view.showFile(QStringLiteral("stdouterr/stderr.txt"));
         QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("oops"), 10000);
+    }
+
+    void nodeFilter()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("nodes"));
+        const QString file = dir + QStringLiteral("/stdouterr/stdout.txt");
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("nodes"), dir);
+        QVERIFY(appendToFile(file, "[1,0]<stdout>:a0\n[1,2]<stdout>:a2\nfrom mpirun\n[1,1]<stdout>:a1\n[1,3]<stderr>:a3\n"));
+        LogView view(m_backend.get());
+        auto *combo = view.findChild<QComboBox *>(QStringLiteral("logNodeCombo"));
+        QVERIFY(combo);
+        // Every rank on one node: nothing to choose.
+        view.setJob(id, false, {QStringLiteral("node-a"), QStringLiteral("node-a")});
+        QVERIFY(!combo->isVisibleTo(&view));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->document()->blockCount(), 5, 10000);
+
+        // The map as the job's plan made it: ranks 0-1 on node-a, 2-3 on node-b.
+        const QStringList rankNodes{QStringLiteral("node-a"), QStringLiteral("node-a"), QStringLiteral("node-b"),
+                                    QStringLiteral("node-b")};
+        view.setJob(id, false, rankNodes);
+        QVERIFY(combo->isVisibleTo(&view));
+        QCOMPARE(combo->count(), 3);
+        QCOMPARE(combo->itemText(1), QStringLiteral("node-a (ranks 0-1)"));
+        QCOMPARE(combo->itemData(2).toString(), QStringLiteral("node-b"));
+        view.setNodeFilter(QStringLiteral("node-b"));
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("node-b"));
+        // Only node-b's ranks; mpirun's own lines belong to no node.
+        QCOMPARE(view.textView()->toPlainText(), QStringLiteral("2\u2502 a2\n3\u2502 a3"));
+        QVERIFY(appendToFile(file, "[1,1]<stdout>:b1\n[1,2]<stdout>:b2\nfrom mpirun again\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("2\u2502 a2\n3\u2502 a3\n2\u2502 b2"), 10000);
+
+        // With a rank filter both hold: a rank of another node shows nothing.
+        view.setRankFilter(3);
+        QCOMPARE(view.textView()->toPlainText(), QStringLiteral("3\u2502 a3"));
+        view.setRankFilter(1);
+        QCOMPARE(view.textView()->toPlainText(), QString());
+        view.setNodeFilter(QStringLiteral("node-a"));
+        QCOMPARE(view.textView()->toPlainText(), QStringLiteral("1\u2502 a1\n1\u2502 b1"));
+        view.setRankFilter(-1);
+        QCOMPARE(view.textView()->toPlainText(), QStringLiteral("0\u2502 a0\n1\u2502 a1\n1\u2502 b1"));
+        view.setNodeFilter(QStringLiteral("no-such-node"));  // ignored
+        QCOMPARE(view.textView()->document()->blockCount(), 3);
+
+        // A map without the chosen node shows every node again.
+        view.setJob(id, false, {QStringLiteral("node-c"), QStringLiteral("node-d")});
+        QCOMPARE(combo->currentIndex(), 0);
+        QCOMPARE(view.textView()->document()->blockCount(), 8);
+        QVERIFY(appendToFile(dir + QStringLiteral("/exit_code"), "0\n"));
     }
 
 private:

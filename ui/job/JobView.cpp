@@ -114,7 +114,7 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     const ResourceSnapshot::ExperimentEntry *exp = snapshot.findExperiment(job->experimentId);
     const ResourceSnapshot::ClusterEntry *cluster = snapshot.findCluster(job->clusterId);
     m_overview->setJob(*job, exp ? exp->experiment.name : QString(), cluster ? cluster->cluster.name : QString());
-    m_logs->setJob(job->jobDir.isEmpty() ? 0 : jobId, isFinished(job->state));
+    m_logs->setJob(job->jobDir.isEmpty() ? 0 : jobId, isFinished(job->state), job->rankNodes);
     m_files->setJob(job->jobDir.isEmpty() ? 0 : jobId, !isFinished(job->state));
 }
 

@@ -23,6 +23,22 @@ public:
         QString display() const;
     };
 
+    // Which lines a view shows: those of one rank, of the ranks of one node, or of both.
+    // Untagged lines (mpirun's own) belong to no node: only "every node" shows them.
+    struct Filter
+    {
+        int rank = -1;          // -1: every rank
+        QString node;           // empty: every node
+        QList<bool> nodeRanks;  // for `node`: whether rank r ran on it, index = rank
+
+        bool accepts(const Line &line) const
+        {
+            if (rank >= 0 && line.rank != rank)
+                return false;
+            return node.isEmpty() || (line.rank >= 0 && line.rank < nodeRanks.size() && nodeRanks.at(line.rank));
+        }
+    };
+
     explicit LogBuffer(int maxLines = 200000);
 
     // Returns the complete lines this chunk finished.

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QGuiApplication>
+#include <QHash>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -24,6 +25,20 @@ const QString stdoutFile = QStringLiteral("stdouterr/stdout.txt");
 const QString stderrFile = QStringLiteral("stdouterr/stderr.txt");
 constexpr int maxHighlights = 2000;
 
+// "0-1, 4": runs of consecutive ranks.
+QString rankRanges(const QList<int> &ranks)
+{
+    QStringList runs;
+    for (qsizetype i = 0; i < ranks.size();) {
+        qsizetype j = i;
+        while (j + 1 < ranks.size() && ranks.at(j + 1) == ranks.at(j) + 1)
+            ++j;
+        runs << (i == j ? QString::number(ranks.at(i)) : QStringLiteral("%1-%2").arg(ranks.at(i)).arg(ranks.at(j)));
+        i = j + 1;
+    }
+    return runs.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 LogView::LogView(Backend *backend, QWidget *parent)
@@ -31,6 +46,7 @@ LogView::LogView(Backend *backend, QWidget *parent)
       m_backend(backend),
       m_fileCombo(new QComboBox(this)),
       m_rankCombo(new QComboBox(this)),
+      m_nodeCombo(new QComboBox(this)),
       m_search(new QLineEdit(this)),
       m_matches(new QLabel(this)),
       m_followButton(new QToolButton(this)),
@@ -43,6 +59,10 @@ LogView::LogView(Backend *backend, QWidget *parent)
     m_fileCombo->addItem(QStringLiteral("stdout.txt"), stdoutFile);
     m_fileCombo->addItem(QStringLiteral("stderr.txt"), stderrFile);
     m_rankCombo->addItem(tr("All ranks"), -1);
+    m_nodeCombo->setObjectName(QStringLiteral("logNodeCombo"));
+    m_nodeCombo->addItem(tr("All nodes"), QString());
+    m_nodeCombo->setToolTip(tr("Show the lines of the ranks that ran on one node"));
+    m_nodeCombo->setVisible(false);
     m_search->setPlaceholderText(tr("Find in log (Enter: next, Shift+Enter: previous)"));
     m_search->setClearButtonEnabled(true);
     m_followButton->setText(tr("Follow"));
@@ -63,6 +83,7 @@ LogView::LogView(Backend *backend, QWidget *parent)
     bar->addWidget(new QLabel(tr("File:"), this));
     bar->addWidget(m_fileCombo);
     bar->addWidget(m_rankCombo);
+    bar->addWidget(m_nodeCombo);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_matches);
     bar->addWidget(m_followButton);
@@ -85,6 +106,7 @@ LogView::LogView(Backend *backend, QWidget *parent)
             [this](qint64 jobId, const QList<JobFile> &files, const QString &) { onFilesListed(jobId, files); });
     connect(m_fileCombo, &QComboBox::activated, this, [this] { showFile(m_fileCombo->currentData().toString()); });
     connect(m_rankCombo, &QComboBox::activated, this, [this] { setRankFilter(m_rankCombo->currentData().toInt()); });
+    connect(m_nodeCombo, &QComboBox::activated, this, [this] { setNodeFilter(m_nodeCombo->currentData().toString()); });
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         find(m_search->text(), QGuiApplication::keyboardModifiers().testFlag(Qt::ShiftModifier));
     });
@@ -109,11 +131,13 @@ LogView::~LogView()
         m_backend->unfollowFile(m_jobId, m_file);
 }
 
-void LogView::setJob(qint64 jobId, bool finished)
+void LogView::setJob(qint64 jobId, bool finished, const QStringList &rankNodes)
 {
     const bool endedNow = finished && !m_finished && jobId == m_jobId;
     m_finished = finished;
     if (jobId == m_jobId) {
+        if (rankNodes != m_rankNodes)
+            setRankNodes(rankNodes);
         if (endedNow) {
             appendLines(m_buffer.flush());
             flushPending();  // the last lines at once: nothing more will come
@@ -124,6 +148,9 @@ void LogView::setJob(qint64 jobId, bool finished)
         m_backend->unfollowFile(m_jobId, m_file);
     m_jobId = jobId;
     m_file.clear();
+    m_filter.node.clear();
+    m_filter.nodeRanks.clear();
+    setRankNodes(rankNodes);
     while (m_fileCombo->count() > 2)
         m_fileCombo->removeItem(2);
     if (jobId) {
@@ -174,14 +201,14 @@ void LogView::appendLines(const QList<LogBuffer::Line> &lines)
     // display text never made).
     qsizetype accepted = 0;
     for (const LogBuffer::Line &line : lines)
-        accepted += LogBuffer::accepts(line, m_rank) ? 1 : 0;
+        accepted += m_filter.accepts(line) ? 1 : 0;
     qsizetype skip = std::max<qsizetype>(0, accepted - maxLinesPerFlush);
     if (skip > 0) {
         m_skipped += m_pending.size() + skip;
         m_pending.clear();
     }
     for (const LogBuffer::Line &line : lines) {
-        if (!LogBuffer::accepts(line, m_rank))
+        if (!m_filter.accepts(line))
             continue;
         if (skip > 0)
             --skip;
@@ -229,7 +256,7 @@ void LogView::rebuild()
 {
     QStringList shown;
     for (const LogBuffer::Line &line : m_buffer.lines()) {
-        if (LogBuffer::accepts(line, m_rank))
+        if (m_filter.accepts(line))
             shown.append(line.display());
     }
     // Laying out 100,000 lines would hold the window for a second: the newest part.
@@ -250,9 +277,9 @@ void LogView::rebuild()
 
 void LogView::setRankFilter(int rank)
 {
-    if (rank == m_rank)
+    if (rank == m_filter.rank)
         return;
-    m_rank = rank;
+    m_filter.rank = rank;
     const int index = m_rankCombo->findData(rank);
     if (index >= 0)
         m_rankCombo->setCurrentIndex(index);
@@ -267,7 +294,54 @@ void LogView::updateRanks()
         m_rankCombo->removeItem(1);
     for (int r : ranks)
         m_rankCombo->addItem(tr("Rank %1").arg(r), r);
-    m_rankCombo->setCurrentIndex(qMax(0, m_rankCombo->findData(m_rank)));
+    m_rankCombo->setCurrentIndex(qMax(0, m_rankCombo->findData(m_filter.rank)));
+}
+
+void LogView::setNodeFilter(const QString &node)
+{
+    if (node == m_filter.node || (!node.isEmpty() && !m_rankNodes.contains(node)))
+        return;
+    m_filter.node = node;
+    // A flag per rank: the filter then costs one look-up per line, however big the log.
+    m_filter.nodeRanks.clear();
+    if (!node.isEmpty()) {
+        for (const QString &n : std::as_const(m_rankNodes))
+            m_filter.nodeRanks << (n == node);
+    }
+    m_nodeCombo->setCurrentIndex(qMax(0, m_nodeCombo->findData(node)));
+    rebuild();
+}
+
+void LogView::setRankNodes(const QStringList &rankNodes)
+{
+    m_rankNodes = rankNodes;
+    QStringList nodes;  // those with ranks, in the order of their first rank
+    QHash<QString, QList<int>> ranksOf;
+    for (int r = 0; r < rankNodes.size(); ++r) {
+        if (!ranksOf.contains(rankNodes.at(r)))
+            nodes << rankNodes.at(r);
+        ranksOf[rankNodes.at(r)] << r;
+    }
+    while (m_nodeCombo->count() > 1)
+        m_nodeCombo->removeItem(1);
+    for (const QString &node : std::as_const(nodes)) {
+        const QList<int> ranks = ranksOf.value(node);
+        const QString label = ranks.size() == 1 ? tr("%1 (rank %2)") : tr("%1 (ranks %2)");
+        m_nodeCombo->addItem(label.arg(node, rankRanges(ranks)), node);
+    }
+    // One node: every line is its own.
+    m_nodeCombo->setVisible(nodes.size() > 1);
+    const QString chosen = m_filter.node;
+    m_filter.node.clear();
+    m_filter.nodeRanks.clear();
+    m_nodeCombo->setCurrentIndex(0);
+    if (chosen.isEmpty())
+        return;
+    // The same node under the new map, or every node when it has no ranks any more.
+    if (nodes.contains(chosen))
+        setNodeFilter(chosen);
+    else
+        rebuild();
 }
 
 void LogView::onFilesListed(qint64 jobId, const QList<JobFile> &files)

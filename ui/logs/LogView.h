@@ -19,7 +19,8 @@ class Backend;
 namespace TrainDesk::Ui {
 
 // The logs tab: one of the job's stdouterr files as it grows. Follows the end until the
-// user scrolls up, then holds still ("Jump to end" resumes); filters by MPI rank; finds text.
+// user scrolls up, then holds still ("Jump to end" resumes); filters by MPI rank and by
+// node; finds text.
 class LogView : public QWidget
 {
     Q_OBJECT
@@ -37,10 +38,12 @@ public:
     // A rebuild (another rank) lays out at most this many of the buffered lines.
     static constexpr int maxRebuildLines = 20000;
 
-    void setJob(qint64 jobId, bool finished);
+    // `rankNodes`: the node of each rank (Job::rankNodes), for the node filter.
+    void setJob(qint64 jobId, bool finished, const QStringList &rankNodes = {});
     void showFile(const QString &file);  // relative to the job directory, e.g. "stdouterr/stdout.txt"
     QString currentFile() const { return m_file; }
     void setRankFilter(int rank);        // -1: all ranks
+    void setNodeFilter(const QString &node);  // empty: all nodes; a node without ranks is ignored
     bool isFollowing() const { return m_follow; }
     void jumpToEnd();
     // Selects the next (or previous) match, wrapping around; false when there is none.
@@ -57,13 +60,15 @@ private:
     void setFollow(bool on);
     void highlightMatches();
     void updateRanks();
+    void setRankNodes(const QStringList &rankNodes);
 
     Backend *m_backend;
     qint64 m_jobId = 0;
     bool m_finished = false;
     QString m_file;
     LogBuffer m_buffer{maxLines};
-    int m_rank = -1;
+    LogBuffer::Filter m_filter;
+    QStringList m_rankNodes;
     bool m_follow = true;
     bool m_appending = false;
     QStringList m_pending;  // lines to show at the next flush
@@ -71,6 +76,7 @@ private:
     QTimer m_flushTimer;
     QComboBox *m_fileCombo;
     QComboBox *m_rankCombo;
+    QComboBox *m_nodeCombo;
     QLineEdit *m_search;
     QLabel *m_matches;
     QToolButton *m_followButton;
