@@ -43,8 +43,8 @@ echo "render.sh: running $compare first (the local cluster runs one 2-rank job a
 # Wait for the first epoch's validation, so the charts have both kinds of points.
 echo "render.sh: waiting for the demo job's first epoch (a few minutes)"
 for _ in $(seq 1 600); do
-  metrics=$(find "$home" -name metrics.jsonl 2>/dev/null | head -n 1)
-  if [ -n "$metrics" ] && grep -q '"kind": *"val"' "$metrics"; then break; fi
+  metrics="$("$app" job show "${demo[@]}" --query jobDirectory 2>/dev/null || true)/stdouterr/metrics.jsonl"
+  if [ -f "$metrics" ] && grep -q '"kind": *"val"' "$metrics"; then break; fi
   state=$("$app" job show "${demo[@]}" --query state 2>/dev/null || true)
   case "$state" in failed|succeeded) echo "render.sh: the demo job $state early" >&2; "$app" job show "${demo[@]}" >&2; exit 1 ;; esac
   sleep 1

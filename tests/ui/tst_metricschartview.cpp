@@ -7,6 +7,8 @@
 
 #include <QChart>
 #include <QCheckBox>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QMenu>
 #include <QElapsedTimer>
 #include <QFile>
@@ -274,6 +276,14 @@ private Q_SLOTS:
         QCOMPARE(view.lossPanel()->lineNames(), QStringList({"run-7", "run-7 (val)"}));
         QCOMPARE(view.lossPanel()->lineCount(QStringLiteral("run-7")), 40);
         QCOMPARE(view.accuracyPanel()->lineCount(QStringLiteral("run-7 (val)")), 1);
+        // One legend entry per compared job: its validation line is told by dash and dots.
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QStringList legend;
+        for (QLegendMarker *marker : view.lossPanel()->chart()->legend()->markers()) {
+            if (marker->isVisible())
+                legend << marker->label();
+        }
+        QCOMPARE(legend, QStringList({"train", "train (smoothed)", "validation", "run-7"}));
         // Its new points arrive without a redraw request from the owner.
         other.append(trainRecords(41, 20));
         QTRY_COMPARE_WITH_TIMEOUT(view.lossPanel()->lineCount(QStringLiteral("run-7")), 60, 2000);

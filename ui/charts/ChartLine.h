@@ -16,6 +16,8 @@ struct ChartLine
     QColor color;
     Qt::PenStyle style = Qt::SolidLine;
     qreal width = 1.5;
+    bool pointsVisible = false;  // values far apart (once an epoch) show as dots too
+    bool inLegend = true;        // a second line of the same thing needs no second entry
 };
 
 } // namespace TrainDesk::Ui

@@ -59,6 +59,8 @@ QList<ChartLine> compared(const QList<ComparedJob> &jobs, MetricSeries::Metric t
         valLine.points = job.series->points(val, x);
         valLine.color = trainLine.color;
         valLine.style = Qt::DashLine;
+        valLine.pointsVisible = true;
+        valLine.inLegend = false;  // the colour says which job; dashed with dots says validation
         lines << trainLine << valLine;
     }
     return lines;

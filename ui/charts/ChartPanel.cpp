@@ -155,6 +155,7 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
 {
     while (m_lines.size() > lines.size()) {
         QLineSeries *line = m_lines.takeLast();
+        m_lineInLegend.removeLast();
         m_chart->removeSeries(line);
         delete line;
     }
@@ -164,6 +165,7 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
         line->attachAxis(m_x);
         line->attachAxis(yAxis());
         m_lines.append(line);
+        m_lineInLegend.append(true);
     }
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const ChartLine &want = lines.at(i);
@@ -176,6 +178,14 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
             pen.setStyle(want.style);
             pen.setWidthF(want.width);
             line->setPen(pen);
+        }
+        if (line->pointsVisible() != want.pointsVisible)
+            line->setPointsVisible(want.pointsVisible);
+        // Kept here: a marker says it is hidden until the chart is first shown.
+        if (m_lineInLegend.at(i) != want.inLegend) {
+            m_lineInLegend[i] = want.inLegend;
+            for (QLegendMarker *marker : m_chart->legend()->markers(line))
+                marker->setVisible(want.inLegend);
         }
         line->replace(m_log ? positiveOnly(want.points) : want.points);
     }

@@ -83,6 +83,7 @@ private:
     bool m_applying = false;  // our own range changes are not the user's zoom
     std::optional<std::pair<double, double>> m_yLimits;
     QList<QLineSeries *> m_lines;  // the extra lines, in the order given
+    QList<bool> m_lineInLegend;    // of m_lines
     QList<QPointF> m_lastRaw, m_lastSmooth, m_lastVal;
     QList<ChartLine> m_lastLines;
     bool m_smoothing = false;
