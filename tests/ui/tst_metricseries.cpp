@@ -205,6 +205,22 @@ private Q_SLOTS:
         QVERIFY(csv.contains(QByteArray("rank,1004.000,1,4,4,1.9,0.15,,,,1000,1")));
     }
 
+    void valWithoutStepFollowsTheLastTrainPoint()
+    {
+        // Older trainers wrote val records without a global step.
+        MetricSeries s;
+        QList<MetricRecord> records = twoEpochs();
+        records[3].globalStep = -1;  // epoch 1's val, after train step 4
+        records[6].globalStep = -1;  // epoch 2's val, after train step 8
+        s.append(records.mid(0, 4));
+        QCOMPARE(s.points(Metric::ValLoss), QList<QPointF>({{4, 1.7}}));
+        s.append(records.mid(4));
+        QCOMPARE(s.points(Metric::ValLoss), QList<QPointF>({{4, 1.7}, {8, 1.1}}));
+        MetricSeries early;
+        early.append({val(1, -1, 2.0, 0.1, 1000)});  // before any train point: nowhere to put it
+        QVERIFY(early.points(Metric::ValLoss).isEmpty());
+    }
+
     void csv()
     {
         MetricSeries s;

@@ -20,13 +20,15 @@ void MetricSeries::append(const QList<MetricRecord> &records)
         if (r.kind == QLatin1String("train")) {
             kind = Kind::Train;
             ++m_trainCount;
+            m_members[trainKey].append(m_records.size());
             qint64 &maxStep = m_maxStepOfEpoch[r.epoch];
             maxStep = std::max(maxStep, r.step);
         } else if (r.kind == QLatin1String("val")) {
             kind = Kind::Val;
+            m_members[valKey].append(m_records.size());
         } else if (r.kind == QLatin1String("rank") && r.rank >= 0) {
             kind = Kind::Rank;
-            ++m_rankRecords[r.rank];
+            m_members[r.rank].append(m_records.size());
         } else if (r.kind == QLatin1String("done")) {
             m_done = true;
         }
@@ -43,7 +45,7 @@ void MetricSeries::reset(const QList<MetricRecord> &records)
     m_kinds.clear();
     m_maxStepOfEpoch.clear();
     m_cache.clear();
-    m_rankRecords.clear();
+    m_members.clear();
     m_startTime = NAN;
     m_trainCount = 0;
     m_lastEpoch = -1;
@@ -67,7 +69,9 @@ qint64 MetricSeries::stepsPerEpoch() const
 
 QList<int> MetricSeries::ranks() const
 {
-    QList<int> result = m_rankRecords.keys();
+    QList<int> result;
+    for (auto it = m_members.lowerBound(0); it != m_members.cend(); ++it)
+        result.append(it.key());
     if (!result.isEmpty() && result.first() != 0 && m_trainCount > 0)
         result.prepend(0);
     return result;
@@ -91,7 +95,7 @@ double MetricSeries::xOf(const MetricRecord &r, Kind kind, XAxis x, qint64 steps
 MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) const
 {
     // Rank 0 without records of its own (a Keras job): the job's series is rank 0's.
-    if (rank == 0 && !m_rankRecords.contains(0))
+    if (rank == 0 && !m_members.contains(0))
         rank = jobSeries;
     Cached &c = m_cache[(rank + 1) * 64 + int(metric) * 8 + int(x)];
     // Epoch positions depend on the steps per epoch: when that changes, start again.
@@ -100,18 +104,17 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) con
         c = Cached();
         c.steps = steps;
     }
-    if (c.upTo == m_records.size())
-        return c;
     const bool train = metric == Metric::TrainLoss || metric == Metric::TrainAcc || metric == Metric::LearningRate
         || metric == Metric::Throughput;
-    const Kind kind = rank != jobSeries ? Kind::Rank : train ? Kind::Train : Kind::Val;
-    for (qsizetype i = c.upTo; i < m_records.size(); ++i) {
+    if (rank != jobSeries && !train)
+        return c;  // validation is the job's, not a rank's
+    const QList<qsizetype> &members = m_members[rank != jobSeries ? rank : train ? trainKey : valKey];
+    if (c.upTo == members.size())
+        return c;
+    const QList<qsizetype> &trainMembers = m_members[trainKey];
+    for (qsizetype m = c.upTo; m < members.size(); ++m) {
+        const qsizetype i = members.at(m);
         const MetricRecord &r = m_records.at(i);
-        const Kind k = m_kinds.at(i);
-        if (k == Kind::Train)
-            c.lastTrainStep = r.globalStep;
-        if (k != kind || (kind == Kind::Rank && (r.rank != rank || !train)))
-            continue;
         double y = NAN;
         switch (metric) {
         case Metric::TrainLoss: y = r.loss; break;
@@ -121,14 +124,16 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) con
         case Metric::LearningRate: y = r.lr; break;
         case Metric::Throughput: y = r.imagesPerSec; break;
         }
-        double xv = xOf(r, k, x, steps);
+        double xv = xOf(r, m_kinds.at(i), x, steps);
         // Older trainers wrote val records without a step: place them after the last train point.
-        if (x == XAxis::Step && r.globalStep < 0)
-            xv = c.lastTrainStep >= 0 ? double(c.lastTrainStep) : NAN;
+        if (x == XAxis::Step && r.globalStep < 0) {
+            const auto before = std::lower_bound(trainMembers.cbegin(), trainMembers.cend(), i);
+            xv = before == trainMembers.cbegin() ? NAN : double(m_records.at(*(before - 1)).globalStep);
+        }
         if (!std::isnan(y) && !std::isnan(xv) && std::isfinite(y))
             c.points.append(QPointF(xv, y));
     }
-    c.upTo = m_records.size();
+    c.upTo = members.size();
     return c;
 }
 

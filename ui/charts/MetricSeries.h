@@ -66,9 +66,8 @@ private:
     struct Cached
     {
         QList<QPointF> points;
-        qsizetype upTo = 0;        // records looked at
+        qsizetype upTo = 0;        // members (of m_members) looked at
         qint64 steps = -1;         // steps per epoch the points were made with
-        qint64 lastTrainStep = -1;
         // Smoothing state for `smooth`, which covers points[0, smoothUpTo).
         QList<QPointF> smooth;
         double weight = -1;
@@ -85,7 +84,11 @@ private:
     QList<Kind> m_kinds;                 // of m_records, to skip string compares
     QMap<int, qint64> m_maxStepOfEpoch;  // train records
     mutable QHash<int, Cached> m_cache;  // by rank, metric and axis
-    QMap<int, int> m_rankRecords;        // rank -> its "rank" records
+    // Positions in m_records of the train records, the val records and each rank's records:
+    // a series is built from its own records, not by walking all of them (ranks multiply them).
+    static constexpr int trainKey = -2;
+    static constexpr int valKey = -3;
+    mutable QMap<int, QList<qsizetype>> m_members;  // key: trainKey, valKey or a rank
     double m_startTime = NAN;
     int m_trainCount = 0;
     int m_lastEpoch = -1;
