@@ -112,6 +112,7 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) con
     if (c.upTo == members.size())
         return c;
     const QList<qsizetype> &trainMembers = m_members[trainKey];
+    c.points.reserve(c.points.size() + (members.size() - c.upTo));
     for (qsizetype m = c.upTo; m < members.size(); ++m) {
         const qsizetype i = members.at(m);
         const MetricRecord &r = m_records.at(i);
@@ -156,6 +157,7 @@ QList<QPointF> MetricSeries::smoothedPoints(Metric metric, XAxis x, double weigh
         c.correction = 1;
     }
     // The same arithmetic as smoothed(), carried on from where it stopped.
+    c.smooth.reserve(c.points.size());
     for (qsizetype i = c.smoothUpTo; i < c.points.size(); ++i) {
         const QPointF &p = c.points.at(i);
         c.average = weight * c.average + (1 - weight) * p.y();
