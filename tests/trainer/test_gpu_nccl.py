@@ -47,4 +47,20 @@ _, _, g1 = weights("np1-b64", [], grad_args + ["--batch-size", "64"])
 err = np.abs(g2 - g1).max() / np.abs(g1).max()
 print(f"2 ranks x 32 vs 1 rank x 64 on the GPU: max diff / max |g| = {err:.2e}")
 t.check(err < 5e-5, f"2-rank NCCL-averaged gradient differs from the 1-rank one: {err}")
+
+# Per-rank records: each rank's own sums (added by the loss kernel before the all-reduce)
+# average to the train record's values.
+mfile = os.path.join(a.work, "ranks", "metrics.jsonl")
+t.run(t.mpi_cmd(a, 2) + [a.trainer] + common + ["--log-every", "5", "--dir", os.path.join(a.work, "ranks"),
+                                                 "--metrics-file", mfile], timeout=600)
+recs = t.read_metrics(mfile)
+train = [r for r in recs if r["kind"] == "train"]
+ranks = [r for r in recs if r["kind"] == "rank"]
+t.check(train and len(ranks) == 2 * len(train), f"{len(ranks)} rank records for {len(train)} train records")
+for tr in train:
+    mine = [r for r in ranks if r["global_step"] == tr["global_step"]]
+    t.check(sorted(r["rank"] for r in mine) == [0, 1], f"ranks at step {tr['global_step']}: {mine}")
+    t.check(abs(sum(r["loss"] for r in mine) / 2 - tr["loss"]) <= 1e-3 * max(1.0, abs(tr["loss"])),
+            f"rank losses {mine} vs {tr}")
+    t.check(abs(sum(r["acc"] for r in mine) / 2 - tr["acc"]) <= 1e-5, f"rank accuracies {mine} vs {tr}")
 print("ok")
