@@ -3,6 +3,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace TrainDesk::Ui {
@@ -198,18 +199,24 @@ QList<QPointF> MetricSeries::downsampled(const QList<QPointF> &points, int maxPo
         const qsizetype to = std::min<qsizetype>(points.size(), qsizetype((b + 1) * perBucket));
         if (from >= to)
             continue;
+        // Branch-free minimum and maximum: on a noisy series the branches of if/else would
+        // be mispredicted about half the time.
         qsizetype lo = from, hi = from;
-        for (qsizetype i = from; i < to; ++i) {
-            if (points[i].y() < points[lo].y())
-                lo = i;
-            if (points[i].y() > points[hi].y())
-                hi = i;
+        double loY = points[from].y(), hiY = loY;
+        for (qsizetype i = from + 1; i < to; ++i) {
+            const double y = points[i].y();
+            const bool lower = y < loY;
+            const bool higher = y > hiY;
+            lo = lower ? i : lo;
+            loY = lower ? y : loY;
+            hi = higher ? i : hi;
+            hiY = higher ? y : hiY;
         }
-        QList<qsizetype> keep{from, lo, hi};
+        std::array<qsizetype, 3> keep{from, lo, hi};
         std::sort(keep.begin(), keep.end());
-        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
-        for (qsizetype i : keep)
-            result.append(points[i]);
+        const auto end = std::unique(keep.begin(), keep.end());
+        for (auto it = keep.begin(); it != end; ++it)
+            result.append(points[*it]);
     }
     if (result.last() != points.last())
         result.append(points.last());
