@@ -15,7 +15,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return workspaceCommands() + clusterCommands() + jobCommands();
+    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands();
 }
 
 QString usage(const QList<Command> &commands)

@@ -9,8 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 
 namespace TrainDesk::Cli {
@@ -75,36 +73,6 @@ QJsonObject setupRunJson(const SetupLog &log)
                        {"exitCode", log.exitCode ? QJsonValue(*log.exitCode) : QJsonValue()},
                        {"error", log.error}, {"stdout", log.stdOutPath}, {"stderr", log.stdErrPath}};
 }
-
-CancelFlag *interruptFlag = nullptr;
-extern "C" void onInterrupt(int)
-{
-    if (interruptFlag)
-        interruptFlag->cancel();
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends TrainDesk at once
-}
-
-// While one lives, Ctrl-C cancels `flag`: the remote command ends (its whole process
-// group too) and the call returns, so that node states are recorded.
-class CancelOnInterrupt
-{
-public:
-    explicit CancelOnInterrupt(CancelFlag &flag)
-    {
-        interruptFlag = &flag;
-        m_previous = std::signal(SIGINT, onInterrupt);
-    }
-    ~CancelOnInterrupt()
-    {
-        std::signal(SIGINT, m_previous);
-        interruptFlag = nullptr;
-    }
-    CancelOnInterrupt(const CancelOnInterrupt &) = delete;
-    CancelOnInterrupt &operator=(const CancelOnInterrupt &) = delete;
-
-private:
-    void (*m_previous)(int) = SIG_DFL;
-};
 
 int createCluster(Context &c)
 {

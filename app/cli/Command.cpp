@@ -2,6 +2,8 @@
 
 #include "store/Store.h"
 
+#include <csignal>
+
 namespace TrainDesk::Cli {
 
 QString Context::workspaceName() const
@@ -48,6 +50,30 @@ int Context::error(const QString &message)
     err << "error: " << message << '\n';
     err.flush();
     return 1;
+}
+
+namespace {
+
+CancelFlag *interruptFlag = nullptr;
+extern "C" void onInterrupt(int)
+{
+    if (interruptFlag)
+        interruptFlag->cancel();
+    std::signal(SIGINT, SIG_DFL);
+}
+
+} // namespace
+
+CancelOnInterrupt::CancelOnInterrupt(CancelFlag &flag)
+{
+    interruptFlag = &flag;
+    m_previous = std::signal(SIGINT, onInterrupt);
+}
+
+CancelOnInterrupt::~CancelOnInterrupt()
+{
+    std::signal(SIGINT, m_previous);
+    interruptFlag = nullptr;
 }
 
 QCommandLineOption workspaceOption()

@@ -2,6 +2,7 @@
 
 #include "OutputFormat.h"
 #include "common/Result.h"
+#include "transport/TransferOptions.h"
 #include "store/Entities.h"
 
 #include <QCommandLineOption>
@@ -52,6 +53,21 @@ struct Command
     std::function<int(Context &)> run;
 };
 
+// While one lives, Ctrl-C cancels `flag`: a remote command ends (its whole process group
+// too) or a transfer stops, and the call returns, so that what happened is recorded. A
+// second Ctrl-C ends TrainDesk at once.
+class CancelOnInterrupt
+{
+public:
+    explicit CancelOnInterrupt(CancelFlag &flag);
+    ~CancelOnInterrupt();
+    CancelOnInterrupt(const CancelOnInterrupt &) = delete;
+    CancelOnInterrupt &operator=(const CancelOnInterrupt &) = delete;
+
+private:
+    void (*m_previous)(int) = nullptr;
+};
+
 // Options shared by many commands.
 QCommandLineOption workspaceOption();
 QCommandLineOption experimentOption();
@@ -62,5 +78,6 @@ QCommandLineOption fileOption(const QString &description);
 QList<Command> workspaceCommands();
 QList<Command> clusterCommands();
 QList<Command> jobCommands();
+QList<Command> shareCommands();
 
 } // namespace TrainDesk::Cli

@@ -57,7 +57,10 @@ void Backend::terminateJob(qint64 jobId)
 
 void Backend::pollNow()
 {
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor] { m->poll(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor] {
+        m->poll();
+        m->refreshShareFolders();
+    }, Qt::QueuedConnection);
 }
 
 void Backend::followFile(qint64 jobId, const QString &file, qint64 tailBytes)
@@ -114,10 +117,14 @@ int Backend::createExperiment(const QString &workspace, const QString &name)
 
 int Backend::createShare(const QString &workspace, const QString &name, const QString &folder)
 {
+    return createShare(CreateShareRequest{workspace, name, ShareKind::Local, folder, QString()});
+}
+
+int Backend::createShare(const CreateShareRequest &request)
+{
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, workspace, name, folder] {
-        m->createShare(id, workspace, name, folder);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, request] { m->createShare(id, request); },
+                              Qt::QueuedConnection);
     return id;
 }
 

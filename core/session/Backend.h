@@ -4,6 +4,7 @@
 #include "ResourceSnapshot.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
+#include "shares/ShareService.h"
 
 #include <QObject>
 #include <QThread>
@@ -43,9 +44,13 @@ public:
     int submitJob(const SubmitRequest &request);
     int createWorkspace(const QString &name);
     int createExperiment(const QString &workspace, const QString &name);
-    int createShare(const QString &workspace, const QString &name, const QString &folder);
+    int createShare(const QString &workspace, const QString &name, const QString &folder);  // a local share
+    // A share of any kind (ShareService's rules); cluster and replicated ones reach the nodes
+    // in the worker's pool.
+    int createShare(const TrainDesk::CreateShareRequest &request);
 
-    // Copies local files into a folder of a local share: uploadProgress, then uploadFinished.
+    // Copies local files into a folder of a share (to the nodes for cluster and replicated
+    // ones): uploadProgress, then uploadFinished.
     int uploadToShare(qint64 shareId, const QString &directory, const QStringList &files);
     void cancelUpload(int requestId);
 

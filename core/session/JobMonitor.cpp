@@ -38,7 +38,7 @@ JobMonitor::~JobMonitor()
     for (const auto &cancel : std::as_const(m_downloads))
         cancel->store(true);
     for (const auto &cancel : std::as_const(m_uploads))
-        cancel->store(true);
+        cancel->cancel();
     m_pool.waitForDone();
 }
 
@@ -63,6 +63,7 @@ void JobMonitor::start()
     m_timer->start();
     publishSnapshot(true);
     poll();
+    refreshShareFolders();
 }
 
 void JobMonitor::poll()
@@ -141,7 +142,9 @@ void JobMonitor::publishSnapshot(bool force)
             entry.clusters.append({c, m_store->nodes(c.id)});
         entry.shares = m_store->shares(ws.id);
         for (const Share &share : std::as_const(entry.shares)) {
-            if (const QStringList folders = ShareUpload::folders(share); !folders.isEmpty())
+            const QStringList folders = share.kind == ShareKind::Local ? ShareUpload::folders(share)
+                                                                       : m_remoteFolders.value(share.id);
+            if (!folders.isEmpty())
                 snapshot.shareFolders.insert(share.id, folders);
         }
         snapshot.workspaces.append(entry);

@@ -5,6 +5,7 @@
 #include "common/Result.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
+#include "shares/ShareService.h"
 
 #include <QHash>
 #include <QObject>
@@ -61,12 +62,17 @@ public Q_SLOTS:
     void submitJob(int requestId, const TrainDesk::SubmitRequest &request);
     void createWorkspace(int requestId, const QString &name);
     void createExperiment(int requestId, const QString &workspace, const QString &name);
-    // A local share: `folder` (created when missing) holds its files.
-    void createShare(int requestId, const QString &workspace, const QString &name, const QString &folder);
+    // Through ShareService: a local share here, cluster and replicated ones in the pool
+    // (they reach the nodes).
+    void createShare(int requestId, const TrainDesk::CreateShareRequest &request);
 
-    // Copies files of this machine into `directory` of a local share, in the pool.
+    // Copies files of this machine into `directory` of a share, in the pool.
     void uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files);
     void cancelUpload(int requestId);
+    // Lists the top-level folders of cluster and replicated shares again, in the pool. Their
+    // folders are cached: the 500 ms poll does not reach the nodes (local ones are read on
+    // every poll). Runs at start, on Refresh, and after a create or an upload.
+    void refreshShareFolders();
 
     // Small files the GUI reads or writes (job.json import and export), off its thread.
     void readFile(int requestId, const QString &path, qint64 maxBytes);
@@ -114,7 +120,9 @@ private:
     QSet<qint64> m_ingestOnce;        // jobs that just finished: read their last lines once
     QHash<QPair<qint64, QString>, Follow> m_follows;
     QHash<int, std::shared_ptr<std::atomic_bool>> m_downloads;  // request id -> cancel flag
-    QHash<int, std::shared_ptr<std::atomic_bool>> m_uploads;
+    QHash<int, std::shared_ptr<CancelFlag>> m_uploads;
+    QHash<qint64, QStringList> m_remoteFolders;  // share id -> top-level folders (cluster, replicated)
+    bool m_listingFolders = false;
     QThreadPool m_pool;               // downloads and uploads, so polling goes on meanwhile
 };
 

@@ -3,6 +3,7 @@
 #include "JobMonitor.h"
 
 #include "ShareUpload.h"
+#include "shares/ShareService.h"
 #include "store/Store.h"
 
 #include <QDir>
@@ -56,49 +57,49 @@ void JobMonitor::createExperiment(int requestId, const QString &workspace, const
     finishRequest(requestId, exp ? exp->id : 0, exp.error());
 }
 
-void JobMonitor::createShare(int requestId, const QString &workspace, const QString &name, const QString &folder)
+namespace {
+
+// A Store belongs to the thread that opened it: pool tasks open their own connection.
+template<typename Work>
+auto withPoolStore(const QString &databasePath, Work work) -> decltype(work(std::declval<Store &>()))
+{
+    Store store;
+    if (auto opened = store.open(databasePath); !opened)
+        return opened.failure();
+    return work(store);
+}
+
+} // namespace
+
+void JobMonitor::createShare(int requestId, const CreateShareRequest &request)
 {
     if (!m_store) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
         return;
     }
-    const auto ws = m_store->workspace(workspace);
-    if (!ws) {
-        finishRequest(requestId, 0, ws.error());
+    if (request.kind == ShareKind::Local) {
+        // Only this machine's disk: quick enough for the worker thread, and answers in order.
+        const auto created = ShareService(*m_store).create(request);
+        finishRequest(requestId, created ? created->id : 0, created.error());
         return;
     }
-    const QString path = QDir::cleanPath(folder.trimmed());
-    const QFileInfo info(path);
-    QString error;
-    if (folder.trimmed().isEmpty())
-        error = QStringLiteral("share '%1' needs a folder").arg(name);
-    else if (!info.isAbsolute())
-        error = QStringLiteral("folder '%1' of share '%2' must be an absolute path").arg(folder, name);
-    else if (info.exists() && !info.isDir())
-        error = QStringLiteral("%1 exists and is not a folder").arg(path);
-    if (!error.isEmpty()) {
-        finishRequest(requestId, 0, error);
-        return;
-    }
-    // The name is checked before the folder is made, so a refused share leaves nothing behind.
-    if (m_store->share(ws->id, name)) {
-        finishRequest(requestId, 0, QStringLiteral("share '%1' already exists").arg(name));
-        return;
-    }
-    const bool existed = info.exists();
-    if (!QDir().mkpath(path)) {
-        finishRequest(requestId, 0, QStringLiteral("cannot create folder %1").arg(path));
-        return;
-    }
-    Share share;
-    share.workspaceId = ws->id;
-    share.name = name;
-    share.kind = ShareKind::Local;
-    share.path = path;
-    const auto created = m_store->createShare(share);
-    if (!created && !existed)
-        QDir().rmdir(path);
-    finishRequest(requestId, created ? created->id : 0, created.error());
+    (void)QtConcurrent::run(&m_pool, [this, requestId, request, path = m_databasePath] {
+        QStringList folders;
+        const auto created = withPoolStore(path, [&request, &folders](Store &store) -> Result<Share> {
+            ShareService service(store);
+            const auto share = service.create(request);
+            if (share) {
+                if (const auto listed = service.folders(*share))
+                    folders = *listed;
+            }
+            return share;
+        });
+        QMetaObject::invokeMethod(this, [this, requestId, created, folders] {
+            if (created)
+                m_remoteFolders.insert(created->id, folders);
+            finishRequest(requestId, created ? created->id : 0, created.error());
+        }, Qt::QueuedConnection);
+    });
 }
 
 void JobMonitor::uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files)
@@ -122,18 +123,32 @@ void JobMonitor::uploadToShare(int requestId, qint64 shareId, const QString &dir
         Q_EMIT uploadFinished(requestId, 0, folder.error());
         return;
     }
-    auto cancel = std::make_shared<std::atomic_bool>(false);
+    auto cancel = std::make_shared<CancelFlag>();
     m_uploads.insert(requestId, cancel);
-    (void)QtConcurrent::run(&m_pool, [this, requestId, share = *share, directory, files, cancel] {
-        const auto copied = ShareUpload::copy(share, directory, files, *cancel,
-                                              [this, requestId](qint64 done, qint64 total, const QString &file) {
-                                                  Q_EMIT uploadProgress(requestId, done, total, file);
-                                              });
+    (void)QtConcurrent::run(&m_pool, [this, requestId, share = *share, directory, files, cancel, path = m_databasePath] {
+        ShareUpload::Outcome outcome;
+        QStringList folders;
+        const auto progress = [this, requestId](qint64 done, qint64 total, const QString &file) {
+            Q_EMIT uploadProgress(requestId, done, total, file);
+        };
+        const auto ran = withPoolStore(path, [&](Store &store) -> VoidResult {
+            ShareService service(store);
+            outcome = service.upload(share, directory, files, cancel.get(), progress);
+            if (share.kind != ShareKind::Local) {
+                if (const auto listed = service.folders(share))
+                    folders = *listed;
+            }
+            return {};
+        });
+        if (!ran)
+            outcome.error = ran.error();
         // Back in the worker thread: the snapshot with the new folders goes out first.
-        QMetaObject::invokeMethod(this, [this, requestId, copied] {
+        QMetaObject::invokeMethod(this, [this, requestId, outcome, folders, share] {
             m_uploads.remove(requestId);
+            if (share.kind != ShareKind::Local)
+                m_remoteFolders.insert(share.id, folders);
             publishSnapshot(false);
-            Q_EMIT uploadFinished(requestId, copied.copied, copied.error);
+            Q_EMIT uploadFinished(requestId, outcome.copied, outcome.error);
         }, Qt::QueuedConnection);
     });
 }
@@ -141,7 +156,40 @@ void JobMonitor::uploadToShare(int requestId, qint64 shareId, const QString &dir
 void JobMonitor::cancelUpload(int requestId)
 {
     if (const auto cancel = m_uploads.value(requestId))
-        cancel->store(true);
+        cancel->cancel();
+}
+
+void JobMonitor::refreshShareFolders()
+{
+    if (!m_store || m_listingFolders)
+        return;
+    QList<Share> remote;
+    for (const Workspace &ws : m_store->workspaces()) {
+        for (const Share &s : m_store->shares(ws.id)) {
+            if (s.kind != ShareKind::Local)
+                remote.append(s);
+        }
+    }
+    if (remote.isEmpty())
+        return;
+    m_listingFolders = true;
+    (void)QtConcurrent::run(&m_pool, [this, remote, path = m_databasePath] {
+        QHash<qint64, QStringList> listed;
+        withPoolStore(path, [&remote, &listed](Store &store) -> VoidResult {
+            ShareService service(store);
+            // A node that does not answer keeps the folders listed before.
+            for (const Share &s : remote) {
+                if (const auto folders = service.folders(s))
+                    listed.insert(s.id, *folders);
+            }
+            return {};
+        });
+        QMetaObject::invokeMethod(this, [this, listed] {
+            m_listingFolders = false;
+            m_remoteFolders.insert(listed);
+            publishSnapshot(false);
+        }, Qt::QueuedConnection);
+    });
 }
 
 void JobMonitor::readFile(int requestId, const QString &path, qint64 maxBytes)

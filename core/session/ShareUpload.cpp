@@ -15,11 +15,6 @@ constexpr qint64 chunkBytes = 1024 * 1024;
 
 Result<QString> folderPath(const Share &share, const QString &directory)
 {
-    if (share.kind != ShareKind::Local) {
-        return fail(QStringLiteral("share '%1' is a %2 share: the app uploads only into local shares "
-                                   "(copy into its path on the nodes instead)")
-                        .arg(share.name, toString(share.kind)));
-    }
     if (share.path.isEmpty())
         return fail(QStringLiteral("share '%1' has no folder").arg(share.name));
     const QString relative = QDir::fromNativeSeparators(directory.trimmed());
@@ -32,6 +27,22 @@ Result<QString> folderPath(const Share &share, const QString &directory)
     return folder;
 }
 
+Result<qint64> checkSources(const QStringList &files)
+{
+    qint64 total = 0;
+    QSet<QString> names;
+    for (const QString &file : files) {
+        const QFileInfo info(file);
+        if (!info.isFile())
+            return fail(QStringLiteral("%1 is not a file").arg(file));
+        if (names.contains(info.fileName()))
+            return fail(QStringLiteral("two files are named %1: they would land on one another").arg(info.fileName()));
+        names.insert(info.fileName());
+        total += info.size();
+    }
+    return total;
+}
+
 Outcome copy(const Share &share, const QString &directory, const QStringList &files,
              const std::atomic_bool &cancel, const Progress &progress)
 {
@@ -40,20 +51,17 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
         outcome.error = error;
         return outcome;
     };
+    if (share.kind != ShareKind::Local) {
+        return failed(QStringLiteral("share '%1' is a %2 share: its files are on the nodes (ShareService uploads there)")
+                          .arg(share.name, toString(share.kind)));
+    }
     const auto folder = folderPath(share, directory);
     if (!folder)
         return failed(folder.error());
-    qint64 total = 0;
-    QSet<QString> names;
-    for (const QString &file : files) {
-        const QFileInfo info(file);
-        if (!info.isFile())
-            return failed(QStringLiteral("%1 is not a file").arg(file));
-        if (names.contains(info.fileName()))
-            return failed(QStringLiteral("two files are named %1: they would land on one another").arg(info.fileName()));
-        names.insert(info.fileName());
-        total += info.size();
-    }
+    const auto sources = checkSources(files);
+    if (!sources)
+        return failed(sources.error());
+    const qint64 total = *sources;
     if (!QDir().mkpath(*folder))
         return failed(QStringLiteral("cannot create folder %1").arg(*folder));
 

@@ -10,17 +10,22 @@
 
 namespace TrainDesk {
 
-// Copies files of this machine into a folder of a local share. Blocks: JobMonitor runs it
-// in its pool. Each file goes to "<name>.part" first and is renamed when complete, so a
+// Copies files of this machine into a folder of a local share (ShareService's local kind).
+// Blocks: run it off the GUI thread. Each file goes to "<name>.part" first and is renamed when complete, so a
 // cancelled or failed copy leaves no half file under the real name.
 namespace ShareUpload {
 
 // Bytes copied so far over all files, their total, and the file being copied.
 using Progress = std::function<void(qint64 done, qint64 total, const QString &file)>;
 
-// The absolute folder `directory` names in `share` ("" is the share itself); refuses
-// absolute paths and ".." that would leave the share.
+// The absolute folder `directory` names in `share` ("" is the share itself), on this
+// machine or on the nodes by the share's kind; refuses absolute paths and ".." that would
+// leave the share. The one place these rules live.
 Result<QString> folderPath(const Share &share, const QString &directory);
+
+// Checks the files to upload (local regular files, no two with one name, which would land
+// on one another) and returns their total size.
+Result<qint64> checkSources(const QStringList &files);
 
 struct Outcome
 {

@@ -79,7 +79,8 @@ struct Share
     qint64 workspaceId = 0;
     QString name;
     ShareKind kind = ShareKind::Local;
-    QString path;
+    QString path;         // on this machine (local) or on the nodes (cluster, replicated)
+    qint64 clusterId = 0;  // cluster and replicated shares: the cluster whose nodes hold it
     QDateTime created;
 };
 

@@ -71,6 +71,10 @@ ALTER TABLE nodes ADD COLUMN facts TEXT NOT NULL DEFAULT '{}';
     R"sql(
 ALTER TABLE jobs ADD COLUMN rank_nodes TEXT NOT NULL DEFAULT '[]';
 )sql",
+    // 4: cluster and replicated shares belong to a cluster (0: a local share).
+    R"sql(
+ALTER TABLE shares ADD COLUMN cluster_id INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -201,6 +205,7 @@ Share shareFrom(const QSqlQuery &q)
     s.name = q.value("name").toString();
     s.kind = shareKindFromString(q.value("kind").toString()).value_or(ShareKind::Local);
     s.path = q.value("path").toString();
+    s.clusterId = q.value("cluster_id").toLongLong();
     s.created = timeFrom(q.value("created"));
     return s;
 }
@@ -603,11 +608,12 @@ Result<Share> Store::createShare(const Share &share)
     if (this->share(share.workspaceId, share.name))
         return fail(QStringLiteral("share '%1' already exists").arg(share.name));
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO shares(workspace_id, name, kind, path, created) VALUES(?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT INTO shares(workspace_id, name, kind, path, cluster_id, created) VALUES(?, ?, ?, ?, ?, ?)"));
     q.addBindValue(share.workspaceId);
     q.addBindValue(share.name);
     q.addBindValue(toString(share.kind));
     q.addBindValue(text(share.path));
+    q.addBindValue(share.clusterId);
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
     if (!q.exec())
         return fail(QStringLiteral("cannot create share '%1': %2").arg(share.name, q.lastError().text()));
@@ -624,6 +630,18 @@ QList<Share> Store::shares(qint64 workspaceId) const
 {
     return selectAll<Share>(m_db, QStringLiteral("SELECT * FROM shares WHERE workspace_id = ? ORDER BY name"),
                             {workspaceId}, shareFrom);
+}
+
+VoidResult Store::deleteShare(qint64 shareId)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("DELETE FROM shares WHERE id = ?"));
+    q.addBindValue(shareId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot delete share #%1: %2").arg(shareId).arg(q.lastError().text()));
+    if (q.numRowsAffected() == 0)
+        return fail(QStringLiteral("share #%1 not found").arg(shareId));
+    return {};
 }
 
 // --- jobs ---

@@ -55,6 +55,7 @@ public:
     Result<Share> createShare(const Share &share);
     Result<Share> share(qint64 workspaceId, const QString &name) const;
     QList<Share> shares(qint64 workspaceId) const;
+    VoidResult deleteShare(qint64 shareId);  // the record only: the files stay
 
     // Jobs
     Result<Job> createJob(const Job &job);

@@ -16,6 +16,7 @@ public:
     void cancel() { m_cancelled.store(true); }
     void reset() { m_cancelled.store(false); }
     bool isCancelled() const { return m_cancelled.load(); }
+    const std::atomic<bool> &flag() const { return m_cancelled; }
 
 private:
     std::atomic<bool> m_cancelled{false};

@@ -40,12 +40,12 @@ private Q_SLOTS:
     {
         Store store;
         QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(store.schemaVersion(), 3);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes
+        QCOMPARE(store.schemaVersion(), 4);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters
         // Opening again keeps the data and the version.
         QVERIFY(store.createWorkspace("ws").ok());
         Store again;
         QVERIFY(again.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(again.schemaVersion(), 3);
+        QCOMPARE(again.schemaVersion(), 4);
         QVERIFY(again.workspace("ws").ok());
     }
 
@@ -54,7 +54,7 @@ private Q_SLOTS:
         const QString path = m_dir.filePath("v2.db");
         qint64 jobId = 0;
         {
-            // A version 2 database with a job: today's schema less the rank_nodes column.
+            // A version 2 database with a job: today's schema less the rank_nodes and cluster_id columns.
             Store store;
             QVERIFY(store.open(path).ok());
             const auto ws = store.createWorkspace("ws");
@@ -78,6 +78,7 @@ private Q_SLOTS:
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY2(q.exec("ALTER TABLE jobs DROP COLUMN rank_nodes"), qPrintable(q.lastError().text()));
+            QVERIFY2(q.exec("ALTER TABLE shares DROP COLUMN cluster_id"), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
         }
@@ -85,7 +86,7 @@ private Q_SLOTS:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened.ok(), qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 3);
+        QCOMPARE(store.schemaVersion(), 4);
         auto job = store.jobById(jobId);
         QVERIFY(job.ok());
         QCOMPARE(job->nodes, QStringList{"n0"});
@@ -170,6 +171,22 @@ private Q_SLOTS:
         QVERIFY(store.createShare(share).ok());
         QCOMPARE(store.shares(ws->id).size(), 1);
         QCOMPARE(toString(store.shares(ws->id).first().kind), toString(ShareKind::Local));
+        QCOMPARE(store.shares(ws->id).first().clusterId, qint64(0));
+        // A cluster share keeps its cluster; deleting a share removes the record alone.
+        Share onCluster;
+        onCluster.workspaceId = ws->id;
+        onCluster.name = "nfs";
+        onCluster.kind = ShareKind::ClusterPath;
+        onCluster.path = "/srv/nfs/share";
+        onCluster.clusterId = 42;
+        const auto stored = store.createShare(onCluster);
+        QVERIFY(stored.ok());
+        QCOMPARE(toString(stored->kind), toString(ShareKind::ClusterPath));
+        QCOMPARE(stored->path, QString("/srv/nfs/share"));
+        QCOMPARE(stored->clusterId, qint64(42));
+        QVERIFY(store.deleteShare(stored->id).ok());
+        QVERIFY(!store.share(ws->id, "nfs").ok());
+        QVERIFY(!store.deleteShare(stored->id).ok());
     }
 
     void jobsAndOutputOffsets()

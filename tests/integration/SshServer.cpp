@@ -1,5 +1,7 @@
 #include "SshServer.h"
 
+#include "common/ShellQuote.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -123,10 +125,21 @@ bool SshServer::writeConfig()
 
 bool SshServer::launch()
 {
-    m_process.setProgram(QStringLiteral("/usr/sbin/sshd"));
     // -D: stay in the foreground (so the test owns and kills it); -E: log to a file.
-    m_process.setArguments({QStringLiteral("-D"), QStringLiteral("-f"), m_dir + QStringLiteral("/sshd_config"),
-                            QStringLiteral("-E"), m_dir + QStringLiteral("/sshd.log")});
+    const QStringList sshd{QStringLiteral("/usr/sbin/sshd"), QStringLiteral("-D"), QStringLiteral("-f"),
+                           m_dir + QStringLiteral("/sshd_config"), QStringLiteral("-E"), m_dir + QStringLiteral("/sshd.log")};
+    if (m_options.privateFolder.isEmpty()) {
+        m_process.setProgram(sshd.first());
+        m_process.setArguments(sshd.mid(1));
+    } else {
+        // unshare and sh exec into sshd, so the process the test holds is sshd itself.
+        QDir().mkpath(m_options.privateFolder);
+        m_process.setProgram(QStringLiteral("unshare"));
+        m_process.setArguments({QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private"),
+                                QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                QStringLiteral("mount -t tmpfs -o mode=1777 traindesk-test %1 && exec %2")
+                                    .arg(TrainDesk::shellQuote(m_options.privateFolder), TrainDesk::shellJoin(sshd))});
+    }
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     // The server goes when the test goes, even if the test crashes or is killed.
     m_process.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGTERM); });

@@ -17,6 +17,9 @@ public:
         QString authorizedKeysFile;
         QString hostKeyType = QStringLiteral("ed25519");
         QStringList extraConfig;
+        // A folder this server (and all it starts) sees as an empty tmpfs of its own, in a
+        // mount namespace of its own: a disk of this node that the other nodes do not see.
+        QString privateFolder;
     };
 
     SshServer() = default;

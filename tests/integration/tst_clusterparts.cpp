@@ -191,7 +191,10 @@ private slots:
                      "created TEXT NOT NULL, started TEXT, ended TEXT, exit_code INTEGER, errors TEXT NOT NULL DEFAULT '[]', "
                      "nodes TEXT NOT NULL DEFAULT '[]', uuid TEXT NOT NULL, job_dir TEXT NOT NULL DEFAULT '', "
                      "pid INTEGER NOT NULL DEFAULT 0, UNIQUE(experiment_id, name))",
+                     "CREATE TABLE shares (id INTEGER PRIMARY KEY, workspace_id INTEGER NOT NULL, name TEXT NOT NULL, "
+                     "kind TEXT NOT NULL, path TEXT NOT NULL, created TEXT NOT NULL, UNIQUE(workspace_id, name))",
                      "INSERT INTO workspaces VALUES(1, 'ws', '2024-01-01T00:00:00Z')",
+                     "INSERT INTO shares VALUES(1, 1, 'myshare', 'local', '/data/myshare', '2024-01-01T00:00:00Z')",
                      "INSERT INTO clusters VALUES(1, 1, 'old', 'ssh', 1, '/mnt', '', '2024-01-01T00:00:00Z')",
                      "INSERT INTO nodes VALUES(1, 1, 0, 'n', 'h', 22, 'u', 4, 'idle', '', NULL)",
                      "PRAGMA user_version=1"})
@@ -203,7 +206,10 @@ private slots:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened, qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 3);
+        QCOMPARE(store.schemaVersion(), 4);
+        const auto share = store.share(1, QStringLiteral("myshare"));
+        QVERIFY(share);
+        QCOMPARE(share->clusterId, qint64(0));  // shares made before version 4 are local
         const auto cluster = store.cluster(1, QStringLiteral("old"));
         QVERIFY(cluster);
         QVERIFY(cluster->sshKeyFile.isEmpty());

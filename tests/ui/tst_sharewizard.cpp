@@ -202,6 +202,62 @@ private Q_SLOTS:
         QCOMPARE(window.selectedKey(), ResourceTreeModel::folderKey(shareId, QStringLiteral("data")));
     }
 
+    void kindAndClusterAreValidated()
+    {
+        ShareWizard wizard(m_backend.get());
+        wizard.show();
+        SharePage *page = wizard.sharePage();
+        page->nameEdit()->setText(QStringLiteral("nfs"));
+        QCOMPARE(toString(page->kind()), QStringLiteral("local"));
+        QVERIFY(!page->clusterCombo()->isEnabled());
+        // The default workspace has the local cluster alone: no cluster for a cluster share.
+        page->kindCombo()->setCurrentIndex(page->kindCombo()->findData(QStringLiteral("cluster")));
+        QCOMPARE(toString(page->kind()), QStringLiteral("cluster"));
+        QCOMPARE(page->clusterCombo()->count(), 0);
+        QCOMPARE(page->problem(), QStringLiteral("workspace 'default' has no SSH cluster: a cluster share lives on a "
+                                                 "cluster's nodes"));
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(page->folderEdit()->text().isEmpty());  // no local default for a path on the nodes
+
+        // An SSH cluster whose only node refuses connections (nothing listens on port 1).
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        Cluster cluster;
+        cluster.workspaceId = ws->id;
+        cluster.name = QStringLiteral("gpus");
+        cluster.kind = ClusterKind::Ssh;
+        cluster.targetNodeCount = 1;
+        cluster.mountRoot = QStringLiteral("/tmp/mnt");
+        Node node;
+        node.name = QStringLiteral("n1");
+        node.host = QStringLiteral("127.0.0.1");
+        node.port = 1;
+        node.user = QStringLiteral("nobody");
+        QVERIFY(m_store.createCluster(cluster, {node}));
+        m_backend->pollNow();
+        QTRY_VERIFY_WITH_TIMEOUT(m_backend->snapshot().findWorkspace(ws->id)->clusters.size() == 2, 10000);
+        ShareWizard again(m_backend.get());
+        again.show();
+        page = again.sharePage();
+        page->nameEdit()->setText(QStringLiteral("nfs"));
+        page->kindCombo()->setCurrentIndex(page->kindCombo()->findData(QStringLiteral("replicated")));
+        QCOMPARE(page->clusterCombo()->count(), 1);  // SSH clusters only
+        QCOMPARE(page->clusterCombo()->currentText(), QStringLiteral("gpus"));
+        QVERIFY(page->clusterCombo()->isEnabled());
+        QCOMPARE(page->problem(), QStringLiteral("the path on the nodes must be an absolute path"));
+        page->folderEdit()->setText(QStringLiteral("srv/share"));
+        QVERIFY(!again.button(QWizard::NextButton)->isEnabled());
+        page->folderEdit()->setText(QStringLiteral("/srv/share"));
+        QCOMPARE(page->problem(), QString());
+        QVERIFY(again.button(QWizard::NextButton)->isEnabled());
+
+        // Next asks the nodes in the worker; the refusal names the node, and the page stays.
+        again.next();
+        QTRY_VERIFY_WITH_TIMEOUT(page->statusText().contains(QStringLiteral("Not created")), 30000);
+        QVERIFY2(page->statusText().contains(QStringLiteral("n1")), qPrintable(page->statusText()));
+        QCOMPARE(again.currentId(), int(ShareWizard::SharePageId));
+        QVERIFY(!m_store.share(ws->id, QStringLiteral("nfs")));
+    }
+
 private:
     TestHome m_home;
     Store m_store;

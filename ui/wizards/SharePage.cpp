@@ -24,9 +24,12 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
       m_backend(backend),
       m_workspace(new QComboBox(this)),
       m_group(new QButtonGroup(this)),
-      m_newRadio(new QRadioButton(tr("A &new local share"), this)),
+      m_newRadio(new QRadioButton(tr("A &new share"), this)),
       m_existingRadio(new QRadioButton(tr("An &existing share"), this)),
       m_name(new QLineEdit(this)),
+      m_kind(new QComboBox(this)),
+      m_cluster(new QComboBox(this)),
+      m_folderLabel(new QLabel(tr("&Folder:"), this)),
       m_folder(new QLineEdit(this)),
       m_browse(new QPushButton(tr("&Browse…"), this)),
       m_shares(new QComboBox(this)),
@@ -41,11 +44,19 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     m_name->setObjectName(QStringLiteral("shareName"));
     m_name->setPlaceholderText(tr("e.g. myshare"));
     m_name->setToolTip(tr("Letters, digits, '-' and '_'; a job.json names it in relativeMountPath or azureFileUrl"));
+    m_kind->setObjectName(QStringLiteral("shareKind"));
+    m_kind->addItem(tr("Local folder (this machine)"), toString(ShareKind::Local));
+    m_kind->addItem(tr("Cluster path (the same on every node, e.g. NFS)"), toString(ShareKind::ClusterPath));
+    m_kind->addItem(tr("Replicated (a copy on every node)"), toString(ShareKind::Replicated));
+    m_kind->setToolTip(tr("Local: a folder here, for the local cluster. Cluster path: a path every node of a "
+                          "cluster sees (checked when created). Replicated: no shared file system; uploads go to "
+                          "every node, outputs are read from the head node."));
+    m_cluster->setObjectName(QStringLiteral("shareCluster"));
+    m_cluster->setToolTip(tr("The SSH cluster whose nodes hold the share"));
     m_folder->setObjectName(QStringLiteral("shareFolder"));
-    m_folder->setToolTip(tr("The folder on this machine that holds the share's files (made when missing)"));
     m_browse->setToolTip(tr("Choose the share's folder"));
     m_shares->setObjectName(QStringLiteral("shareCombo"));
-    m_shares->setToolTip(tr("Only local shares take uploads from the app"));
+    m_shares->setToolTip(tr("Uploads go to the share's folder here or to its cluster's nodes"));
     m_problem->setWordWrap(true);
     QPalette palette = m_problem->palette();
     palette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
@@ -59,8 +70,11 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     workspaceLabel->setBuddy(m_workspace);
     auto *nameLabel = new QLabel(tr("N&ame:"), this);
     nameLabel->setBuddy(m_name);
-    auto *folderLabel = new QLabel(tr("&Folder:"), this);
-    folderLabel->setBuddy(m_folder);
+    auto *kindLabel = new QLabel(tr("&Kind:"), this);
+    kindLabel->setBuddy(m_kind);
+    auto *clusterLabel = new QLabel(tr("&Cluster:"), this);
+    clusterLabel->setBuddy(m_cluster);
+    m_folderLabel->setBuddy(m_folder);
     auto *folderRow = new QHBoxLayout;
     folderRow->addWidget(m_folder, 1);
     folderRow->addWidget(m_browse);
@@ -68,7 +82,9 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     form->addRow(workspaceLabel, m_workspace);
     form->addRow(m_newRadio);
     form->addRow(nameLabel, m_name);
-    form->addRow(folderLabel, folderRow);
+    form->addRow(kindLabel, m_kind);
+    form->addRow(clusterLabel, m_cluster);
+    form->addRow(m_folderLabel, folderRow);
     form->addRow(m_existingRadio, m_shares);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -77,7 +93,9 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     layout->addStretch();
     setTabOrder(m_workspace, m_newRadio);
     setTabOrder(m_newRadio, m_name);
-    setTabOrder(m_name, m_folder);
+    setTabOrder(m_name, m_kind);
+    setTabOrder(m_kind, m_cluster);
+    setTabOrder(m_cluster, m_folder);
     setTabOrder(m_folder, m_browse);
     setTabOrder(m_browse, m_existingRadio);
     setTabOrder(m_existingRadio, m_shares);
@@ -85,12 +103,22 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     for (const auto &ws : m_backend->snapshot().workspaces)
         m_workspace->addItem(ws.workspace.name, ws.workspace.id);
     fillShares();
+    fillClusters();
     m_folder->setText(defaultFolder());
 
     connect(m_workspace, &QComboBox::currentIndexChanged, this, [this] {
         fillShares();
+        fillClusters();
         check();
     });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_folderEdited) {
+            const QSignalBlocker blocker(m_folder);
+            m_folder->setText(defaultFolder());
+        }
+        check();
+    });
+    connect(m_cluster, &QComboBox::currentIndexChanged, this, &SharePage::check);
     connect(m_group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool on) {
         if (on)
             check();
@@ -134,6 +162,8 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
 
 QString SharePage::defaultFolder() const
 {
+    if (kind() != ShareKind::Local)
+        return {};  // a path on the nodes: the user knows where their NFS mount is
     const QString name = m_name->text().trimmed();
     return QDir::toNativeSeparators(DataPaths::sharesDirectory() + (name.isEmpty() ? QString() : QLatin1Char('/') + name));
 }
@@ -149,6 +179,20 @@ void SharePage::fillShares()
     }
     m_shares->setCurrentIndex(qMax(0, m_shares->findData(current)));
     m_existingRadio->setEnabled(m_shares->count() > 0);
+}
+
+void SharePage::fillClusters()
+{
+    const QString current = m_cluster->currentText();
+    const QSignalBlocker blocker(m_cluster);
+    m_cluster->clear();
+    if (const auto *ws = m_backend->snapshot().findWorkspace(workspaceId())) {
+        for (const auto &c : ws->clusters) {
+            if (c.cluster.kind == ClusterKind::Ssh)
+                m_cluster->addItem(c.cluster.name);
+        }
+    }
+    m_cluster->setCurrentIndex(qMax(0, m_cluster->findText(current)));
 }
 
 void SharePage::presetWorkspace(qint64 workspaceId)
@@ -173,6 +217,10 @@ void SharePage::selectShare(qint64 shareId)
 qint64 SharePage::workspaceId() const { return m_workspace->currentData().toLongLong(); }
 QString SharePage::workspaceName() const { return m_workspace->currentText(); }
 bool SharePage::newShare() const { return m_newRadio->isChecked(); }
+ShareKind SharePage::kind() const
+{
+    return shareKindFromString(m_kind->currentData().toString()).value_or(ShareKind::Local);
+}
 QString SharePage::statusText() const { return m_status->text(); }
 
 qint64 SharePage::shareId() const
@@ -199,16 +247,31 @@ QString SharePage::problem() const
                 return tr("workspace '%1' has a share '%2' already").arg(workspaceName(), name);
         }
     }
-    if (m_folder->text().trimmed().isEmpty() || !QDir::isAbsolutePath(m_folder->text().trimmed()))
-        return tr("the folder must be an absolute path");
+    if (kind() == ShareKind::Local) {
+        if (m_folder->text().trimmed().isEmpty() || !QDir::isAbsolutePath(m_folder->text().trimmed()))
+            return tr("the folder must be an absolute path");
+        return {};
+    }
+    if (m_cluster->count() == 0)
+        return tr("workspace '%1' has no SSH cluster: a %2 share lives on a cluster's nodes")
+            .arg(workspaceName(), toString(kind()));
+    if (!m_folder->text().trimmed().startsWith(QLatin1Char('/')))
+        return tr("the path on the nodes must be an absolute path");
     return {};
 }
 
 void SharePage::check()
 {
+    const bool local = kind() == ShareKind::Local;
     m_name->setEnabled(newShare());
+    m_kind->setEnabled(newShare());
+    m_cluster->setEnabled(newShare() && !local);
     m_folder->setEnabled(newShare());
-    m_browse->setEnabled(newShare());
+    m_browse->setEnabled(newShare() && local);  // the dialog shows this machine only
+    m_folderLabel->setText(local ? tr("&Folder:") : tr("&Path on the nodes:"));
+    m_folder->setToolTip(local ? tr("The folder on this machine that holds the share's files (made when missing)")
+                               : tr("An absolute path on the nodes (made when missing). A cluster path must be the "
+                                    "same folder on every node; a replicated one is a folder of each node's own"));
     m_shares->setEnabled(!newShare());
     m_problem->setText(problem());
     Q_EMIT completeChanged();
@@ -224,7 +287,12 @@ bool SharePage::validatePage()
     if (shareId())
         return true;
     m_status->setText(tr("Creating share %1…").arg(m_name->text().trimmed()));
-    m_request = m_backend->createShare(workspaceName(), m_name->text().trimmed(), m_folder->text().trimmed());
+    CreateShareRequest request{workspaceName(), m_name->text().trimmed(), kind(), m_folder->text().trimmed(), QString()};
+    if (kind() != ShareKind::Local) {
+        request.cluster = m_cluster->currentText();
+        m_status->setText(tr("Creating share %1 on the nodes of %2…").arg(request.name, request.cluster));
+    }
+    m_request = m_backend->createShare(request);
     Q_EMIT completeChanged();
     return false;
 }

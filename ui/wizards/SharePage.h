@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/Entities.h"
+
 #include <QWizardPage>
 
 class QButtonGroup;
@@ -15,8 +17,8 @@ class Backend;
 
 namespace TrainDesk::Ui {
 
-// The share: a new local one (name and folder, created when Next is pressed) or one of
-// the workspace's.
+// The share: a new one (name, kind, folder or path on the nodes, and for cluster and
+// replicated shares the cluster; created when Next is pressed) or one of the workspace's.
 class SharePage : public QWizardPage
 {
     Q_OBJECT
@@ -34,6 +36,7 @@ public:
     qint64 workspaceId() const;
     QString workspaceName() const;
     bool newShare() const;
+    ShareKind kind() const;
     // The share chosen or created (0 before a new one exists).
     qint64 shareId() const;
     QString problem() const;
@@ -43,10 +46,13 @@ public:
     QRadioButton *existingShareRadio() const { return m_existingRadio; }
     QLineEdit *nameEdit() const { return m_name; }
     QLineEdit *folderEdit() const { return m_folder; }
+    QComboBox *kindCombo() const { return m_kind; }
+    QComboBox *clusterCombo() const { return m_cluster; }
     QComboBox *shareCombo() const { return m_shares; }
 
 private:
     void fillShares();
+    void fillClusters();
     void check();
     QString defaultFolder() const;
 
@@ -56,6 +62,9 @@ private:
     QRadioButton *m_newRadio;
     QRadioButton *m_existingRadio;
     QLineEdit *m_name;
+    QComboBox *m_kind;
+    QComboBox *m_cluster;
+    QLabel *m_folderLabel;
     QLineEdit *m_folder;
     QPushButton *m_browse;
     QComboBox *m_shares;

@@ -1,0 +1,246 @@
+// share create|list|show|delete, share directory create, share file upload|download|list.
+#include "Command.h"
+
+#include "shares/ShareService.h"
+#include "store/Store.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace TrainDesk::Cli {
+
+namespace {
+
+QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {})
+{
+    return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
+}
+
+QCommandLineOption shareOption() { return option({"share"}, "Name of the share.", "NAME"); }
+
+QJsonObject shareJson(const Share &share, const QString &workspace, const QString &cluster)
+{
+    return QJsonObject{{"name", share.name}, {"workspace", workspace}, {"kind", toString(share.kind)},
+                       {"path", share.path}, {"cluster", cluster.isEmpty() ? QJsonValue() : QJsonValue(cluster)},
+                       {"created", share.created.toString(Qt::ISODateWithMs)}};
+}
+
+Table shareTable(ShareService &service, const QList<Share> &shares)
+{
+    Table t{{"Name", "Kind", "Cluster", "Path"}, {}};
+    for (const Share &s : shares)
+        t.rows.append({s.name, toString(s.kind), service.clusterName(s), s.path});
+    return t;
+}
+
+int printShares(Context &c, ShareService &service, const QList<Share> &shares, bool one)
+{
+    QJsonArray array;
+    for (const Share &s : shares)
+        array.append(shareJson(s, c.workspaceName(), service.clusterName(s)));
+    return c.print(one ? QJsonValue(array.first()) : QJsonValue(array), shareTable(service, shares));
+}
+
+// The share named by --share.
+Result<Share> shareArgument(Context &c, ShareService &service)
+{
+    const auto name = c.required(QStringLiteral("share"));
+    if (!name)
+        return name.failure();
+    return service.find(c.workspaceName(), *name);
+}
+
+// "upload: cifar10.bin 40% (4194304 of 10485760 bytes)" on stderr, each tenth and each file.
+class ProgressPrinter
+{
+public:
+    ProgressPrinter(Context &c, const QString &verb) : m_c(c), m_verb(verb) {}
+    void operator()(qint64 done, qint64 total, const QString &file)
+    {
+        const int tenth = total > 0 ? int(done * 10 / total) : 10;
+        if (file.isEmpty() || (tenth == m_tenth && file == m_file))
+            return;
+        m_tenth = tenth;
+        m_file = file;
+        m_c.err << m_verb << ": " << file << ' ' << tenth * 10 << "% (" << done << " of " << total << " bytes)\n";
+        m_c.err.flush();
+    }
+
+private:
+    Context &m_c;
+    QString m_verb;
+    int m_tenth = -1;
+    QString m_file;
+};
+
+int createShare(Context &c)
+{
+    CreateShareRequest r;
+    r.workspace = c.workspaceName();
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    r.name = *name;
+    const auto kindText = c.required(QStringLiteral("kind"));
+    if (!kindText)
+        return c.error(kindText.error());
+    const auto kind = shareKindFromString(*kindText);
+    if (!kind)
+        return c.error(QStringLiteral("--kind: expected local, cluster or replicated, found '%1'").arg(*kindText));
+    r.kind = *kind;
+    r.path = c.args.value(QStringLiteral("path"));
+    r.cluster = c.args.value(QStringLiteral("cluster"));
+    ShareService service(c.store);
+    const auto share = service.create(r);
+    if (!share)
+        return c.error(share.error());
+    return printShares(c, service, {*share}, true);
+}
+
+int uploadFiles(Context &c)
+{
+    ShareService service(c.store);
+    const auto share = shareArgument(c, service);
+    if (!share)
+        return c.error(share.error());
+    const QStringList files = c.args.values(QStringLiteral("source"));
+    if (files.isEmpty())
+        return c.error(QStringLiteral("missing required option --source"));
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    ProgressPrinter printer(c, QStringLiteral("upload"));
+    const QString directory = c.args.value(QStringLiteral("path"));
+    const auto outcome = service.upload(*share, directory, files, &cancel,
+                                        [&printer](qint64 done, qint64 total, const QString &file) {
+                                            printer(done, total, file);
+                                        });
+    if (!outcome.error.isEmpty())
+        return c.error(outcome.error);
+    return c.print(QJsonObject{{"share", share->name}, {"path", directory}, {"uploaded", outcome.copied}},
+                   QStringLiteral("Uploaded %1 file%2 to share '%3'\n")
+                       .arg(outcome.copied).arg(outcome.copied == 1 ? "" : "s", share->name));
+}
+
+int downloadFile(Context &c)
+{
+    ShareService service(c.store);
+    const auto share = shareArgument(c, service);
+    if (!share)
+        return c.error(share.error());
+    const auto file = c.required(QStringLiteral("path"));
+    if (!file)
+        return c.error(file.error());
+    const auto dest = c.required(QStringLiteral("dest"));
+    if (!dest)
+        return c.error(dest.error());
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    ProgressPrinter printer(c, QStringLiteral("download"));
+    TransferOptions options;
+    options.cancel = &cancel;
+    options.progress = [&printer, name = *file](qint64 done, qint64 total) { printer(done, total, name); };
+    const auto local = service.download(*share, *file, *dest, options);
+    if (!local)
+        return c.error(local.error());
+    return c.print(QJsonObject{{"share", share->name}, {"path", *file}, {"file", *local}},
+                   QStringLiteral("Downloaded %1\n").arg(*local));
+}
+
+int listFiles(Context &c)
+{
+    ShareService service(c.store);
+    const auto share = shareArgument(c, service);
+    if (!share)
+        return c.error(share.error());
+    const auto entries = service.listFiles(*share, c.args.value(QStringLiteral("path")));
+    if (!entries)
+        return c.error(entries.error());
+    Table t{{"Name", "Type", "Size", "Modified"}, {}};
+    QJsonArray array;
+    for (const RemoteFileInfo &e : *entries) {
+        const QString modified = e.modified.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        t.rows.append({e.name, e.isDirectory ? QStringLiteral("directory") : QStringLiteral("file"),
+                       e.isDirectory ? QString() : QString::number(e.size), modified});
+        array.append(QJsonObject{{"name", e.name}, {"isDirectory", e.isDirectory}, {"size", e.size},
+                                 {"modified", e.modified.toUTC().toString(Qt::ISODate)}});
+    }
+    return c.print(array, t);
+}
+
+} // namespace
+
+QList<Command> shareCommands()
+{
+    QList<Command> commands;
+    commands.append({{"share", "create"}, "Create a share: a folder on this machine (local), a path every node of a "
+                                          "cluster sees (cluster, e.g. NFS), or a folder on every node (replicated).",
+                     {workspaceOption(), nameOption("share"),
+                      option({"kind"}, "local, cluster or replicated.", "KIND"),
+                      option({"path"}, "local: a folder here (default: under the data directory); cluster and "
+                                       "replicated: an absolute path on the nodes.", "DIR"),
+                      option({"c", "cluster"}, "The cluster whose nodes hold a cluster or replicated share.", "CLUSTER")},
+                     createShare});
+    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption()}, [](Context &c) {
+        ShareService service(c.store);
+        const auto shares = service.list(c.workspaceName());
+        if (!shares)
+            return c.error(shares.error());
+        return printShares(c, service, *shares, false);
+    }});
+    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), nameOption("share")}, [](Context &c) {
+        const auto name = c.required(QStringLiteral("name"));
+        if (!name)
+            return c.error(name.error());
+        ShareService service(c.store);
+        const auto share = service.find(c.workspaceName(), *name);
+        if (!share)
+            return c.error(share.error());
+        return printShares(c, service, {*share}, true);
+    }});
+    commands.append({{"share", "delete"}, "Forget a share; its files stay where they are.",
+                     {workspaceOption(), nameOption("share")}, [](Context &c) {
+        const auto name = c.required(QStringLiteral("name"));
+        if (!name)
+            return c.error(name.error());
+        ShareService service(c.store);
+        const auto share = service.find(c.workspaceName(), *name);
+        if (!share)
+            return c.error(share.error());
+        if (auto removed = service.remove(c.workspaceName(), *name); !removed)
+            return c.error(removed.error());
+        return c.print(QJsonObject{{"name", *name}, {"deleted", true}, {"path", share->path}},
+                       QStringLiteral("Deleted share '%1' (its files stay in %2)\n").arg(*name, share->path));
+    }});
+    commands.append({{"share", "directory", "create"}, "Create a directory in a share (on every node of a replicated one).",
+                     {workspaceOption(), shareOption(), nameOption("directory, relative to the share")}, [](Context &c) {
+        ShareService service(c.store);
+        const auto share = shareArgument(c, service);
+        if (!share)
+            return c.error(share.error());
+        const auto name = c.required(QStringLiteral("name"));
+        if (!name)
+            return c.error(name.error());
+        const auto made = service.createDirectory(*share, *name);
+        if (!made)
+            return c.error(made.error());
+        return c.print(QJsonObject{{"share", share->name}, {"directory", *name}, {"path", *made}},
+                       QStringLiteral("Created directory %1\n").arg(*made));
+    }});
+    commands.append({{"share", "file", "upload"}, "Upload files into a directory of a share; progress on stderr, "
+                                                  "Ctrl-C cancels.",
+                     {workspaceOption(), shareOption(),
+                      option({"path"}, "Directory of the share (default: its top).", "DIR"),
+                      option({"source"}, "A file to upload (repeat for more).", "FILE")},
+                     uploadFiles});
+    commands.append({{"share", "file", "download"}, "Download a file of a share; progress on stderr.",
+                     {workspaceOption(), shareOption(), option({"path"}, "The file, relative to the share.", "FILE"),
+                      option({"dest"}, "Local folder to download into.", "DIR")},
+                     downloadFile});
+    commands.append({{"share", "file", "list"}, "List a directory of a share.",
+                     {workspaceOption(), shareOption(),
+                      option({"path"}, "Directory of the share (default: its top).", "DIR")},
+                     listFiles});
+    return commands;
+}
+
+} // namespace TrainDesk::Cli

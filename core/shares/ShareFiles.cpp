@@ -1,0 +1,204 @@
+// ShareService: directories and files of a share, on this machine or on the nodes.
+#include "ShareService.h"
+
+#include "transport/SftpClient.h"
+#include "transport/SshTransport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace TrainDesk {
+
+namespace {
+
+// Files TrainDesk leaves while it works: partial transfers and the shared-path check.
+bool isInternal(const QString &name)
+{
+    return name.endsWith(QLatin1String(".traindesk-part")) || name.startsWith(QLatin1String(".traindesk-share-check-"));
+}
+
+Result<SshTransport *> fileTransport(const std::shared_ptr<Transport> &transport)
+{
+    auto *ssh = dynamic_cast<SshTransport *>(transport.get());
+    if (!ssh)
+        return fail(QStringLiteral("node %1: files move over SSH only").arg(transport->nodeName()));
+    return ssh;
+}
+
+RemoteFileInfo fromLocal(const QFileInfo &info)
+{
+    return {info.fileName(), info.isDir() ? 0 : info.size(), info.lastModified(), info.isDir()};
+}
+
+const std::atomic<bool> notCancelled{false};
+
+} // namespace
+
+Result<QString> ShareService::createDirectory(const Share &share, const QString &directory)
+{
+    if (directory.trimmed().isEmpty())
+        return fail(QStringLiteral("share '%1': the directory name is empty").arg(share.name));
+    const auto folder = ShareUpload::folderPath(share, directory);
+    if (!folder)
+        return folder.failure();
+    if (share.kind == ShareKind::Local) {
+        if (!QDir().mkpath(*folder))
+            return fail(QStringLiteral("share '%1': cannot create folder %2").arg(share.name, *folder));
+        return *folder;
+    }
+    const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
+    if (!nodes)
+        return nodes.failure();
+    for (const NodeTransport &n : *nodes) {
+        if (auto made = n.transport->makeDirectories(*folder); !made)
+            return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, made.error()));
+    }
+    return *folder;
+}
+
+ShareUpload::Outcome ShareService::upload(const Share &share, const QString &directory, const QStringList &files,
+                                          const CancelFlag *cancel, const ShareUpload::Progress &progress)
+{
+    if (share.kind == ShareKind::Local)
+        return ShareUpload::copy(share, directory, files, cancel ? cancel->flag() : notCancelled, progress);
+
+    ShareUpload::Outcome outcome;
+    const auto failed = [&outcome](const QString &error) {
+        outcome.error = error;
+        return outcome;
+    };
+    const auto folder = ShareUpload::folderPath(share, directory);
+    if (!folder)
+        return failed(folder.error());
+    const auto sources = ShareUpload::checkSources(files);
+    if (!sources)
+        return failed(sources.error());
+    const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
+    if (!nodes)
+        return failed(nodes.error());
+    for (const NodeTransport &n : *nodes) {
+        if (auto made = n.transport->makeDirectories(*folder); !made)
+            return failed(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, made.error()));
+    }
+
+    const qint64 total = *sources * nodes->size();
+    qint64 done = 0;
+    for (const QString &file : files) {
+        const QString name = QFileInfo(file).fileName();
+        const QString target = *folder + QLatin1Char('/') + name;
+        // A replicated file counts as copied once every node has it.
+        for (const NodeTransport &n : *nodes) {
+            const auto ssh = fileTransport(n.transport);
+            if (!ssh)
+                return failed(ssh.error());
+            if (progress)
+                progress(done, total, name);
+            TransferOptions options;
+            options.cancel = cancel;
+            options.progress = [&progress, done, total, &name](qint64 fileDone, qint64) {
+                if (progress)
+                    progress(done + fileDone, total, name);
+            };
+            if (auto sent = (*ssh)->upload(file, target, options); !sent) {
+                if (cancel && cancel->isCancelled()) {
+                    // A cancelled upload is not resumed: nothing is left behind.
+                    (*ssh)->remove(SftpClient::remotePartPath(target));
+                    return failed(QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size()));
+                }
+                return failed(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, sent.error()));
+            }
+            done += QFileInfo(file).size();
+        }
+        ++outcome.copied;
+    }
+    if (progress)
+        progress(done, total, QString());
+    return outcome;
+}
+
+Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const QString &directory)
+{
+    const auto folder = ShareUpload::folderPath(share, directory);
+    if (!folder)
+        return folder.failure();
+    QList<RemoteFileInfo> entries;
+    if (share.kind == ShareKind::Local) {
+        const QDir dir(*folder);
+        if (!dir.exists())
+            return fail(QStringLiteral("share '%1': no folder %2").arg(share.name, directory));
+        for (const QFileInfo &info : dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name))
+            entries.append(fromLocal(info));
+    } else {
+        const auto nodes = nodesOf(share, true);
+        if (!nodes)
+            return nodes.failure();
+        const auto listed = nodes->first().transport->list(*folder);
+        if (!listed)
+            return fail(QStringLiteral("share '%1': %2").arg(share.name, listed.error()));
+        entries = *listed;
+    }
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [](const RemoteFileInfo &e) {
+                                     return isInternal(e.name) || e.name == QLatin1String(".")
+                                            || e.name == QLatin1String("..");
+                                 }),
+                  entries.end());
+    std::sort(entries.begin(), entries.end(), [](const RemoteFileInfo &a, const RemoteFileInfo &b) { return a.name < b.name; });
+    return entries;
+}
+
+Result<QString> ShareService::download(const Share &share, const QString &file, const QString &destination,
+                                       const TransferOptions &options)
+{
+    const auto source = ShareUpload::folderPath(share, file);
+    if (!source)
+        return source.failure();
+    if (*source == QDir::cleanPath(share.path))
+        return fail(QStringLiteral("share '%1': name a file to download").arg(share.name));
+    if (!QDir().mkpath(destination))
+        return fail(QStringLiteral("cannot create folder %1").arg(destination));
+    const QString target = QDir(destination).filePath(QFileInfo(*source).fileName());
+    if (share.kind == ShareKind::Local) {
+        if (!QFileInfo(*source).isFile())
+            return fail(QStringLiteral("share '%1': no file %2").arg(share.name, file));
+        const QString part = SftpClient::localPartPath(target);
+        QFile::remove(part);
+        if (!QFile::copy(*source, part))
+            return fail(QStringLiteral("cannot copy %1 to %2").arg(*source, part));
+        QFile::remove(target);
+        if (!QFile::rename(part, target))
+            return fail(QStringLiteral("cannot rename %1 to %2").arg(part, target));
+        if (options.progress)
+            options.progress(QFileInfo(target).size(), QFileInfo(target).size());
+        return target;
+    }
+    const auto nodes = nodesOf(share, true);
+    if (!nodes)
+        return nodes.failure();
+    const auto ssh = fileTransport(nodes->first().transport);
+    if (!ssh)
+        return ssh.failure();
+    if (auto got = (*ssh)->download(*source, target, options); !got)
+        return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, nodes->first().node.name, got.error()));
+    return target;
+}
+
+Result<QStringList> ShareService::folders(const Share &share)
+{
+    if (share.kind == ShareKind::Local)
+        return ShareUpload::folders(share);
+    const auto entries = listFiles(share, QString());
+    if (!entries)
+        return entries.failure();
+    QStringList names;
+    for (const RemoteFileInfo &e : *entries) {
+        if (e.isDirectory && !e.name.startsWith(QLatin1Char('.')))
+            names << e.name;
+    }
+    return names;
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,460 @@
+// Shares on SSH clusters, on two real sshd servers (127.0.0.2 = n1, the head node, and
+// 127.0.0.3 = n2). Both are this machine, so every path is "shared", except one folder:
+// n2 runs in a mount namespace of its own with an empty tmpfs over node2-disk/, a disk of
+// its own that n1 does not see (and the test sees what n1 sees). That makes the two
+// things a single machine cannot otherwise show: a path only one node sees (a cluster share
+// there is refused) and a replicated upload that lands on each node's own disk (n2's copy is
+// read through n2). Cluster shares round trip (directory, upload with progress, list,
+// download byte-equal), a cancelled upload leaves nothing, bad inputs are refused with exact
+// messages and nothing left behind, a job on both nodes reads the uploaded files through
+// $AZ_BATCHAI_JOB_MOUNT_ROOT/<share>, and the CLI's share commands run end to end.
+#include "IntegrationTest.h"
+
+#include "cluster/ClusterService.h"
+#include "common/ShellQuote.h"
+#include "jobs/JobRunner.h"
+#include "session/Backend.h"
+#include "shares/ShareService.h"
+#include "store/Store.h"
+#include "transport/TransportFactory.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QThread>
+
+using namespace TrainDesk;
+
+class TestShares : public QObject
+{
+    Q_OBJECT
+
+    IntegrationHome m_home;
+    TestUser m_user;
+    SshServer m_node1;
+    SshServer m_node2;
+    Store m_store;
+    qint64 m_clusterId = 0;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+
+    QString shared(const QString &name) const { return m_home.filePath(QStringLiteral("shared/") + name); }
+    QString nodeDisk(const QString &name) const { return m_home.filePath(QStringLiteral("node2-disk/") + name); }
+
+    static bool writeFile(const QString &path, const QByteArray &data)
+    {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+    }
+    static QByteArray readFile(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+    }
+    static QByteArray randomBytes(int size)
+    {
+        QByteArray data(size, Qt::Uninitialized);
+        QRandomGenerator generator(42);
+        for (char &c : data)
+            c = char(generator.generate() & 0xff);
+        return data;
+    }
+
+    Share createShare(const QString &name, ShareKind kind, const QString &path)
+    {
+        const auto share = ShareService(m_store).create({QStringLiteral("ws"), name, kind, path, QStringLiteral("c1")});
+        if (!share)
+            qFatal("cannot create share %s: %s", qPrintable(name), qPrintable(share.error()));
+        return *share;
+    }
+
+    // What node n2 sees at `path`.
+    QByteArray readOnNode2(const QString &path)
+    {
+        const auto cluster = m_store.clusterById(m_clusterId);
+        const auto transport = openTransport(*cluster, m_store.nodes(m_clusterId).at(1));
+        const auto read = (*transport)->exec(QStringLiteral("cat ") + shellQuote(path));
+        return read && read->exitCode == 0 ? read->stdOut : QByteArray("<missing on n2>");
+    }
+
+    Run cli(const QStringList &arguments)
+    {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.dataDir());
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(TRAINDESK_CLI), arguments);
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, QStringLiteral("<timed out>"), QString()};
+        }
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    static QString describe(const Run &r) { return QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
+
+    Job waitForEnd(qint64 jobId, int timeoutMs = 90000)
+    {
+        JobRunner runner(m_store);
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < timeoutMs) {
+            const auto job = runner.refresh(jobId);
+            if (job && isFinished(job->state))
+                return *job;
+            QThread::msleep(300);
+        }
+        return *m_store.jobById(jobId);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        REQUIRE_ROOT();
+        QVERIFY2(m_user.create(m_home.path()), qPrintable(m_user.error()));
+        // Folders the test user may write into (n1's view of node2-disk among them).
+        for (const char *name : {"shared", "node2-disk", "tmp-n1", "tmp-n2"}) {
+            QVERIFY(QDir().mkpath(m_home.filePath(QLatin1String(name))));
+            QVERIFY(QFile::setPermissions(m_home.filePath(QLatin1String(name)), QFileDevice::Permissions(0x7777)));
+        }
+        SshServer::Options options;
+        options.passwordAuthentication = true;
+        options.address = QStringLiteral("127.0.0.2");
+        // Each node has a temporary folder of its own, as separate machines do (mpirun).
+        options.extraConfig = {QStringLiteral("SetEnv TMPDIR=%1").arg(m_home.filePath(QStringLiteral("tmp-n1")))};
+        QVERIFY2(m_node1.start(m_home.filePath(QStringLiteral("sshd1")), options), qPrintable(m_node1.error()));
+        options.address = QStringLiteral("127.0.0.3");
+        options.extraConfig = {QStringLiteral("SetEnv TMPDIR=%1").arg(m_home.filePath(QStringLiteral("tmp-n2")))};
+        options.privateFolder = m_home.filePath(QStringLiteral("node2-disk"));
+        QVERIFY2(m_node2.start(m_home.filePath(QStringLiteral("sshd2")), options), qPrintable(m_node2.error()));
+
+        QVERIFY(m_store.open(m_home.dataDir() + QStringLiteral("/traindesk.db")));
+        const auto ws = m_store.createWorkspace(QStringLiteral("ws"));
+        QVERIFY(ws);
+        QVERIFY(m_store.createExperiment(ws->id, QStringLiteral("exp")));
+        CreateClusterRequest r;
+        r.workspace = QStringLiteral("ws");
+        r.name = QStringLiteral("c1");
+        for (const auto &[name, server] : {std::pair{"n1", &m_node1}, std::pair{"n2", &m_node2}}) {
+            r.nodes << QStringLiteral("%1=%2@%3:%4").arg(QLatin1String(name), m_user.name(), server->address())
+                           .arg(server->port());
+        }
+        r.password = m_user.password();
+        r.generateSshKeys = true;
+        r.acceptNewHostKeys = true;
+        r.connectTimeoutMs = 5000;
+        const auto cluster = ClusterService(m_store).create(r);
+        QVERIFY2(cluster, qPrintable(cluster.error()));
+        m_clusterId = cluster->id;
+        // The premise of the tests below: n2 does not see n1's node2-disk.
+        QVERIFY(writeFile(nodeDisk(QStringLiteral("only-n1")), "n1"));
+        QCOMPARE(readOnNode2(nodeDisk(QStringLiteral("only-n1"))), QByteArray("<missing on n2>"));
+        QFile::remove(nodeDisk(QStringLiteral("only-n1")));
+    }
+
+    void clusterShareRoundTrip()
+    {
+        ShareService service(m_store);
+        const Share share = createShare(QStringLiteral("nfs"), ShareKind::ClusterPath, shared(QStringLiteral("nfs")));
+        QCOMPARE(toString(share.kind), QStringLiteral("cluster"));
+        QCOMPARE(share.clusterId, m_clusterId);
+        QCOMPARE(share.path, shared(QStringLiteral("nfs")));
+        QVERIFY(QFileInfo(share.path).isDir());
+        QCOMPARE(QDir(share.path).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+
+        const auto made = service.createDirectory(share, QStringLiteral("cifar"));
+        QVERIFY2(made, qPrintable(made.error()));
+        QCOMPARE(*made, share.path + QStringLiteral("/cifar"));
+        QVERIFY(QFileInfo(*made).isDir());
+
+        const QByteArray big = randomBytes(3 * 1024 * 1024 + 17);
+        QVERIFY(writeFile(m_home.filePath(QStringLiteral("src/data.bin")), big));
+        QVERIFY(writeFile(m_home.filePath(QStringLiteral("src/script.txt")), "print('hello from the share')\n"));
+        const qint64 total = big.size() + 30;
+        qint64 last = -1;
+        bool monotonic = true;
+        QStringList filesSeen;
+        const auto outcome = service.upload(share, QStringLiteral("cifar"),
+                                            {m_home.filePath(QStringLiteral("src/data.bin")),
+                                             m_home.filePath(QStringLiteral("src/script.txt"))},
+                                            nullptr, [&](qint64 done, qint64 all, const QString &file) {
+                                                monotonic = monotonic && done >= last && all == total;
+                                                last = done;
+                                                if (!file.isEmpty() && !filesSeen.contains(file))
+                                                    filesSeen << file;
+                                            });
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.copied, 2);
+        QVERIFY(monotonic);
+        QCOMPARE(last, total);
+        QCOMPARE(filesSeen, QStringList({QStringLiteral("data.bin"), QStringLiteral("script.txt")}));
+        QCOMPARE(readFile(*made + QStringLiteral("/data.bin")), big);
+
+        const auto entries = service.listFiles(share, QStringLiteral("cifar"));
+        QVERIFY2(entries, qPrintable(entries.error()));
+        QCOMPARE(entries->size(), 2);
+        QCOMPARE(entries->at(0).name, QStringLiteral("data.bin"));
+        QCOMPARE(entries->at(0).size, qint64(big.size()));
+        QVERIFY(!entries->at(0).isDirectory);
+        QCOMPARE(*service.folders(share), QStringList{QStringLiteral("cifar")});
+
+        qint64 downloaded = 0;
+        TransferOptions options;
+        options.progress = [&](qint64 done, qint64) { downloaded = done; };
+        const auto local = service.download(share, QStringLiteral("cifar/data.bin"), m_home.filePath(QStringLiteral("down")),
+                                            options);
+        QVERIFY2(local, qPrintable(local.error()));
+        QCOMPARE(*local, m_home.filePath(QStringLiteral("down/data.bin")));
+        QCOMPARE(readFile(*local), big);
+        QCOMPARE(downloaded, qint64(big.size()));
+        QVERIFY(!service.download(share, QStringLiteral("cifar/none.bin"), m_home.filePath(QStringLiteral("down"))));
+    }
+
+    void clusterShareOnAPathOneNodeSeesIsRefused()
+    {
+        const QString path = nodeDisk(QStringLiteral("not-shared/share"));
+        const auto share = ShareService(m_store).create({QStringLiteral("ws"), QStringLiteral("lonely"),
+                                                         ShareKind::ClusterPath, path, QStringLiteral("c1")});
+        QVERIFY(!share);
+        QCOMPARE(share.error(), QStringLiteral("share 'lonely': path %1 is not shared: node n2 does not see the file node "
+                                               "n1 wrote there (a cluster share needs a path that is the same on every "
+                                               "node, such as an NFS mount; make a replicated share otherwise)")
+                                    .arg(path));
+        // Nothing left behind: no record, and the folders the head node made are gone.
+        QVERIFY(!m_store.share(m_store.workspace(QStringLiteral("ws"))->id, QStringLiteral("lonely")));
+        QVERIFY(!QFileInfo::exists(nodeDisk(QStringLiteral("not-shared"))));
+    }
+
+    void clusterShareWhereTheHeadCannotWriteIsRefused()
+    {
+        // A folder of root's that the test user may not write into.
+        const QString locked = m_home.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir().mkpath(locked));
+        QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions(0x7755)));
+        const auto share = ShareService(m_store).create({QStringLiteral("ws"), QStringLiteral("locked"),
+                                                         ShareKind::ClusterPath, locked + QStringLiteral("/share"),
+                                                         QStringLiteral("c1")});
+        QVERIFY(!share);
+        QVERIFY2(share.error().startsWith(QStringLiteral("share 'locked': node n1: ")), qPrintable(share.error()));
+        QVERIFY2(share.error().contains(locked + QStringLiteral("/share")), qPrintable(share.error()));
+        QVERIFY(!QFileInfo::exists(locked + QStringLiteral("/share")));
+    }
+
+    void replicatedUploadLandsOnEveryNode()
+    {
+        ShareService service(m_store);
+        const QString path = nodeDisk(QStringLiteral("rep"));
+        const Share share = createShare(QStringLiteral("rep"), ShareKind::Replicated, path);
+        QCOMPARE(toString(share.kind), QStringLiteral("replicated"));
+        QVERIFY(QFileInfo(path).isDir());  // n1's
+        QVERIFY(service.createDirectory(share, QStringLiteral("cifar")));
+        QVERIFY(writeFile(m_home.filePath(QStringLiteral("src/train.txt")), "replicated bytes\n"));
+        qint64 last = 0, total = 0;
+        const auto outcome = service.upload(share, QStringLiteral("cifar"), {m_home.filePath(QStringLiteral("src/train.txt"))},
+                                            nullptr, [&](qint64 done, qint64 all, const QString &) {
+                                                last = done;
+                                                total = all;
+                                            });
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(total, qint64(2 * 17));  // the bytes for both nodes
+        QCOMPARE(last, total);
+        QCOMPARE(readFile(path + QStringLiteral("/cifar/train.txt")), QByteArray("replicated bytes\n"));
+        QCOMPARE(readOnNode2(path + QStringLiteral("/cifar/train.txt")), QByteArray("replicated bytes\n"));
+        // Reads come from the head node.
+        const auto entries = service.listFiles(share, QStringLiteral("cifar"));
+        QVERIFY2(entries, qPrintable(entries.error()));
+        QCOMPARE(entries->size(), 1);
+        QCOMPARE(entries->first().name, QStringLiteral("train.txt"));
+    }
+
+    void cancelledUploadLeavesNothing()
+    {
+        ShareService service(m_store);
+        const auto share = service.find(QStringLiteral("ws"), QStringLiteral("nfs"));
+        QVERIFY(share);
+        const QString source = m_home.filePath(QStringLiteral("src/huge.bin"));
+        QVERIFY(writeFile(source, QByteArray(64 * 1024 * 1024, 'h')));
+        CancelFlag cancel;
+        const auto outcome = service.upload(*share, QStringLiteral("big"), {source}, &cancel,
+                                            [&](qint64 done, qint64, const QString &) {
+                                                if (done > 0)
+                                                    cancel.cancel();
+                                            });
+        QCOMPARE(outcome.error, QStringLiteral("upload cancelled after 0 of 1 files"));
+        QCOMPARE(outcome.copied, 0);
+        const QDir big(share->path + QStringLiteral("/big"));
+        QCOMPARE(big.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+        QFile::remove(source);
+    }
+
+    void badInputsAreRefused()
+    {
+        ShareService service(m_store);
+        const auto create = [&](const QString &name, ShareKind kind, const QString &path, const QString &cluster) {
+            return service.create({QStringLiteral("ws"), name, kind, path, cluster}).error();
+        };
+        QCOMPARE(create("rel", ShareKind::ClusterPath, "relative/dir", "c1"),
+                 QStringLiteral("path 'relative/dir' of share 'rel' must be an absolute path"));
+        QCOMPARE(create("nocl", ShareKind::Replicated, shared("x"), "nope"),
+                 QStringLiteral("share 'nocl': cluster 'nope' not found in workspace 'ws'"));
+        QCOMPARE(create("nocl", ShareKind::Replicated, shared("x"), QString()),
+                 QStringLiteral("share 'nocl' of kind replicated needs a cluster"));
+        QCOMPARE(create("nopath", ShareKind::ClusterPath, QString(), "c1"),
+                 QStringLiteral("share 'nopath' needs a path on the nodes"));
+        QCOMPARE(create("nfs", ShareKind::ClusterPath, shared("other"), "c1"), QStringLiteral("share 'nfs' already exists"));
+        QCOMPARE(create("bad name", ShareKind::ClusterPath, shared("other"), "c1"),
+                 QStringLiteral("share name 'bad name' may contain only letters, digits, '-' and '_'"));
+        QVERIFY(!QFileInfo::exists(shared("x")) && !QFileInfo::exists(shared("other")));
+
+        const auto share = service.find(QStringLiteral("ws"), QStringLiteral("nfs"));
+        QCOMPARE(service.createDirectory(*share, QStringLiteral("../escape")).error(),
+                 QStringLiteral("folder '../escape' is outside share 'nfs'"));
+        QCOMPARE(service.createDirectory(*share, QStringLiteral("/etc")).error(),
+                 QStringLiteral("folder '/etc' must be relative to share 'nfs'"));
+        QCOMPARE(service.upload(*share, QStringLiteral("a/../../b"), {m_home.filePath(QStringLiteral("src/script.txt"))}).error,
+                 QStringLiteral("folder 'a/../../b' is outside share 'nfs'"));
+        QCOMPARE(service.download(*share, QStringLiteral("../../etc/passwd"), m_home.filePath(QStringLiteral("down"))).error(),
+                 QStringLiteral("folder '../../etc/passwd' is outside share 'nfs'"));
+        QVERIFY(!QFileInfo::exists(m_home.filePath(QStringLiteral("escape"))));
+    }
+
+    void jobOnBothNodesReadsTheShares()
+    {
+        // Both nodes read the cluster share's script and their own copy of the replicated file
+        // through the job's mount root, as the tutorial's job reads cifar/ on its share.
+        const QByteArray read = "cat $AZ_BATCHAI_JOB_MOUNT_ROOT/nfs/cifar/script.txt "
+                                "$AZ_BATCHAI_JOB_MOUNT_ROOT/rep/cifar/train.txt";
+        const QJsonObject properties{{"nodeCount", 2},
+                                     {"jobPreparation", QJsonObject{{"commandLine", QString::fromLatin1(read)}}},
+                                     {"customToolkitSettings", QJsonObject{{"commandLine", QString::fromLatin1(read)}}},
+                                     {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/logs"}};
+        const QByteArray spec = QJsonDocument(QJsonObject{{"properties", properties}}).toJson();
+        const auto job = JobRunner(m_store).submit({QStringLiteral("ws"), QStringLiteral("exp"), QStringLiteral("reads"),
+                                                    QStringLiteral("c1"), spec});
+        QVERIFY2(job, qPrintable(job.error()));
+        const Job done = waitForEnd(job->id);
+        const auto log = [&](const QString &name) { return readFile(done.jobDir + QStringLiteral("/stdouterr/") + name); };
+        QVERIFY2(done.state == JobState::Succeeded,
+                 qPrintable(toString(done.state) + QLatin1Char(' ')
+                            + (done.errors.isEmpty() ? QString() : done.errors.first().message) + QLatin1Char(' ')
+                            + QString::fromUtf8(log(QStringLiteral("stderr.txt")))));
+        const QByteArray expected = "print('hello from the share')\nreplicated bytes\n";
+        QCOMPARE(log(QStringLiteral("stdout-job_prep-n1.txt")), expected);
+        QCOMPARE(log(QStringLiteral("stdout-job_prep-n2.txt")), expected);
+        QCOMPARE(log(QStringLiteral("stdout.txt")), expected);
+    }
+
+    void guiWorkerCreatesAndUploads()
+    {
+        // The GUI's path: Backend -> JobMonitor's pool -> ShareService, with the folders of
+        // the new share cached for the tree (not listed on every poll).
+        Backend backend(m_home.dataDir() + QStringLiteral("/traindesk.db"), 100);
+        QTRY_VERIFY_WITH_TIMEOUT(!backend.snapshot().workspaces.isEmpty(), 10000);
+        QSignalSpy finished(&backend, &Backend::requestFinished);
+        backend.createShare(CreateShareRequest{QStringLiteral("ws"), QStringLiteral("gui"), ShareKind::ClusterPath,
+                                               shared(QStringLiteral("gui")), QStringLiteral("c1")});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.at(0).at(2).toString(), QString());
+        const qint64 shareId = finished.at(0).at(1).toLongLong();
+        QVERIFY(backend.snapshot().findShare(shareId));
+
+        QSignalSpy progress(&backend, &Backend::uploadProgress);
+        QSignalSpy uploaded(&backend, &Backend::uploadFinished);
+        backend.uploadToShare(shareId, QStringLiteral("cifar"), {m_home.filePath(QStringLiteral("src/script.txt"))});
+        QTRY_COMPARE_WITH_TIMEOUT(uploaded.count(), 1, 30000);
+        QCOMPARE(uploaded.at(0).at(2).toString(), QString());  // request id, files copied, error
+        QCOMPARE(uploaded.at(0).at(1).toInt(), 1);
+        QVERIFY(progress.count() >= 1);
+        QCOMPARE(progress.last().at(1).toLongLong(), progress.last().at(2).toLongLong());
+        QCOMPARE(readFile(shared(QStringLiteral("gui/cifar/script.txt"))), QByteArray("print('hello from the share')\n"));
+        QCOMPARE(backend.snapshot().shareFolders.value(shareId), QStringList{QStringLiteral("cifar")});
+
+        // A folder made behind the app's back shows after Refresh, not by the poll.
+        QVERIFY(QDir().mkpath(shared(QStringLiteral("gui/data"))));
+        backend.pollNow();
+        QTRY_COMPARE_WITH_TIMEOUT(backend.snapshot().shareFolders.value(shareId),
+                                  QStringList({QStringLiteral("cifar"), QStringLiteral("data")}), 30000);
+    }
+
+    void cliShareCommands()
+    {
+        Run r = cli({"share", "create", "-w", "ws", "-n", "clinfs", "--kind", "cluster", "--path", shared("clinfs"),
+                     "-c", "c1"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\nclinfs\\s+cluster\\s+c1\\s+") + shared("clinfs"))),
+                 qPrintable(r.out));
+        r = cli({"share", "directory", "create", "-w", "ws", "--share", "clinfs", "-n", "cifar"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY(QFileInfo(shared("clinfs/cifar")).isDir());
+
+        const QByteArray data = randomBytes(1024 * 1024);
+        QVERIFY(writeFile(m_home.filePath(QStringLiteral("cli-src/model.bin")), data));
+        r = cli({"share", "file", "upload", "-w", "ws", "--share", "clinfs", "--path", "cifar", "--source",
+                 m_home.filePath(QStringLiteral("cli-src/model.bin")), "--source", m_home.filePath(QStringLiteral("src/script.txt"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QLatin1String("upload: model.bin 0%")) && r.err.contains(QLatin1String("upload: script.txt 100%")),
+                 qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("Uploaded 2 files to share 'clinfs'\n"));
+
+        r = cli({"share", "file", "list", "-w", "ws", "--share", "clinfs", "--path", "cifar", "-o", "json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QJsonArray files = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QCOMPARE(files.size(), 2);
+        QCOMPARE(files.at(0).toObject().value("name").toString(), QStringLiteral("model.bin"));
+        QCOMPARE(files.at(0).toObject().value("size").toInteger(), qint64(data.size()));
+
+        r = cli({"share", "file", "download", "-w", "ws", "--share", "clinfs", "--path", "cifar/model.bin", "--dest",
+                 m_home.filePath(QStringLiteral("cli-down"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QLatin1String("download: cifar/model.bin 100%")), qPrintable(r.err));
+        QCOMPARE(readFile(m_home.filePath(QStringLiteral("cli-down/model.bin"))), data);
+
+        r = cli({"share", "list", "-w", "ws", "-o", "json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QStringList names;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array())
+            names << v.toObject().value("name").toString() + QLatin1Char(':') + v.toObject().value("kind").toString();
+        QCOMPARE(names, QStringList({"clinfs:cluster", "gui:cluster", "nfs:cluster", "rep:replicated"}));
+        r = cli({"share", "show", "-w", "ws", "-n", "rep", "-o", "json"});
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value("cluster").toString(), QStringLiteral("c1"));
+
+        // A local share without a path lives under the data directory.
+        r = cli({"share", "create", "-w", "ws", "-n", "mine", "--kind", "local"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY(QFileInfo(m_home.dataDir() + QStringLiteral("/shares/ws/mine")).isDir());
+
+        // Bad input: exit 1 with one line.
+        r = cli({"share", "create", "-w", "ws", "-n", "odd", "--kind", "nfs", "--path", "/x"});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, QStringLiteral("error: --kind: expected local, cluster or replicated, found 'nfs'\n"));
+        r = cli({"share", "create", "-w", "ws", "-n", "odd", "--kind", "cluster", "--path", "rel", "-c", "c1"});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, QStringLiteral("error: path 'rel' of share 'odd' must be an absolute path\n"));
+        r = cli({"share", "file", "upload", "-w", "ws", "--share", "clinfs", "--path", "../up", "--source",
+                 m_home.filePath(QStringLiteral("src/script.txt"))});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, QStringLiteral("error: folder '../up' is outside share 'clinfs'\n"));
+
+        r = cli({"share", "delete", "-w", "ws", "-n", "clinfs"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QCOMPARE(r.out, QStringLiteral("Deleted share 'clinfs' (its files stay in %1)\n").arg(shared("clinfs")));
+        QVERIFY(QFileInfo(shared("clinfs/cifar/model.bin")).isFile());
+        r = cli({"share", "show", "-w", "ws", "-n", "clinfs"});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, QStringLiteral("error: share 'clinfs' not found\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestShares)
+#include "tst_shares.moc"
