@@ -76,3 +76,5 @@ PY
 shot 10-share-upload.png "" "" 5 newShareAction \
   "shareName=myshare|next|folderCombo=cifar|files:$home/upload/hello_horovod.py|click:uploadButton"
 shot 11-share-folder.png cifar "" 3
+# A share for SSH clusters: the kind asks for a cluster (none here but the local one).
+shot 14-new-share-kinds.png "" "" 3 newShareAction "shareName=nfs|shareKind=1|shareFolder=/srv/nfs/traindesk"
