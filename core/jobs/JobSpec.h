@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -76,7 +77,8 @@ struct SpecContext
     QString workspace;
     QString cluster;
     std::optional<int> clusterNodeCount;
-    std::optional<QStringList> shareNames;  // the workspace's shares
+    std::optional<QStringList> shareNames;  // the workspace's shares that the cluster's nodes see
+    QHash<QString, QString> otherClustersShares;  // share -> its cluster: shares the nodes do not see
 };
 
 struct ParsedJobSpec

@@ -5,16 +5,35 @@
 
 namespace TrainDesk {
 
+bool clusterSeesShare(const Share &share, qint64 clusterId)
+{
+    return share.kind == ShareKind::Local || share.clusterId == clusterId;
+}
+
+void setShares(SpecContext &context, const QList<Share> &shares, qint64 clusterId,
+               const std::function<QString(qint64)> &clusterName)
+{
+    QStringList seen;
+    context.otherClustersShares.clear();
+    for (const Share &s : shares) {
+        if (clusterSeesShare(s, clusterId))
+            seen << s.name;
+        else
+            context.otherClustersShares.insert(s.name, clusterName(s.clusterId));
+    }
+    context.shareNames = seen;
+}
+
 SpecContext specContextFor(const Store &store, const Workspace &workspace, const Cluster &cluster)
 {
     SpecContext context;
     context.workspace = workspace.name;
     context.cluster = cluster.name;
     context.clusterNodeCount = int(store.nodes(cluster.id).size());
-    QStringList shares;
-    for (const Share &s : store.shares(workspace.id))
-        shares << s.name;
-    context.shareNames = shares;
+    setShares(context, store.shares(workspace.id), cluster.id, [&store](qint64 id) {
+        const auto owner = store.clusterById(id);
+        return owner ? owner->name : QStringLiteral("#%1").arg(id);
+    });
     return context;
 }
 
@@ -24,7 +43,11 @@ LaunchContext launchContextFor(const Store &store, const Workspace &workspace, c
     context.workspace = workspace.name;
     context.mountRoot = cluster.mountRoot;
     context.trainerDirectory = DataPaths::trainerDirectory();
-    context.shares = store.shares(workspace.id);
+    // Only what the nodes see: the launch links every share into the job's mount root.
+    for (const Share &s : store.shares(workspace.id)) {
+        if (clusterSeesShare(s, cluster.id))
+            context.shares << s;
+    }
     return context;
 }
 

@@ -580,7 +580,12 @@ private:
             if (!m_context.shareNames || r.kind == MountReference::Kind::UnmanagedFileSystem)
                 continue;
             const QString share = matchShare(r, *m_context.shareNames);
-            if (share.isEmpty()) {
+            const QString elsewhere = share.isEmpty() ? matchShare(r, m_context.otherClustersShares.keys()) : QString();
+            if (!elsewhere.isEmpty()) {
+                error(r.path, QStringLiteral("expected a share that the nodes of cluster '%1' see, found share '%2' "
+                                             "of cluster '%3'")
+                                  .arg(m_context.cluster, elsewhere, m_context.otherClustersShares.value(elsewhere)));
+            } else if (share.isEmpty()) {
                 QStringList names;
                 for (const QString &c : r.candidateNames)
                     names << quoted(c);

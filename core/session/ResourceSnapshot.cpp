@@ -1,5 +1,7 @@
 #include "ResourceSnapshot.h"
 
+#include "jobs/JobSpecContext.h"
+
 namespace TrainDesk {
 
 const Job *ResourceSnapshot::findJob(qint64 jobId) const
@@ -73,16 +75,25 @@ const Job *ResourceSnapshot::activeJobOnNode(qint64 clusterId, const QString &no
 SpecContext ResourceSnapshot::specContext(qint64 workspaceId, qint64 clusterId) const
 {
     SpecContext context;
-    if (const WorkspaceEntry *ws = findWorkspace(workspaceId)) {
-        context.workspace = ws->workspace.name;
-        QStringList shares;
-        for (const Share &s : ws->shares)
-            shares << s.name;
-        context.shareNames = shares;
-    }
-    if (const ClusterEntry *c = findCluster(clusterId)) {
+    const ClusterEntry *c = findCluster(clusterId);
+    if (c) {
         context.cluster = c->cluster.name;
         context.clusterNodeCount = int(c->nodes.size());
+    }
+    if (const WorkspaceEntry *ws = findWorkspace(workspaceId)) {
+        context.workspace = ws->workspace.name;
+        // No cluster chosen yet: every share may be meant.
+        setShares(context, ws->shares, c ? clusterId : 0, [this](qint64 id) {
+            const ClusterEntry *owner = findCluster(id);
+            return owner ? owner->cluster.name : QStringLiteral("#%1").arg(id);
+        });
+        if (!c) {
+            QStringList all;
+            for (const Share &s : ws->shares)
+                all << s.name;
+            context.shareNames = all;
+            context.otherClustersShares.clear();
+        }
     }
     return context;
 }

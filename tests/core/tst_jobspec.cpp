@@ -1,6 +1,7 @@
 // The job.json model: every field read and written, positions, durations, share names.
 // (The corpus of whole specs and their messages is tst_jobspec_corpus.)
 #include "jobs/JobSpec.h"
+#include "jobs/JobSpecContext.h"
 #include "jobs/JsonLocator.h"
 #include "jobs/ShareMapping.h"
 #include "jobs/WallClockTime.h"
@@ -188,6 +189,28 @@ private Q_SLOTS:
         QVERIFY2(errors.at(1).contains("properties.mountVolumes.azureFileShares[0] (line 12, column 17): expected a share of workspace "
                                        "'ws' named 'myshare', found none (it has none)"),
                  qPrintable(errors.at(1)));
+
+        // A share of another cluster: its nodes would not see it.
+        Share local;
+        local.name = "local";
+        local.path = "/srv/local";
+        Share nfs;
+        nfs.name = "myshare";
+        nfs.kind = ShareKind::ClusterPath;
+        nfs.path = "/nfs/a";
+        nfs.clusterId = 7;
+        const auto clusterName = [](qint64 id) { return id == 7 ? QStringLiteral("gpu2") : QStringLiteral("gpu"); };
+        QVERIFY(clusterSeesShare(local, 3) && clusterSeesShare(nfs, 7) && !clusterSeesShare(nfs, 3));
+        context.clusterNodeCount = 4;
+        setShares(context, {local, nfs}, 3, clusterName);
+        QCOMPARE(*context.shareNames, QStringList{"local"});
+        const QStringList elsewhere = parseJobSpec(json, context).errorTexts();
+        QCOMPARE(elsewhere.size(), 1);
+        QVERIFY2(elsewhere.at(0).contains("properties.mountVolumes.azureFileShares[0] (line 12, column 17): expected a share "
+                                          "that the nodes of cluster 'gpu' see, found share 'myshare' of cluster 'gpu2'"),
+                 qPrintable(elsewhere.at(0)));
+        setShares(context, {local, nfs}, 7, clusterName);
+        QVERIFY(!parseJobSpec(json, context).hasErrors());
     }
 
     void processCountAndPriority()
