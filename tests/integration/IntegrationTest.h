@@ -2,12 +2,17 @@
 
 #include "SshServer.h"
 
+#include "jobs/JobRunner.h"
+#include "store/Store.h"
 #include "transport/SshConnectionPool.h"
 #include "transport/SshParameters.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
+#include <QThread>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -71,3 +76,42 @@ inline TrainDesk::SshParameters rootParameters(const SshServer &server, const QS
         if (!SshServer::isRoot())                                                                                    \
             QSKIP("the integration tests start sshd and make users: run them as root (CI does)");                   \
     } while (false)
+
+// What a program run to its end printed, and how it ended (-1: it timed out and was killed).
+struct ProgramRun
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+
+    QString describe() const { return QStringLiteral("exit %1\n%2\n%3").arg(exitCode).arg(out, err); }
+};
+
+inline ProgramRun runProgram(const QString &program, const QStringList &arguments, const QProcessEnvironment &env,
+                             int timeoutMs = 120000)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, arguments);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, QStringLiteral("<timed out>"), QString()};
+    }
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+// Polls the job (as the app's monitor does) until it has ended or `timeoutMs` passed.
+inline TrainDesk::Job waitForJobEnd(TrainDesk::Store &store, qint64 jobId, int timeoutMs = 90000)
+{
+    TrainDesk::JobRunner runner(store);
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < timeoutMs) {
+        const auto job = runner.refresh(jobId);
+        if (job && TrainDesk::isFinished(job->state))
+            return *job;
+        QThread::msleep(300);
+    }
+    return *store.jobById(jobId);
+}

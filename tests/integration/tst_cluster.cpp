@@ -72,20 +72,6 @@ class TestCluster : public QObject
         return *job;
     }
 
-    Job waitForEnd(qint64 jobId, int timeoutMs = 90000)
-    {
-        JobRunner runner(m_store);
-        QElapsedTimer timer;
-        timer.start();
-        while (timer.elapsed() < timeoutMs) {
-            const auto job = runner.refresh(jobId);
-            if (job && isFinished(job->state))
-                return *job;
-            QThread::msleep(300);
-        }
-        return *m_store.jobById(jobId);
-    }
-
 private slots:
     void initTestCase()
     {
@@ -381,7 +367,7 @@ private slots:
                                 {"customMpiSettings", QJsonObject{{"commandLine", "sh -c 'echo rank $OMPI_COMM_WORLD_RANK $TMPDIR'"},
                                                                   {"processCount", ranks}}},
                                 {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/logs"}});
-        const Job done = waitForEnd(job.id);
+        const Job done = waitForJobEnd(m_store, job.id);
         QCOMPARE(done.nodes, QStringList({QStringLiteral("n1"), QStringLiteral("n2")}));
         auto read = [&](const QString &name) {
             QFile f(done.jobDir + QStringLiteral("/stdouterr/") + name);

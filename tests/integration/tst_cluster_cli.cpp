@@ -5,7 +5,6 @@
 // (every node, one node, a failing task's exit code) and delete.
 #include "IntegrationTest.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,16 +21,8 @@ class TestClusterCli : public QObject
     SshServer m_node1;
     SshServer m_node2;
 
-    struct Run
+    ProgramRun cli(const QStringList &arguments, const QString &home = {}, int timeoutMs = 120000)
     {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-
-    Run cli(const QStringList &arguments, const QString &home = {}, int timeoutMs = 120000)
-    {
-        QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("TRAINDESK_HOME"), home.isEmpty() ? m_home.dataDir() : home);
         env.insert(QStringLiteral("TRAINDESK_SSH_PASSWORD"), m_user.password());
@@ -39,21 +30,13 @@ class TestClusterCli : public QObject
         // "trainer not installed" holds whether or not this build made the trainer.
         env.insert(QStringLiteral("TRAINDESK_TRAINER_DIR"), m_home.dataDir() + QStringLiteral("/no-trainer"));
         env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(TRAINDESK_CLI), arguments);
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, QStringLiteral("<timed out>"), QString()};
-        }
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return runProgram(QStringLiteral(TRAINDESK_CLI), arguments, env, timeoutMs);
     }
     QString nodes() const
     {
         return QStringLiteral("%1@127.0.0.2:%2,%1@127.0.0.3:%3").arg(m_user.name()).arg(m_node1.port()).arg(m_node2.port());
     }
-    static QString describe(const Run &r) { return QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
-    static QStringList summaryRow(const Run &r)
+    static QStringList summaryRow(const ProgramRun &r)
     {
         // Name, State, Idle, Running, Preparing, Leaving, Unusable
         return r.out.split(QLatin1Char('\n')).value(2).split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
@@ -74,19 +57,19 @@ private slots:
 
     void unknownHostKeysNeedTheFlag()
     {
-        const Run r = cli({"cluster", "create", "-n", "refused", "--nodes", nodes(), "--generate-ssh-keys"},
+        const ProgramRun r = cli({"cluster", "create", "-n", "refused", "--nodes", nodes(), "--generate-ssh-keys"},
                           m_home.filePath(QStringLiteral("other-data")));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QLatin1String("not known yet")) && r.err.contains(m_node1.hostKeyFingerprint())
                      && r.err.contains(QLatin1String("--accept-new-host-keys")),
-                 qPrintable(describe(r)));
+                 qPrintable(r.describe()));
     }
 
     void createShowAndList()
     {
-        const Run created = cli({"cluster", "create", "-n", "c", "--nodes", nodes(), "--generate-ssh-keys",
+        const ProgramRun created = cli({"cluster", "create", "-n", "c", "--nodes", nodes(), "--generate-ssh-keys",
                                  "--accept-new-host-keys", "--setup-task", "echo ready on $AZ_BATCHAI_NODE_NAME"});
-        QVERIFY2(created.exitCode == 0, qPrintable(describe(created)));
+        QVERIFY2(created.exitCode == 0, qPrintable(created.describe()));
         QVERIFY2(created.err.contains(QLatin1String("key deployed")), qPrintable(created.err));
         // New host keys are shown as OpenSSH shows them.
         QVERIFY2(created.err.contains(QStringLiteral("trusting the new host key of [127.0.0.2]:%1: ssh-ed25519 %2")
@@ -95,38 +78,38 @@ private slots:
         QCOMPARE(summaryRow(created), QStringList({"c", "steady", "2", "0", "0", "0", "0"}));
         QVERIFY2(!created.out.contains(m_user.password()) && !created.err.contains(m_user.password()), "password printed");
 
-        const Run shown = cli({"cluster", "show", "-n", "c", "-o", "json"});
-        QVERIFY2(shown.exitCode == 0, qPrintable(describe(shown)));
+        const ProgramRun shown = cli({"cluster", "show", "-n", "c", "-o", "json"});
+        QVERIFY2(shown.exitCode == 0, qPrintable(shown.describe()));
         const QJsonObject json = QJsonDocument::fromJson(shown.out.toUtf8()).object();
         QCOMPARE(json.value("allocationState").toString(), QStringLiteral("steady"));
         QCOMPARE(json.value("nodeStateCounts").toObject().value("idleNodeCount").toInt(), 2);
 
-        const Run list = cli({"cluster", "list"});
+        const ProgramRun list = cli({"cluster", "list"});
         QVERIFY(list.out.contains(QRegularExpression(QStringLiteral("\\nc\\s+steady\\s+2"))));
-        const Run nodeList = cli({"cluster", "node", "list", "-c", "c", "-o", "json"});
+        const ProgramRun nodeList = cli({"cluster", "node", "list", "-c", "c", "-o", "json"});
         const QJsonArray array = QJsonDocument::fromJson(nodeList.out.toUtf8()).array();
         QCOMPARE(array.size(), 2);
         QCOMPARE(array.at(0).toObject().value("host").toString(), QStringLiteral("127.0.0.2"));
         QCOMPARE(array.at(1).toObject().value("state").toString(), QStringLiteral("idle"));
 
-        const Run logs = cli({"cluster", "node", "setup-logs", "-c", "c"});
-        QVERIFY2(logs.exitCode == 0, qPrintable(describe(logs)));
+        const ProgramRun logs = cli({"cluster", "node", "setup-logs", "-c", "c"});
+        QVERIFY2(logs.exitCode == 0, qPrintable(logs.describe()));
         QCOMPARE(logs.out.count(QLatin1String("-stdout.txt")), 2);
     }
 
     void setupRunsAgain()
     {
-        Run r = cli({"cluster", "setup", "-n", "c"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        ProgramRun r = cli({"cluster", "setup", "-n", "c"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         // Each step as it happens on stderr, the runs on stdout.
         for (const char *step : {"node 127.0.0.2: running the setup task", "node 127.0.0.3: setup task succeeded"})
-            QVERIFY2(r.err.contains(QLatin1String(step)), qPrintable(describe(r)));
+            QVERIFY2(r.err.contains(QLatin1String(step)), qPrintable(r.describe()));
         QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n127\\.0\\.0\\.2\\s+0\\s+\\S+-stdout\\.txt"))),
-                 qPrintable(describe(r)));
+                 qPrintable(r.describe()));
         QCOMPARE(r.out.count(QLatin1String("-stdout.txt")), 2);
 
         r = cli({"cluster", "setup", "-n", "c", "--node", "127.0.0.3", "-o", "json"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         const QJsonArray runs = QJsonDocument::fromJson(r.out.toUtf8()).array();
         QCOMPARE(runs.size(), 1);
         const QJsonObject run = runs.first().toObject();
@@ -138,24 +121,24 @@ private slots:
 
         r = cli({"cluster", "setup", "-n", "c", "--node", "nope"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(QLatin1String("cluster 'c' has no node 'nope'")), qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(QLatin1String("cluster 'c' has no node 'nope'")), qPrintable(r.describe()));
 
         // A task that fails: its exit code in the table, the command fails naming the node.
         const QString node1 = nodes().section(QLatin1Char(','), 0, 0);
         r = cli({"cluster", "create", "-n", "failing", "--nodes", node1, "--generate-ssh-keys", "--setup-task",
                  "echo no >&2; exit 4"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         r = cli({"cluster", "setup", "-n", "failing"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n127\\.0\\.0\\.2\\s+4\\s"))), qPrintable(describe(r)));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n127\\.0\\.0\\.2\\s+4\\s"))), qPrintable(r.describe()));
         QVERIFY2(r.err.contains(QLatin1String("error: node 127.0.0.2: setup task failed with exit code 4")),
-                 qPrintable(describe(r)));
+                 qPrintable(r.describe()));
         QVERIFY(cli({"cluster", "delete", "-n", "failing"}).exitCode == 0);
     }
 
     void nodeExec()
     {
-        const Run r = cli({"cluster", "node", "exec", "-c", "c", "-n", "127.0.0.3", "--exec", "echo out; echo err >&2; exit 3"});
+        const ProgramRun r = cli({"cluster", "node", "exec", "-c", "c", "-n", "127.0.0.3", "--exec", "echo out; echo err >&2; exit 3"});
         QCOMPARE(r.exitCode, 3);
         QCOMPARE(r.out, QStringLiteral("out\n"));
         QCOMPARE(r.err, QStringLiteral("err\n"));
@@ -184,8 +167,8 @@ private slots:
 
     void resizeToZeroAndBack()
     {
-        Run r = cli({"cluster", "resize", "-n", "c", "-t", "1"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        ProgramRun r = cli({"cluster", "resize", "-n", "c", "-t", "1"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QCOMPARE(summaryRow(r), QStringList({"c", "steady", "1", "0", "0", "0", "0"}));
         r = cli({"cluster", "resize", "-n", "c", "-t", "0"});
         QCOMPARE(summaryRow(r), QStringList({"c", "steady", "0", "0", "0", "0", "0"}));
@@ -200,10 +183,10 @@ private slots:
 
     void probePrintsEachCheck()
     {
-        const Run r = cli({"cluster", "probe", "-n", "c"});
+        const ProgramRun r = cli({"cluster", "probe", "-n", "c"});
         for (const char *line : {"PASS 127.0.0.2  Reachable", "PASS 127.0.0.3  Authenticated", "PASS 127.0.0.3  SSH from the head node",
                                  "PASS 127.0.0.2  Open MPI", "PASS Network the nodes share"})
-            QVERIFY2(r.out.contains(QLatin1String(line)), qPrintable(describe(r)));
+            QVERIFY2(r.out.contains(QLatin1String(line)), qPrintable(r.describe()));
         // The bundled trainer is not installed on these nodes: a FAIL with a hint, exit 1.
         QVERIFY2(r.out.contains(QLatin1String("FAIL 127.0.0.2  Trainer")) && r.out.contains(QLatin1String("hint: ")),
                  qPrintable(r.out));
@@ -213,8 +196,8 @@ private slots:
 
     void deleteCluster()
     {
-        Run r = cli({"cluster", "delete", "-n", "c"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        ProgramRun r = cli({"cluster", "delete", "-n", "c"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         r = cli({"cluster", "show", "-n", "c"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains(QLatin1String("not found")));

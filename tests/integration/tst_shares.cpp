@@ -18,7 +18,6 @@
 #include "store/Store.h"
 #include "transport/TransportFactory.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -39,13 +38,6 @@ class TestShares : public QObject
     SshServer m_node2;
     Store m_store;
     qint64 m_clusterId = 0;
-
-    struct Run
-    {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
 
     QString shared(const QString &name) const { return m_home.filePath(QStringLiteral("shared/") + name); }
     QString nodeDisk(const QString &name) const { return m_home.filePath(QStringLiteral("node2-disk/") + name); }
@@ -87,35 +79,12 @@ class TestShares : public QObject
         return read && read->exitCode == 0 ? read->stdOut : QByteArray("<missing on n2>");
     }
 
-    Run cli(const QStringList &arguments)
+    ProgramRun cli(const QStringList &arguments)
     {
-        QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.dataDir());
         env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(TRAINDESK_CLI), arguments);
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, QStringLiteral("<timed out>"), QString()};
-        }
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-    }
-    static QString describe(const Run &r) { return QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
-
-    Job waitForEnd(qint64 jobId, int timeoutMs = 90000)
-    {
-        JobRunner runner(m_store);
-        QElapsedTimer timer;
-        timer.start();
-        while (timer.elapsed() < timeoutMs) {
-            const auto job = runner.refresh(jobId);
-            if (job && isFinished(job->state))
-                return *job;
-            QThread::msleep(300);
-        }
-        return *m_store.jobById(jobId);
+        return runProgram(QStringLiteral(TRAINDESK_CLI), arguments, env);
     }
 
 private slots:
@@ -343,7 +312,7 @@ private slots:
         const auto job = JobRunner(m_store).submit({QStringLiteral("ws"), QStringLiteral("exp"), QStringLiteral("reads"),
                                                     QStringLiteral("c1"), spec});
         QVERIFY2(job, qPrintable(job.error()));
-        const Job done = waitForEnd(job->id);
+        const Job done = waitForJobEnd(m_store, job->id);
         const auto log = [&](const QString &name) { return readFile(done.jobDir + QStringLiteral("/stdouterr/") + name); };
         QVERIFY2(done.state == JobState::Succeeded,
                  qPrintable(toString(done.state) + QLatin1Char(' ')
@@ -389,26 +358,26 @@ private slots:
 
     void cliShareCommands()
     {
-        Run r = cli({"share", "create", "-w", "ws", "-n", "clinfs", "--kind", "cluster", "--path", shared("clinfs"),
+        ProgramRun r = cli({"share", "create", "-w", "ws", "-n", "clinfs", "--kind", "cluster", "--path", shared("clinfs"),
                      "-c", "c1"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\nclinfs\\s+cluster\\s+c1\\s+") + shared("clinfs"))),
                  qPrintable(r.out));
         r = cli({"share", "directory", "create", "-w", "ws", "--share", "clinfs", "-n", "cifar"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QVERIFY(QFileInfo(shared("clinfs/cifar")).isDir());
 
         const QByteArray data = randomBytes(1024 * 1024);
         QVERIFY(writeFile(m_home.filePath(QStringLiteral("cli-src/model.bin")), data));
         r = cli({"share", "file", "upload", "-w", "ws", "--share", "clinfs", "--path", "cifar", "--source",
                  m_home.filePath(QStringLiteral("cli-src/model.bin")), "--source", m_home.filePath(QStringLiteral("src/script.txt"))});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QVERIFY2(r.err.contains(QLatin1String("upload: model.bin 0%")) && r.err.contains(QLatin1String("upload: script.txt 100%")),
                  qPrintable(r.err));
         QCOMPARE(r.out, QStringLiteral("Uploaded 2 files to share 'clinfs'\n"));
 
         r = cli({"share", "file", "list", "-w", "ws", "--share", "clinfs", "--path", "cifar", "-o", "json"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         const QJsonArray files = QJsonDocument::fromJson(r.out.toUtf8()).array();
         QCOMPARE(files.size(), 2);
         QCOMPARE(files.at(0).toObject().value("name").toString(), QStringLiteral("model.bin"));
@@ -416,12 +385,12 @@ private slots:
 
         r = cli({"share", "file", "download", "-w", "ws", "--share", "clinfs", "--path", "cifar/model.bin", "--dest",
                  m_home.filePath(QStringLiteral("cli-down"))});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QVERIFY2(r.err.contains(QLatin1String("download: cifar/model.bin 100%")), qPrintable(r.err));
         QCOMPARE(readFile(m_home.filePath(QStringLiteral("cli-down/model.bin"))), data);
 
         r = cli({"share", "list", "-w", "ws", "-o", "json"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QStringList names;
         for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array())
             names << v.toObject().value("name").toString() + QLatin1Char(':') + v.toObject().value("kind").toString();
@@ -431,7 +400,7 @@ private slots:
 
         // A local share without a path lives under the data directory.
         r = cli({"share", "create", "-w", "ws", "-n", "mine", "--kind", "local"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QVERIFY(QFileInfo(m_home.dataDir() + QStringLiteral("/shares/ws/mine")).isDir());
 
         // Bad input: exit 1 with one line.
@@ -447,7 +416,7 @@ private slots:
         QCOMPARE(r.err, QStringLiteral("error: folder '../up' is outside share 'clinfs'\n"));
 
         r = cli({"share", "delete", "-w", "ws", "-n", "clinfs"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
         QCOMPARE(r.out, QStringLiteral("Deleted share 'clinfs' (its files stay in %1)\n").arg(shared("clinfs")));
         QVERIFY(QFileInfo(shared("clinfs/cifar/model.bin")).isFile());
         r = cli({"share", "show", "-w", "ws", "-n", "clinfs"});
