@@ -1,6 +1,7 @@
 // The Backend's requests through the worker thread: creating workspaces, experiments,
 // shares and jobs (answers carry the new row, and the snapshot shows it by then), share
 // uploads with progress and cancel (ShareUpload alone too), small file reads and writes.
+#include "BackendFixture.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -41,10 +42,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        QVERIFY(m_store.open(DataPaths::databasePath()));
-        QVERIFY(EmbeddedDefaults::ensure(m_store));
-        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
-        QTRY_VERIFY_WITH_TIMEOUT(!m_backend->snapshot().workspaces.isEmpty(), 10000);
+        QVERIFY(startBackend(m_store, m_backend));
     }
 
     void cleanupTestCase() { m_backend.reset(); }

@@ -3,6 +3,7 @@
 // the result in the status label (the exit code, in red, when the task fails); it is off
 // for a cluster without a setup task.
 #include "TestHome.h"
+#include "WidgetLookup.h"
 
 #include "cluster/ClusterActions.h"
 #include "cluster/ClusterService.h"
@@ -27,15 +28,6 @@ class TestClusterActions : public QObject
     TestHome m_home;
     Store m_store;
     qint64 m_workspaceId = 0;
-
-    template<typename T>
-    static T *child(QWidget *w, const char *name)
-    {
-        T *c = w->findChild<T *>(QLatin1String(name));
-        if (!c)
-            qFatal("no child %s", name);
-        return c;
-    }
 
     QString counterPath() const { return m_home.filePath(QStringLiteral("runs.txt")); }
     int runsCounted() const
@@ -95,14 +87,14 @@ private Q_SLOTS:
         ClusterActions actions(DataPaths::databasePath());
         QSignalSpy changed(&actions, &ClusterActions::clusterChanged);
         actions.setCluster(clusterId, snapshot());
-        auto *setup = child<QPushButton>(&actions, "runSetupButton");
-        auto *status = child<QLabel>(&actions, "clusterActionStatus");
+        auto *setup = childNamed<QPushButton>(&actions, "runSetupButton");
+        auto *status = childNamed<QLabel>(&actions, "clusterActionStatus");
         QVERIFY(setup->isEnabled());
         QVERIFY(!setup->toolTip().isEmpty());
 
         QTest::mouseClick(setup, Qt::LeftButton);
         QVERIFY(!setup->isEnabled());  // one action at a time
-        QVERIFY(!child<QPushButton>(&actions, "resizeButton")->isEnabled());
+        QVERIFY(!childNamed<QPushButton>(&actions, "resizeButton")->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("The setup task succeeded on every node."), 30000);
         QVERIFY(setup->isEnabled());
         QCOMPARE(runsCounted(), 2);
@@ -111,7 +103,7 @@ private Q_SLOTS:
         QCOMPARE(toString(onlyNode(clusterId).state), toString(NodeState::Idle));
 
         // Each step in the list, in order.
-        auto *list = child<QTreeWidget>(&actions, "probeChecks");
+        auto *list = childNamed<QTreeWidget>(&actions, "probeChecks");
         QVERIFY(!list->isHidden());
         QStringList lines;
         for (int i = 0; i < list->topLevelItemCount(); ++i)
@@ -130,8 +122,8 @@ private Q_SLOTS:
         ClusterActions actions(DataPaths::databasePath());
         QSignalSpy changed(&actions, &ClusterActions::clusterChanged);
         actions.setCluster(clusterId, snapshot());
-        auto *setup = child<QPushButton>(&actions, "runSetupButton");
-        auto *status = child<QLabel>(&actions, "clusterActionStatus");
+        auto *setup = childNamed<QPushButton>(&actions, "runSetupButton");
+        auto *status = childNamed<QLabel>(&actions, "clusterActionStatus");
         actions.runSetup();
         QTRY_VERIFY_WITH_TIMEOUT(setup->isEnabled(), 30000);
         QVERIFY2(status->text().startsWith(QLatin1String("node localhost: setup task failed with exit code 5")),
@@ -153,12 +145,12 @@ private Q_SLOTS:
         const qint64 clusterId = createLocal(QStringLiteral("plain"), QString());
         ClusterActions actions(DataPaths::databasePath());
         actions.setCluster(clusterId, snapshot());
-        auto *setup = child<QPushButton>(&actions, "runSetupButton");
+        auto *setup = childNamed<QPushButton>(&actions, "runSetupButton");
         QVERIFY(!setup->isEnabled());
-        QVERIFY(child<QPushButton>(&actions, "testConnectionButton")->isEnabled());
+        QVERIFY(childNamed<QPushButton>(&actions, "testConnectionButton")->isEnabled());
         QVERIFY2(setup->toolTip().contains(QLatin1String("no setup task")), qPrintable(setup->toolTip()));
         actions.runSetup();  // does nothing
-        QVERIFY(child<QLabel>(&actions, "clusterActionStatus")->text().isEmpty());
+        QVERIFY(childNamed<QLabel>(&actions, "clusterActionStatus")->text().isEmpty());
 
         // Another cluster, with a setup task: the button follows the selection.
         actions.setCluster(m_store.cluster(m_workspaceId, QStringLiteral("counted"))->id, snapshot());

@@ -3,6 +3,7 @@
 // for Accept (and is refused when the test stops), Finish creating the cluster in the
 // Store, and an unreachable node failing with a hint in bounded time.
 #include "../integration/IntegrationTest.h"
+#include "WidgetLookup.h"
 
 #include "common/DataPaths.h"
 #include "session/ClusterWorker.h"
@@ -41,32 +42,23 @@ class TestClusterWizard : public QObject
     Store m_store;
     qint64 m_workspaceId = 0;
 
-    template<typename T>
-    static T *child(QWidget *w, const char *name)
-    {
-        T *c = w->findChild<T *>(QLatin1String(name));
-        if (!c)
-            qFatal("no child %s", name);
-        return c;
-    }
-
     // Pages 1 to 3 filled for one node; leaves the wizard on the connection test.
     void fillUpToTest(ClusterWizard &w, const QString &name, const QString &node, bool password)
     {
         w.show();
-        QTest::keyClicks(child<QLineEdit>(&w, "clusterName"), name);
+        QTest::keyClicks(childNamed<QLineEdit>(&w, "clusterName"), name);
         QVERIFY(w.currentPage()->isComplete());
         w.next();
         QCOMPARE(w.currentId(), int(ClusterWizard::NodesPage));
-        child<QPlainTextEdit>(&w, "nodesEdit")->setPlainText(node);
-        QVERIFY2(w.currentPage()->isComplete(), qPrintable(child<QLabel>(&w, "nodeErrors")->text()));
+        childNamed<QPlainTextEdit>(&w, "nodesEdit")->setPlainText(node);
+        QVERIFY2(w.currentPage()->isComplete(), qPrintable(childNamed<QLabel>(&w, "nodeErrors")->text()));
         w.next();
         QCOMPARE(w.currentId(), int(ClusterWizard::CredentialsPage));
         if (password) {
-            child<QRadioButton>(&w, "passwordMode")->setChecked(true);
-            child<QLineEdit>(&w, "passwordEdit")->setText(QStringLiteral("not-the-password"));
+            childNamed<QRadioButton>(&w, "passwordMode")->setChecked(true);
+            childNamed<QLineEdit>(&w, "passwordEdit")->setText(QStringLiteral("not-the-password"));
         } else {
-            child<QLineEdit>(&w, "keyFileEdit")->setText(m_key);
+            childNamed<QLineEdit>(&w, "keyFileEdit")->setText(m_key);
         }
         QVERIFY(w.currentPage()->isComplete());
         w.next();
@@ -112,33 +104,33 @@ private Q_SLOTS:
         ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
         w.show();
         QVERIFY(!w.currentPage()->isComplete());  // no name yet
-        QTest::keyClicks(child<QLineEdit>(&w, "clusterName"), QStringLiteral("bad name"));
+        QTest::keyClicks(childNamed<QLineEdit>(&w, "clusterName"), QStringLiteral("bad name"));
         QVERIFY(!w.currentPage()->isComplete());
-        QVERIFY(!child<QLabel>(&w, "nameError")->text().isEmpty());
-        child<QLineEdit>(&w, "clusterName")->setText(QStringLiteral("ok"));
+        QVERIFY(!childNamed<QLabel>(&w, "nameError")->text().isEmpty());
+        childNamed<QLineEdit>(&w, "clusterName")->setText(QStringLiteral("ok"));
         QVERIFY(w.currentPage()->isComplete());
         w.next();
-        auto *nodes = child<QPlainTextEdit>(&w, "nodesEdit");
+        auto *nodes = childNamed<QPlainTextEdit>(&w, "nodesEdit");
         nodes->setPlainText(QStringLiteral("a=alice@host1\nnot an address\nbob@host2:99999"));
         QVERIFY(!w.currentPage()->isComplete());
-        const QString errors = child<QLabel>(&w, "nodeErrors")->text();
+        const QString errors = childNamed<QLabel>(&w, "nodeErrors")->text();
         QVERIFY2(errors.contains(QStringLiteral("Line 2")) && errors.contains(QStringLiteral("Line 3")), qPrintable(errors));
         QVERIFY2(!errors.contains(QStringLiteral("Line 1")), qPrintable(errors));
         nodes->setPlainText(QStringLiteral("a=alice@host1\nb=bob@host2:2222"));
         QVERIFY(w.currentPage()->isComplete());
-        auto *head = child<QComboBox>(&w, "headNodeCombo");
+        auto *head = childNamed<QComboBox>(&w, "headNodeCombo");
         QCOMPARE(head->count(), 2);
         head->setCurrentText(QStringLiteral("b"));
         w.next();
         QVERIFY(!w.currentPage()->isComplete());  // key file mode, no file
-        child<QLineEdit>(&w, "keyFileEdit")->setText(m_key);
+        childNamed<QLineEdit>(&w, "keyFileEdit")->setText(m_key);
         QVERIFY(w.currentPage()->isComplete());
-        child<QLineEdit>(&w, "mountRootEdit")->setText(QStringLiteral("relative/dir"));
+        childNamed<QLineEdit>(&w, "mountRootEdit")->setText(QStringLiteral("relative/dir"));
         QVERIFY(!w.currentPage()->isComplete());
-        child<QLineEdit>(&w, "mountRootEdit")->setText(QStringLiteral("/srv/mounts"));
-        child<QRadioButton>(&w, "generateKeyMode")->setChecked(true);
+        childNamed<QLineEdit>(&w, "mountRootEdit")->setText(QStringLiteral("/srv/mounts"));
+        childNamed<QRadioButton>(&w, "generateKeyMode")->setChecked(true);
         QVERIFY(!w.currentPage()->isComplete());  // deploying needs the password
-        child<QLineEdit>(&w, "passwordEdit")->setText(QStringLiteral("secret"));
+        childNamed<QLineEdit>(&w, "passwordEdit")->setText(QStringLiteral("secret"));
         QVERIFY(w.currentPage()->isComplete());
         // The test logs in with the password; Finish generates and deploys the key.
         const CreateClusterRequest test = w.request(true);
@@ -155,9 +147,9 @@ private Q_SLOTS:
         fillUpToTest(w, QStringLiteral("stopped"), nodeLine(QStringLiteral("n1")), false);
         QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")), 15000);
         QVERIFY(!w.currentPage()->isComplete());
-        QTest::mouseClick(child<QPushButton>(&w, "cancelTestButton"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 15000);
-        QVERIFY(!child<QPushButton>(&w, "acceptHostKey")->isEnabled());
+        QTest::mouseClick(childNamed<QPushButton>(&w, "cancelTestButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(childNamed<QPushButton>(&w, "rerunButton")->isEnabled(), 15000);
+        QVERIFY(!childNamed<QPushButton>(&w, "acceptHostKey")->isEnabled());
         QVERIFY(!w.currentPage()->isComplete());
         QVERIFY(!QFile::exists(m_home.knownHosts())
                 || !runTool(QStringLiteral("cat"), {m_home.knownHosts()}).contains(QString::number(m_server.port())));
@@ -170,14 +162,14 @@ private Q_SLOTS:
         QSignalSpy created(&w, &ClusterWizard::clusterCreated);
         fillUpToTest(w, QStringLiteral("c1"), nodeLine(QStringLiteral("n1")), false);
         QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")), 15000);
-        const QString question = child<QLabel>(&w, "hostKeyLabel")->text();
+        const QString question = childNamed<QLabel>(&w, "hostKeyLabel")->text();
         QVERIFY2(question.contains(m_server.hostKeyFingerprint()), qPrintable(question));
-        QTest::mouseClick(child<QPushButton>(&w, "acceptHostKey"), Qt::LeftButton);
+        QTest::mouseClick(childNamed<QPushButton>(&w, "acceptHostKey"), Qt::LeftButton);
 
-        auto *checks = child<QTreeWidget>(&w, "checkList");
+        auto *checks = childNamed<QTreeWidget>(&w, "checkList");
         // Checks arrive one by one while the test runs, before it ends.
         QTRY_VERIFY_WITH_TIMEOUT(checks->topLevelItemCount() > 0, 15000);
-        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(childNamed<QPushButton>(&w, "rerunButton")->isEnabled(), 60000);
         for (const char *id : {"reachable", "authenticated"}) {
             QTreeWidgetItem *item = findCheck(checks, QLatin1String(id));
             QVERIFY2(item, id);
@@ -185,7 +177,7 @@ private Q_SLOTS:
             QCOMPARE(item->text(1), QStringLiteral("n1"));
         }
         // Checks this loopback node may fail (no trainer, no Open MPI) need the user's consent.
-        auto *acceptFailures = child<QCheckBox>(&w, "acceptFailures");
+        auto *acceptFailures = childNamed<QCheckBox>(&w, "acceptFailures");
         bool allPassed = true;
         for (int i = 0; i < checks->topLevelItemCount(); ++i)
             allPassed = allPassed && checks->topLevelItem(i)->text(0) == QStringLiteral("Pass");
@@ -197,12 +189,12 @@ private Q_SLOTS:
         }
         w.next();
         QCOMPARE(w.currentId(), int(ClusterWizard::SummaryPage));
-        QVERIFY(child<QLabel>(&w, "summaryLabel")->text().contains(nodeLine(QStringLiteral("n1"))));
+        QVERIFY(childNamed<QLabel>(&w, "summaryLabel")->text().contains(nodeLine(QStringLiteral("n1"))));
         w.button(QWizard::FinishButton)->click();
-        auto *error = child<QLabel>(&w, "createError");
+        auto *error = childNamed<QLabel>(&w, "createError");
         QTRY_VERIFY_WITH_TIMEOUT(w.result() == QDialog::Accepted || !error->text().isEmpty(), 90000);
         QVERIFY2(error->text().isEmpty(), qPrintable(error->text() + QLatin1Char('\n')
-                                                     + child<QPlainTextEdit>(&w, "createLog")->toPlainText()));
+                                                     + childNamed<QPlainTextEdit>(&w, "createLog")->toPlainText()));
         QCOMPARE(created.count(), 1);
 
         const auto cluster = m_store.cluster(m_workspaceId, QStringLiteral("c1"));
@@ -230,22 +222,22 @@ private Q_SLOTS:
         ClusterActions actions(DataPaths::databasePath());
         QSignalSpy changed(&actions, &ClusterActions::clusterChanged);
         actions.setCluster(cluster->id, snapshot);
-        auto *test = child<QPushButton>(&actions, "testConnectionButton");
-        auto *resize = child<QPushButton>(&actions, "resizeButton");
-        auto *status = child<QLabel>(&actions, "clusterActionStatus");
+        auto *test = childNamed<QPushButton>(&actions, "testConnectionButton");
+        auto *resize = childNamed<QPushButton>(&actions, "resizeButton");
+        auto *status = childNamed<QLabel>(&actions, "clusterActionStatus");
         QVERIFY(test->isEnabled());
-        QCOMPARE(child<QSpinBox>(&actions, "nodeCountSpin")->value(), 1);
+        QCOMPARE(childNamed<QSpinBox>(&actions, "nodeCountSpin")->value(), 1);
 
         QTest::mouseClick(test, Qt::LeftButton);
         QVERIFY(!resize->isEnabled());  // one action at a time
         QTRY_VERIFY_WITH_TIMEOUT(test->isEnabled(), 60000);
-        auto *checks = child<QTreeWidget>(&actions, "probeChecks");
+        auto *checks = childNamed<QTreeWidget>(&actions, "probeChecks");
         QVERIFY(checks->topLevelItemCount() > 0);
         QCOMPARE(checks->topLevelItem(0)->text(0), QStringLiteral("Pass"));  // reachable comes first
         QVERIFY(!status->text().isEmpty());
         QCOMPARE(changed.count(), 0);
 
-        child<QSpinBox>(&actions, "nodeCountSpin")->setValue(0);
+        childNamed<QSpinBox>(&actions, "nodeCountSpin")->setValue(0);
         QTest::mouseClick(resize, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(resize->isEnabled(), 60000);
         QCOMPARE(status->text(), QStringLiteral("Done."));
@@ -271,29 +263,29 @@ private Q_SLOTS:
         ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
         w.setConnectTimeoutMs(5000);
         w.show();
-        child<QLineEdit>(&w, "clusterName")->setText(QStringLiteral("keyed"));
+        childNamed<QLineEdit>(&w, "clusterName")->setText(QStringLiteral("keyed"));
         w.next();
-        child<QPlainTextEdit>(&w, "nodesEdit")->setPlainText(
+        childNamed<QPlainTextEdit>(&w, "nodesEdit")->setPlainText(
             QStringLiteral("k1=%1@%2:%3").arg(m_user.name(), server.address()).arg(server.port()));
         w.next();
-        child<QRadioButton>(&w, "generateKeyMode")->setChecked(true);
-        child<QLineEdit>(&w, "passwordEdit")->setText(m_user.password());
+        childNamed<QRadioButton>(&w, "generateKeyMode")->setChecked(true);
+        childNamed<QLineEdit>(&w, "passwordEdit")->setText(m_user.password());
         w.next();
         QCOMPARE(w.currentId(), int(ClusterWizard::TestPage));
         QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")), 15000);
-        QTest::mouseClick(child<QPushButton>(&w, "acceptHostKey"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 60000);
-        QTreeWidgetItem *authenticated = findCheck(child<QTreeWidget>(&w, "checkList"), QStringLiteral("authenticated"));
+        QTest::mouseClick(childNamed<QPushButton>(&w, "acceptHostKey"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(childNamed<QPushButton>(&w, "rerunButton")->isEnabled(), 60000);
+        QTreeWidgetItem *authenticated = findCheck(childNamed<QTreeWidget>(&w, "checkList"), QStringLiteral("authenticated"));
         QVERIFY(authenticated);
         QCOMPARE(authenticated->text(0), QStringLiteral("Pass"));
         if (!w.currentPage()->isComplete())
-            child<QCheckBox>(&w, "acceptFailures")->setChecked(true);
+            childNamed<QCheckBox>(&w, "acceptFailures")->setChecked(true);
         w.next();
         w.button(QWizard::FinishButton)->click();
-        auto *error = child<QLabel>(&w, "createError");
+        auto *error = childNamed<QLabel>(&w, "createError");
         QTRY_VERIFY_WITH_TIMEOUT(w.result() == QDialog::Accepted || !error->text().isEmpty(), 90000);
         QVERIFY2(error->text().isEmpty(), qPrintable(error->text()));
-        QVERIFY(child<QPlainTextEdit>(&w, "createLog")->toPlainText().contains(QStringLiteral("key deployed")));
+        QVERIFY(childNamed<QPlainTextEdit>(&w, "createLog")->toPlainText().contains(QStringLiteral("key deployed")));
 
         QFile pub(SshKeys::defaultKeyPath() + QStringLiteral(".pub"));
         QVERIFY(pub.open(QIODevice::ReadOnly));
@@ -320,7 +312,7 @@ private Q_SLOTS:
         auto *wizard = window.findChild<ClusterWizard *>();
         QVERIFY(wizard);
         QVERIFY(wizard->isVisible());
-        QCOMPARE(child<QComboBox>(wizard, "workspaceCombo")->currentText(), QStringLiteral("ws"));
+        QCOMPARE(childNamed<QComboBox>(wizard, "workspaceCombo")->currentText(), QStringLiteral("ws"));
         wizard->reject();
     }
 
@@ -332,8 +324,8 @@ private Q_SLOTS:
         QElapsedTimer timer;
         timer.start();
         fillUpToTest(w, QStringLiteral("down"), QStringLiteral("gone=nobody@127.0.0.1:%1").arg(port), true);
-        auto *checks = child<QTreeWidget>(&w, "checkList");
-        QTRY_VERIFY_WITH_TIMEOUT(child<QPushButton>(&w, "rerunButton")->isEnabled(), 20000);
+        auto *checks = childNamed<QTreeWidget>(&w, "checkList");
+        QTRY_VERIFY_WITH_TIMEOUT(childNamed<QPushButton>(&w, "rerunButton")->isEnabled(), 20000);
         QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
         QTreeWidgetItem *reachable = findCheck(checks, QStringLiteral("reachable"));
         QVERIFY(reachable);
@@ -341,7 +333,7 @@ private Q_SLOTS:
         QVERIFY2(reachable->text(3).contains(QStringLiteral("Hint: ")), qPrintable(reachable->text(3)));
         QVERIFY(w.findChild<QWidget *>(QStringLiteral("hostKeyRow")) == nullptr);
         QVERIFY(!w.currentPage()->isComplete());
-        child<QCheckBox>(&w, "acceptFailures")->setChecked(true);
+        childNamed<QCheckBox>(&w, "acceptFailures")->setChecked(true);
         QVERIFY(w.currentPage()->isComplete());
         QVERIFY(!m_store.cluster(m_workspaceId, QStringLiteral("down")));
     }

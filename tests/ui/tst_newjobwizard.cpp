@@ -1,6 +1,7 @@
 // The New job wizard on a real Backend: a template to a submitted draft, the editor's
 // checks holding Submit back, a clone, an imported file, export, the name checks, and a
 // refusal from JobRunner::submit shown on the page with the wizard left open.
+#include "BackendFixture.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -39,10 +40,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        QVERIFY(m_store.open(DataPaths::databasePath()));
-        QVERIFY(EmbeddedDefaults::ensure(m_store));
-        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
-        QTRY_VERIFY_WITH_TIMEOUT(!m_backend->snapshot().workspaces.isEmpty(), 10000);
+        QVERIFY(startBackend(m_store, m_backend));
     }
 
     void cleanupTestCase() { m_backend.reset(); }

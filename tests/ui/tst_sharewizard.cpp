@@ -2,6 +2,7 @@
 // folder created by the worker), files uploaded into a folder with progress, Stop, the
 // tree's Shares > share > folder rows, and an upload into an existing share.
 #include "MainWindow.h"
+#include "BackendFixture.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -50,10 +51,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        QVERIFY(m_store.open(DataPaths::databasePath()));
-        QVERIFY(EmbeddedDefaults::ensure(m_store));
-        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
-        QTRY_VERIFY_WITH_TIMEOUT(!m_backend->snapshot().workspaces.isEmpty(), 10000);
+        QVERIFY(startBackend(m_store, m_backend));
     }
 
     void cleanupTestCase() { m_backend.reset(); }

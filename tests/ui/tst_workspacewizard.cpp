@@ -1,6 +1,7 @@
 // The workspace and experiment wizard on a real Backend: names checked as typed (the
 // core's rule and what exists), a new workspace with its first experiment, an experiment
 // in an existing workspace, and a refusal shown with the wizard left open.
+#include "BackendFixture.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -29,11 +30,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        QVERIFY(m_store.open(DataPaths::databasePath()));
-        QVERIFY(EmbeddedDefaults::ensure(m_store));
-        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
         // Generous waits: the worker thread runs at nice 5 and a loaded 2-core machine can starve it.
-        QTRY_VERIFY_WITH_TIMEOUT(!m_backend->snapshot().workspaces.isEmpty(), 30000);
+        QVERIFY(startBackend(m_store, m_backend, 30000));
     }
 
     void cleanupTestCase() { m_backend.reset(); }
