@@ -82,17 +82,17 @@ SpecContext ResourceSnapshot::specContext(qint64 workspaceId, qint64 clusterId) 
     }
     if (const WorkspaceEntry *ws = findWorkspace(workspaceId)) {
         context.workspace = ws->workspace.name;
-        // No cluster chosen yet: every share may be meant.
-        setShares(context, ws->shares, c ? clusterId : 0, [this](qint64 id) {
-            const ClusterEntry *owner = findCluster(id);
-            return owner ? owner->cluster.name : QStringLiteral("#%1").arg(id);
-        });
-        if (!c) {
+        if (c) {
+            setShares(context, ws->shares, clusterId, [this](qint64 id) {
+                const ClusterEntry *owner = findCluster(id);
+                return owner ? owner->cluster.name : QStringLiteral("#%1").arg(id);
+            });
+        } else {
+            // No cluster chosen yet: every share may be meant.
             QStringList all;
             for (const Share &s : ws->shares)
                 all << s.name;
             context.shareNames = all;
-            context.otherClustersShares.clear();
         }
     }
     return context;

@@ -20,7 +20,6 @@ void MetricSeries::append(const QList<MetricRecord> &records)
         Kind kind = Kind::Other;
         if (r.kind == QLatin1String("train")) {
             kind = Kind::Train;
-            ++m_trainCount;
             m_members[trainKey].append(m_records.size());
             qint64 &maxStep = m_maxStepOfEpoch[r.epoch];
             maxStep = std::max(maxStep, r.step);
@@ -48,7 +47,6 @@ void MetricSeries::reset(const QList<MetricRecord> &records)
     m_cache.clear();
     m_members.clear();
     m_startTime = NAN;
-    m_trainCount = 0;
     m_lastEpoch = -1;
     m_done = false;
     append(records);
@@ -73,7 +71,7 @@ QList<int> MetricSeries::ranks() const
     QList<int> result;
     for (auto it = m_members.lowerBound(0); it != m_members.cend(); ++it)
         result.append(it.key());
-    if (!result.isEmpty() && result.first() != 0 && m_trainCount > 0)
+    if (!result.isEmpty() && result.first() != 0 && trainPointCount() > 0)
         result.prepend(0);
     return result;
 }
@@ -93,6 +91,13 @@ double MetricSeries::xOf(const MetricRecord &r, Kind kind, XAxis x, qint64 steps
     return double(r.epoch - 1) + double(r.step) / double(stepsPerEpoch);
 }
 
+const QList<qsizetype> &MetricSeries::membersOf(int key) const
+{
+    static const QList<qsizetype> none;
+    const auto it = m_members.constFind(key);
+    return it == m_members.cend() ? none : it.value();
+}
+
 MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) const
 {
     // Rank 0 without records of its own (a Keras job): the job's series is rank 0's.
@@ -109,10 +114,10 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) con
         || metric == Metric::Throughput;
     if (rank != jobSeries && !train)
         return c;  // validation is the job's, not a rank's
-    const QList<qsizetype> &members = m_members[rank != jobSeries ? rank : train ? trainKey : valKey];
+    const QList<qsizetype> &members = membersOf(rank != jobSeries ? rank : train ? trainKey : valKey);
     if (c.upTo == members.size())
         return c;
-    const QList<qsizetype> &trainMembers = m_members[trainKey];
+    const QList<qsizetype> &trainMembers = membersOf(trainKey);
     c.points.reserve(c.points.size() + (members.size() - c.upTo));
     for (qsizetype m = c.upTo; m < members.size(); ++m) {
         const qsizetype i = members.at(m);

@@ -42,7 +42,7 @@ public:
     // none: its progress bar is the job's series, and stands for rank 0 too.
     QList<int> ranks() const;
     const QList<MetricRecord> &records() const { return m_records; }
-    int trainPointCount() const { return m_trainCount; }
+    int trainPointCount() const { return int(membersOf(trainKey).size()); }
     int lastEpoch() const { return m_lastEpoch; }
     bool finished() const { return m_done; }
 
@@ -79,6 +79,7 @@ private:
     qint64 stepsPerEpoch() const;
     double xOf(const MetricRecord &r, Kind kind, XAxis x, qint64 stepsPerEpoch) const;
     Cached &cached(Metric metric, XAxis x, int rank) const;
+    const QList<qsizetype> &membersOf(int key) const;
 
     QList<MetricRecord> m_records;
     QList<Kind> m_kinds;                 // of m_records, to skip string compares
@@ -88,9 +89,8 @@ private:
     // a series is built from its own records, not by walking all of them (ranks multiply them).
     static constexpr int trainKey = -2;
     static constexpr int valKey = -3;
-    mutable QMap<int, QList<qsizetype>> m_members;  // key: trainKey, valKey or a rank
+    QMap<int, QList<qsizetype>> m_members;  // key: trainKey, valKey or a rank
     double m_startTime = NAN;
-    int m_trainCount = 0;
     int m_lastEpoch = -1;
     bool m_done = false;
 };
