@@ -1,5 +1,7 @@
 #include "cuda/context.h"
 
+#include <exception>
+
 namespace td::cuda {
 
 namespace {
@@ -36,6 +38,9 @@ GpuContext::GpuContext(bool concurrent) : m_concurrent(concurrent) {
 }
 
 GpuContext::~GpuContext() {
+    // Unwinding with other ranks possibly blocked in NCCL: synchronising or destroying
+    // handles could wait on a collective that never completes. Leak; main() aborts the job.
+    if (std::uncaught_exceptions() > 0) return;
     if (m_main) cudaStreamSynchronize(m_main);
     if (m_side) cudaStreamSynchronize(m_side);
     if (m_comm) cudaStreamSynchronize(m_comm);

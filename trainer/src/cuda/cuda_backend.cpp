@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 
 #include "cuda/context.h"
 #include "cuda/cuda_check.h"
@@ -83,6 +84,9 @@ public:
     }
 
     ~CudaBackend() override {
+        // While unwinding, a stream may hold an all-reduce waiting for peers that will never
+        // join: do not synchronise (cudaFreeHost synchronises too); leak, main() aborts.
+        if (std::uncaught_exceptions() > 0) return;
         if (m_ctx) cudaStreamSynchronize(m_ctx->main());
         if (m_pinned) cudaFreeHost(m_pinned);
     }

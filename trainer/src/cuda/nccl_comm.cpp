@@ -1,5 +1,7 @@
 #include "cuda/nccl_comm.h"
 
+#include <exception>
+
 #include "cuda/cuda_check.h"
 
 namespace td::cuda {
@@ -23,7 +25,10 @@ NcclComm::NcclComm(const Dist& dist) : m_size(dist.size()) {
 }
 
 NcclComm::~NcclComm() {
-    if (m_comm) ncclCommDestroy(m_comm);
+    // ncclCommDestroy is collective within a node: while an exception unwinds, the peers may
+    // be blocked in an all-reduce and the destroy would wait for them forever. Leak instead;
+    // main() then ends every rank through MPI_Abort.
+    if (m_comm && std::uncaught_exceptions() == 0) ncclCommDestroy(m_comm);
 }
 
 void NcclComm::allreduceAverage(float* data, size_t count, cudaStream_t s) {
