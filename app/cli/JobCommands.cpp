@@ -4,6 +4,7 @@
 
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
+#include "jobs/SlurmBatchScript.h"
 #include "jobs/JobSpec.h"
 #include "jobs/JobSpecContext.h"
 #include "jobs/LaunchPlan.h"
@@ -120,7 +121,11 @@ Table jobTable(Context &c, const QList<Job> &jobs)
 {
     Table t{{"Name", "Cluster", "State", "Created", "Nodes", "Exit code"}, {}};
     for (const Job &j : jobs) {
-        t.rows.append({j.name, clusterName(c, j), toString(j.state), j.created.toString(Qt::ISODate),
+        // A Slurm job says what Slurm says of it: "queued (Slurm 12: PENDING (Resources))".
+        const QString state = j.schedulerId.isEmpty() || isFinished(j.state)
+            ? toString(j.state)
+            : QStringLiteral("%1 (Slurm %2: %3)").arg(toString(j.state), j.schedulerId, j.schedulerState);
+        t.rows.append({j.name, clusterName(c, j), state, j.created.toString(Qt::ISODate),
                        QString::number(parseJobSpec(j.spec).spec.nodeCount),
                        j.exitCode ? QString::number(*j.exitCode) : QString()});
     }
@@ -327,7 +332,7 @@ QList<Command> jobCommands()
         QJsonObject json = plan->toJson();
         json.insert("issues", issuesJson(parsed.issues));
         // Secret values are not in what is printed: the plan shows them as <secret>.
-        return c.print(json, issues + plan->describe());
+        return c.print(json, issues + (plan->batchScript.isEmpty() ? plan->describe() : slurmPlanText(*plan)));
     }});
 
     const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");

@@ -1,5 +1,7 @@
 #include "ClusterService.h"
 
+#include "SlurmCluster.h"
+
 #include "ClusterCredentials.h"
 #include "ClusterMesh.h"
 #include "NodeAddress.h"
@@ -115,6 +117,10 @@ Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request,
     cluster.mountRoot = request.mountRoot.isEmpty() ? DataPaths::clusterMountRoot(request.workspace, request.name)
                                                     : request.mountRoot;
     cluster.setupTask = request.setupTask;
+    if (request.slurm) {
+        cluster.slurm = *request.slurm;
+        return SlurmCluster::create(m_store, cluster, events.message);
+    }
     Node node;
     node.name = QStringLiteral("localhost");
     node.host = QStringLiteral("localhost");
@@ -139,10 +145,12 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         return valid.failure();
     if (m_store.cluster(ws->id, request.name))
         return fail(QStringLiteral("cluster '%1' already exists in workspace '%2'").arg(request.name, request.workspace));
+    if (request.slurm && request.slurm->loginIsLocal())
+        return createLocal(request, ws->id, events);
     if (request.local)
         return createLocal(request, ws->id, events);
 
-    auto parsed = parseNodeAddresses(request.nodes);
+    auto parsed = parseNodeAddresses(request.slurm ? QStringList{request.slurm->login} : request.nodes);
     if (!parsed)
         return parsed.failure();
     QList<NodeAddress> addresses = *parsed;
@@ -270,6 +278,10 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         n.state = cluster.setupTask.isEmpty() ? NodeState::Idle : NodeState::Preparing;
         nodes.append(n);
     }
+    if (request.slurm) {
+        cluster.slurm = *request.slurm;
+        return SlurmCluster::create(m_store, cluster, events.message);
+    }
     auto created = m_store.createCluster(cluster, nodes);
     if (!created)
         return created;
@@ -384,6 +396,9 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
     const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
+    if (cluster->kind == ClusterKind::Slurm)
+        return fail(QStringLiteral("cluster '%1' is a Slurm cluster: its size is Slurm's business (its administrators "
+                                   "add and drain nodes)").arg(name));
     const QList<Node> all = m_store.allNodes(cluster->id);
     if (target < 0 || target > all.size()) {
         return fail(QStringLiteral("cluster '%1' has %2 nodes: the target must be from 0 to %2")
@@ -532,6 +547,8 @@ VoidResult ClusterService::refresh(qint64 clusterId)
         if (n.state != NodeState::Preparing)
             inService.append(n);
     }
+    if (cluster->kind == ClusterKind::Slurm)
+        return SlurmCluster::refresh(m_store, *cluster);
     if (cluster->kind == ClusterKind::Local) {
         for (const Node &n : inService)
             m_store.setNodeState(n.id, n.state, n.stateReason);  // seen now

@@ -30,6 +30,9 @@ struct CreateClusterRequest
     std::function<bool(const HostKeyQuestion &)> confirmHostKey;  // asked for new keys when set (GUI)
     QString setupTask;
     QString mountRoot;        // default: ~/traindesk/mounts/<ws>/<cluster> of the head node's user
+    // A Slurm cluster: `slurm.login` is "local" or user@host[:port] (then logged in to as an
+    // SSH node with the credentials above); the rest are sbatch defaults.
+    std::optional<SlurmSettings> slurm;
     int connectTimeoutMs = 10000;
 };
 
