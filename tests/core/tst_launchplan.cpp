@@ -541,7 +541,8 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
             return;
         }
         QVERIFY2(plan->commandLine.startsWith(parts.at(0) + " -x AZ_BATCHAI_MOUNT_ROOT "), qPrintable(plan->commandLine));
-        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS " + parts.at(1)), qPrintable(plan->commandLine));
+        // PATH too: the launch script puts the bundled trainer's folder on it for every rank.
+        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS -x PATH " + parts.at(1)), qPrintable(plan->commandLine));
     }
 
     void rankNodesFollowTheSlots_data()
