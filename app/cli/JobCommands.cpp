@@ -3,7 +3,9 @@
 #include "JsonViews.h"
 
 #include "jobs/JobOutput.h"
+#include "common/SafeFiles.h"
 #include "jobs/JobRunner.h"
+#include "jobs/Secrets.h"
 #include "jobs/SlurmBatchScript.h"
 #include "jobs/JobSpec.h"
 #include "jobs/JobSpecContext.h"
@@ -32,10 +34,8 @@ Result<QByteArray> readSpecFile(Context &c)
     const auto path = c.required(QStringLiteral("file"));
     if (!path)
         return path.failure();
-    QFile file(*path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot read %1: %2").arg(*path, file.errorString()));
-    return file.readAll();
+    // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
+    return SafeFiles::readCapped(*path, maxJobSpecBytes);
 }
 
 // The checks' context: the cluster's size and the workspace's shares when -c names a
@@ -295,7 +295,12 @@ QList<Command> jobCommands()
         const auto context = specContext(c);
         if (!context)
             return c.error(context.error());
-        const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+        ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+        // Sealed values must open with this data directory's key, as `job create` demands.
+        if (parsed.errors().isEmpty()) {
+            if (const auto opened = Secrets::openFromStore(parsed.spec, c.store.path()); !opened)
+                parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("properties.secrets"), opened.error(), 0, 0});
+        }
         const QString file = c.args.value(QStringLiteral("file"));
         const int errors = int(parsed.errors().size());
         const int warnings = int(parsed.warnings().size());
@@ -372,18 +377,49 @@ QList<Command> jobCommands()
             return c.error(file.error());
         if (ref->job.state == JobState::Draft)
             return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
+        if (file->contains(QLatin1Char('/')) || file->startsWith(QLatin1Char('.')))
+            return c.error(QStringLiteral("--file: '%1' is not a file of the job's stdouterr folder").arg(*file));
         JobRunner runner(c.store);
         JobOutput output(c.store);
         qint64 offset = 0;
         Job job = ref->job;
         QFile stdoutFile;
         stdoutFile.open(stdout, QIODevice::WriteOnly);
+        bool seen = false;
         for (;;) {
             const bool ended = isFinished(job.state);
-            if (!job.jobDir.isEmpty()) {
+            if (!job.jobDir.isEmpty() && !seen) {
+                // Until the file is there: a file the job writes later is waited for; any other
+                // name is an error at once, naming the files there are.
+                const auto files = output.listFiles(job);
+                const auto found = files ? std::find_if(files->begin(), files->end(),
+                                                        [&](const RemoteFileInfo &f) { return f.name == *file; })
+                                         : QList<RemoteFileInfo>::const_iterator();
+                if (files && found != files->end()) {
+                    if (found->isDirectory)
+                        return c.error(QStringLiteral("--file: %1 is a folder").arg(*file));
+                    if (output.isSymbolicLink(job, QStringLiteral("stdouterr/") + *file))
+                        return c.error(QStringLiteral("--file: %1 is a symbolic link: refused (it may lead out of the job "
+                                                      "directory)").arg(*file));
+                    seen = true;
+                } else if (ended || !JobOutput::isWrittenLater(*file)) {
+                    QStringList names;
+                    if (files) {
+                        for (const RemoteFileInfo &f : *files)
+                            names << f.name;
+                    }
+                    return c.error(QStringLiteral("job '%1' has no file %2 in stdouterr%3")
+                                       .arg(job.name, *file,
+                                            names.isEmpty() ? QString()
+                                                            : QStringLiteral(" (it has: %1)").arg(names.join(QStringLiteral(", ")))));
+                }
+            }
+            if (seen) {
                 for (;;) {
                     const auto chunk = output.readFile(job, QStringLiteral("stdouterr/") + *file, offset, 1 << 20);
-                    if (!chunk || chunk->isEmpty())
+                    if (!chunk)
+                        return c.error(chunk.error());
+                    if (chunk->isEmpty())
                         break;
                     stdoutFile.write(*chunk);
                     stdoutFile.flush();

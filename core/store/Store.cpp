@@ -304,6 +304,15 @@ VoidResult Store::open(const QString &databasePath)
     const QFileInfo info(databasePath);
     if (!QDir().mkpath(info.absolutePath()))
         return fail(QStringLiteral("cannot create the data directory %1").arg(info.absolutePath()));
+    // The database holds every cluster's address, user and sealed secrets: the owner's only.
+    // (SQLite makes its -wal and -shm files with the database's mode.)
+    QFile::setPermissions(info.absolutePath(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (!info.exists()) {
+        QFile created(databasePath);
+        if (!created.open(QIODevice::WriteOnly | QIODevice::NewOnly) && !info.exists())
+            return fail(QStringLiteral("cannot create database %1: %2").arg(databasePath, created.errorString()));
+    }
+    QFile::setPermissions(databasePath, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     m_db.setDatabaseName(databasePath);
     // Another process may hold the write lock for a moment: wait instead of failing.

@@ -1,5 +1,7 @@
 #include "SshConnection.h"
 
+#include <QFileInfo>
+
 #include "KnownHosts.h"
 #include "common/ShellQuote.h"
 
@@ -218,6 +220,14 @@ VoidResult SshConnection::authenticate()
     QStringList problems;
 
     if (!c.keyFile.isEmpty()) {
+        // As OpenSSH does: a private key others can read is refused, not used.
+        const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther
+            | QFileDevice::WriteOther;
+        if (QFileInfo::exists(c.keyFile) && (QFileInfo(c.keyFile).permissions() & others)) {
+            return fail(QStringLiteral("the private key %1 can be read by other users of this machine, so it is not used "
+                                       "(as OpenSSH refuses it); fix it with: chmod 600 %2")
+                            .arg(c.keyFile, shellQuote(c.keyFile)));
+        }
         ssh_key rawKey = nullptr;
         const QByteArray path = c.keyFile.toUtf8();
         const QByteArray passphrase = c.keyPassphrase.toUtf8();
