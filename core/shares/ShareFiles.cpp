@@ -66,6 +66,7 @@ Result<QString> ShareService::createDirectory(const Share &share, const QString 
     if (!folder)
         return folder.failure();
     if (share.kind == ShareKind::Local) {
+        QDir().mkpath(share.path);
         const auto real = confinedPath(share, *folder, nullptr);
         if (!real)
             return real.failure();

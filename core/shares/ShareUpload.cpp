@@ -64,7 +64,9 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
     if (!sources)
         return failed(sources.error());
     const qint64 total = *sources;
-    // Symbolic links inside the share must not lead the upload out of it.
+    // Symbolic links inside the share must not lead the upload out of it. (A local share's
+    // own folder is made when missing, as the upload always did.)
+    QDir().mkpath(share.path);
     const auto real = SafeFiles::confined(share.path, *folder, QStringLiteral("share '%1' at").arg(share.name));
     if (!real)
         return failed(real.error());
