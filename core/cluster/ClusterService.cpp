@@ -453,6 +453,8 @@ VoidResult ClusterService::remove(const QString &workspace, const QString &name)
 QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
                                                  const ClusterEvents &events, const CancelFlag *cancel)
 {
+    if (request.slurm)
+        return testSlurmLogin(request, events);
     SerialEvents serial(events);
     Cluster cluster;
     cluster.name = request.name;
@@ -502,6 +504,53 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     options.connectTimeoutMs = request.connectTimeoutMs;
     options.cancel = cancel;
     return probeCluster(cluster, nodes, options, [&](const ProbeCheck &c) { serial.check(c); });
+}
+
+QList<NodeProbeResult> ClusterService::testSlurmLogin(const CreateClusterRequest &request, const ClusterEvents &events)
+{
+    SerialEvents serial(events);
+    NodeProbeResult result;
+    result.node.name = QStringLiteral("login");
+    auto login = slurmLoginTransport(request);
+    ProbeCheck reached{QStringLiteral("login"), QStringLiteral("reachable"), QStringLiteral("Login node"), false, {}, {}};
+    if (!login) {
+        reached.detail = login.error();
+        reached.hint = QStringLiteral("Check the login node's address and the credentials");
+        serial.check(reached);
+        result.checks << reached;
+        return {result};
+    }
+    reached.passed = true;
+    reached.detail = request.slurm->loginIsLocal() ? QStringLiteral("this machine") : request.slurm->login;
+    serial.check(reached);
+    result.connected = true;
+    result.checks << reached << SlurmCluster::loginCheck(**login, *request.slurm);
+    serial.check(result.checks.last());
+    return {result};
+}
+
+Result<std::shared_ptr<Transport>> ClusterService::slurmLoginTransport(const CreateClusterRequest &request)
+{
+    if (request.slurm->loginIsLocal())
+        return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+    const auto address = parseNodeAddress(request.slurm->login);
+    if (!address)
+        return address.failure();
+    SshParameters p;
+    p.nodeName = QStringLiteral("login");
+    p.host = address->host;
+    p.port = address->port;
+    p.user = address->user;
+    p.credentials.keyFile = absolutePath(request.keyFile);
+    p.credentials.keyPassphrase = request.keyPassphrase;
+    p.credentials.password = request.password;
+    p.hostKeyPolicy = policyOf(request);
+    p.confirmHostKey = request.confirmHostKey;
+    p.connectTimeoutMs = request.connectTimeoutMs;
+    auto ssh = std::make_shared<SshTransport>(p);
+    if (auto connected = ssh->connect(); !connected)
+        return connected.failure();
+    return std::shared_ptr<Transport>(ssh);
 }
 
 Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, const QString &name,

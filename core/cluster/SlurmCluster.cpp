@@ -7,25 +7,38 @@ namespace TrainDesk::SlurmCluster {
 
 namespace {
 
-Result<QByteArray> runOnLogin(const Cluster &cluster, const QString &command)
+Result<QByteArray> run(Transport &login, const QString &command)
 {
-    auto transport = openTransport(cluster, Node{});
-    if (!transport)
-        return transport.failure();
-    const auto result = (*transport)->exec(command, 30000);
+    const auto result = login.exec(command, 30000);
     if (!result)
         return result.failure();
     if (result->exitCode != 0) {
         const QString why = QString::fromLocal8Bit(result->stdErr).trimmed();
         return fail(QStringLiteral("login node %1: '%2' failed (exit code %3)%4")
-                        .arg(cluster.slurm.login, command)
+                        .arg(login.nodeName(), command)
                         .arg(result->exitCode)
                         .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
     }
     return result->stdOut;
 }
 
+Result<QByteArray> runOnLogin(const Cluster &cluster, const QString &command)
+{
+    auto transport = openTransport(cluster, Node{});
+    if (!transport)
+        return transport.failure();
+    return run(**transport, command);
+}
+
 } // namespace
+
+Result<QList<SlurmQueries::Partition>> partitions(Transport &login)
+{
+    const auto out = run(login, SlurmQueries::partitionsCommand());
+    if (!out)
+        return out.failure();
+    return SlurmQueries::parsePartitions(*out);
+}
 
 Result<QList<SlurmQueries::Partition>> partitions(const Cluster &cluster)
 {
@@ -33,6 +46,47 @@ Result<QList<SlurmQueries::Partition>> partitions(const Cluster &cluster)
     if (!out)
         return out.failure();
     return SlurmQueries::parsePartitions(*out);
+}
+
+ProbeCheck loginCheck(Transport &login, const SlurmSettings &settings)
+{
+    ProbeCheck check{QStringLiteral("login"), QStringLiteral("slurm"), QStringLiteral("Slurm"), false, {}, {}};
+    const auto version = run(login, QStringLiteral("sinfo --version"));
+    if (!version) {
+        check.detail = version.error();
+        check.hint = QStringLiteral("Give the cluster's login node, where sinfo, sbatch and squeue run");
+        return check;
+    }
+    const auto found = partitions(login);
+    if (!found) {
+        check.detail = found.error();
+        return check;
+    }
+    QStringList names;
+    bool partitionFound = settings.partition.isEmpty();
+    for (const SlurmQueries::Partition &p : *found) {
+        names << QStringLiteral("%1%2 (%3 nodes, %4)").arg(p.name, p.isDefault ? QStringLiteral("*") : QString()).arg(p.nodes).arg(p.availability);
+        partitionFound = partitionFound || p.name == settings.partition;
+    }
+    const auto nodes = run(login, SlurmQueries::nodesCommand(settings));
+    int idle = 0, busy = 0, unusable = 0;
+    for (const SlurmQueries::NodeStatus &n : nodes ? SlurmQueries::parseNodes(*nodes) : QList<SlurmQueries::NodeStatus>()) {
+        if (n.state == NodeState::Idle)
+            ++idle;
+        else if (n.state == NodeState::Running)
+            ++busy;
+        else
+            ++unusable;
+    }
+    check.detail = QStringLiteral("%1; partitions: %2; nodes: %3 idle, %4 busy, %5 unusable")
+                       .arg(QString::fromUtf8(*version).trimmed(), names.join(QStringLiteral(", ")))
+                       .arg(idle).arg(busy).arg(unusable);
+    check.passed = partitionFound && idle + busy + unusable > 0;
+    if (!partitionFound)
+        check.hint = QStringLiteral("Pick one of the partitions listed (the Partition field)");
+    else if (!check.passed)
+        check.hint = QStringLiteral("Slurm lists no nodes here: ask the cluster's administrators");
+    return check;
 }
 
 Result<Cluster> create(Store &store, Cluster cluster, const std::function<void(const QString &)> &message)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "NodeProbe.h"
 #include "SlurmQueries.h"
 #include "common/Result.h"
 #include "store/Entities.h"
@@ -9,6 +10,7 @@
 namespace TrainDesk {
 
 class Store;
+class Transport;
 
 // A Slurm cluster as TrainDesk keeps it: the login node it reaches (the cluster's
 // transport) and Slurm's compute nodes as the cluster's nodes, their states read from
@@ -22,6 +24,10 @@ Result<Cluster> create(Store &store, Cluster cluster, const std::function<void(c
 VoidResult refresh(Store &store, const Cluster &cluster);
 // The partitions the login node offers (the wizard's list, `cluster show` hints).
 Result<QList<SlurmQueries::Partition>> partitions(const Cluster &cluster);
+Result<QList<SlurmQueries::Partition>> partitions(Transport &login);
+// The connection test's Slurm check on a login node: sinfo answers, the partition exists,
+// and how many of its nodes are idle, busy and unusable.
+ProbeCheck loginCheck(Transport &login, const SlurmSettings &settings);
 
 } // namespace SlurmCluster
 
