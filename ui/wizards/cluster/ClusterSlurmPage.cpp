@@ -18,8 +18,8 @@ namespace TrainDesk::Ui {
 ClusterSlurmPage::ClusterSlurmPage(ClusterWizard *wizard) : QWizardPage(wizard), m_wizard(wizard)
 {
     setTitle(tr("Slurm"));
-    setSubTitle(tr("Slurm queues and runs the jobs; TrainDesk submits them from the cluster's login node, "
-                   "where sinfo, sbatch and squeue run. Job files go to a folder the compute nodes share."));
+    setSubTitle(tr("Slurm queues and runs the jobs. TrainDesk submits them from the login node, into a folder "
+                   "the compute nodes share."));
     m_loginIsLocal = new QCheckBox(tr("This machine is the login node"));
     m_loginIsLocal->setObjectName(QStringLiteral("slurmLoginIsLocal"));
     m_login = new QLineEdit;
@@ -60,7 +60,7 @@ ClusterSlurmPage::ClusterSlurmPage(ClusterWizard *wizard) : QWizardPage(wizard),
     form->addRow(partitionLabel, partitionRow);
     form->addRow(tr("A&ccount:"), m_account);
     form->addRow(tr("&QoS:"), m_qos);
-    form->addRow(tr("GPUs per &node:"), m_gpus);
+    form->addRow(tr("&GPUs per node:"), m_gpus);
     form->addRow(m_status);
 
     connect(m_loginIsLocal, &QCheckBox::toggled, this, [this](bool local) {
