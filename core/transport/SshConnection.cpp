@@ -188,7 +188,12 @@ VoidResult SshConnection::verifyHostKey()
                                    "remove its line from %7 and connect again")
                         .arg(describe(), where, verdict.storedType, verdict.storedFingerprint, hostKey.type,
                              hostKey.fingerprint(), knownHosts.path()));
+    case KnownHosts::Match::Revoked:
+        return fail(QStringLiteral("%1: the host key of %2 (%3 %4) is marked @revoked in %5: refused")
+                        .arg(describe(), where, hostKey.type, hostKey.fingerprint(), knownHosts.path()));
     case KnownHosts::Match::Unknown:
+        if (!verdict.note.isEmpty())
+            qInfo("%s", qPrintable(QStringLiteral("%1: %2").arg(describe(), verdict.note)));
         break;
     }
     const HostKeyQuestion question{m_params.nodeName, m_params.host, m_params.port, hostKey.type, hostKey.fingerprint()};
