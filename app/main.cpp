@@ -16,5 +16,7 @@ int main(int argc, char *argv[])
         return TrainDesk::Cli::run(app.arguments().mid(1));
     }
     QApplication app(argc, argv);
+    // Matches the installed .desktop file, so desktops show its icon for the window.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.traindesk.TrainDesk"));
     return TrainDesk::Ui::runMainWindow();
 }

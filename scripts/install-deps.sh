@@ -10,6 +10,10 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-svg-dev
   # transport, launching, compute, model files
   procps iproute2 libssh-dev openssh-client openssh-server openmpi-bin libopenmpi-dev libdnnl-dev ocl-icd-opencl-dev zlib1g-dev libhdf5-dev
+  # packages: icons rendered from SVG, dpkg-shlibdeps, and the checks the package test runs
+  librsvg2-bin dpkg-dev lintian desktop-file-utils appstream groff-base
+  # Slurm clusters' tests: a real Slurm (controller, node daemons, munge) started by the test
+  slurm-wlm munge
   # the demo data set
   dataset-fashion-mnist
   # tests: the PyTorch reference, model readers, fuzzing, a display for GUI screenshots

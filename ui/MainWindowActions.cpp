@@ -125,7 +125,7 @@ void MainWindow::createActions()
 
     // The cluster wizard runs its SSH work on a ClusterWorker of its own.
     auto *newClusterAction = addAction(QString(), tr("New &cluster…"), QKeySequence(tr("Ctrl+Shift+L")),
-                                       tr("A cluster: this machine or nodes reached over SSH"));
+                                       tr("A cluster: this machine, nodes reached over SSH, or a Slurm cluster"));
     newClusterAction->setObjectName(QStringLiteral("newClusterAction"));
     newClusterAction->setIcon(style()->standardIcon(QStyle::SP_ComputerIcon));
     newClusterAction->setIconText(tr("New cluster"));

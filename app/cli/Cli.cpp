@@ -51,6 +51,10 @@ int run(const QStringList &arguments)
             command = &c;
     }
     if (!command) {
+        if (!arguments.isEmpty() && arguments.first() == QLatin1String("--version")) {
+            out << "traindesk " << QCoreApplication::applicationVersion() << '\n';
+            return 0;
+        }
         if (arguments.isEmpty() || arguments.first() == QLatin1String("--help") || arguments.first() == QLatin1String("-h")
             || arguments.first() == QLatin1String("help")) {
             out << usage(commands);

@@ -84,8 +84,27 @@ int createCluster(Context &c)
     r.name = *name;
     r.local = c.args.isSet(QStringLiteral("local"));
     const QString nodes = c.args.value(QStringLiteral("nodes"));
-    if (r.local == !nodes.isEmpty())
-        return c.error(QStringLiteral("give either --local or --nodes user@host[:port],..."));
+    const QString slurmLogin = c.args.value(QStringLiteral("slurm"));
+    if (int(r.local) + int(!nodes.isEmpty()) + int(!slurmLogin.isEmpty()) != 1)
+        return c.error(QStringLiteral("give one of --local, --nodes user@host[:port],... or --slurm local|user@host[:port]"));
+    if (!slurmLogin.isEmpty()) {
+        SlurmSettings s;
+        s.login = slurmLogin;
+        s.partition = c.args.value(QStringLiteral("partition"));
+        s.account = c.args.value(QStringLiteral("account"));
+        s.qos = c.args.value(QStringLiteral("qos"));
+        bool ok = true;
+        const QString gpus = c.args.value(QStringLiteral("gpus-per-node"));
+        s.gpusPerNode = gpus.isEmpty() ? 0 : gpus.toInt(&ok);
+        if (!ok || s.gpusPerNode < 0)
+            return c.error(QStringLiteral("--gpus-per-node: expected a whole number >= 0, found '%1'").arg(gpus));
+        r.slurm = s;
+    } else {
+        for (const char *option : {"partition", "account", "qos", "gpus-per-node"}) {
+            if (c.args.isSet(QString::fromLatin1(option)))
+                return c.error(QStringLiteral("--%1 is for Slurm clusters (with --slurm)").arg(QString::fromLatin1(option)));
+        }
+    }
     r.nodes = nodes.split(QLatin1Char(','), Qt::SkipEmptyParts);
     r.headNode = c.args.value(QStringLiteral("head-node"));
     r.keyFile = c.args.value(QStringLiteral("ssh-key"));
@@ -102,8 +121,9 @@ int createCluster(Context &c)
     r.mountRoot = c.args.value(QStringLiteral("mount-root"));
     if (!r.mountRoot.isEmpty() && !r.mountRoot.startsWith(QLatin1Char('/')))
         return c.error(QStringLiteral("--mount-root: expected an absolute path, found '%1'").arg(r.mountRoot));
-    if (r.local && (!r.keyFile.isEmpty() || r.generateSshKeys || !r.password.isEmpty()))
-        return c.error(QStringLiteral("a --local cluster takes no SSH credentials"));
+    const bool onThisMachine = r.local || (r.slurm && r.slurm->loginIsLocal());
+    if (onThisMachine && (!r.keyFile.isEmpty() || r.generateSshKeys || !r.password.isEmpty()))
+        return c.error(QStringLiteral("a cluster on this machine (--local, --slurm local) takes no SSH credentials"));
     const auto cluster = ClusterService(c.store).create(r, printingEvents(c));
     if (!cluster)
         return c.error(cluster.error());
@@ -140,9 +160,16 @@ int runSetup(Context &c)
 QList<Command> clusterCommands()
 {
     QList<Command> commands;
-    commands.append({{"cluster", "create"}, "Create a cluster of SSH nodes (or of this machine).",
+    commands.append({{"cluster", "create"}, "Create a cluster of SSH nodes, a Slurm cluster, or one of this machine.",
                      {workspaceOption(), nameOption("cluster"),
                       option({"local"}, "The cluster is this machine (no SSH)."),
+                      option({"slurm"}, "A Slurm cluster reached through its login node: 'local' (TrainDesk runs on it) "
+                                        "or user@host[:port] (over SSH, with the credentials below). Slurm queues and "
+                                        "runs the jobs.", "LOGIN"),
+                      option({"partition"}, "Slurm: the partition jobs go to (default: Slurm's default).", "PARTITION"),
+                      option({"account"}, "Slurm: the account jobs are charged to.", "ACCOUNT"),
+                      option({"qos"}, "Slurm: the quality of service of the jobs.", "QOS"),
+                      option({"gpus-per-node"}, "Slurm: GPUs to ask for on every node (--gres=gpu:N).", "N"),
                       option({"nodes"}, "The nodes, comma-separated: [NAME=]user@host[:port]. The first is the head node "
                                         "unless --head-node says otherwise.", "NODES"),
                       option({"head-node"}, "The head node (rank 0): a node's name or address.", "NODE"),

@@ -3,7 +3,10 @@
 #include "JsonViews.h"
 
 #include "jobs/JobOutput.h"
+#include "common/SafeFiles.h"
 #include "jobs/JobRunner.h"
+#include "jobs/Secrets.h"
+#include "jobs/SlurmBatchScript.h"
 #include "jobs/JobSpec.h"
 #include "jobs/JobSpecContext.h"
 #include "jobs/LaunchPlan.h"
@@ -31,10 +34,8 @@ Result<QByteArray> readSpecFile(Context &c)
     const auto path = c.required(QStringLiteral("file"));
     if (!path)
         return path.failure();
-    QFile file(*path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot read %1: %2").arg(*path, file.errorString()));
-    return file.readAll();
+    // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
+    return SafeFiles::readCapped(*path, maxJobSpecBytes);
 }
 
 // The checks' context: the cluster's size and the workspace's shares when -c names a
@@ -120,7 +121,11 @@ Table jobTable(Context &c, const QList<Job> &jobs)
 {
     Table t{{"Name", "Cluster", "State", "Created", "Nodes", "Exit code"}, {}};
     for (const Job &j : jobs) {
-        t.rows.append({j.name, clusterName(c, j), toString(j.state), j.created.toString(Qt::ISODate),
+        // A Slurm job says what Slurm says of it: "queued (Slurm 12: PENDING (Resources))".
+        const QString state = j.schedulerId.isEmpty() || isFinished(j.state)
+            ? toString(j.state)
+            : QStringLiteral("%1 (Slurm %2: %3)").arg(toString(j.state), j.schedulerId, j.schedulerState);
+        t.rows.append({j.name, clusterName(c, j), state, j.created.toString(Qt::ISODate),
                        QString::number(parseJobSpec(j.spec).spec.nodeCount),
                        j.exitCode ? QString::number(*j.exitCode) : QString()});
     }
@@ -290,7 +295,12 @@ QList<Command> jobCommands()
         const auto context = specContext(c);
         if (!context)
             return c.error(context.error());
-        const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+        ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+        // Sealed values must open with this data directory's key, as `job create` demands.
+        if (parsed.errors().isEmpty()) {
+            if (const auto opened = Secrets::openFromStore(parsed.spec, c.store.path()); !opened)
+                parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("properties.secrets"), opened.error(), 0, 0});
+        }
         const QString file = c.args.value(QStringLiteral("file"));
         const int errors = int(parsed.errors().size());
         const int warnings = int(parsed.warnings().size());
@@ -327,7 +337,7 @@ QList<Command> jobCommands()
         QJsonObject json = plan->toJson();
         json.insert("issues", issuesJson(parsed.issues));
         // Secret values are not in what is printed: the plan shows them as <secret>.
-        return c.print(json, issues + plan->describe());
+        return c.print(json, issues + (plan->batchScript.isEmpty() ? plan->describe() : slurmPlanText(*plan)));
     }});
 
     const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");
@@ -367,18 +377,49 @@ QList<Command> jobCommands()
             return c.error(file.error());
         if (ref->job.state == JobState::Draft)
             return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
+        if (file->contains(QLatin1Char('/')) || file->startsWith(QLatin1Char('.')))
+            return c.error(QStringLiteral("--file: '%1' is not a file of the job's stdouterr folder").arg(*file));
         JobRunner runner(c.store);
         JobOutput output(c.store);
         qint64 offset = 0;
         Job job = ref->job;
         QFile stdoutFile;
         stdoutFile.open(stdout, QIODevice::WriteOnly);
+        bool seen = false;
         for (;;) {
             const bool ended = isFinished(job.state);
-            if (!job.jobDir.isEmpty()) {
+            if (!job.jobDir.isEmpty() && !seen) {
+                // Until the file is there: a file the job writes later is waited for; any other
+                // name is an error at once, naming the files there are.
+                const auto files = output.listFiles(job);
+                const auto found = files ? std::find_if(files->begin(), files->end(),
+                                                        [&](const RemoteFileInfo &f) { return f.name == *file; })
+                                         : QList<RemoteFileInfo>::const_iterator();
+                if (files && found != files->end()) {
+                    if (found->isDirectory)
+                        return c.error(QStringLiteral("--file: %1 is a folder").arg(*file));
+                    if (output.isSymbolicLink(job, QStringLiteral("stdouterr/") + *file))
+                        return c.error(QStringLiteral("--file: %1 is a symbolic link: refused (it may lead out of the job "
+                                                      "directory)").arg(*file));
+                    seen = true;
+                } else if (ended || !JobOutput::isWrittenLater(*file)) {
+                    QStringList names;
+                    if (files) {
+                        for (const RemoteFileInfo &f : *files)
+                            names << f.name;
+                    }
+                    return c.error(QStringLiteral("job '%1' has no file %2 in stdouterr%3")
+                                       .arg(job.name, *file,
+                                            names.isEmpty() ? QString()
+                                                            : QStringLiteral(" (it has: %1)").arg(names.join(QStringLiteral(", ")))));
+                }
+            }
+            if (seen) {
                 for (;;) {
                     const auto chunk = output.readFile(job, QStringLiteral("stdouterr/") + *file, offset, 1 << 20);
-                    if (!chunk || chunk->isEmpty())
+                    if (!chunk)
+                        return c.error(chunk.error());
+                    if (chunk->isEmpty())
                         break;
                     stdoutFile.write(*chunk);
                     stdoutFile.flush();

@@ -87,7 +87,7 @@ QJsonObject toJson(const Job &job, const QString &workspace, const QString &expe
                      {"exitCode", job.exitCode ? QJsonValue(*job.exitCode) : QJsonValue()},
                      {"errors", errors}};
     static const char *const priorities[] = {"low", "normal", "high"};
-    return {{"name", job.name},
+    QJsonObject json{{"name", job.name},
             {"workspace", workspace},
             {"experiment", experiment},
             {"cluster", cluster},
@@ -100,6 +100,9 @@ QJsonObject toJson(const Job &job, const QString &workspace, const QString &expe
             {"jobDirectory", job.jobDir},
             {"jobOutputDirectoryPathSegment",
              QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4").arg(workspace, experiment, job.name, job.uuid)}};
+    if (!job.schedulerId.isEmpty())
+        json.insert("slurm", QJsonObject{{"jobId", job.schedulerId}, {"state", job.schedulerState}});
+    return json;
 }
 
 } // namespace TrainDesk::Cli

@@ -6,8 +6,39 @@
 
 namespace TrainDesk::Cli {
 
+namespace {
+
+// A newline or an escape sequence in a name or a path would break the table or drive the
+// terminal: control characters are shown as \n, \t, \r or \xNN.
+QString escaped(const QString &cell)
+{
+    QString out;
+    for (const QChar c : cell) {
+        if (c == QLatin1Char('\n'))
+            out += QStringLiteral("\\n");
+        else if (c == QLatin1Char('\t'))
+            out += QStringLiteral("\\t");
+        else if (c == QLatin1Char('\r'))
+            out += QStringLiteral("\\r");
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7f || (c.unicode() >= 0x80 && c.unicode() < 0xa0))
+            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
+} // namespace
+
 QString Table::render() const
 {
+    QList<QStringList> rows;
+    for (const QStringList &row : this->rows) {
+        QStringList cells;
+        for (const QString &cell : row)
+            cells << escaped(cell);
+        rows << cells;
+    }
     QList<int> widths;
     for (const QString &h : headers)
         widths.append(h.size());

@@ -1,5 +1,7 @@
 #include "ClusterService.h"
 
+#include "SlurmCluster.h"
+
 #include "ClusterCredentials.h"
 #include "ClusterMesh.h"
 #include "NodeAddress.h"
@@ -115,6 +117,10 @@ Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request,
     cluster.mountRoot = request.mountRoot.isEmpty() ? DataPaths::clusterMountRoot(request.workspace, request.name)
                                                     : request.mountRoot;
     cluster.setupTask = request.setupTask;
+    if (request.slurm) {
+        cluster.slurm = *request.slurm;
+        return SlurmCluster::create(m_store, cluster, events.message);
+    }
     Node node;
     node.name = QStringLiteral("localhost");
     node.host = QStringLiteral("localhost");
@@ -139,10 +145,12 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         return valid.failure();
     if (m_store.cluster(ws->id, request.name))
         return fail(QStringLiteral("cluster '%1' already exists in workspace '%2'").arg(request.name, request.workspace));
+    if (request.slurm && request.slurm->loginIsLocal())
+        return createLocal(request, ws->id, events);
     if (request.local)
         return createLocal(request, ws->id, events);
 
-    auto parsed = parseNodeAddresses(request.nodes);
+    auto parsed = parseNodeAddresses(request.slurm ? QStringList{request.slurm->login} : request.nodes);
     if (!parsed)
         return parsed.failure();
     QList<NodeAddress> addresses = *parsed;
@@ -270,6 +278,10 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         n.state = cluster.setupTask.isEmpty() ? NodeState::Idle : NodeState::Preparing;
         nodes.append(n);
     }
+    if (request.slurm) {
+        cluster.slurm = *request.slurm;
+        return SlurmCluster::create(m_store, cluster, events.message);
+    }
     auto created = m_store.createCluster(cluster, nodes);
     if (!created)
         return created;
@@ -384,6 +396,9 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
     const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
+    if (cluster->kind == ClusterKind::Slurm)
+        return fail(QStringLiteral("cluster '%1' is a Slurm cluster: its size is Slurm's business (its administrators "
+                                   "add and drain nodes)").arg(name));
     const QList<Node> all = m_store.allNodes(cluster->id);
     if (target < 0 || target > all.size()) {
         return fail(QStringLiteral("cluster '%1' has %2 nodes: the target must be from 0 to %2")
@@ -438,6 +453,8 @@ VoidResult ClusterService::remove(const QString &workspace, const QString &name)
 QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
                                                  const ClusterEvents &events, const CancelFlag *cancel)
 {
+    if (request.slurm)
+        return testSlurmLogin(request, events);
     SerialEvents serial(events);
     Cluster cluster;
     cluster.name = request.name;
@@ -489,6 +506,53 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     return probeCluster(cluster, nodes, options, [&](const ProbeCheck &c) { serial.check(c); });
 }
 
+QList<NodeProbeResult> ClusterService::testSlurmLogin(const CreateClusterRequest &request, const ClusterEvents &events)
+{
+    SerialEvents serial(events);
+    NodeProbeResult result;
+    result.node.name = QStringLiteral("login");
+    auto login = slurmLoginTransport(request);
+    ProbeCheck reached{QStringLiteral("login"), QStringLiteral("reachable"), QStringLiteral("Login node"), false, {}, {}};
+    if (!login) {
+        reached.detail = login.error();
+        reached.hint = QStringLiteral("Check the login node's address and the credentials");
+        serial.check(reached);
+        result.checks << reached;
+        return {result};
+    }
+    reached.passed = true;
+    reached.detail = request.slurm->loginIsLocal() ? QStringLiteral("this machine") : request.slurm->login;
+    serial.check(reached);
+    result.connected = true;
+    result.checks << reached << SlurmCluster::loginCheck(**login, *request.slurm);
+    serial.check(result.checks.last());
+    return {result};
+}
+
+Result<std::shared_ptr<Transport>> ClusterService::slurmLoginTransport(const CreateClusterRequest &request)
+{
+    if (request.slurm->loginIsLocal())
+        return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+    const auto address = parseNodeAddress(request.slurm->login);
+    if (!address)
+        return address.failure();
+    SshParameters p;
+    p.nodeName = QStringLiteral("login");
+    p.host = address->host;
+    p.port = address->port;
+    p.user = address->user;
+    p.credentials.keyFile = absolutePath(request.keyFile);
+    p.credentials.keyPassphrase = request.keyPassphrase;
+    p.credentials.password = request.password;
+    p.hostKeyPolicy = policyOf(request);
+    p.confirmHostKey = request.confirmHostKey;
+    p.connectTimeoutMs = request.connectTimeoutMs;
+    auto ssh = std::make_shared<SshTransport>(p);
+    if (auto connected = ssh->connect(); !connected)
+        return connected.failure();
+    return std::shared_ptr<Transport>(ssh);
+}
+
 Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, const QString &name,
                                                      const ClusterEvents &events, const CancelFlag *cancel)
 {
@@ -532,6 +596,8 @@ VoidResult ClusterService::refresh(qint64 clusterId)
         if (n.state != NodeState::Preparing)
             inService.append(n);
     }
+    if (cluster->kind == ClusterKind::Slurm)
+        return SlurmCluster::refresh(m_store, *cluster);
     if (cluster->kind == ClusterKind::Local) {
         for (const Node &n : inService)
             m_store.setNodeState(n.id, n.state, n.stateReason);  // seen now

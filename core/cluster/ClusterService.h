@@ -9,11 +9,14 @@
 
 #include <QHash>
 
+#include <memory>
+
 #include <functional>
 
 namespace TrainDesk {
 
 class Store;
+class Transport;
 
 struct CreateClusterRequest
 {
@@ -30,6 +33,9 @@ struct CreateClusterRequest
     std::function<bool(const HostKeyQuestion &)> confirmHostKey;  // asked for new keys when set (GUI)
     QString setupTask;
     QString mountRoot;        // default: ~/traindesk/mounts/<ws>/<cluster> of the head node's user
+    // A Slurm cluster: `slurm.login` is "local" or user@host[:port] (then logged in to as an
+    // SSH node with the credentials above); the rest are sbatch defaults.
+    std::optional<SlurmSettings> slurm;
     int connectTimeoutMs = 10000;
 };
 
@@ -60,6 +66,8 @@ public:
     // anything is stored (new host keys as the request says).
     static QList<NodeProbeResult> testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
                                             const ClusterEvents &events, const CancelFlag *cancel = nullptr);
+    // A Slurm request's login node, logged in to as the request says (host keys asked).
+    static Result<std::shared_ptr<Transport>> slurmLoginTransport(const CreateClusterRequest &request);
     // Probes every node in the cluster; the cores found become the nodes' MPI slots.
     Result<QList<NodeProbeResult>> probe(const QString &workspace, const QString &name, const ClusterEvents &events,
                                          const CancelFlag *cancel = nullptr);
@@ -82,6 +90,7 @@ public:
 
 private:
     Result<Cluster> findCluster(const QString &workspace, const QString &name) const;
+    static QList<NodeProbeResult> testSlurmLogin(const CreateClusterRequest &request, const ClusterEvents &events);
     Result<Cluster> createLocal(const CreateClusterRequest &request, qint64 workspaceId, const ClusterEvents &events);
     // The nodes runSetup may run on: those named (every node in service when none is),
     // none of them running a job.

@@ -12,4 +12,9 @@ QString shellQuote(const QString &word);
 // Quotes each word and joins them with spaces.
 QString shellJoin(const QStringList &words);
 
+// One word in double quotes in which only variables ($NAME, ${NAME}) expand: for paths a
+// job.json gives (script, interpreter, config), which may name $AZ_BATCHAI_* but must never
+// run anything ($(...), `...`, ;, |, spaces are all literal).
+QString shellWordWithVariables(const QString &word);
+
 } // namespace TrainDesk

@@ -99,8 +99,11 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
 QString ContainerCommands::execText(const QString &command, const QStringList &environment) const
 {
     QStringList passed;
-    for (const QString &name : environment)
-        passed << QStringLiteral("-e") << name;
+    for (const QString &name : environment) {
+        // The image has its own PATH; the node's would hide the image's programs.
+        if (name != QLatin1String("PATH"))
+            passed << QStringLiteral("-e") << name;
+    }
     return apptainerFirst
         + QStringLiteral("if [ \"$td_rt\" = docker ]; then docker exec -w \"$PWD\" %1 "
                          "$(env | awk -F= '/^(OMPI|PMIX)_/ { printf \"-e %s \", $1 }') %2 /bin/sh -c %3; "

@@ -1,5 +1,9 @@
 #include "JobOutput.h"
 
+#include "common/ShellQuote.h"
+
+#include <QRegularExpression>
+
 #include "metrics/KerasProgressParser.h"
 #include "store/Store.h"
 #include "transport/TransportFactory.h"
@@ -121,6 +125,22 @@ Result<QList<RemoteFileInfo>> JobOutput::listFiles(const Job &job, const QString
     if (directory.contains(QLatin1String("..")))
         return fail(QStringLiteral("directory '%1' is outside the job directory").arg(directory));
     return (*transport)->list(job.jobDir + QLatin1Char('/') + directory);
+}
+
+bool JobOutput::isSymbolicLink(const Job &job, const QString &relativePath)
+{
+    auto transport = headTransport(job);
+    if (!transport)
+        return false;
+    const auto test = (*transport)->exec(QStringLiteral("test -L %1").arg(shellQuote(job.jobDir + QLatin1Char('/') + relativePath)), 15000);
+    return test && test->exitCode == 0;
+}
+
+bool JobOutput::isWrittenLater(const QString &name)
+{
+    static const QRegularExpression later(QStringLiteral(
+        "^(stdout\\.txt|stderr\\.txt|metrics\\.jsonl|execution-.+\\.log|std(out|err)-job_prep-.+\\.txt|slurm-\\d+\\.txt)$"));
+    return later.match(name).hasMatch();
 }
 
 Result<QByteArray> JobOutput::readFile(const Job &job, const QString &relativePath, qint64 offset, qint64 maxBytes)

@@ -33,6 +33,10 @@ public:
     Result<QList<RemoteFileInfo>> listFiles(const Job &job, const QString &directory = QStringLiteral("stdouterr"));
     // Up to maxBytes of a file relative to the job directory, from `offset`.
     Result<QByteArray> readFile(const Job &job, const QString &relativePath, qint64 offset, qint64 maxBytes);
+    // Whether a file of the job directory is a symbolic link (asked on the node).
+    bool isSymbolicLink(const Job &job, const QString &relativePath);
+    // The files of stdouterr that appear while a job runs (stdout.txt, the per-node logs, ...).
+    static bool isWrittenLater(const QString &name);
 
 private:
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);

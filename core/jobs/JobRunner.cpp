@@ -1,6 +1,7 @@
 #include "JobRunner.h"
 
 #include "JobSpec.h"
+#include "SlurmBatchScript.h"
 #include "cluster/MultiNodeJob.h"
 #include "JobSpecContext.h"
 #include "Secrets.h"
@@ -37,6 +38,19 @@ JobError jobError(const QString &code, const QString &message, const QStringList
 }
 
 } // namespace
+
+std::optional<std::pair<int, QDateTime>> readExitCode(Transport &transport, const QString &path)
+{
+    const auto info = transport.stat(path);
+    if (!info)
+        return std::nullopt;
+    const auto text = transport.readAt(path, 0, 64);
+    if (!text)
+        return std::nullopt;
+    bool ok = false;
+    const int code = text->trimmed().toInt(&ok);
+    return std::make_pair(ok ? code : -1, info->modified);
+}
 
 JobRunner::JobRunner(Store &store) : m_store(store) {}
 
@@ -76,7 +90,11 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
         return created;
     if (!request.draft)
         schedule(cluster->id);
-    return m_store.jobById(created->id);
+    auto result = m_store.jobById(created->id);
+    // A job Slurm refused (sbatch's message) fails its submit, as sbatch itself would.
+    if (result && cluster->kind == ClusterKind::Slurm && result->state == JobState::Failed && !result->errors.isEmpty())
+        return fail(QStringLiteral("job '%1' was refused: %2").arg(result->name, result->errors.first().message));
+    return result;
 }
 
 Result<Job> JobRunner::queue(qint64 jobId)
@@ -113,8 +131,20 @@ Result<LaunchPlan> JobRunner::plan(const QString &workspace, const QString &clus
     context.experiment = experiment;
     context.job = jobName;
     context.uuid = QStringLiteral("<uuid>");
-    context.nodes = m_store.nodes(cluster->id);
-    return buildLaunchPlan(*opened, context);
+    if (cluster->kind != ClusterKind::Slurm) {
+        context.nodes = m_store.nodes(cluster->id);
+        return buildLaunchPlan(*opened, context);
+    }
+    // Slurm: the allocation's nodes stand in as node-0, node-1, ...; the batch script too.
+    context.nodes = slurmAllocationNodes(parsed.spec);
+    auto plan = buildLaunchPlan(*opened, context);
+    if (!plan)
+        return plan;
+    auto batch = slurmBatchScript(*plan, parsed.spec, cluster->slurm, jobName);
+    if (!batch)
+        return batch.failure();
+    plan->batchScript = *batch;
+    return plan;
 }
 
 Result<LaunchPlan> JobRunner::planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes)
@@ -165,6 +195,10 @@ void JobRunner::schedule(qint64 clusterId)
     const auto cluster = m_store.clusterById(clusterId);
     if (!cluster)
         return;
+    if (cluster->kind == ClusterKind::Slurm) {
+        submitToSlurm(*cluster);
+        return;
+    }
     const QList<Job> jobs = m_store.jobsOnCluster(clusterId);
     QSet<QString> busy;
     QList<Job> queued;
@@ -295,11 +329,15 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
 Result<Job> JobRunner::refresh(qint64 jobId)
 {
     auto job = m_store.jobById(jobId);
-    if (!job || !isActive(job->state))
+    if (!job || !(isActive(job->state) || (job->state == JobState::Queued && !job->schedulerId.isEmpty())))
         return job;
     const auto cluster = m_store.clusterById(job->clusterId);
     if (!cluster)
         return cluster.failure();
+    if (cluster->kind == ClusterKind::Slurm) {
+        refreshSlurm(*cluster);
+        return m_store.jobById(jobId);
+    }
     const QList<Node> nodes = m_store.nodes(cluster->id);
     const auto headNode = std::find_if(nodes.begin(), nodes.end(),
                                        [&](const Node &n) { return !job->nodes.isEmpty() && n.name == job->nodes.first(); });
@@ -312,20 +350,7 @@ Result<Job> JobRunner::refresh(qint64 jobId)
     if (!transport)
         return transport.failure();
     const QString exitCodePath = job->jobDir + QStringLiteral("/exit_code");
-
-    auto readExitCode = [&]() -> std::optional<std::pair<int, QDateTime>> {
-        const auto info = (*transport)->stat(exitCodePath);
-        if (!info)
-            return std::nullopt;
-        const auto text = (*transport)->readAt(exitCodePath, 0, 64);
-        if (!text)
-            return std::nullopt;
-        bool ok = false;
-        const int code = text->trimmed().toInt(&ok);
-        return std::make_pair(ok ? code : -1, info->modified);
-    };
-
-    auto exitCode = readExitCode();
+    auto exitCode = readExitCode(**transport, exitCodePath);
     if (!exitCode) {
         const auto alive = (*transport)->exec(aliveCommand(job->pid, false), 15000);
         if (!alive)
@@ -335,7 +360,7 @@ Result<Job> JobRunner::refresh(qint64 jobId)
                 killAfterGrace(*job, **transport);
             return job;  // still running
         }
-        exitCode = readExitCode();  // it may have ended between the two looks
+        exitCode = readExitCode(**transport, exitCodePath);  // it may have ended between the two looks
     }
     if (job->state == JobState::Terminating) {
         finish(*job, JobState::Failed, exitCode ? std::optional<int>(exitCode->first) : std::nullopt,
@@ -349,12 +374,17 @@ Result<Job> JobRunner::refresh(qint64 jobId)
                          QStringLiteral("the launch process on %1 ended without recording an exit code").arg(headNode->name))});
         return job;
     }
-    const int code = exitCode->first;
+    finishWithExitCode(*job, **transport, exitCode->first, exitCode->second);
+    return job;
+}
+
+void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, const QDateTime &ended)
+{
     if (code == 0) {
-        finish(*job, JobState::Succeeded, 0, {}, exitCode->second);
-        return job;
+        finish(job, JobState::Succeeded, 0, {}, ended);
+        return;
     }
-    const auto failedStep = (*transport)->readAt(job->jobDir + QStringLiteral("/failed_step"), 0, 64);
+    const auto failedStep = transport.readAt(job.jobDir + QStringLiteral("/failed_step"), 0, 64);
     const QByteArray step = failedStep ? failedStep->trimmed() : QByteArray();
     JobError error;
     if (step == "job_prep") {
@@ -373,17 +403,24 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         error = jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
                          {QStringLiteral("see stdouterr/stderr.txt")});
     }
-    finish(*job, JobState::Failed, code, {error}, exitCode->second);
-    return job;
+    finish(job, JobState::Failed, code, {error}, ended);
 }
 
 void JobRunner::refreshAll()
 {
     QSet<qint64> clusters;
+    QSet<qint64> slurmClusters;
     for (const Job &job : m_store.jobsInStates({JobState::Running, JobState::Terminating, JobState::Queued})) {
-        if (isActive(job.state))
+        const auto cluster = m_store.clusterById(job.clusterId);
+        if (cluster && cluster->kind == ClusterKind::Slurm)
+            slurmClusters.insert(job.clusterId);  // one squeue for all its jobs, below
+        else if (isActive(job.state))
             refresh(job.id);
         clusters.insert(job.clusterId);
+    }
+    for (qint64 id : slurmClusters) {
+        if (const auto cluster = m_store.clusterById(id))
+            refreshSlurm(*cluster);
     }
     for (qint64 id : clusters)
         schedule(id);
@@ -396,10 +433,15 @@ Result<Job> JobRunner::requestTerminate(qint64 jobId)
         return job;
     if (isFinished(job->state))
         return fail(QStringLiteral("job '%1' has already %2").arg(job->name, toString(job->state)));
-    if (job->state == JobState::Queued || job->state == JobState::Draft) {
+    if ((job->state == JobState::Queued && job->schedulerId.isEmpty()) || job->state == JobState::Draft) {
         finish(*job, JobState::Failed, std::nullopt,
                {jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated before it started"))});
         return job;
+    }
+    if (const auto cluster = m_store.clusterById(job->clusterId); cluster && cluster->kind == ClusterKind::Slurm) {
+        if (auto cancelled = cancelOnSlurm(*job, *cluster); !cancelled)
+            return cancelled.failure();
+        return refresh(jobId);
     }
     job->state = JobState::Terminating;
     m_store.updateJob(*job);

@@ -10,6 +10,11 @@
 namespace TrainDesk {
 
 class Store;
+namespace SlurmQueries { struct JobStatus; }
+using SlurmJobState = SlurmQueries::JobStatus;
+
+// A job's exit_code file (written by its launch script): the code and when it was written.
+std::optional<std::pair<int, QDateTime>> readExitCode(Transport &transport, const QString &path);
 
 struct SubmitRequest
 {
@@ -61,6 +66,17 @@ private:
     void setNodesState(const Job &job, NodeState state);
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);
     void killAfterGrace(const Job &job, Transport &transport);
+    // The job's launch script wrote `code` to exit_code: succeeded, or failed with the error
+    // of the step that failed (failed_step).
+    void finishWithExitCode(Job &job, Transport &transport, int code, const QDateTime &ended);
+
+    // Slurm clusters (JobRunnerSlurm.cpp): Slurm queues and runs; TrainDesk submits each
+    // queued job once, reads every job's state with one squeue per cluster, and cancels.
+    void submitToSlurm(const Cluster &cluster);
+    VoidResult submitOneToSlurm(Job &job, const Cluster &cluster);
+    void refreshSlurm(const Cluster &cluster);
+    void applySlurmStatus(Job &job, Transport &login, const SlurmJobState &status);
+    VoidResult cancelOnSlurm(Job &job, const Cluster &cluster);
 
     Store &m_store;
     int m_terminateGraceMs = 10000;

@@ -135,9 +135,47 @@ QStringList ParsedJobSpec::errorTexts() const
     return texts;
 }
 
+namespace {
+
+// The JSON path of the first key or string value holding U+0000; a null string when none.
+QString pathWithNul(const QJsonValue &value, const QString &path)
+{
+    const QChar nul(0);
+    if (value.isString())
+        return value.toString().contains(nul) ? (path.isNull() ? QStringLiteral("") : path) : QString();
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString found = pathWithNul(array.at(i), QStringLiteral("%1[%2]").arg(path).arg(i));
+            if (!found.isNull())
+                return found;
+        }
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QString member = path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+            if (it.key().contains(nul))
+                return member;
+            const QString found = pathWithNul(it.value(), member);
+            if (!found.isNull())
+                return found;
+        }
+    }
+    return QString();
+}
+
+} // namespace
+
 ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
 {
     ParsedJobSpec parsed;
+    if (json.size() > maxJobSpecBytes) {
+        parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("$"),
+                              QStringLiteral("the job.json is larger than %1 MiB: refused").arg(maxJobSpecBytes / (1024 * 1024)),
+                              1, 1});
+        return parsed;
+    }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
@@ -157,6 +195,14 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
         return parsed;
     }
 
+    // JSON allows no raw control characters in strings, and a NUL cut at a C boundary
+    // (a command line, a path) would run something else than what the file shows.
+    if (const QString path = pathWithNul(doc.object(), QString()); !path.isNull()) {
+        const auto position = JsonLocator(json).locate(path);
+        parsed.issues.append({SpecIssue::Severity::Error, path.isEmpty() ? QStringLiteral("$") : path,
+                              QStringLiteral("a NUL character (U+0000) in a string: refused"), position.line, position.column});
+        return parsed;
+    }
     JobSpec &spec = parsed.spec;
     QJsonObject root = doc.object();
     QList<SpecIssue> &issues = parsed.issues;

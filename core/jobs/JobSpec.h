@@ -96,6 +96,9 @@ struct ParsedJobSpec
 // can be checked: syntax (with line and column), types, required fields, enums, ranges, the
 // toolkit, and with a context the cluster's size and the shares. Every issue carries its
 // JSON path and, when the text shows it, its line and column.
+// job.json files larger than this are refused (the service's own limit was far below).
+constexpr qint64 maxJobSpecBytes = 16 * 1024 * 1024;
+
 ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context = {});
 
 // The properties object of `spec` (every field it holds, unknown ones included).

@@ -42,6 +42,7 @@ LaunchContext launchContextFor(const Store &store, const Workspace &workspace, c
     LaunchContext context;
     context.workspace = workspace.name;
     context.mountRoot = cluster.mountRoot;
+    context.slurm = cluster.kind == ClusterKind::Slurm;
     context.trainerDirectory = DataPaths::trainerDirectory();
     // Only what the nodes see: the launch links every share into the job's mount root.
     for (const Share &s : store.shares(workspace.id)) {

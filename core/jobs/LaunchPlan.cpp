@@ -462,6 +462,9 @@ struct Builder
         for (const auto &[name, value] : env)
             passed << name;
         passed << plan.secretNames << QStringLiteral("AZ_BATCHAI_NUM_GPUS");
+        // The launch script puts the bundled trainer's folder on PATH: every rank needs it.
+        if (!context.trainerDirectory.isEmpty())
+            passed << QStringLiteral("PATH");
         plan.commandLine = command(*launch, passed);
         plan.rankNodes = rankNodesOf(*launch);
 
@@ -473,6 +476,12 @@ struct Builder
         in.environment = env;
         in.secrets = secrets;
         in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), gpuCount}};
+        if (context.slurm) {
+            // The allocation's hosts are known only when it starts.
+            in.computed.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"),
+                                QStringLiteral("scontrol show hostnames \"$SLURM_JOB_NODELIST\" | paste -sd, -")});
+            in.slurm = true;
+        }
         in.trainerDirectory = context.trainerDirectory;
         for (const auto &[id, path] : plan.outputDirectories)
             in.outputDirectories << path;

@@ -24,6 +24,9 @@ struct LaunchContext
     QString trainerDirectory;  // folder holding traindesk-trainer on the nodes
     QList<Node> nodes;         // assigned nodes, head node first (the first nodeCount are used)
     QList<Share> shares;       // the workspace's shares, for mountVolumes
+    // A Slurm allocation: `nodes` stand for the allocation's nodes in order (node-0, ...);
+    // per-node steps run as srun steps and the hostfile is written from the allocation.
+    bool slurm = false;
 };
 
 // A mount of the job: a share (or a folder of one) linked, or an unmanaged file system
@@ -76,10 +79,12 @@ struct LaunchPlan
     QString commandLine;       // what the head node runs (mpirun ... or the custom command)
     QString launchScript;      // the script the head node runs detached (holds secret values)
     QString launchScriptShown; // the same with every secret value replaced by <secret>
+    QString batchScript;       // Slurm clusters: the sbatch script that runs launch.sh in its allocation
 
     QString hostfilePath() const { return jobDir + QStringLiteral("/hostfile"); }
     QString launchScriptPath() const { return jobDir + QStringLiteral("/launch.sh"); }
     QString exitCodePath() const { return jobDir + QStringLiteral("/exit_code"); }
+    QString batchScriptPath() const { return jobDir + QStringLiteral("/batch.sh"); }
     QString describe() const;  // human-readable, for `job plan` (no secret values)
     QJsonObject toJson() const;  // for `job plan -o json` (no secret values)
 };

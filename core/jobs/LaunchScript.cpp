@@ -25,10 +25,19 @@ const QString stdErrFile = QStringLiteral("stdouterr/stderr.txt");
 } // namespace
 
 QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QString &hostfilePath,
-                    const QStringList &environment)
+                    const QStringList &environment, bool slurm)
 {
     if (nodes.size() == 1)
         return QStringLiteral("/bin/sh -c ") + shellQuote(texts.value(0));
+    if (slurm) {
+        // srun passes the whole environment; the step ends when every node's text has.
+        QString cases;
+        for (qsizetype i = 0; i < nodes.size(); ++i)
+            cases += QStringLiteral(" %1) exec /bin/sh -c %2;;").arg(i).arg(shellQuote(texts.value(i)));
+        return QStringLiteral("srun --nodes=%1 --ntasks=%1 --ntasks-per-node=1 --kill-on-bad-exit=1 /bin/sh -c %2")
+            .arg(nodes.size())
+            .arg(shellQuote(QStringLiteral("case \"$SLURM_NODEID\" in%1 esac").arg(cases)));
+    }
     // Open MPI applies -x to the app context it is given in, so every context has the list.
     QStringList exports;
     for (const QString &name : environment)
@@ -79,7 +88,7 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     if (!in.cleanupTexts.isEmpty()) {
         // After the job: what goes wrong here is logged, not added to the job's stderr.txt.
         s += QStringLiteral("cleanup() {\n%1\n}\n")
-                 .arg(backgroundStep(onEveryNode(in.cleanupTexts, in.nodes, in.hostfilePath, passed), logFile, logFile)
+                 .arg(backgroundStep(onEveryNode(in.cleanupTexts, in.nodes, in.hostfilePath, passed, in.slurm), logFile, logFile)
                           .trimmed());
     } else {
         s += QStringLiteral("cleanup() { :; }\n");
@@ -127,7 +136,7 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
             setupPassed << ContainerCommands::registryPasswordVariable;
         }
         s += QStringLiteral("log 'node setup started'\n");
-        s += backgroundStep(onEveryNode(in.setupTexts, in.nodes, in.hostfilePath, setupPassed), logFile, stdErrFile);
+        s += backgroundStep(onEveryNode(in.setupTexts, in.nodes, in.hostfilePath, setupPassed, in.slurm), logFile, stdErrFile);
         if (!in.registryPassword.isEmpty())
             s += QStringLiteral("unset %1\n").arg(ContainerCommands::registryPasswordVariable);
         s += QStringLiteral("if [ $rc -ne 0 ]; then failed node_setup; log \"node setup failed with exit code $rc "
@@ -137,7 +146,7 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     }
     if (!in.preparationTexts.isEmpty()) {
         s += QStringLiteral("log 'job preparation started'\n");
-        s += backgroundStep(onEveryNode(in.preparationTexts, in.nodes, in.hostfilePath, passed), logFile, stdErrFile);
+        s += backgroundStep(onEveryNode(in.preparationTexts, in.nodes, in.hostfilePath, passed, in.slurm), logFile, stdErrFile);
         s += QStringLiteral("if [ $rc -ne 0 ]; then failed job_prep; finish $rc; fi\n");
         s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
         s += QStringLiteral("log 'job preparation succeeded'\n");

@@ -28,6 +28,7 @@ struct LaunchScriptInput
     QString command;               // the job itself (shell text, run on the head node)
     QString registryPassword;      // for the setup only; empty when none
     WallClockTime limit;
+    bool slurm = false;            // inside a Slurm allocation: per-node steps are srun steps
 };
 
 // The POSIX shell script the runner starts detached on the head node (its process group's
@@ -38,7 +39,9 @@ QString launchScript(const LaunchScriptInput &input, bool revealSecrets);
 
 // Runs per-node shell `texts` on `nodes`: directly when the job has one node, else under
 // one mpirun with an app context per node. `environment` names the variables to pass.
+// In a Slurm allocation (`slurm`), one srun step with a task per node, each picking its
+// text by $SLURM_NODEID.
 QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QString &hostfilePath,
-                    const QStringList &environment);
+                    const QStringList &environment, bool slurm = false);
 
 } // namespace TrainDesk

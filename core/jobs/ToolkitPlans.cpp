@@ -1,5 +1,7 @@
 #include "ToolkitPlans.h"
 
+#include "common/ShellQuote.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,16 +27,17 @@ constexpr int pyTorchPort = 23456;
 QString python(const std::optional<QString> &interpreter, bool inContainer)
 {
     if (interpreter && !interpreter->isEmpty())
-        return *interpreter;
+        return shellWordWithVariables(*interpreter);
     return inContainer ? QStringLiteral("python") : QStringLiteral("python3");
 }
 
-// Script path and arguments are the user's shell text: they stay as given, so that
-// $AZ_BATCHAI_* expands on the node.
+// The interpreter and the script are paths: one word each, in which only $AZ_BATCHAI_*
+// (and other variables) expand on the node. The arguments are the user's shell text, as
+// the service passed them.
 QString pythonProgram(const std::optional<QString> &interpreter, const QString &script,
                       const std::optional<QString> &args, bool inContainer)
 {
-    QString program = python(interpreter, inContainer) + QLatin1Char(' ') + script;
+    QString program = python(interpreter, inContainer) + QLatin1Char(' ') + shellWordWithVariables(script);
     if (args && !args->isEmpty())
         program += QLatin1Char(' ') + *args;
     return program;
@@ -209,7 +212,7 @@ ToolkitLaunch cntk(const JobSpec &spec, int nodes, bool inContainer)
                                             s.commandLineArgs, inContainer),
                    QStringLiteral("CNTK (Python)"), nodes);
     }
-    QString program = QStringLiteral("cntk configFile=") + s.configFilePath.value_or(QString());
+    QString program = QStringLiteral("cntk configFile=") + shellWordWithVariables(s.configFilePath.value_or(QString()));
     if (s.commandLineArgs && !s.commandLineArgs->isEmpty())
         program += QLatin1Char(' ') + *s.commandLineArgs;
     return mpi(processes, program, QStringLiteral("CNTK (BrainScript)"), nodes);
@@ -223,7 +226,7 @@ ToolkitLaunch caffe(const JobSpec &spec, int nodes, bool inContainer)
         return mpi(processes, pythonProgram(s.pythonInterpreterPath, *s.pythonScriptFilePath, s.commandLineArgs, inContainer),
                    QStringLiteral("Caffe (Python)"), nodes);
     }
-    QString program = QStringLiteral("caffe train --solver=") + s.configFilePath.value_or(QString());
+    QString program = QStringLiteral("caffe train --solver=") + shellWordWithVariables(s.configFilePath.value_or(QString()));
     if (s.commandLineArgs && !s.commandLineArgs->isEmpty())
         program += QLatin1Char(' ') + *s.commandLineArgs;
     return mpi(processes, program, QStringLiteral("Caffe"), nodes);

@@ -10,7 +10,7 @@
 
 namespace TrainDesk {
 
-// One line of the trainer's metrics.jsonl (DESIGN.md, metrics contract). Fields a record
+// One line of the trainer's metrics.jsonl (docs/METRICS.md). Fields a record
 // does not carry are NaN (or -1 for counters).
 struct MetricRecord
 {

@@ -1,5 +1,7 @@
 #include "ClusterWorker.h"
 
+#include "cluster/SlurmCluster.h"
+
 #include "store/Store.h"
 
 #include <condition_variable>
@@ -85,22 +87,7 @@ int ClusterWorker::testNodes(const CreateClusterRequest &request)
     return start([this, request](int id) {
         CreateClusterRequest r = request;
         const std::shared_ptr<Shared> shared = m_shared;
-        // Blocks this thread until the GUI answers: ClusterService asks one at a time.
-        r.confirmHostKey = [this, shared, id](const HostKeyQuestion &q) {
-            int questionId = 0;
-            {
-                std::lock_guard guard(shared->mutex);
-                if (shared->cancel.isCancelled())
-                    return false;
-                questionId = ++shared->nextQuestion;
-            }
-            post([=, this] { Q_EMIT hostKeyQuestion(id, questionId, q); });
-            std::unique_lock lock(shared->mutex);
-            shared->answered.wait(lock, [&] {
-                return shared->answers.contains(questionId) || shared->cancel.isCancelled();
-            });
-            return shared->answers.take(questionId);
-        };
+        r.confirmHostKey = hostKeyConfirmer(id);
         QList<Share> shares;
         Store store;
         if (store.open(m_databasePath)) {
@@ -113,6 +100,48 @@ int ClusterWorker::testNodes(const CreateClusterRequest &request)
             passed = passed && result.allPassed();
         const QString error = shared->cancel.isCancelled() ? tr("Cancelled") : QString();
         post([=, this] { Q_EMIT testFinished(id, passed, error); });
+    });
+}
+
+std::function<bool(const HostKeyQuestion &)> ClusterWorker::hostKeyConfirmer(int id)
+{
+    const std::shared_ptr<Shared> shared = m_shared;
+    // Blocks this thread until the GUI answers: ClusterService asks one at a time.
+    return [this, shared, id](const HostKeyQuestion &q) {
+        int questionId = 0;
+        {
+            std::lock_guard guard(shared->mutex);
+            if (shared->cancel.isCancelled())
+                return false;
+            questionId = ++shared->nextQuestion;
+        }
+        post([=, this] { Q_EMIT hostKeyQuestion(id, questionId, q); });
+        std::unique_lock lock(shared->mutex);
+        shared->answered.wait(lock, [&] { return shared->answers.contains(questionId) || shared->cancel.isCancelled(); });
+        return shared->answers.take(questionId);
+    };
+}
+
+int ClusterWorker::slurmPartitions(const CreateClusterRequest &request)
+{
+    return start([this, request](int id) {
+        CreateClusterRequest r = request;
+        r.confirmHostKey = hostKeyConfirmer(id);
+        QStringList names;
+        QString error;
+        if (auto login = ClusterService::slurmLoginTransport(r); !login) {
+            error = login.error();
+        } else if (const auto found = SlurmCluster::partitions(**login); !found) {
+            error = found.error();
+        } else {
+            for (const SlurmQueries::Partition &p : *found) {
+                if (p.isDefault)
+                    names.prepend(p.name);
+                else
+                    names << p.name;
+            }
+        }
+        post([=, this] { Q_EMIT slurmPartitionsListed(id, names, error); });
     });
 }
 

@@ -24,6 +24,8 @@ public:
 
     // Each returns a request id that the answering signals carry.
     int testNodes(const CreateClusterRequest &request);
+    // A Slurm request's partitions, from sinfo on its login node (host keys asked as in the test).
+    int slurmPartitions(const CreateClusterRequest &request);
     // Host keys the user accepted in the connection test (type + fingerprint, per
     // host:port) are trusted without asking again; others are refused.
     int createCluster(const CreateClusterRequest &request, const QSet<QString> &acceptedHostKeys);
@@ -51,11 +53,15 @@ Q_SIGNALS:
     // error; for runSetup also the nodes whose setup task failed, with why.
     void finished(int requestId, qint64 clusterId, const QString &error);
     void busyChanged(bool busy);
+    // slurmPartitions: the partition names (Slurm's default first), or the error.
+    void slurmPartitionsListed(int requestId, const QStringList &partitions, const QString &error);
 
 private:
     struct Shared;
     int start(const std::function<void(int)> &work);
     ClusterEvents events(int requestId);
+    // Asks the GUI about a new host key and blocks this thread until it answers.
+    std::function<bool(const HostKeyQuestion &)> hostKeyConfirmer(int requestId);
     void post(const std::function<void()> &toGui);
 
     QString m_databasePath;

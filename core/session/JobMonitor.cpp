@@ -1,6 +1,7 @@
 #include "JobMonitor.h"
 
-#include "ShareUpload.h"
+#include "shares/ShareUpload.h"
+#include "common/SafeFiles.h"
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
@@ -340,9 +341,9 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
             const QString folder = QFileInfo(localPath).absolutePath();
             if (!QDir().mkpath(folder))
                 return QStringLiteral("cannot create folder %1").arg(folder);
-            QFile out(localPath + QStringLiteral(".part"));
-            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-                return QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString());
+            QFile out(SafeFiles::uniquePartPath(localPath));
+            if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+                return QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno));
             qint64 done = 0;
             Q_EMIT downloadProgress(requestId, 0, info->size);
             while (true) {
@@ -357,17 +358,17 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
                 }
                 if (chunk->isEmpty())
                     break;
-                if (out.write(*chunk) != chunk->size()) {
+                if (out.write(*chunk) != chunk->size() || !out.flush()) {
+                    const QString why = SafeFiles::errorText(errno);
                     out.remove();
-                    return QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString());
+                    return QStringLiteral("cannot write %1: %2").arg(out.fileName(), why);
                 }
                 done += chunk->size();
                 Q_EMIT downloadProgress(requestId, done, qMax(done, info->size));
             }
             out.close();
-            QFile::remove(localPath);
-            if (!out.rename(localPath))
-                return QStringLiteral("cannot rename %1 to %2: %3").arg(out.fileName(), localPath, out.errorString());
+            if (auto placed = SafeFiles::replaceAtomically(out.fileName(), localPath); !placed)
+                return placed.error();
             return {};
         }();
         QMetaObject::invokeMethod(this, [this, requestId] { m_downloads.remove(requestId); }, Qt::QueuedConnection);

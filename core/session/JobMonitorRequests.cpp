@@ -2,7 +2,7 @@
 // worker thread (copies in its pool) and answers with a signal that carries its request id.
 #include "JobMonitor.h"
 
-#include "ShareUpload.h"
+#include "shares/ShareUpload.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
 

@@ -1,6 +1,7 @@
 // ShareService: directories and files of a share, on this machine or on the nodes.
 #include "ShareService.h"
 
+#include "common/SafeFiles.h"
 #include "transport/SftpClient.h"
 #include "transport/SshTransport.h"
 
@@ -17,7 +18,27 @@ namespace {
 // Files TrainDesk leaves while it works: partial transfers and the shared-path check.
 bool isInternal(const QString &name)
 {
-    return name.endsWith(QLatin1String(".traindesk-part")) || name.startsWith(QLatin1String(".traindesk-share-check-"));
+    return SafeFiles::isPartFile(name) || name.startsWith(QLatin1String(".traindesk-share-check-"));
+}
+
+// The folder or file `path` of a share, resolved on the side that holds it, refused when a
+// symbolic link leads it out of the share.
+Result<QString> confinedPath(const Share &share, const QString &path, Transport *node)
+{
+    const QString what = QStringLiteral("share '%1' at").arg(share.name);
+    if (!node)
+        return SafeFiles::confined(share.path, path, what);
+    const auto checked = node->exec(SafeFiles::confinedCommand(share.path, path), 30000);
+    if (!checked)
+        return checked.failure();
+    const QString resolved = QString::fromUtf8(checked->stdOut);
+    if (checked->exitCode == 3)
+        return fail(QStringLiteral("'%1' is outside %2 %3 on node %4 (it leads to %5)")
+                        .arg(path, what, share.path, node->nodeName(), resolved));
+    if (checked->exitCode != 0)
+        return fail(QStringLiteral("node %1: cannot resolve %2: %3")
+                        .arg(node->nodeName(), path, QString::fromLocal8Bit(checked->stdErr).trimmed()));
+    return resolved;
 }
 
 Result<SshTransport *> fileTransport(const std::shared_ptr<Transport> &transport)
@@ -45,9 +66,13 @@ Result<QString> ShareService::createDirectory(const Share &share, const QString 
     if (!folder)
         return folder.failure();
     if (share.kind == ShareKind::Local) {
-        if (!QDir().mkpath(*folder))
-            return fail(QStringLiteral("share '%1': cannot create folder %2").arg(share.name, *folder));
-        return *folder;
+        QDir().mkpath(share.path);
+        const auto real = confinedPath(share, *folder, nullptr);
+        if (!real)
+            return real.failure();
+        if (!QDir().mkpath(*real))
+            return fail(QStringLiteral("share '%1': cannot create folder %2").arg(share.name, *real));
+        return *real;
     }
     const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
     if (!nodes)
@@ -80,6 +105,8 @@ ShareUpload::Outcome ShareService::upload(const Share &share, const QString &dir
     if (!nodes)
         return failed(nodes.error());
     for (const NodeTransport &n : *nodes) {
+        if (auto inside = confinedPath(share, *folder, n.transport.get()); !inside)
+            return failed(inside.error());
         if (auto made = n.transport->makeDirectories(*folder); !made)
             return failed(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, made.error()));
     }
@@ -126,7 +153,10 @@ Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const 
         return folder.failure();
     QList<RemoteFileInfo> entries;
     if (share.kind == ShareKind::Local) {
-        const QDir dir(*folder);
+        const auto real = confinedPath(share, *folder, nullptr);
+        if (!real)
+            return real.failure();
+        const QDir dir(*real);
         if (!dir.exists())
             return fail(QStringLiteral("share '%1': no folder %2").arg(share.name, directory));
         for (const QFileInfo &info : dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name))
@@ -135,6 +165,8 @@ Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const 
         const auto nodes = nodesOf(share, true);
         if (!nodes)
             return nodes.failure();
+        if (auto inside = confinedPath(share, *folder, nodes->first().transport.get()); !inside)
+            return inside.failure();
         const auto listed = nodes->first().transport->list(*folder);
         if (!listed)
             return fail(QStringLiteral("share '%1': %2").arg(share.name, listed.error()));
@@ -162,15 +194,18 @@ Result<QString> ShareService::download(const Share &share, const QString &file, 
         return fail(QStringLiteral("cannot create folder %1").arg(destination));
     const QString target = QDir(destination).filePath(QFileInfo(*source).fileName());
     if (share.kind == ShareKind::Local) {
-        if (!QFileInfo(*source).isFile())
+        const auto real = confinedPath(share, *source, nullptr);
+        if (!real)
+            return real.failure();
+        if (!QFileInfo(*real).isFile())
             return fail(QStringLiteral("share '%1': no file %2").arg(share.name, file));
-        const QString part = SftpClient::localPartPath(target);
-        QFile::remove(part);
-        if (!QFile::copy(*source, part))
-            return fail(QStringLiteral("cannot copy %1 to %2").arg(*source, part));
-        QFile::remove(target);
-        if (!QFile::rename(part, target))
-            return fail(QStringLiteral("cannot rename %1 to %2").arg(part, target));
+        const QString part = SafeFiles::uniquePartPath(target);
+        if (!QFile::copy(*real, part)) {
+            QFile::remove(part);
+            return fail(QStringLiteral("cannot copy %1 to %2").arg(*real, part));
+        }
+        if (auto placed = SafeFiles::replaceAtomically(part, target); !placed)
+            return placed.failure();
         if (options.progress)
             options.progress(QFileInfo(target).size(), QFileInfo(target).size());
         return target;
@@ -178,6 +213,8 @@ Result<QString> ShareService::download(const Share &share, const QString &file, 
     const auto nodes = nodesOf(share, true);
     if (!nodes)
         return nodes.failure();
+    if (auto inside = confinedPath(share, *source, nodes->first().transport.get()); !inside)
+        return inside.failure();
     const auto ssh = fileTransport(nodes->first().transport);
     if (!ssh)
         return ssh.failure();

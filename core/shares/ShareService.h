@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/Result.h"
-#include "session/ShareUpload.h"
+#include "ShareUpload.h"
 #include "store/Entities.h"
 #include "transport/TransferOptions.h"
 #include "transport/Transport.h"

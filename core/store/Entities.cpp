@@ -1,5 +1,8 @@
 #include "Entities.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <array>
 #include <utility>
 
@@ -29,8 +32,8 @@ std::optional<Enum> enumFromString(const std::array<std::pair<Enum, const char *
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<ClusterKind, const char *>, 2> clusterKinds{{
-    {ClusterKind::Local, "local"}, {ClusterKind::Ssh, "ssh"}}};
+constexpr std::array<std::pair<ClusterKind, const char *>, 3> clusterKinds{{
+    {ClusterKind::Local, "local"}, {ClusterKind::Ssh, "ssh"}, {ClusterKind::Slurm, "slurm"}}};
 constexpr std::array<std::pair<NodeState, const char *>, 5> nodeStates{{
     {NodeState::Idle, "idle"}, {NodeState::Preparing, "preparing"}, {NodeState::Running, "running"},
     {NodeState::Leaving, "leaving"}, {NodeState::Unusable, "unusable"}}};
@@ -50,5 +53,27 @@ QString toString(ShareKind kind) { return enumToString(shareKinds, kind); }
 std::optional<ShareKind> shareKindFromString(const QString &text) { return enumFromString(shareKinds, text); }
 QString toString(JobState state) { return enumToString(jobStates, state); }
 std::optional<JobState> jobStateFromString(const QString &text) { return enumFromString(jobStates, text); }
+
+QByteArray SlurmSettings::toJson() const
+{
+    const QJsonObject o{{QStringLiteral("login"), login},
+                        {QStringLiteral("partition"), partition},
+                        {QStringLiteral("account"), account},
+                        {QStringLiteral("qos"), qos},
+                        {QStringLiteral("gpusPerNode"), gpusPerNode}};
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+SlurmSettings SlurmSettings::fromJson(const QByteArray &json)
+{
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    SlurmSettings s;
+    s.login = o.value(QStringLiteral("login")).toString();
+    s.partition = o.value(QStringLiteral("partition")).toString();
+    s.account = o.value(QStringLiteral("account")).toString();
+    s.qos = o.value(QStringLiteral("qos")).toString();
+    s.gpusPerNode = o.value(QStringLiteral("gpusPerNode")).toInt();
+    return s;
+}
 
 } // namespace TrainDesk

@@ -26,9 +26,24 @@ struct Experiment
     QDateTime created;
 };
 
-enum class ClusterKind { Local, Ssh };
+enum class ClusterKind { Local, Ssh, Slurm };
 QString toString(ClusterKind kind);
 std::optional<ClusterKind> clusterKindFromString(const QString &text);
+
+// A Slurm cluster: the login node TrainDesk reaches ("local": TrainDesk runs on it, else
+// user@host[:port] over SSH) and the defaults of its sbatch options.
+struct SlurmSettings
+{
+    QString login;
+    QString partition;
+    QString account;
+    QString qos;
+    int gpusPerNode = 0;
+
+    QByteArray toJson() const;
+    static SlurmSettings fromJson(const QByteArray &json);
+    bool loginIsLocal() const { return login == QLatin1String("local"); }
+};
 
 struct Cluster
 {
@@ -44,6 +59,7 @@ struct Cluster
     // key passphrase, encrypted with the data directory's key (cluster/SecretBox).
     QString sshKeyFile;
     QString sshSecret;
+    SlurmSettings slurm;  // Slurm clusters only
 };
 
 enum class NodeState { Idle, Preparing, Running, Leaving, Unusable };
@@ -118,6 +134,10 @@ struct Job
     QString uuid;
     QString jobDir;           // remote job directory on the head node
     qint64 pid = 0;           // launch process (and process group) on the head node
+    // Jobs handed to a scheduler (Slurm): its job id ("" until submitted) and its last word
+    // on the job, e.g. "PENDING (Resources)".
+    QString schedulerId;
+    QString schedulerState;
 };
 
 } // namespace TrainDesk

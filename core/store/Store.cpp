@@ -75,6 +75,12 @@ ALTER TABLE jobs ADD COLUMN rank_nodes TEXT NOT NULL DEFAULT '[]';
     R"sql(
 ALTER TABLE shares ADD COLUMN cluster_id INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 5: Slurm clusters: the login node and sbatch defaults; a job's Slurm id and state.
+    R"sql(
+ALTER TABLE clusters ADD COLUMN scheduler TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE jobs ADD COLUMN scheduler_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN scheduler_state TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -175,6 +181,7 @@ Cluster clusterFrom(const QSqlQuery &q)
     c.created = timeFrom(q.value("created"));
     c.sshKeyFile = q.value("ssh_key_file").toString();
     c.sshSecret = q.value("ssh_secret").toString();
+    c.slurm = SlurmSettings::fromJson(q.value("scheduler").toByteArray());
     return c;
 }
 
@@ -244,6 +251,8 @@ Job jobFrom(const QSqlQuery &q)
     j.uuid = q.value("uuid").toString();
     j.jobDir = q.value("job_dir").toString();
     j.pid = q.value("pid").toLongLong();
+    j.schedulerId = q.value("scheduler_id").toString();
+    j.schedulerState = q.value("scheduler_state").toString();
     return j;
 }
 
@@ -295,6 +304,15 @@ VoidResult Store::open(const QString &databasePath)
     const QFileInfo info(databasePath);
     if (!QDir().mkpath(info.absolutePath()))
         return fail(QStringLiteral("cannot create the data directory %1").arg(info.absolutePath()));
+    // The database holds every cluster's address, user and sealed secrets: the owner's only.
+    // (SQLite makes its -wal and -shm files with the database's mode.)
+    QFile::setPermissions(info.absolutePath(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (!info.exists()) {
+        QFile created(databasePath);
+        if (!created.open(QIODevice::WriteOnly | QIODevice::NewOnly) && !info.exists())
+            return fail(QStringLiteral("cannot create database %1: %2").arg(databasePath, created.errorString()));
+    }
+    QFile::setPermissions(databasePath, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     m_db.setDatabaseName(databasePath);
     // Another process may hold the write lock for a moment: wait instead of failing.
@@ -455,7 +473,7 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
         return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, tx.error()));
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO clusters(workspace_id, name, kind, target_node_count, mount_root, "
-                             "setup_task, created, ssh_key_file, ssh_secret) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                             "setup_task, created, ssh_key_file, ssh_secret, scheduler) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(cluster.workspaceId);
     q.addBindValue(cluster.name);
     q.addBindValue(toString(cluster.kind));
@@ -465,6 +483,7 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
     q.addBindValue(text(cluster.sshKeyFile));
     q.addBindValue(text(cluster.sshSecret));
+    q.addBindValue(QString::fromUtf8(cluster.kind == ClusterKind::Slurm ? cluster.slurm.toJson() : QByteArray("{}")));
     if (!q.exec())
         return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, q.lastError().text()));
     const qint64 clusterId = q.lastInsertId().toLongLong();
@@ -706,7 +725,8 @@ VoidResult Store::updateJob(const Job &job)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("UPDATE jobs SET spec = ?, state = ?, priority = ?, started = ?, ended = ?, "
-                             "exit_code = ?, errors = ?, nodes = ?, rank_nodes = ?, job_dir = ?, pid = ? WHERE id = ?"));
+                             "exit_code = ?, errors = ?, nodes = ?, rank_nodes = ?, job_dir = ?, pid = ?, "
+                             "scheduler_id = ?, scheduler_state = ? WHERE id = ?"));
     q.addBindValue(job.spec);
     q.addBindValue(toString(job.state));
     q.addBindValue(job.priority);
@@ -718,10 +738,25 @@ VoidResult Store::updateJob(const Job &job)
     q.addBindValue(stringsToJson(job.rankNodes));
     q.addBindValue(text(job.jobDir));
     q.addBindValue(job.pid);
+    q.addBindValue(text(job.schedulerId));
+    q.addBindValue(text(job.schedulerState));
     q.addBindValue(job.id);
     if (!q.exec())
         return fail(QStringLiteral("cannot update job '%1': %2").arg(job.name, q.lastError().text()));
     return {};
+}
+
+Result<bool> Store::claimSchedulerSubmit(qint64 jobId, const QString &claim)
+{
+    // One conditional update: of several processes refreshing at once, one gets the job.
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE jobs SET scheduler_id = ? WHERE id = ? AND scheduler_id = '' AND state = ?"));
+    q.addBindValue(claim);
+    q.addBindValue(jobId);
+    q.addBindValue(toString(JobState::Queued));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot claim job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    return q.numRowsAffected() == 1;
 }
 
 VoidResult Store::deleteJob(qint64 jobId)

@@ -43,6 +43,9 @@ public:
     QList<Cluster> clusters(qint64 workspaceId) const;
     QList<Node> nodes(qint64 clusterId) const;  // the nodes in the cluster (parked ones left out)
     VoidResult setNodeState(qint64 nodeId, NodeState state, const QString &reason = {});
+    // Marks a queued job that has no scheduler id yet with `claim`; false when another
+    // process got there first.
+    Result<bool> claimSchedulerSubmit(qint64 jobId, const QString &claim);
     // Cluster membership and sizing (core/cluster/ClusterService uses these).
     QList<Node> allNodes(qint64 clusterId) const;  // parked ones too
     VoidResult setNodeParked(qint64 nodeId, bool parked, NodeState state);

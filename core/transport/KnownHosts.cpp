@@ -1,5 +1,7 @@
 #include "KnownHosts.h"
 
+#include <optional>
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -35,8 +37,34 @@ bool hostFieldMatches(const QString &field, const QString &pattern)
     for (const QString &name : field.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         if (name.compare(pattern, Qt::CaseInsensitive) == 0)
             return true;
+        // OpenSSH's wildcards, as marker lines use them ("@revoked * ssh-rsa ...").
+        if (name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'))) {
+            const QRegularExpression glob(QRegularExpression::wildcardToRegularExpression(name, QRegularExpression::UnanchoredWildcardConversion),
+                                          QRegularExpression::CaseInsensitiveOption);
+            if (QRegularExpression(QRegularExpression::anchoredPattern(glob.pattern()), QRegularExpression::CaseInsensitiveOption)
+                    .match(pattern)
+                    .hasMatch())
+                return true;
+        }
     }
     return false;
+}
+
+// A marker line: "@revoked <hosts> <type> <key>" or "@cert-authority <hosts> <type> <key>".
+struct MarkerLine
+{
+    QString marker;
+    QStringList fields;  // hosts, type, key
+};
+
+std::optional<MarkerLine> markerLine(const QString &line)
+{
+    if (!line.startsWith(QLatin1Char('@')))
+        return std::nullopt;
+    const QStringList parts = line.split(QRegularExpression(QStringLiteral("\\s+")));
+    if (parts.size() < 4)
+        return std::nullopt;
+    return MarkerLine{parts.at(0), parts.mid(1)};
 }
 
 } // namespace
@@ -62,17 +90,32 @@ KnownHosts::Verdict KnownHosts::check(const QString &host, int port, const HostK
         return {};
     const QString pattern = hostPattern(host, port);
     Verdict verdict;
+    bool known = false;
     while (!file.atEnd()) {
         const QString line = QString::fromUtf8(file.readLine()).trimmed();
-        // Markers (@cert-authority, @revoked) are not written by TrainDesk: skipped.
-        if (line.isEmpty() || line.startsWith(QLatin1Char('#')) || line.startsWith(QLatin1Char('@')))
+        if (const auto marker = markerLine(line)) {
+            if (!hostFieldMatches(marker->fields.at(0), pattern))
+                continue;
+            // A revoked key is refused wherever else it is trusted, as OpenSSH does.
+            if (marker->marker == QLatin1String("@revoked") && marker->fields.at(1) == key.type
+                && QByteArray::fromBase64(marker->fields.at(2).toLatin1()) == key.blob)
+                return {Match::Revoked, key.type, key.fingerprint(), {}};
+            // TrainDesk checks host keys, not certificates: the line is noted and skipped.
+            if (marker->marker == QLatin1String("@cert-authority"))
+                verdict.note = QStringLiteral("a @cert-authority line for %1 was skipped: TrainDesk trusts host keys "
+                                              "one by one, not certificates").arg(pattern);
+            continue;
+        }
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
             continue;
         const QStringList fields = line.split(QRegularExpression(QStringLiteral("\\s+")));
         if (fields.size() < 3 || !hostFieldMatches(fields.at(0), pattern))
             continue;
         const QByteArray blob = QByteArray::fromBase64(fields.at(2).toLatin1());
-        if (fields.at(1) == key.type && blob == key.blob)
-            return {Match::Known, {}, {}};
+        if (fields.at(1) == key.type && blob == key.blob) {
+            known = true;  // unless a @revoked line further on says otherwise
+            continue;
+        }
         // Another key for this host: the same type means the key changed; another type
         // means the server no longer offers the key we know. Both are refused.
         if (verdict.match != Match::Changed || fields.at(1) == key.type) {
@@ -81,6 +124,8 @@ KnownHosts::Verdict KnownHosts::check(const QString &host, int port, const HostK
             verdict.storedFingerprint = HostKey{fields.at(1), blob}.fingerprint();
         }
     }
+    if (known)
+        return {Match::Known, {}, {}, verdict.note};
     return verdict;
 }
 

@@ -22,12 +22,14 @@ struct HostKey
 class KnownHosts
 {
 public:
-    enum class Match { Known, Unknown, Changed };
+    // Revoked: a "@revoked" line names the key; it is refused even where it is also trusted.
+    enum class Match { Known, Unknown, Changed, Revoked };
     struct Verdict
     {
         Match match = Match::Unknown;
-        QString storedType;         // for Changed: the key TrainDesk had
+        QString storedType;         // for Changed: the key TrainDesk had (Revoked: the key)
         QString storedFingerprint;
+        QString note;               // e.g. a @cert-authority line that was skipped, and why
     };
 
     explicit KnownHosts(const QString &path);

@@ -1,5 +1,7 @@
 #include "SftpClient.h"
 
+#include "common/SafeFiles.h"
+
 #include "SftpWire.h"
 #include "SshConnection.h"
 #include "common/ShellQuote.h"
@@ -115,10 +117,17 @@ QString SftpClient::remotePartPath(const QString &remotePath)
 {
     const QString parent = parentOf(remotePath);
     const QString prefix = parent == QLatin1String("/") ? QStringLiteral("/") : parent + QLatin1Char('/');
-    return prefix + QLatin1Char('.') + baseName(remotePath) + QStringLiteral(".traindesk-part");
+    // This process's own part file: concurrent uploads of one name never write into one
+    // file, and a retry in this process resumes its own.
+    return prefix + QLatin1Char('.') + baseName(remotePath) + QLatin1Char('.') + SafeFiles::processToken()
+        + QStringLiteral(".traindesk-part");
 }
 
-QString SftpClient::localPartPath(const QString &localPath) { return localPath + QStringLiteral(".traindesk-part"); }
+QString SftpClient::localPartPath(const QString &localPath)
+{
+    const QFileInfo info(localPath);
+    return info.absolutePath() + QStringLiteral("/.%1.%2.traindesk-part").arg(info.fileName(), SafeFiles::processToken());
+}
 
 Result<sftp_session_struct *> SftpClient::session() { return m_connection.sftp(); }
 

@@ -1,5 +1,7 @@
 #include "SshConnection.h"
 
+#include <QFileInfo>
+
 #include "KnownHosts.h"
 #include "common/ShellQuote.h"
 
@@ -186,7 +188,12 @@ VoidResult SshConnection::verifyHostKey()
                                    "remove its line from %7 and connect again")
                         .arg(describe(), where, verdict.storedType, verdict.storedFingerprint, hostKey.type,
                              hostKey.fingerprint(), knownHosts.path()));
+    case KnownHosts::Match::Revoked:
+        return fail(QStringLiteral("%1: the host key of %2 (%3 %4) is marked @revoked in %5: refused")
+                        .arg(describe(), where, hostKey.type, hostKey.fingerprint(), knownHosts.path()));
     case KnownHosts::Match::Unknown:
+        if (!verdict.note.isEmpty())
+            qInfo("%s", qPrintable(QStringLiteral("%1: %2").arg(describe(), verdict.note)));
         break;
     }
     const HostKeyQuestion question{m_params.nodeName, m_params.host, m_params.port, hostKey.type, hostKey.fingerprint()};
@@ -218,6 +225,14 @@ VoidResult SshConnection::authenticate()
     QStringList problems;
 
     if (!c.keyFile.isEmpty()) {
+        // As OpenSSH does: a private key others can read is refused, not used.
+        const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther
+            | QFileDevice::WriteOther;
+        if (QFileInfo::exists(c.keyFile) && (QFileInfo(c.keyFile).permissions() & others)) {
+            return fail(QStringLiteral("the private key %1 can be read by other users of this machine, so it is not used "
+                                       "(as OpenSSH refuses it); fix it with: chmod 600 %2")
+                            .arg(c.keyFile, shellQuote(c.keyFile)));
+        }
         ssh_key rawKey = nullptr;
         const QByteArray path = c.keyFile.toUtf8();
         const QByteArray passphrase = c.keyPassphrase.toUtf8();

@@ -3,6 +3,7 @@
 #include "LocalTransport.h"
 #include "SshTransport.h"
 #include "cluster/ClusterCredentials.h"
+#include "cluster/NodeAddress.h"
 
 namespace TrainDesk {
 
@@ -14,6 +15,24 @@ Result<std::shared_ptr<Transport>> openTransport(const Cluster &cluster, const N
     case ClusterKind::Ssh: {
         // Cheap: the transport connects (or takes a pooled connection) on first use.
         auto parameters = ClusterCredentials::sshParameters(cluster, node);
+        if (!parameters)
+            return parameters.failure();
+        return std::shared_ptr<Transport>(std::make_shared<SshTransport>(*parameters));
+    }
+    case ClusterKind::Slurm: {
+        // TrainDesk reaches only the login node; the compute nodes' files are on the shared
+        // file system the login node sees, so every node's transport is the login node's.
+        if (cluster.slurm.loginIsLocal())
+            return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+        const auto address = parseNodeAddress(cluster.slurm.login);
+        if (!address)
+            return fail(QStringLiteral("cluster '%1': login node: %2").arg(cluster.name, address.error()));
+        Node login = node;
+        login.name = QStringLiteral("login");
+        login.host = address->host;
+        login.port = address->port;
+        login.user = address->user;
+        auto parameters = ClusterCredentials::sshParameters(cluster, login);
         if (!parameters)
             return parameters.failure();
         return std::shared_ptr<Transport>(std::make_shared<SshTransport>(*parameters));

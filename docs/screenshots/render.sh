@@ -78,3 +78,12 @@ shot 10-share-upload.png "" "" 5 newShareAction \
 shot 11-share-folder.png cifar "" 3
 # A share for SSH clusters: the kind asks for a cluster (none here but the local one).
 shot 14-new-share-kinds.png "" "" 3 newShareAction "shareName=nfs|shareKind=1|shareFolder=/srv/nfs/traindesk"
+# The cluster wizard's Slurm page, against the tests' own Slurm (where it can run here).
+. "$here/../../tests/slurm/slurm_fixture.sh"
+if slurm_start "$home/slurm" >/dev/null; then
+  shot 15-new-cluster-slurm.png "" "" 5 newClusterAction \
+    "clusterName=hpc|slurmKind=1|next|slurmLoginIsLocal=1|click:slurmListPartitions"
+  slurm_stop "$home/slurm"
+else
+  echo "render.sh: 15-new-cluster-slurm.png skipped (no Slurm here)"
+fi

@@ -235,10 +235,11 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QCOMPARE(plan->processCount, 4);
         QCOMPARE(plan->launcher, QStringLiteral("mpi"));
         QVERIFY2(plan->commandLine.startsWith("mpirun --hostfile " + plan->jobDir + "/hostfile -np 4 "), qPrintable(plan->commandLine));
-        // The script and its argument stay as written; the nodes expand them. In the
-        // tensorflow image the interpreter is the image's python.
+        // The script is one word in which only variables expand; the argument stays as
+        // written; the nodes expand both. In the tensorflow image the interpreter is the
+        // image's python.
         QVERIFY(plan->commandLine.contains(
-            "python $AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/cifar_cnn_distributed.py --dir=$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar"));
+            "python \"$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/cifar_cnn_distributed.py\" --dir=$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar"));
         QCOMPARE(plan->containerImage, QStringLiteral("tensorflow/tensorflow:1.8.0-gpu"));
         QCOMPARE(plan->mounts.size(), 1);
         QCOMPARE(plan->mounts.first().mountPath, QStringLiteral("/mnt/batch/.jobs/1234/myshare"));
@@ -510,20 +511,20 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QTest::newRow("custom MPI defaults to nodeCount") << with("customMpiSettings", {{"commandLine", "./a.out --x"}})
                                                           << mpirun.arg(2) + " * ./a.out --x";
         QTest::newRow("horovod") << with("horovodSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 8}})
-                                 << mpirun.arg(8) + " * python3 t.py";
+                                 << mpirun.arg(8) + " * python3 \"t.py\"";
         QTest::newRow("chainer") << with("chainerSettings", {{"pythonScriptFilePath", "t.py"}, {"commandLineArgs", "-g"}})
-                                 << mpirun.arg(2) + " * python3 t.py -g";
+                                 << mpirun.arg(2) + " * python3 \"t.py\" -g";
         QTest::newRow("cntk brainscript") << with("cntkSettings", {{"configFilePath", "c.cntk"}, {"commandLineArgs", "a=1"}})
-                                          << mpirun.arg(2) + " * cntk configFile=c.cntk a=1";
+                                          << mpirun.arg(2) + " * cntk configFile=\"c.cntk\" a=1";
         QTest::newRow("cntk python") << with("cntkSettings", {{"languageType", "python"}, {"pythonScriptFilePath", "t.py"},
                                                               {"pythonInterpreterPath", "/py"}, {"processCount", 3}})
-                                     << mpirun.arg(3) + " * /py t.py";
+                                     << mpirun.arg(3) + " * \"/py\" \"t.py\"";
         QTest::newRow("caffe solver") << with("caffeSettings", {{"configFilePath", "s.prototxt"}})
-                                      << mpirun.arg(2) + " * caffe train --solver=s.prototxt";
+                                      << mpirun.arg(2) + " * caffe train --solver=\"s.prototxt\"";
         QTest::newRow("caffe python") << with("caffeSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 1}})
-                                      << mpirun.arg(1) + " * python3 t.py";
+                                      << mpirun.arg(1) + " * python3 \"t.py\"";
         QTest::newRow("pytorch mpi") << with("pyTorchSettings", {{"pythonScriptFilePath", "t.py"}, {"communicationBackend", "mpi"}})
-                                     << mpirun.arg(2) + " * python3 t.py";
+                                     << mpirun.arg(2) + " * python3 \"t.py\"";
         QTest::newRow("custom toolkit runs as written") << with("customToolkitSettings", {{"commandLine", "cd x; ./run.sh | tee o"}})
                                                         << "cd x; ./run.sh | tee o";
     }
@@ -541,7 +542,8 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
             return;
         }
         QVERIFY2(plan->commandLine.startsWith(parts.at(0) + " -x AZ_BATCHAI_MOUNT_ROOT "), qPrintable(plan->commandLine));
-        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS " + parts.at(1)), qPrintable(plan->commandLine));
+        // PATH too: the launch script puts the bundled trainer's folder on it for every rank.
+        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS -x PATH " + parts.at(1)), qPrintable(plan->commandLine));
     }
 
     void rankNodesFollowTheSlots_data()

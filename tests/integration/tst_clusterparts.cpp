@@ -112,6 +112,17 @@ private slots:
         // Another key type on record counts as changed too.
         QCOMPARE(int(hosts.check(QStringLiteral("gpu1"), 22, {QStringLiteral("ssh-rsa"), "rsa"}).match),
                  int(KnownHosts::Match::Changed));
+        // Markers: a @revoked key is refused even though a line trusts it; @cert-authority
+        // lines are skipped with a note (the one above matches every host).
+        QCOMPARE(hosts.check(QStringLiteral("gpu2"), 22, key).note.contains(QStringLiteral("@cert-authority")), true);
+        QFile more(path);
+        QVERIFY(more.open(QIODevice::Append));
+        more.write("@revoked gpu1.example.org ssh-ed25519 " + key.blob.toBase64() + '\n');
+        more.write("@revoked *.revoked.example.org ssh-ed25519 " + other.blob.toBase64() + '\n');
+        more.close();
+        QCOMPARE(int(hosts.check(QStringLiteral("gpu1.example.org"), 22, key).match), int(KnownHosts::Match::Revoked));
+        QCOMPARE(int(hosts.check(QStringLiteral("a.revoked.example.org"), 22, other).match), int(KnownHosts::Match::Revoked));
+        QCOMPARE(int(hosts.check(QStringLiteral("10.1.1.1"), 2222, key).match), int(KnownHosts::Match::Known));
         QVERIFY(hosts.add(QStringLiteral("gpu2"), 2200, other));
         QCOMPARE(int(hosts.check(QStringLiteral("gpu2"), 2200, other).match), int(KnownHosts::Match::Known));
         QCOMPARE(hosts.keys(QStringLiteral("gpu2"), 2200).size(), 1);
@@ -206,7 +217,7 @@ private slots:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened, qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 4);
+        QCOMPARE(store.schemaVersion(), 5);
         const auto share = store.share(1, QStringLiteral("myshare"));
         QVERIFY(share);
         QCOMPARE(share->clusterId, qint64(0));  // shares made before version 4 are local

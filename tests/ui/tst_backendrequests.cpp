@@ -6,7 +6,7 @@
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "session/Backend.h"
-#include "session/ShareUpload.h"
+#include "shares/ShareUpload.h"
 #include "store/Store.h"
 
 #include <QDir>

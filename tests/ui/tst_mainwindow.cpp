@@ -32,6 +32,7 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <functional>
 #include <memory>
 
 using namespace TrainDesk;
@@ -193,6 +194,7 @@ private Q_SLOTS:
         window.jobView()->setCurrentIndex(JobView::ChartsTab);  // a hidden chart is drawn when shown
         MetricsChartView *charts = window.jobView()->charts();
         QTRY_COMPARE_WITH_TIMEOUT(window.jobView()->series()->trainPointCount(), 30, 10000);
+        stays([&] { return window.jobView()->series()->trainPointCount(); }, 30);
         // The draft demo job never ran: it has nothing to compare.
         QStringList names;
         for (const auto &[id, name] : charts->compareButton()->candidates())
@@ -203,13 +205,16 @@ private Q_SLOTS:
 
         charts->compareButton()->setChecked(b, true);
         QTRY_COMPARE_WITH_TIMEOUT(charts->lossPanel()->lineCount(QStringLiteral("cmp-b")), 20, 10000);
+        stays([&] { return charts->lossPanel()->lineCount(QStringLiteral("cmp-b")); }, 20);
         // Its new lines are drawn as they arrive.
         QVERIFY(appendToFile(dirB + QStringLiteral("/stdouterr/metrics.jsonl"), metrics(25, 3.0).mid(metrics(20, 3.0).size())));
         QTRY_COMPARE_WITH_TIMEOUT(charts->lossPanel()->lineCount(QStringLiteral("cmp-b")), 25, 10000);
+        stays([&] { return charts->lossPanel()->lineCount(QStringLiteral("cmp-b")); }, 25);
 
         // Showing cmp-b itself: it is the job now, no longer an overlay; cmp-a can be one.
         QVERIFY(window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, b)));
         QTRY_COMPARE_WITH_TIMEOUT(window.jobView()->series()->trainPointCount(), 25, 10000);
+        stays([&] { return window.jobView()->series()->trainPointCount(); }, 25);
         QVERIFY(charts->comparisons().isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(charts->lossPanel()->lineCount(QStringLiteral("cmp-b")), -1, 2000);
         QVERIFY(appendToFile(dirA + QStringLiteral("/exit_code"), "0\n"));
@@ -431,6 +436,14 @@ private Q_SLOTS:
 private:
     TestHome m_home;
     Store m_store;
+    // Twice the Backend's poll period (100 ms) and some: a count that was reached must stay,
+    // or records are being delivered twice.
+    static void stays(const std::function<int()> &count, int expected)
+    {
+        QTest::qWait(300);
+        QCOMPARE(count(), expected);
+    }
+
     std::unique_ptr<Backend> m_backend;
 };
 

@@ -152,7 +152,7 @@ get_filename_component(_td_nccl_dir "${NCCL_LIBRARY}" DIRECTORY)
 set_property(TARGET traindesk-trainer-cuda APPEND PROPERTY INSTALL_RPATH "${_td_cudnn_dir}" "${_td_nccl_dir}")
 target_link_options(traindesk-trainer-cuda PRIVATE -Wl,--no-undefined -Wl,--exclude-libs,ALL)
 target_compile_options(traindesk-trainer-cuda PRIVATE -Wall -Wextra)
-install(TARGETS traindesk-trainer-cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/traindesk)
+install(TARGETS traindesk-trainer-cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/traindesk COMPONENT trainer)
 
 target_compile_definitions(traindesk_trainer_lib PUBLIC TRAINDESK_HAVE_CUDA=1)
 target_compile_definitions(traindesk_trainer_lib PRIVATE

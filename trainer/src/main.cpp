@@ -29,6 +29,12 @@ int main(int argc, char** argv) {
         if (!quiet) std::fputs(td::usage().c_str(), stdout);
         return 0;
     }
+    if (opts.version) {
+        if (!quiet)
+            std::printf("traindesk-trainer %s (CUDA backend %s)\n", TRAINDESK_TRAINER_VERSION,
+                        td::probeCuda().built ? "built" : "not built");
+        return 0;
+    }
     if (opts.gpuInfo) {  // hidden: used by the GPU tests and benchmarks to decide whether to run
         const td::CudaAvailability& a = td::probeCuda();
         if (a.usable)

@@ -13,6 +13,26 @@
 
 namespace TrainDesk::Ui {
 
+namespace {
+
+QString kindText(const Cluster &c)
+{
+    switch (c.kind) {
+    case ClusterKind::Local:
+        return ClusterView::tr("local");
+    case ClusterKind::Ssh:
+        return ClusterView::tr("SSH");
+    case ClusterKind::Slurm:
+        return ClusterView::tr("Slurm (login %1%2)")
+            .arg(c.slurm.login.toHtmlEscaped(),
+                 c.slurm.partition.isEmpty() ? QString()
+                                             : ClusterView::tr(", partition %1").arg(c.slurm.partition.toHtmlEscaped()));
+    }
+    return {};
+}
+
+} // namespace
+
 ClusterView::ClusterView(QWidget *parent)
     : QTabWidget(parent),
       m_details(new QLabel),
@@ -62,7 +82,7 @@ void ClusterView::showCluster(qint64 clusterId, const ResourceSnapshot &snapshot
     }
     const Cluster &c = entry->cluster;
     m_details->setText(tr("<b>%1</b> — %2 cluster, target %3, mount root <tt>%4</tt>%5")
-                           .arg(c.name.toHtmlEscaped(), c.kind == ClusterKind::Local ? tr("local") : tr("SSH"),
+                           .arg(c.name.toHtmlEscaped(), kindText(c),
                                 countOf(c.targetNodeCount, tr("node"), tr("nodes")), c.mountRoot.toHtmlEscaped(),
                                 c.setupTask.isEmpty() ? QString()
                                                       : tr(", setup task <tt>%1</tt>").arg(c.setupTask.toHtmlEscaped())));

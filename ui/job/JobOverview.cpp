@@ -99,7 +99,10 @@ void JobOverview::setJob(const Job &job, const QString &experiment, const QStrin
 {
     m_job = job;
     m_name->setText(job.name);
-    m_state->setText(toString(job.state));
+    // A Slurm job says what Slurm says of it (its id, and why it waits).
+    m_state->setText(job.schedulerId.isEmpty() || job.schedulerId.startsWith(QLatin1String("submitting:"))
+                         ? toString(job.state)
+                         : tr("%1 — Slurm job %2: %3").arg(toString(job.state), job.schedulerId, job.schedulerState));
     QPalette palette = m_state->palette();
     palette.setColor(QPalette::WindowText, stateColor(job.state));
     m_state->setPalette(palette);

@@ -92,6 +92,7 @@ Output:
   --metrics-file PATH     JSON-lines metrics (default $AZ_BATCHAI_STDOUTERR_DIR/metrics.jsonl
                           when set, else DIR/metrics.jsonl)
   --log-every N           a train metrics record every N steps (default 20)
+  --version               the trainer's version and whether its CUDA backend was built
   --help                  this text
 
 Exit codes: 0 success, 1 run-time error (data, I/O, MPI, no usable GPU), 2 bad command line.
@@ -135,6 +136,7 @@ Options parseOptions(const std::vector<std::string>& args) {
              o.synthH = h; o.synthW = w; o.synthC = c; }}},
         {"--deterministic", {false, [&](auto&, auto&) { o.deterministic = true; }}},
         {"--help", {false, [&](auto&, auto&) { o.help = true; }}},
+        {"--version", {false, [&](auto&, auto&) { o.version = true; }}},
         {"-h", {false, [&](auto&, auto&) { o.help = true; }}},
         // hidden
         {"--max-steps", {true, [&](auto& f, auto& v) { o.maxSteps = parseInt(f, v, 1, INT64_MAX); }}},
@@ -177,7 +179,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         }
         it->second.fn(flag, value);
     }
-    if (o.format != "synthetic" && o.format != "auto" && o.dataDir.empty() && !o.help)
+    if (o.format != "synthetic" && o.format != "auto" && o.dataDir.empty() && !o.help && !o.version)
         throw UsageError(cat("--format ", o.format, " needs --data DIR"));
 #if !(defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA)
     if (o.device == "cuda")

@@ -32,6 +32,7 @@ struct Options {
     int synthH = 32, synthW = 32, synthC = 3;
     bool deterministic = false;
     bool help = false;
+    bool version = false;
 
     // Hidden options used by the trainer's own tests and benchmarks (not in --help).
     int64_t maxSteps = 0;          // stop after this many global steps (0: no limit)

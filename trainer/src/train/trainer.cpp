@@ -87,7 +87,7 @@ bool chooseCuda(const Options& o, const Dist& dist) {
     return false;
 }
 
-// Per-rank records (DESIGN.md: "rank" records): each rank's own loss, accuracy and
+// Per-rank records (docs/METRICS.md: "rank" records): each rank's own loss, accuracy and
 // throughput over the last log window, gathered to rank 0 in one small collective, so a
 // slow or diverging rank shows as its own line in the charts.
 template <typename Record>

@@ -42,7 +42,8 @@ QLineEdit *lineEdit(const QString &objectName, bool secret = false)
 ClusterNamePage::ClusterNamePage(const QStringList &workspaces, QWidget *parent) : QWizardPage(parent)
 {
     setTitle(tr("Cluster"));
-    setSubTitle(tr("A cluster is a set of machines that run jobs: this machine, or nodes reached over SSH."));
+    setSubTitle(tr("A cluster is a set of machines that run jobs: this machine, nodes reached over SSH, or a "
+                   "cluster Slurm runs."));
     m_workspace = new QComboBox;
     m_workspace->setObjectName(QStringLiteral("workspaceCombo"));
     m_workspace->addItems(workspaces);
@@ -53,6 +54,8 @@ ClusterNamePage::ClusterNamePage(const QStringList &workspaces, QWidget *parent)
     m_ssh->setChecked(true);
     m_local = new QRadioButton(tr("This machine (no SSH)"));
     m_local->setObjectName(QStringLiteral("localKind"));
+    m_slurm = new QRadioButton(tr("A Slurm cluster, through its login node"));
+    m_slurm->setObjectName(QStringLiteral("slurmKind"));
     m_error = errorLabel(QStringLiteral("nameError"));
 
     auto *form = new QFormLayout(this);
@@ -60,6 +63,7 @@ ClusterNamePage::ClusterNamePage(const QStringList &workspaces, QWidget *parent)
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("Kind:"), m_ssh);
     form->addRow(QString(), m_local);
+    form->addRow(QString(), m_slurm);
     form->addRow(m_error);
 
     connect(m_name, &QLineEdit::textChanged, this, &ClusterNamePage::revalidate);
@@ -76,6 +80,7 @@ void ClusterNamePage::setWorkspace(const QString &workspace)
 QString ClusterNamePage::workspace() const { return m_workspace->currentText(); }
 QString ClusterNamePage::name() const { return m_name->text().trimmed(); }
 bool ClusterNamePage::isLocal() const { return m_local->isChecked(); }
+bool ClusterNamePage::isSlurm() const { return m_slurm->isChecked(); }
 
 QString ClusterNamePage::problem() const
 {
@@ -103,7 +108,14 @@ bool ClusterNamePage::isComplete() const
 int ClusterNamePage::nextId() const
 {
     // This machine needs neither addresses nor credentials.
+    if (isSlurm())
+        return ClusterWizard::SlurmPage;
     return isLocal() ? ClusterWizard::TestPage : ClusterWizard::NodesPage;
+}
+
+int ClusterNodesPage::nextId() const
+{
+    return ClusterWizard::CredentialsPage;  // the Slurm page, between them in order, is not on this way
 }
 
 ClusterNodesPage::ClusterNodesPage(QWidget *parent) : QWizardPage(parent)

@@ -22,6 +22,7 @@ public:
     QString workspace() const;
     QString name() const;
     bool isLocal() const;
+    bool isSlurm() const;
 
     bool isComplete() const override;
     int nextId() const override;
@@ -34,6 +35,7 @@ private:
     QLineEdit *m_name;
     QRadioButton *m_ssh;
     QRadioButton *m_local;
+    QRadioButton *m_slurm;
     QLabel *m_error;
 };
 
@@ -49,6 +51,7 @@ public:
     QStringList nodes() const;
     QString headNode() const;
     bool isComplete() const override;
+    int nextId() const override;
 
 private:
     void revalidate();

@@ -45,6 +45,13 @@ void ClusterSummaryPage::initializePage()
     lines << tr("Cluster %1 in workspace %2").arg(r.name, r.workspace);
     if (r.local) {
         lines << tr("Kind: this machine");
+    } else if (r.slurm) {
+        lines << tr("Kind: Slurm, login node %1").arg(r.slurm->loginIsLocal() ? tr("this machine") : r.slurm->login);
+        lines << tr("Partition: %1").arg(r.slurm->partition.isEmpty() ? tr("Slurm's default") : r.slurm->partition);
+        if (!r.slurm->account.isEmpty() || !r.slurm->qos.isEmpty())
+            lines << tr("Account: %1, QoS: %2").arg(r.slurm->account, r.slurm->qos);
+        if (r.slurm->gpusPerNode > 0)
+            lines << tr("GPUs per node: %1").arg(r.slurm->gpusPerNode);
     } else {
         lines << tr("Nodes: %1").arg(r.nodes.join(QStringLiteral(", ")));
         if (!r.headNode.isEmpty())

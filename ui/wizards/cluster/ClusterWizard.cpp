@@ -1,6 +1,7 @@
 #include "ClusterWizard.h"
 
 #include "ClusterBasicPages.h"
+#include "ClusterSlurmPage.h"
 #include "ClusterSummaryPage.h"
 #include "ClusterTestPage.h"
 #include "cluster/NodeAddress.h"
@@ -13,6 +14,7 @@ ClusterWizard::ClusterWizard(const QString &databasePath, const QStringList &wor
     , m_worker(new ClusterWorker(databasePath))
     , m_namePage(new ClusterNamePage(workspaces))
     , m_nodesPage(new ClusterNodesPage)
+    , m_slurmPage(new ClusterSlurmPage(this))
     , m_credentialsPage(new ClusterCredentialsPage)
     , m_testPage(new ClusterTestPage(this))
     , m_summaryPage(new ClusterSummaryPage(this))
@@ -21,6 +23,7 @@ ClusterWizard::ClusterWizard(const QString &databasePath, const QStringList &wor
     setWindowTitle(tr("New cluster"));
     setPage(NamePage, m_namePage);
     setPage(NodesPage, m_nodesPage);
+    setPage(SlurmPage, m_slurmPage);
     setPage(CredentialsPage, m_credentialsPage);
     setPage(TestPage, m_testPage);
     setPage(SummaryPage, m_summaryPage);
@@ -52,7 +55,13 @@ CreateClusterRequest ClusterWizard::request(bool forTest) const
     r.connectTimeoutMs = m_connectTimeoutMs;
     if (r.local)
         return r;
-    r.nodes = m_nodesPage->nodes();
+    if (m_namePage->isSlurm()) {
+        r.slurm = m_slurmPage->settings();
+        if (r.slurm->loginIsLocal())
+            return r;
+    } else {
+        r.nodes = m_nodesPage->nodes();
+    }
     r.headNode = m_nodesPage->headNode();
     // The head node (rank 0) goes first: the connection test has no head node option.
     if (forTest && !r.headNode.isEmpty()) {

@@ -13,11 +13,12 @@ namespace TrainDesk::Ui {
 
 class ClusterNamePage;
 class ClusterNodesPage;
+class ClusterSlurmPage;
 class ClusterCredentialsPage;
 class ClusterTestPage;
 class ClusterSummaryPage;
 
-// New cluster: name and kind, nodes, credentials, a connection test that streams each
+// New cluster: name and kind, nodes (or a Slurm login node and its options), credentials, a connection test that streams each
 // check, and a summary whose Finish creates the cluster. All SSH work runs on a
 // ClusterWorker; the wizard only shows what it reports.
 class ClusterWizard : public QWizard
@@ -25,7 +26,7 @@ class ClusterWizard : public QWizard
     Q_OBJECT
 
 public:
-    enum PageId { NamePage, NodesPage, CredentialsPage, TestPage, SummaryPage };
+    enum PageId { NamePage, NodesPage, SlurmPage, CredentialsPage, TestPage, SummaryPage };
 
     ClusterWizard(const QString &databasePath, const QStringList &workspaces, QWidget *parent = nullptr);
     ~ClusterWizard() override;
@@ -46,6 +47,7 @@ private:
     ClusterWorker *m_worker;
     ClusterNamePage *m_namePage;
     ClusterNodesPage *m_nodesPage;
+    ClusterSlurmPage *m_slurmPage;
     ClusterCredentialsPage *m_credentialsPage;
     ClusterTestPage *m_testPage;
     ClusterSummaryPage *m_summaryPage;

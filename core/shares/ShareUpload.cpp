@@ -1,5 +1,7 @@
 #include "ShareUpload.h"
 
+#include "common/SafeFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -62,20 +64,32 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
     if (!sources)
         return failed(sources.error());
     const qint64 total = *sources;
-    if (!QDir().mkpath(*folder))
-        return failed(QStringLiteral("cannot create folder %1").arg(*folder));
+    // Symbolic links inside the share must not lead the upload out of it. (A local share's
+    // own folder is made when missing, as the upload always did.)
+    QDir().mkpath(share.path);
+    const auto real = SafeFiles::confined(share.path, *folder, QStringLiteral("share '%1' at").arg(share.name));
+    if (!real)
+        return failed(real.error());
+    if (!QDir().mkpath(*real))
+        return failed(QStringLiteral("cannot create folder %1").arg(*real));
+    SafeFiles::sweepStaleParts(*real);
 
     qint64 done = 0;
     QByteArray buffer;
     for (const QString &file : files) {
         const QString name = QFileInfo(file).fileName();
-        const QString target = *folder + QLatin1Char('/') + name;
+        const QString target = *real + QLatin1Char('/') + name;
+        if (QFileInfo(target).isDir() && !QFileInfo(target).isSymLink())
+            return failed(QStringLiteral("share '%1': %2 is a folder: %3 was not uploaded").arg(share.name, target, name));
+        if (const auto inside = SafeFiles::confined(share.path, target, QStringLiteral("share '%1' at").arg(share.name)); !inside)
+            return failed(inside.error());
         QFile in(file);
         if (!in.open(QIODevice::ReadOnly))
             return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
-        QFile out(target + QStringLiteral(".part"));
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString()));
+        // This upload's own temporary file: concurrent uploads of one name never share one.
+        QFile out(SafeFiles::uniquePartPath(target));
+        if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+            return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno)));
         if (progress)
             progress(done, total, name);
         while (!in.atEnd()) {
@@ -88,8 +102,8 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
                 out.remove();
                 return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
             }
-            if (out.write(buffer) != buffer.size()) {
-                const QString error = out.errorString();
+            if (out.write(buffer) != buffer.size() || !out.flush()) {
+                const QString error = SafeFiles::errorText(errno);
                 out.remove();
                 return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), error));
             }
@@ -98,9 +112,13 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
                 progress(done, total, name);
         }
         out.close();
-        QFile::remove(target);
-        if (!out.rename(target))
-            return failed(QStringLiteral("cannot rename %1 to %2: %3").arg(out.fileName(), target, out.errorString()));
+        if (out.error() != QFileDevice::NoError) {
+            const QString error = SafeFiles::errorText(errno);
+            out.remove();
+            return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), error));
+        }
+        if (auto placed = SafeFiles::replaceAtomically(out.fileName(), target); !placed)
+            return failed(placed.error());
         ++outcome.copied;
     }
     return outcome;

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Prints which tests ctest skipped and why, from its JUnit report, and fails where CI
+must not skip: on CI (CI=true) only the GPU tests may skip (CI machines have no GPU).
+
+test_summary.py JUNIT_XML
+"""
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+# Tests CI may skip, and why that is fine there.
+MAY_SKIP_IN_CI = {
+    "trainer_gpu_train": "needs an NVIDIA GPU",
+    "trainer_gpu_nccl": "needs NVIDIA GPUs",
+    "trainer_gpu_layers": "needs an NVIDIA GPU",
+}
+REASON = re.compile(r"(?:SKIPPED?\s*(?:\(part\))?\s*:|SKIP\s+:\s+\S+\(\))\s*(.*)")
+
+
+def reason_of(case):
+    text = "".join(e.text or "" for e in case.iter() if e.tag in ("system-out", "skipped"))
+    for el in case.iter("skipped"):
+        text += " " + (el.get("message") or "")
+    for line in text.splitlines():
+        m = REASON.search(line)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+    return "no reason printed"
+
+
+def main():
+    tree = ET.parse(sys.argv[1])
+    skipped = []
+    for case in tree.iter("testcase"):
+        if case.get("status") == "notrun" or case.find("skipped") is not None:
+            skipped.append((case.get("name"), reason_of(case)))
+    if not skipped:
+        print("test summary: no test was skipped")
+        return 0
+    print(f"test summary: {len(skipped)} skipped:")
+    for name, why in skipped:
+        print(f"  {name}: {why}")
+    if os.environ.get("CI") == "true":
+        bad = [name for name, _ in skipped if name not in MAY_SKIP_IN_CI]
+        if bad:
+            print("test summary: CI must run these, but they were skipped: " + ", ".join(bad))
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+// Slurm's output as its commands print it (22.05 format strings of SlurmQueries), read into
+// node states, partitions and job states; host lists expanded; the batch script's options.
+#include "cluster/SlurmQueries.h"
+#include "jobs/JobSpec.h"
+#include "jobs/SlurmBatchScript.h"
+
+#include <QtTest>
+
+using namespace TrainDesk;
+
+class TstSlurmQueries : public QObject
+{
+    Q_OBJECT
+private slots:
+    void nodeStates()
+    {
+        // sinfo -h -N -o '%N|%T|%E|%c': a node in two partitions is listed twice.
+        const QByteArray out = "n1|idle|none|4\n"
+                               "n1|idle|none|4\n"
+                               "n2|mixed|none|8\n"
+                               "n3|allocated|none|8\n"
+                               "n4|drained|disk failure|8\n"
+                               "n5|down*|Not responding|8\n"
+                               "n6|idle*|none|8\n"
+                               "n7|completing|none|2\n";
+        const auto nodes = SlurmQueries::parseNodes(out);
+        QCOMPARE(nodes.size(), 7);
+        QCOMPARE(toString(nodes.at(0).state), toString(NodeState::Idle));
+        QCOMPARE(nodes.at(0).cpus, 4);
+        QCOMPARE(toString(nodes.at(1).state), toString(NodeState::Running));
+        QCOMPARE(toString(nodes.at(2).state), toString(NodeState::Running));
+        QCOMPARE(toString(nodes.at(3).state), toString(NodeState::Unusable));
+        QCOMPARE(nodes.at(3).reason, QStringLiteral("Slurm: drained (disk failure)"));
+        QCOMPARE(toString(nodes.at(4).state), toString(NodeState::Unusable));
+        QCOMPARE(nodes.at(4).reason, QStringLiteral("Slurm: down* (Not responding)"));
+        QCOMPARE(toString(nodes.at(5).state), toString(NodeState::Unusable));  // idle but not responding
+        QCOMPARE(toString(nodes.at(6).state), toString(NodeState::Running));
+        QVERIFY(nodes.at(0).reason.isEmpty());
+    }
+
+    void partitions()
+    {
+        const auto parts = SlurmQueries::parsePartitions("debug*|up|2|infinite\ngpu|down|4|2-00:00:00\n");
+        QCOMPARE(parts.size(), 2);
+        QCOMPARE(parts.at(0).name, QStringLiteral("debug"));
+        QVERIFY(parts.at(0).isDefault);
+        QCOMPARE(parts.at(1).availability, QStringLiteral("down"));
+        QCOMPARE(parts.at(1).nodes, 4);
+    }
+
+    void jobStates()
+    {
+        const auto jobs = SlurmQueries::parseJobs("12|PENDING|Resources||N/A\n"
+                                                  "13|RUNNING|None|gpu[01-02]|2026-11-24T00:07:44\n"
+                                                  "14|CANCELLED|None|n1|2026-11-24T00:01:00\n");
+        QCOMPARE(jobs.size(), 3);
+        QCOMPARE(jobs.value("12").reason, QStringLiteral("Resources"));
+        QVERIFY(jobs.value("12").nodes.isEmpty());
+        QVERIFY(!jobs.value("12").started.isValid());
+        QCOMPARE(jobs.value("13").nodes, (QStringList{"gpu01", "gpu02"}));
+        QVERIFY(jobs.value("13").started.isValid());
+        QVERIFY(jobs.value("13").reason.isEmpty());
+        // sacct says "CANCELLED by 0".
+        const auto accounted = SlurmQueries::parseAccounting("15|CANCELLED by 0|None|n2|2026-11-24T00:02:00\n");
+        QCOMPARE(accounted.value("15").state, QStringLiteral("CANCELLED"));
+    }
+
+    void hostLists()
+    {
+        QCOMPARE(SlurmQueries::expandHostList("n[1-3,7],login"), (QStringList{"n1", "n2", "n3", "n7", "login"}));
+        QCOMPARE(SlurmQueries::expandHostList("gpu[08-10]"), (QStringList{"gpu08", "gpu09", "gpu10"}));
+        QCOMPARE(SlurmQueries::expandHostList("a1"), (QStringList{"a1"}));
+        QVERIFY(SlurmQueries::expandHostList("").isEmpty());
+        QVERIFY(SlurmQueries::expandHostList("(null)").isEmpty());
+    }
+
+    void commandsQuoteWhatTheyAreGiven()
+    {
+        SlurmSettings s;
+        s.partition = QStringLiteral("gpu; rm -rf /");
+        QVERIFY(SlurmQueries::nodesCommand(s).endsWith(QStringLiteral("-p 'gpu; rm -rf /'")));
+        QVERIFY(SlurmQueries::jobsCommand({"1", "2"}).contains(QStringLiteral("-j 1,2 ")));
+    }
+
+    void batchScript()
+    {
+        JobSpec spec;
+        spec.nodeCount = 2;
+        spec.schedulingPriority = QStringLiteral("low");
+        LaunchPlan plan;
+        plan.jobDir = QStringLiteral("/shared/jobs/j1");
+        plan.stdOutErrDir = plan.jobDir + QStringLiteral("/stdouterr");
+        plan.processCount = 4;
+        plan.maxWallClockTime = *parseWallClockTime(QStringLiteral("01:00:30"), nullptr);
+        SlurmSettings settings;
+        settings.partition = QStringLiteral("gpu");
+        settings.account = QStringLiteral("proj1");
+        settings.qos = QStringLiteral("normal");
+        settings.gpusPerNode = 2;
+        const auto script = slurmBatchScript(plan, spec, settings, QStringLiteral("j1"));
+        QVERIFY2(script, qPrintable(script.error()));
+        for (const char *line : {"#SBATCH --nodes=2\n", "#SBATCH --ntasks=4\n", "#SBATCH --ntasks-per-node=2\n",
+                                 "#SBATCH --gres=gpu:2\n", "#SBATCH --time=61\n", "#SBATCH --nice=100\n",
+                                 "#SBATCH --partition=gpu\n", "#SBATCH --account=proj1\n", "#SBATCH --qos=normal\n",
+                                 "#SBATCH --output=/shared/jobs/j1/stdouterr/slurm-%j.txt\n",
+                                 "exec /bin/sh /shared/jobs/j1/launch.sh\n"})
+            QVERIFY2(script->contains(QLatin1String(line)), line);
+        // Ranks spread evenly or not at all.
+        plan.processCount = 3;
+        const auto uneven = slurmBatchScript(plan, spec, settings, QStringLiteral("j1"));
+        QVERIFY(!uneven);
+        QVERIFY(uneven.error().contains(QStringLiteral("spread evenly")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSlurmQueries)
+#include "tst_slurmqueries.moc"

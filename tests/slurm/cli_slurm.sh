@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Slurm clusters end to end, against a real Slurm (slurm_fixture.sh: munged, slurmctld and
+# two slurmd) driven by the real `traindesk` CLI: the bundled trainer on 2 nodes with its
+# metrics and model; a failing command's exit code; a job Slurm refuses at submit; a job
+# pending with Slurm's reason while others hold the nodes, then starting; terminate of a
+# running and of a pending job; a 1-minute maxWallClockTime. Exit 77 (skipped) where Slurm
+# cannot run.
+set -u
+traindesk=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/td-slurm.XXXXXX")
+export TRAINDESK_HOME=$work/home TRAINDESK_TRAINER_DIR=$(dirname "$traindesk") QT_QPA_PLATFORM=offscreen
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$here/slurm_fixture.sh"
+cleanup() { slurm_stop "$work/slurm"; rm -rf "$work"; }
+trap cleanup EXIT
+slurm_start "$work/slurm"
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+
+fail() {
+  echo "FAIL: $*" >&2
+  "$traindesk" job list -e slurm >&2
+  squeue --states=all >&2
+  exit 1
+}
+td() { "$traindesk" "$@"; }
+# job_json NAME NODES COMMAND [EXTRA_PROPERTIES]: a job on NODES nodes running the shell
+# COMMAND on the first (customToolkitSettings); mpi_json runs an MPI program on every node.
+job_json() {
+  cat > "$work/$1.json" <<JSON
+{ "properties": { "nodeCount": $2, "stdOutErrPathPrefix": "$work/jobs",
+  "customToolkitSettings": { "commandLine": "$3" } ${4:-} } }
+JSON
+  echo "$work/$1.json"
+}
+mpi_json() {
+  cat > "$work/$1.json" <<JSON
+{ "properties": { "nodeCount": $2, "stdOutErrPathPrefix": "$work/jobs",
+  "customMpiSettings": { "processCount": $2, "commandLine": "$3" } } }
+JSON
+  echo "$work/$1.json"
+}
+state_of() { td job show -e slurm -n "$1" --query executionState; }
+# wait_for NAME PATTERN SECONDS: until the job's row in `job list` matches.
+wait_for() {
+  local i
+  for i in $(seq 1 $(( $3 * 2 ))); do
+    td job list -e slurm | grep -E "^$1 " | grep -qE "$2" && return 0
+    sleep 0.5
+  done
+  fail "job $1 did not reach /$2/ within $3 s: $(td job list -e slurm | grep -E "^$1 ")"
+}
+
+td experiment create -n slurm >/dev/null
+td cluster create -n hpc --slurm local >/dev/null || fail "cluster create --slurm local"
+td cluster show -n hpc | grep -E '^hpc +steady +2 +0 +0 +0 +0$' >/dev/null || fail "cluster show: $(td cluster show -n hpc)"
+td cluster resize -n hpc -t 1 2>&1 | grep -q "Slurm's business" || fail "resize is not refused"
+
+echo "== the bundled trainer, 2 ranks on 2 nodes"
+trainer="traindesk-trainer --format synthetic --synthetic-train 512 --synthetic-test 128 --synthetic-shape 16x16x1 --epochs 2 --log-every 4 --lr 0.001 --dir \$AZ_BATCHAI_JOB_TEMP/model"
+td job plan -c hpc -f "$(mpi_json train 2 "$trainer")" | grep -q '#SBATCH --nodes=2' || fail "job plan prints no batch script"
+td job create -e slurm -n train -c hpc -f "$work/train.json" >/dev/null || fail "job create"
+timeout 180 "$traindesk" job wait -e slurm -n train || fail "the trainer job failed"
+jobdir=$(td job show -e slurm -n train --query jobDirectory)
+[ -s "$jobdir/tmp/model/saved_models/keras_cifar10_trained_model.h5" ] || fail "no model written"
+[ "$(grep -c '"kind": *"train"' "$jobdir/stdouterr/metrics.jsonl")" -ge 2 ] || fail "no train records in metrics.jsonl"
+td job show -e slurm -n train -o json | grep -q '"jobId"' || fail "no Slurm job id in job show"
+nodes=$(td job node list -e slurm -j train | awk 'NR > 2 {print $1}' | sort | tr '\n' ' ')
+[ "$nodes" = "td1 td2 " ] || fail "the job's nodes are '$nodes', not td1 and td2"
+
+echo "== a failing command passes its exit code through"
+td job create -e slurm -n fails -c hpc -f "$(job_json fails 1 "exit 3")" >/dev/null
+timeout 60 "$traindesk" job wait -e slurm -n fails
+[ $? -eq 3 ] || fail "job wait did not exit with the job's code 3"
+td job show -e slurm -n fails -o json | grep -q '"exitCode": 3' || fail "exit code 3 not recorded"
+
+echo "== a job Slurm refuses fails at submit with sbatch's message"
+td cluster create -n gpus --slurm local --gpus-per-node 1 >/dev/null || fail "cluster create --gpus-per-node"
+out=$(td job create -e slurm -n refused -c gpus -f "$(job_json refused 1 "true")" 2>&1) && fail "a refused job was created"
+echo "$out" | grep -qi "sbatch: error" || fail "the refusal does not carry sbatch's message: $out"
+
+echo "== the wall clock, queueing behind busy nodes, terminate"
+td job create -e slurm -n clock -c hpc -f "$(job_json clock 1 "sleep 300" ', "constraints": {"maxWallClockTime": "00:01:00"}')" >/dev/null
+wait_for clock "running" 30
+td job create -e slurm -n long -c hpc -f "$(job_json long 1 "sleep 300")" >/dev/null
+wait_for long "running" 30
+td job create -e slurm -n behind -c hpc -f "$(job_json behind 1 "true")" >/dev/null
+wait_for behind "queued \(Slurm [0-9]+: PENDING \((Resources|Priority)\)\)" 20
+td job create -e slurm -n pending -c hpc -f "$(job_json pending 2 "true")" >/dev/null
+wait_for pending "PENDING" 20
+td job terminate -e slurm -n pending >/dev/null || fail "terminate of a pending job"
+wait_for pending "failed" 30
+td job show -e slurm -n pending -o json | grep -q JobTerminated || fail "the pending job is not JobTerminated"
+td job terminate -e slurm -n long >/dev/null || fail "terminate of a running job"
+wait_for long "failed" 30
+td job show -e slurm -n long -o json | grep -q JobTerminated || fail "the running job is not JobTerminated"
+# The node that job held is free again: the one queued behind starts and succeeds.
+timeout 60 "$traindesk" job wait -e slurm -n behind || fail "the queued job did not run after the nodes freed up"
+timeout 120 "$traindesk" job wait -e slurm -n clock
+td job show -e slurm -n clock -o json | grep -q MaxWallClockTimeExceeded || fail "the wall clock did not end the job: $(td job show -e slurm -n clock -o json)"
+[ -z "$(squeue -h)" ] || fail "Slurm still runs jobs: $(squeue -h)"
+echo "PASS: Slurm cluster end to end"
