@@ -105,34 +105,14 @@ QString jobsCommand(const QStringList &ids)
     return QStringLiteral("squeue -h --states=all -j %1 -o '%i|%T|%r|%N|%S'").arg(shellQuote(ids.join(QLatin1Char(','))));
 }
 
-QHash<QString, JobStatus> parseJobs(const QByteArray &squeueOutput)
+// squeue and sacct print the same columns here: id|state|reason|nodes|start. sacct's state
+// may carry more words ("CANCELLED by 0"): the state is the first.
+static QHash<QString, JobStatus> parseJobRows(const QByteArray &output)
 {
     QHash<QString, JobStatus> jobs;
-    for (const QStringList &f : fields(squeueOutput, 4)) {
+    for (const QStringList &f : fields(output, 4)) {
         JobStatus s;
         s.id = f.at(0);
-        s.state = f.at(1);
-        s.reason = f.at(2) == QLatin1String("None") ? QString() : f.at(2);
-        s.nodes = expandHostList(f.at(3));
-        s.started = startTime(f.value(4));
-        jobs.insert(s.id, s);
-    }
-    return jobs;
-}
-
-QString accountingCommand(const QStringList &ids)
-{
-    return QStringLiteral("sacct -n -P -X -j %1 -o JobID,State,Reason,NodeList,Start 2>/dev/null || true")
-        .arg(shellQuote(ids.join(QLatin1Char(','))));
-}
-
-QHash<QString, JobStatus> parseAccounting(const QByteArray &sacctOutput)
-{
-    QHash<QString, JobStatus> jobs;
-    for (const QStringList &f : fields(sacctOutput, 4)) {
-        JobStatus s;
-        s.id = f.at(0);
-        // "CANCELLED by 0": the state is the first word.
         s.state = f.at(1).section(QLatin1Char(' '), 0, 0);
         s.reason = f.at(2) == QLatin1String("None") ? QString() : f.at(2);
         s.nodes = expandHostList(f.at(3));
@@ -141,6 +121,16 @@ QHash<QString, JobStatus> parseAccounting(const QByteArray &sacctOutput)
     }
     return jobs;
 }
+
+QHash<QString, JobStatus> parseJobs(const QByteArray &squeueOutput) { return parseJobRows(squeueOutput); }
+
+QString accountingCommand(const QStringList &ids)
+{
+    return QStringLiteral("sacct -n -P -X -j %1 -o JobID,State,Reason,NodeList,Start 2>/dev/null || true")
+        .arg(shellQuote(ids.join(QLatin1Char(','))));
+}
+
+QHash<QString, JobStatus> parseAccounting(const QByteArray &sacctOutput) { return parseJobRows(sacctOutput); }
 
 QStringList expandHostList(const QString &hostList)
 {
