@@ -1,5 +1,7 @@
 #include "Store.h"
 
+#include <sys/statvfs.h>
+
 #include "Names.h"
 
 #include <QAtomicInt>
@@ -323,7 +325,17 @@ VoidResult Store::open(const QString &databasePath)
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
-    return migrate();
+    auto migrated = migrate();
+    // SQLite says "disk I/O error" when it cannot make the write-ahead log on a full disk:
+    // say what the user can act on. The database itself is left as it was.
+    if (!migrated) {
+        struct statvfs fs {};
+        if (::statvfs(QFile::encodeName(info.absolutePath()).constData(), &fs) == 0 && fs.f_bavail == 0)
+            return fail(QStringLiteral("cannot open database %1: no space left on device (ENOSPC) in %2; the database "
+                                       "is unchanged: free some space and run the command again")
+                            .arg(databasePath, info.absolutePath()));
+    }
+    return migrated;
 }
 
 int Store::schemaVersion() const

@@ -120,6 +120,15 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$work/full" && mount -t tmpfs -o size=1m tmpf
   grep -q "no space left on device" "$work/full.err" || fail "full disk: $(cat "$work/full.err")"
   [ -z "$(find "$work/full" -name '*.traindesk-part')" ] || fail "the failed upload left its part file"
   td job list -e demo >/dev/null || fail "the database broke"
+  # The data directory itself on a full disk: the error says so, and nothing is lost.
+  cp -r "$TRAINDESK_HOME" "$work/full/home" 2>/dev/null
+  rm -f "$work/full/home"/*.db-wal "$work/full/home"/*.db-shm
+  TRAINDESK_HOME=$work/full/home "$traindesk" job list -e demo >/dev/null 2>&1 || fail "the copied data directory does not open"
+  dd if=/dev/zero of="$work/full/filler" bs=64k >/dev/null 2>&1
+  out=$(TRAINDESK_HOME=$work/full/home "$traindesk" job show -e demo -n inject 2>&1) && fail "a full data disk went unnoticed"
+  echo "$out" | grep -q "no space left on device" || fail "full data directory: $out"
+  rm -f "$work/full/filler"
+  TRAINDESK_HOME=$work/full/home "$traindesk" job show -e demo -n inject >/dev/null || fail "the database was damaged by the full disk"
 else
   echo "(skipped: mounting a tmpfs needs root)"
 fi
