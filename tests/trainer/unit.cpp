@@ -48,6 +48,35 @@ static void testAugment() {
     EXPECT(std::fabs(out[0] * 255 - 4) < 1e-4 && std::fabs(out[4] * 255 - 0) < 1e-4 && std::fabs(out[w + 1] * 255 - 13) < 1e-4);
 }
 
+// The GPU kernel rounds a + f*(b-a) as multiply then add; the CPU batcher must too (built
+// with -ffp-contract=off), or batches stop being bit-identical. volatile forces each rounding
+// here; many random fractions make at least one FMA-vs-separate difference near-certain.
+static float separate(float a, float f, float b) {
+    volatile float d = b - a;
+    volatile float m = f * d;
+    volatile float s = a + m;
+    return s;
+}
+
+static void testAugmentNoContraction() {
+    uint8_t src[4];
+    float out[4];
+    uint32_t x = 12345;
+    auto next = [&x] { x = x * 1664525u + 1013904223u; return x >> 8; };
+    int mismatches = 0;
+    for (int i = 0; i < 20000; ++i) {
+        for (uint8_t& v : src) v = uint8_t(next());
+        const float dy = float(next() % 100000) / 100000.0f, dx = float(next() % 100000) / 100000.0f;
+        augmentImage(src, 2, 2, 1, dy, dx, false, out);
+        const float fy = dy, fx = dx;  // sample (0,0) at (dy, dx): y0 = x0 = 0
+        const float top = separate(src[0], fx, src[1]), bot = separate(src[2], fx, src[3]);
+        volatile float want = separate(top, fy, bot);
+        const float ref = want * (1.0f / 255.0f);
+        if (std::memcmp(&ref, &out[0], sizeof ref) != 0) ++mismatches;
+    }
+    EXPECT(mismatches == 0);
+}
+
 static void testSharding() {
     Dataset d;
     d.n = 100, d.h = 2, d.w = 2, d.c = 1;
@@ -174,6 +203,7 @@ static void testOptions() {
 
 int main() {
     testAugment();
+    testAugmentNoContraction();
     testSharding();
     testCheckpoint();
     testProtobuf();

@@ -69,12 +69,19 @@ public:
         m_evalB = evalBatch(cfg, cfg.batch, s.test->n);
         m_probs.allocate(size_t(m_evalB) * cfg.classes);
 
+        // cuDNN builds differ in which FP32 NHWC algorithms they have: NCHW always works. The
+        // layout gives the flat gradient buffer its meaning, so all ranks take NCHW if any rank
+        // must (agreed over MPI, before the NCCL communicator exists).
+        bool nhwcOk = true;
         try {
             buildNets();
         } catch (const RuntimeError& e) {
             if (!m_setup.nhwc) throw;
-            // cuDNN builds differ in which FP32 NHWC algorithms they have: NCHW always works.
-            log::warn(cat("NHWC convolutions unavailable, using NCHW: ", e.what()));
+            nhwcOk = false;
+            log::warn(cat("NHWC convolutions unavailable on this rank: ", e.what()));
+        }
+        if (m_setup.nhwc && !m_dist.allOk(nhwcOk)) {
+            log::warn("NHWC convolutions unavailable on at least one rank: all ranks use NCHW");
             m_setup.nhwc = false;
             buildNets();
         }
