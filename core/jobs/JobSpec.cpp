@@ -216,8 +216,10 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
         spec.schema = file.optionalString(QStringLiteral("$schema"));
         file.markKnown(QStringLiteral("properties"));
         spec.fileExtra = file.unknownFields();
-        for (SpecIssue &i : fileIssues)
-            i.path = i.path.mid(1);  // ".name" -> "name": top-level keys have no parent
+        for (SpecIssue &i : fileIssues) {
+            if (i.path.startsWith(QLatin1Char('.')))
+                i.path = i.path.mid(1);  // ".name" -> "name": top-level keys have no parent
+        }
         issues += fileIssues;
         const QJsonValue p = root.value(QLatin1String("properties"));
         if (p.isUndefined()) {

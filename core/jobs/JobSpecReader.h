@@ -21,7 +21,11 @@ public:
     ObjectReader(QList<SpecIssue> &issues, const QJsonObject &object, const QString &path);
 
     const QString &path() const { return m_path; }
-    QString pathOf(const QString &key) const { return m_path + QLatin1Char('.') + key; }
+    // An empty key (JSON allows one) is written [""] so that the path still names something.
+    QString pathOf(const QString &key) const
+    {
+        return key.isEmpty() ? m_path + QStringLiteral("[\"\"]") : m_path + QLatin1Char('.') + key;
+    }
     bool contains(const QString &key) const { return m_object.contains(key); }
     QList<SpecIssue> &issues() { return m_issues; }
 
