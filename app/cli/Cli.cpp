@@ -15,7 +15,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands();
+    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands();
 }
 
 QString usage(const QList<Command> &commands)

@@ -79,5 +79,10 @@ QList<Command> workspaceCommands();
 QList<Command> clusterCommands();
 QList<Command> jobCommands();
 QList<Command> shareCommands();
+QList<Command> agentCommands();
+
+// Starts the agent when none runs and asks it to look at the jobs now (after a job was
+// queued, a draft started, or a cluster changed).
+VoidResult wakeAgent();
 
 } // namespace TrainDesk::Cli

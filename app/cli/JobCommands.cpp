@@ -1,8 +1,12 @@
-// job create|show|list|wait|terminate|delete|start|validate|plan, job file list|stream, job node list.
+// job create|show|list|wait|terminate|delete|start|validate|plan|metrics, job file list|stream,
+// job node list. Jobs start and move in the agent; these commands store, queue and read.
 #include "Command.h"
 #include "JsonViews.h"
 
+#include "agent/AgentClient.h"
+#include "common/DataPaths.h"
 #include "jobs/JobOutput.h"
+#include "metrics/MetricRecord.h"
 #include "common/SafeFiles.h"
 #include "jobs/JobRunner.h"
 #include "jobs/Secrets.h"
@@ -12,10 +16,14 @@
 #include "jobs/LaunchPlan.h"
 #include "store/Store.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QThread>
+
+#include <cmath>
 
 namespace TrainDesk::Cli {
 
@@ -81,6 +89,59 @@ QJsonArray issuesJson(const QList<SpecIssue> &issues)
     return array;
 }
 
+// Jobs move only while the agent runs: start it when jobs wait for it (after a reboot,
+// say) and none answers. Clients read the state the agent stored; they never ask nodes.
+void keepAgentWatching(Context &c)
+{
+    if (c.store.jobsInStates({JobState::Queued, JobState::Running, JobState::Terminating}).isEmpty())
+        return;
+    if (auto woken = wakeAgent(); !woken)
+        c.err << "warning: " << woken.error() << '\n';
+}
+
+// Follows the agent's pushes until `reached` holds for the job (or it has ended), or
+// `timeoutMs` passed (-1: no limit).
+Result<Job> waitForJob(Context &c, qint64 jobId, const std::function<bool(const Job &)> &reached, qint64 timeoutMs = -1)
+{
+    AgentClient agent(DataPaths::dataDirectory());
+    QElapsedTimer timer;
+    timer.start();
+    for (;;) {
+        auto job = c.store.jobById(jobId);
+        if (!job || isFinished(job->state) || reached(*job) || (timeoutMs >= 0 && timer.elapsed() > timeoutMs))
+            return job;
+        if (!agent.isConnected()) {
+            // A new agent (the old one was killed) picks up where the old one stopped.
+            if (auto connected = agent.connectOrStart(); !connected)
+                return connected.failure();
+            if (auto subscribed = agent.request({{"op", "subscribe"}}); !subscribed)
+                return subscribed.failure();
+        }
+        // A pushed change, or a second without one: read the store again.
+        agent.nextEvent(1000);
+    }
+}
+
+Result<Job> waitForJobEnd(Context &c, qint64 jobId, qint64 timeoutMs = -1)
+{
+    return waitForJob(c, jobId, [](const Job &) { return false; }, timeoutMs);
+}
+
+// On a Slurm cluster `job create` returns once sbatch took the job (or refused it, with
+// its message), as sbatch itself would: the agent submits it within a moment.
+Result<Job> waitForSlurmSubmit(Context &c, const Job &job)
+{
+    const auto cluster = c.store.clusterById(job.clusterId);
+    if (!cluster || cluster->kind != ClusterKind::Slurm)
+        return job;
+    auto submitted = waitForJob(c, job.id, [](const Job &j) {
+        return !j.schedulerId.isEmpty() && !j.schedulerId.startsWith(QLatin1String("submitting:"));
+    }, 120000);
+    if (submitted && submitted->state == JobState::Failed && !submitted->errors.isEmpty())
+        return fail(QStringLiteral("job '%1' was refused: %2").arg(submitted->name, submitted->errors.first().message));
+    return submitted;
+}
+
 struct JobRef
 {
     Workspace workspace;
@@ -103,11 +164,7 @@ Result<JobRef> findJob(Context &c, const QString &option)
     auto job = c.store.job(exp->id, *name);
     if (!job)
         return job.failure();
-    JobRunner runner(c.store);
-    runner.refreshAll();
-    job = c.store.jobById(job->id);
-    if (!job)
-        return job.failure();
+    keepAgentWatching(c);
     return JobRef{*ws, *exp, *job};
 }
 
@@ -197,7 +254,16 @@ QList<Command> jobCommands()
                                         *spec, c.args.isSet("draft")});
         if (!job)
             return c.error(job.error());
-        return showJob(c, {*c.workspace(), *exp, *job});
+        if (job->state != JobState::Queued)
+            return showJob(c, {*c.workspace(), *exp, *job});
+        if (auto woken = wakeAgent(); !woken) {
+            c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
+            return showJob(c, {*c.workspace(), *exp, *job});
+        }
+        const auto submitted = waitForSlurmSubmit(c, *job);
+        if (!submitted)
+            return c.error(submitted.error());
+        return showJob(c, {*c.workspace(), *exp, *submitted});
     }});
     commands.append({{"job", "start"}, "Queue a draft job (such as the demo job).",
                      {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
@@ -208,6 +274,8 @@ QList<Command> jobCommands()
         const auto job = runner.queue(ref->job.id);
         if (!job)
             return c.error(job.error());
+        if (auto woken = wakeAgent(); !woken)
+            c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
         return showJob(c, {ref->workspace, ref->experiment, *job});
     }});
     const QCommandLineOption queryOption(QStringLiteral("query"), QStringLiteral("Print one field (dotted path)."),
@@ -227,7 +295,7 @@ QList<Command> jobCommands()
         const auto exp = c.experiment();
         if (!exp)
             return c.error(exp.error());
-        JobRunner(c.store).refreshAll();
+        keepAgentWatching(c);
         const QList<Job> jobs = c.store.jobs(exp->id);
         QJsonArray array;
         for (const Job &j : jobs)
@@ -241,19 +309,10 @@ QList<Command> jobCommands()
             return c.error(ref.error());
         if (ref->job.state == JobState::Draft)
             return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
-        JobRunner runner(c.store);
-        JobOutput output(c.store);
-        Job job = ref->job;
-        while (!isFinished(job.state)) {
-            QThread::msleep(pollMs);
-            runner.refreshAll();
-            const auto refreshed = c.store.jobById(job.id);
-            if (!refreshed)
-                return c.error(refreshed.error());
-            job = *refreshed;
-            if (!job.jobDir.isEmpty())
-                output.ingestMetrics(job);
-        }
+        const auto ended = waitForJobEnd(c, ref->job.id);
+        if (!ended)
+            return c.error(ended.error());
+        const Job &job = *ended;
         c.out << QStringLiteral("job '%1' %2").arg(job.name, toString(job.state));
         if (job.exitCode)
             c.out << QStringLiteral(" with exit code %1").arg(*job.exitCode);
@@ -270,7 +329,13 @@ QList<Command> jobCommands()
         const auto ref = findJob(c, QStringLiteral("name"));
         if (!ref)
             return c.error(ref.error());
-        const auto job = JobRunner(c.store).terminate(ref->job.id);
+        AgentClient agent(DataPaths::dataDirectory());
+        if (auto connected = agent.connectOrStart(); !connected)
+            return c.error(connected.error());
+        if (auto asked = agent.request({{"op", "terminate"}, {"job", ref->job.id}}); !asked)
+            return c.error(asked.error());
+        // SIGTERM, then SIGKILL after the agent's grace period: wait for that, and a little.
+        const auto job = waitForJobEnd(c, ref->job.id, JobRunner::terminateGraceMs + 20000);
         if (!job)
             return c.error(job.error());
         return showJob(c, {ref->workspace, ref->experiment, *job});
@@ -379,7 +444,6 @@ QList<Command> jobCommands()
             return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
         if (file->contains(QLatin1Char('/')) || file->startsWith(QLatin1Char('.')))
             return c.error(QStringLiteral("--file: '%1' is not a file of the job's stdouterr folder").arg(*file));
-        JobRunner runner(c.store);
         JobOutput output(c.store);
         qint64 offset = 0;
         Job job = ref->job;
@@ -430,13 +494,32 @@ QList<Command> jobCommands()
             if (ended)
                 break;
             QThread::msleep(pollMs / 2);
-            runner.refreshAll();
             const auto refreshed = c.store.jobById(job.id);
             if (!refreshed)
                 return c.error(refreshed.error());
             job = *refreshed;
         }
         return 0;
+    }});
+    commands.append({{"job", "metrics"}, "Print the metric records stored for a job (one JSON object per record "
+                     "with -o json).",
+                     {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {
+        const auto ref = findJob(c, QStringLiteral("job"));
+        if (!ref)
+            return c.error(ref.error());
+        Table t{{"Kind", "Rank", "Epoch", "Step", "Loss", "Accuracy", "Val loss", "Val accuracy"}, {}};
+        QJsonArray array;
+        const auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 6); };
+        const auto counter = [](qint64 v) { return v < 0 ? QString() : QString::number(v); };
+        for (const auto &[id, record] : c.store.jobMetrics(ref->job.id)) {
+            array.append(QJsonDocument::fromJson(record).object());
+            const auto m = MetricRecord::fromJson(record);
+            if (!m)
+                continue;
+            t.rows.append({m->kind, counter(m->rank), counter(m->epoch), counter(m->step), number(m->loss),
+                           number(m->acc), number(m->valLoss), number(m->valAcc)});
+        }
+        return c.print(array, t);
     }});
     commands.append({{"job", "node", "list"}, "List the nodes a job runs on.",
                      {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {

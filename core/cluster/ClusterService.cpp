@@ -385,8 +385,7 @@ Result<QList<SetupLog>> ClusterService::runSetup(const QString &workspace, const
     for (const Node &n : *nodes)
         m_store.setNodeState(n.id, NodeState::Preparing);
     const QList<SetupLog> logs = prepareNodes(workspace, *cluster, *nodes, events, cancel);
-    // Nodes back in service may let queued jobs start.
-    JobRunner(m_store).schedule(cluster->id);
+    // Nodes back in service may let queued jobs start: the agent's next look starts them.
     return logs;
 }
 
@@ -437,8 +436,7 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
         }
         prepareNodes(workspace, *cluster, fresh, events);
     }
-    // Nodes that joined may let queued jobs start.
-    JobRunner(m_store).schedule(cluster->id);
+    // Nodes that joined may let queued jobs start: the agent's next look starts them.
     return m_store.clusterById(cluster->id);
 }
 

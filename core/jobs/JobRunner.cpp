@@ -88,13 +88,8 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
     auto created = m_store.createJob(job);
     if (!created)
         return created;
-    if (!request.draft)
-        schedule(cluster->id);
-    auto result = m_store.jobById(created->id);
-    // A job Slurm refused (sbatch's message) fails its submit, as sbatch itself would.
-    if (result && cluster->kind == ClusterKind::Slurm && result->state == JobState::Failed && !result->errors.isEmpty())
-        return fail(QStringLiteral("job '%1' was refused: %2").arg(result->name, result->errors.first().message));
-    return result;
+    // The agent schedules it (only the agent starts jobs); the caller wakes it.
+    return m_store.jobById(created->id);
 }
 
 Result<Job> JobRunner::queue(qint64 jobId)
@@ -108,7 +103,6 @@ Result<Job> JobRunner::queue(qint64 jobId)
     job->created = QDateTime::currentDateTimeUtc();
     if (auto ok = m_store.updateJob(*job); !ok)
         return ok.failure();
-    schedule(job->clusterId);
     return m_store.jobById(jobId);
 }
 
@@ -267,6 +261,24 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
     const auto plan = planFor(job, cluster, nodes);
     if (!plan)
         return plan.failure();
+    // Claimed before anything happens on a node: a second scheduler finds it running.
+    const auto claimed = m_store.claimQueuedJob(job.id);
+    if (!claimed)
+        return claimed.failure();
+    if (!*claimed)
+        return {};
+    job.state = JobState::Running;
+    job.started = QDateTime::currentDateTimeUtc();
+    job.jobDir = plan->jobDir;
+    job.pid = 0;  // known once the launch process runs
+    job.nodes.clear();
+    for (const Node &n : nodes)
+        job.nodes << n.name;
+    job.rankNodes = plan->rankNodes;
+    if (auto ok = m_store.updateJob(job); !ok)
+        return ok;
+    setNodesState(job, NodeState::Running);
+
     if (auto linked = linkShares(cluster, nodes); !linked)
         return linked;
     auto head = openTransport(cluster, nodes.first());
@@ -287,23 +299,20 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         !ok)
         return ok;
+    // The launch token: mkdir is atomic on the node, so of two launches of one job (a
+    // scheduler killed after this point and started again) only the first goes on.
+    const QString token = shellQuote(plan->jobDir + QLatin1Char('/') + launchTokenName());
+    const auto tokenMade = transport.exec(QStringLiteral("mkdir %1").arg(token), 15000);
+    if (!tokenMade)
+        return tokenMade.failure();
+    if (tokenMade->exitCode != 0)
+        return {};  // launched before: refresh() adopts the launch script's pid file
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
                                              + QStringLiteral("exec /bin/sh %1").arg(shellQuote(plan->launchScriptPath())));
     if (!pid)
         return pid.failure();
-
-    job.state = JobState::Running;
-    job.started = QDateTime::currentDateTimeUtc();
-    job.jobDir = plan->jobDir;
     job.pid = *pid;
-    job.nodes.clear();
-    for (const Node &n : nodes)
-        job.nodes << n.name;
-    job.rankNodes = plan->rankNodes;
-    if (auto ok = m_store.updateJob(job); !ok)
-        return ok;
-    setNodesState(job, NodeState::Running);
-    return {};
+    return m_store.updateJob(job);
 }
 
 void JobRunner::setNodesState(const Job &job, NodeState state)
@@ -349,6 +358,8 @@ Result<Job> JobRunner::refresh(qint64 jobId)
     auto transport = openTransport(*cluster, *headNode);
     if (!transport)
         return transport.failure();
+    if (job->pid <= 0)
+        return adoptLaunch(*job, **transport);
     const QString exitCodePath = job->jobDir + QStringLiteral("/exit_code");
     auto exitCode = readExitCode(**transport, exitCodePath);
     if (!exitCode) {
@@ -375,6 +386,37 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         return job;
     }
     finishWithExitCode(*job, **transport, exitCode->first, exitCode->second);
+    return job;
+}
+
+Result<Job> JobRunner::adoptLaunch(Job &job, Transport &transport)
+{
+    // Claimed, but the scheduler that claimed it stopped before it saved the launch's pid.
+    if (const auto pidText = transport.readAt(job.jobDir + QStringLiteral("/pid"), 0, 32)) {
+        if (const qint64 pid = pidText->trimmed().toLongLong(); pid > 0) {
+            job.pid = pid;
+            if (auto ok = m_store.updateJob(job); !ok)
+                return ok.failure();
+            return refresh(job.id);
+        }
+    }
+    const auto token = transport.stat(job.jobDir + QLatin1Char('/') + launchTokenName());
+    if (!token) {
+        // Nothing was launched: back to the queue, as if never claimed.
+        setNodesState(job, NodeState::Idle);
+        job.state = JobState::Queued;
+        job.nodes.clear();
+        job.rankNodes.clear();
+        job.started = {};
+        if (auto ok = m_store.updateJob(job); !ok)
+            return ok.failure();
+        return job;
+    }
+    if (token->modified.secsTo(QDateTime::currentDateTimeUtc()) > launchPidWaitSeconds) {
+        finish(job, JobState::Failed, std::nullopt,
+               {jobError(QStringLiteral("JobProcessVanished"),
+                         QStringLiteral("the launch on %1 was begun but its script never started").arg(job.nodes.value(0)))});
+    }
     return job;
 }
 
@@ -446,7 +488,7 @@ Result<Job> JobRunner::requestTerminate(qint64 jobId)
     job->state = JobState::Terminating;
     m_store.updateJob(*job);
     const auto head = headTransport(*job);
-    if (!head)
+    if (!head || job->pid <= 0)  // (pid 0: not launched yet; refresh adopts it, then kills)
         return refresh(jobId);
     // The launch script leads its own process group (setsid): mpirun and the ranks are in it.
     // (dash, the usual /bin/sh, takes "kill -SIG -PGID" but not "kill -SIG -- -PGID".) The
@@ -491,7 +533,7 @@ void JobRunner::killAfterGrace(const Job &job, Transport &transport)
     // Past the grace period since terminate was asked for: SIGKILL what is left.
     const QString requestedFile = job.jobDir + QStringLiteral("/terminate_requested");
     const auto requested = transport.readAt(requestedFile, 0, 32);
-    if (!requested)
+    if (!requested || job.pid <= 0)
         return;
     const qint64 since = QDateTime::currentSecsSinceEpoch() - requested->trimmed().toLongLong();
     if (since * 1000 >= m_terminateGraceMs)

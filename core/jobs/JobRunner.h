@@ -26,17 +26,18 @@ struct SubmitRequest
     bool draft = false;  // save without queueing (the demo job starts like this)
 };
 
-// Submits, schedules, starts, watches and terminates jobs. There is no daemon: every
-// caller (GUI worker thread, each CLI command) calls refresh() and schedule(), and the
-// state lives in the Store and in files in the job directory, so any of them can pick up
-// where another left off. Calls block on the nodes: run them off the GUI thread.
+// Submits, schedules, starts, watches and terminates jobs. Clients only submit and queue;
+// the agent (agent/Agent) is the one caller of schedule(), refresh() and requestTerminate().
+// The state lives in the Store and in files in the job directory, so an agent started
+// after another was killed picks up where it left off. Calls block on the nodes.
 class JobRunner
 {
 public:
     explicit JobRunner(Store &store);
 
+    // Stores the job, queued (or a draft); it starts when the agent next schedules.
     Result<Job> submit(const SubmitRequest &request);
-    // Draft -> queued, then schedule.
+    // Draft -> queued.
     Result<Job> queue(qint64 jobId);
     // Gang scheduling: queued jobs in priority then submit order start when nodeCount
     // nodes are idle; the first that does not fit waits and holds back those behind it.
@@ -48,7 +49,9 @@ public:
     // SIGKILL to what is left. Does not wait.
     Result<Job> requestTerminate(qint64 jobId);
     // requestTerminate, then waits until the job has ended (at most graceMs + 15 s).
-    Result<Job> terminate(qint64 jobId, int graceMs = 10000);
+    Result<Job> terminate(qint64 jobId, int graceMs = terminateGraceMs);
+    // Between SIGTERM and SIGKILL when a job is terminated.
+    static constexpr int terminateGraceMs = 10000;
     // What would run for `spec` on `cluster` (nothing is started).
     Result<LaunchPlan> plan(const QString &workspace, const QString &cluster, const QByteArray &spec,
                             const QString &experiment = QStringLiteral("<experiment>"),
@@ -57,7 +60,15 @@ public:
     // The plan of a job that exists (its directories, outputs, command).
     Result<LaunchPlan> planOf(const Job &job);
 
+    // The folder made on the head node just before the launch (see start()).
+    static QString launchTokenName() { return QStringLiteral("launch.token"); }
+    // How long a launch token may stand without the launch script's pid file.
+    static constexpr int launchPidWaitSeconds = 60;
+
 private:
+    // A claimed job without a saved pid: adopt the launch script's pid, or requeue the job
+    // when nothing was launched, or fail it when the launch never got going.
+    Result<Job> adoptLaunch(Job &job, Transport &transport);
     Result<LaunchPlan> planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult start(Job &job, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult linkShares(const Cluster &cluster, const QList<Node> &nodes);
@@ -79,7 +90,7 @@ private:
     VoidResult cancelOnSlurm(Job &job, const Cluster &cluster);
 
     Store &m_store;
-    int m_terminateGraceMs = 10000;
+    int m_terminateGraceMs = terminateGraceMs;
 };
 
 } // namespace TrainDesk

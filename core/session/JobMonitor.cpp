@@ -1,5 +1,6 @@
 #include "JobMonitor.h"
 
+#include "agent/AgentClient.h"
 #include "shares/ShareUpload.h"
 #include "common/SafeFiles.h"
 #include "jobs/JobOutput.h"
@@ -58,6 +59,7 @@ void JobMonitor::start()
     }
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
+    m_agent = std::make_unique<AgentClient>(QFileInfo(m_databasePath).absolutePath());
     m_timer = new QTimer(this);
     m_timer->setInterval(m_pollIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &JobMonitor::poll);
@@ -71,22 +73,32 @@ void JobMonitor::poll()
 {
     if (!m_runner)
         return;
-    const QList<Job> before = m_store->jobsInStates({JobState::Running, JobState::Terminating});
-    m_runner->refreshAll();
-    // Read metrics of running jobs, and once more of those that just ended (their last lines).
-    for (const Job &job : before)
-        m_ingestOnce.insert(job.id);
-    for (qint64 id : std::as_const(m_ingestOnce)) {
-        if (const auto job = m_store->jobById(id))
-            m_output->ingestMetrics(*job);
-    }
-    m_ingestOnce.clear();
-    for (const Job &job : m_store->jobsInStates({JobState::Running, JobState::Terminating}))
-        m_ingestOnce.insert(job.id);
+    keepAgentWatching();
     for (auto it = m_watched.cbegin(); it != m_watched.cend(); ++it)
         publishMetrics(it.key(), false);
     pollFollows();
     publishSnapshot(false);
+}
+
+void JobMonitor::keepAgentWatching(bool wake)
+{
+    // The agent starts, watches and stores; this side only reads the store. Jobs that wait
+    // for an agent get one (the first poll after a reboot, or after the agent was killed).
+    if (!wake && m_store->jobsInStates({JobState::Queued, JobState::Running, JobState::Terminating}).isEmpty())
+        return;
+    QString problem;
+    if (!m_agent->isConnected()) {
+        if (auto connected = m_agent->connectOrStart(5000); !connected)
+            problem = connected.error();
+    }
+    if (problem.isEmpty() && wake) {
+        if (auto woken = m_agent->request({{"op", "wake"}}, 5000); !woken)
+            problem = woken.error();
+    }
+    // Said once, not every poll.
+    if (!problem.isEmpty() && problem != m_agentProblem)
+        Q_EMIT operationFailed(problem);
+    m_agentProblem = problem;
 }
 
 void JobMonitor::watchJob(qint64 jobId)
@@ -94,8 +106,6 @@ void JobMonitor::watchJob(qint64 jobId)
     if (!m_store)
         return;
     m_watched.insert(jobId, 0);
-    if (const auto job = m_store->jobById(jobId); job && !job->jobDir.isEmpty())
-        m_output->ingestMetrics(*job);
     publishMetrics(jobId, true);
 }
 
@@ -110,6 +120,8 @@ void JobMonitor::queueJob(qint64 jobId)
         return;
     if (auto queued = m_runner->queue(jobId); !queued)
         Q_EMIT operationFailed(queued.error());
+    else
+        keepAgentWatching(true);
     publishSnapshot(false);
 }
 
@@ -117,8 +129,9 @@ void JobMonitor::terminateJob(qint64 jobId)
 {
     if (!m_runner)
         return;
-    if (auto terminated = m_runner->requestTerminate(jobId); !terminated)
-        Q_EMIT operationFailed(terminated.error());
+    keepAgentWatching(true);
+    if (auto asked = m_agent->request({{"op", "terminate"}, {"job", jobId}}); !asked)
+        Q_EMIT operationFailed(asked.error());
     publishSnapshot(false);
 }
 

@@ -20,12 +20,14 @@ class QTimer;
 
 namespace TrainDesk {
 
+class AgentClient;
 class Store;
 class JobOutput;
 class Transport;
 
-// The GUI's worker: lives in its own thread with its own Store connection, polls the
-// jobs (state, metrics at saved offsets), schedules queued ones and reports what changed.
+// The GUI's worker: lives in its own thread with its own Store connection, reads the jobs
+// (state, metrics) the agent stores, reports what changed, and asks the agent to start,
+// queue and terminate; it never polls job state on the nodes itself.
 // Everything that blocks on the disk or the nodes happens here (downloads in its pool).
 class JobMonitor : public QObject
 {
@@ -102,6 +104,8 @@ private:
         bool idle = false;   // the job ended and the file was read to its end
     };
 
+    // Makes sure an agent runs while jobs wait for one; `wake`: and look at them now.
+    void keepAgentWatching(bool wake = false);
     void publishSnapshot(bool force);
     void publishMetrics(qint64 jobId, bool reset);
     void pollFollows();
@@ -114,10 +118,11 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
+    std::unique_ptr<AgentClient> m_agent;
+    QString m_agentProblem;
     QTimer *m_timer = nullptr;
     QByteArray m_lastSignature;
     QHash<qint64, qint64> m_watched;  // job id -> last metric row reported
-    QSet<qint64> m_ingestOnce;        // jobs that just finished: read their last lines once
     QHash<QPair<qint64, QString>, Follow> m_follows;
     QHash<int, std::shared_ptr<std::atomic_bool>> m_downloads;  // request id -> cancel flag
     QHash<int, std::shared_ptr<CancelFlag>> m_uploads;

@@ -29,6 +29,8 @@ void JobMonitor::submitJob(int requestId, const SubmitRequest &request)
         return;
     }
     const auto job = m_runner->submit(request);
+    if (job && job->state == JobState::Queued)
+        keepAgentWatching(true);
     finishRequest(requestId, job ? job->id : 0, job.error());
 }
 

@@ -771,6 +771,18 @@ Result<bool> Store::claimSchedulerSubmit(qint64 jobId, const QString &claim)
     return q.numRowsAffected() == 1;
 }
 
+Result<bool> Store::claimQueuedJob(qint64 jobId)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE jobs SET state = ?, pid = 0 WHERE id = ? AND state = ?"));
+    q.addBindValue(toString(JobState::Running));
+    q.addBindValue(jobId);
+    q.addBindValue(toString(JobState::Queued));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot claim job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    return q.numRowsAffected() == 1;
+}
+
 VoidResult Store::deleteJob(qint64 jobId)
 {
     QSqlQuery q(m_db);
@@ -829,6 +841,16 @@ QByteArray Store::lastJobMetric(qint64 jobId) const
     if (q.exec() && q.next())
         return q.value(0).toString().toUtf8();
     return {};
+}
+
+qint64 Store::lastMetricId(qint64 jobId) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM job_metrics WHERE job_id = ?"));
+    q.addBindValue(jobId);
+    if (q.exec() && q.next())
+        return q.value(0).toLongLong();
+    return 0;
 }
 
 QList<QPair<qint64, QByteArray>> Store::jobMetrics(qint64 jobId, qint64 afterId) const

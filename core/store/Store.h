@@ -46,6 +46,9 @@ public:
     // Marks a queued job that has no scheduler id yet with `claim`; false when another
     // process got there first.
     Result<bool> claimSchedulerSubmit(qint64 jobId, const QString &claim);
+    // Queued -> running in one conditional update, before anything starts on a node: of two
+    // schedulers (an old agent still finishing, a new one) exactly one gets true.
+    Result<bool> claimQueuedJob(qint64 jobId);
     // Cluster membership and sizing (core/cluster/ClusterService uses these).
     QList<Node> allNodes(qint64 clusterId) const;  // parked ones too
     VoidResult setNodeParked(qint64 nodeId, bool parked, NodeState state);
@@ -81,6 +84,8 @@ public:
     QList<QPair<qint64, QByteArray>> jobMetrics(qint64 jobId, qint64 afterId = 0) const;
     // The job's newest metric record, empty when it has none.
     QByteArray lastJobMetric(qint64 jobId) const;
+    // The row id of the newest metric record, 0 when none (the agent's change detection).
+    qint64 lastMetricId(qint64 jobId) const;
 
 private:
     VoidResult migrate();

@@ -43,7 +43,9 @@ class TestJobRunner : public QObject
         const auto job = runner.submit({"ws", "exp", QStringLiteral("job%1").arg(++m_jobCounter), "local", json});
         if (!job)
             qFatal("submit failed: %s", qPrintable(job.error()));
-        return *job;
+        // Submit only queues; the test stands in for the agent, which schedules.
+        runner.refreshAll();
+        return *m_store.jobById(job->id);
     }
 
     Job waitForEnd(qint64 jobId, int timeoutMs = 60000)

@@ -34,10 +34,12 @@ class TestJobSpecPriority : public QObject
 
     Job submit(const QString &name, const QByteArray &json)
     {
-        const auto job = JobRunner(m_store).submit({"ws", "exp", name, "local", json});
+        JobRunner runner(m_store);
+        const auto job = runner.submit({"ws", "exp", name, "local", json});
         if (!job)
             qFatal("submit %s: %s", qPrintable(name), qPrintable(job.error()));
-        return *job;
+        runner.refreshAll();  // the test stands in for the agent, which schedules
+        return *m_store.jobById(job->id);
     }
 
     JobState state(const Job &job) { return m_store.jobById(job.id)->state; }

@@ -121,6 +121,8 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$work/full" && mount -t tmpfs -o size=1m tmpf
   [ -z "$(find "$work/full" -name '*.traindesk-part')" ] || fail "the failed upload left its part file"
   td job list -e demo >/dev/null || fail "the database broke"
   # The data directory itself on a full disk: the error says so, and nothing is lost.
+  # (The agent keeps the database open; stopped, it checkpoints its write-ahead log.)
+  td agent stop >/dev/null || fail "agent stop"
   cp -r "$TRAINDESK_HOME" "$work/full/home" 2>/dev/null
   rm -f "$work/full/home"/*.db-wal "$work/full/home"/*.db-shm
   TRAINDESK_HOME=$work/full/home "$traindesk" job list -e demo >/dev/null 2>&1 || fail "the copied data directory does not open"

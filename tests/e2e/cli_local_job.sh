@@ -30,7 +30,9 @@ cat > "$TRAINDESK_HOME/job.json" <<'JSON'
 JSON
 "$traindesk" job validate -f "$TRAINDESK_HOME/job.json" >/dev/null || fail "validate"
 "$traindesk" job create -e e2e -n smoke -c local -f "$TRAINDESK_HOME/job.json" -o json > "$TRAINDESK_HOME/created.json"
-grep -q '"executionState": "running"' "$TRAINDESK_HOME/created.json" || fail "job did not start: $(cat "$TRAINDESK_HOME/created.json")"
+# `job create` returns once the job is stored and queued; the agent, started on demand, runs it.
+grep -q '"executionState": "queued"' "$TRAINDESK_HOME/created.json" || fail "job not queued: $(cat "$TRAINDESK_HOME/created.json")"
+"$traindesk" agent status | grep -q 'The agent runs' || fail "no agent after job create: $("$traindesk" agent status)"
 
 # Streaming follows the file until the job ends.
 "$traindesk" job file stream -e e2e -j smoke -f stdout.txt > "$TRAINDESK_HOME/stream.txt"
@@ -61,6 +63,9 @@ first, last = train[0]["loss"], train[-1]["loss"]
 assert last < 0.8 * first, f"loss did not fall: {first} -> {last}"
 print(f"metrics ok: {len(records)} records, loss {first:.4f} -> {last:.4f}")
 PY
+# Nobody ran `job wait` while it ran (only `job file stream`): the agent stored every record.
+stored=$("$traindesk" job metrics -e e2e -j smoke -o json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+[ "$stored" = "$(wc -l < "$jobdir/stdouterr/metrics.jsonl")" ] || fail "stored $stored metric records, the file has $(wc -l < "$jobdir/stdouterr/metrics.jsonl")"
 
 # A job that fails reports its exit code through `job wait`.
 sed 's/--epochs 3/--epochs banana/' "$TRAINDESK_HOME/job.json" > "$TRAINDESK_HOME/bad.json"

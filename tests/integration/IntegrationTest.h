@@ -101,14 +101,15 @@ inline ProgramRun runProgram(const QString &program, const QStringList &argument
     return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
-// Polls the job (as the app's monitor does) until it has ended or `timeoutMs` passed.
+// Schedules and refreshes (as the agent does) until the job has ended or `timeoutMs` passed.
 inline TrainDesk::Job waitForJobEnd(TrainDesk::Store &store, qint64 jobId, int timeoutMs = 90000)
 {
     TrainDesk::JobRunner runner(store);
     QElapsedTimer timer;
     timer.start();
     while (timer.elapsed() < timeoutMs) {
-        const auto job = runner.refresh(jobId);
+        runner.refreshAll();
+        const auto job = store.jobById(jobId);
         if (job && TrainDesk::isFinished(job->state))
             return *job;
         QThread::msleep(300);

@@ -1,0 +1,231 @@
+#include "Agent.h"
+
+#include "AgentChannel.h"
+#include "jobs/JobOutput.h"
+#include "jobs/JobRunner.h"
+#include "store/Store.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QLocalSocket>
+#include <QLockFile>
+
+namespace TrainDesk {
+
+namespace {
+
+const QList<JobState> watchedStates{JobState::Queued, JobState::Running, JobState::Terminating};
+
+} // namespace
+
+Agent::Agent(AgentOptions options) : m_options(std::move(options))
+{
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, &Agent::tick);
+    connect(&m_server, &QLocalServer::newConnection, this, &Agent::acceptClients);
+}
+
+Agent::~Agent() = default;
+
+VoidResult Agent::start()
+{
+    QDir().mkpath(m_options.dataDirectory);
+    m_lock = std::make_unique<QLockFile>(AgentChannel::lockPath(m_options.dataDirectory));
+    // A lock left by a killed agent names a dead pid: QLockFile takes it over.
+    m_lock->setStaleLockTime(0);
+    if (!m_lock->tryLock(0)) {
+        qint64 pid = 0;
+        QString host, app;
+        m_lock->getLockInfo(&pid, &host, &app);
+        return fail(QStringLiteral("an agent already runs for %1 (pid %2)").arg(m_options.dataDirectory).arg(pid));
+    }
+    m_store = std::make_unique<Store>();
+    if (auto opened = m_store->open(QDir(m_options.dataDirectory).filePath(QStringLiteral("traindesk.db"))); !opened)
+        return opened;
+    m_runner = std::make_unique<JobRunner>(*m_store);
+    m_output = std::make_unique<JobOutput>(*m_store);
+    // Owner only: whoever can talk to the agent can start and end jobs.
+    const QString socket = AgentChannel::socketPath(m_options.dataDirectory);
+    QLocalServer::removeServer(socket);  // a socket file left by a killed agent
+    m_server.setSocketOptions(QLocalServer::UserAccessOption);
+    if (!m_server.listen(socket))
+        return fail(QStringLiteral("cannot listen on %1: %2").arg(socket, m_server.errorString()));
+    m_since = QDateTime::currentDateTimeUtc();
+    m_quiet.start();
+    for (const Job &job : m_store->jobsInStates(watchedStates))
+        m_seen.insert(job.id, QString());
+    qInfo("traindesk agent %lld: serving %s", static_cast<long long>(QCoreApplication::applicationPid()),
+          qPrintable(m_options.dataDirectory));
+    wakeSoon();
+    return {};
+}
+
+void Agent::wakeSoon()
+{
+    if (!m_ticking && !m_stopping)
+        m_timer.start(0);
+}
+
+void Agent::tick()
+{
+    if (m_stopping)
+        return;
+    if (dataDirectoryGone()) {
+        stop(QStringLiteral("the data directory is gone"));
+        return;
+    }
+    m_ticking = true;
+    const QList<Job> before = m_store->jobsInStates({JobState::Running, JobState::Terminating});
+    m_runner->refreshAll();
+    // Metrics of running jobs, and once more of those that just ended (their last lines).
+    for (const Job &job : before)
+        m_ingestOnce.insert(job.id);
+    for (qint64 id : std::as_const(m_ingestOnce)) {
+        if (const auto job = m_store->jobById(id); job && !job->jobDir.isEmpty())
+            m_output->ingestMetrics(*job);
+    }
+    m_ingestOnce.clear();
+    int running = 0, queued = 0;
+    for (const Job &job : m_store->jobsInStates(watchedStates)) {
+        if (job.state == JobState::Queued) {
+            ++queued;
+        } else {
+            ++running;
+            m_ingestOnce.insert(job.id);
+        }
+    }
+    m_activity = running + queued == 0 ? QStringLiteral("idle")
+                                       : QStringLiteral("watching %1 running, %2 queued").arg(running).arg(queued);
+    m_lastTick = QDateTime::currentDateTimeUtc();
+    push(changedJobs());
+    m_ticking = false;
+
+    if (running + queued > 0 || !m_clients.isEmpty())
+        m_quiet.restart();
+    else if (!m_options.service && m_quiet.elapsed() >= qint64(m_options.idleExitSeconds) * 1000) {
+        stop(QStringLiteral("nothing to do for %1 s").arg(m_options.idleExitSeconds));
+        return;
+    }
+    m_timer.start(m_options.tickMs);
+}
+
+QSet<qint64> Agent::changedJobs()
+{
+    // A job changed when its state or its newest stored metric record did.
+    QSet<qint64> changed;
+    QSet<qint64> ids(m_seen.keyBegin(), m_seen.keyEnd());
+    for (const Job &job : m_store->jobsInStates(watchedStates))
+        ids.insert(job.id);
+    for (qint64 id : std::as_const(ids)) {
+        const auto job = m_store->jobById(id);
+        if (!job) {
+            m_seen.remove(id);
+            changed.insert(id);
+            continue;
+        }
+        const QString seen = QStringLiteral("%1/%2").arg(toString(job->state)).arg(m_store->lastMetricId(id));
+        if (m_seen.value(id) != seen)
+            changed.insert(id);
+        if (isFinished(job->state))
+            m_seen.remove(id);  // told once; nothing moves any more
+        else
+            m_seen.insert(id, seen);
+    }
+    return changed;
+}
+
+void Agent::push(const QSet<qint64> &changedJobs)
+{
+    if (changedJobs.isEmpty())
+        return;
+    QJsonArray ids;
+    for (qint64 id : changedJobs)
+        ids.append(id);
+    for (QLocalSocket *socket : std::as_const(m_subscribers))
+        AgentChannel::send(*socket, QJsonObject{{"event", "changed"}, {"jobs", ids}});
+}
+
+void Agent::acceptClients()
+{
+    while (QLocalSocket *socket = m_server.nextPendingConnection()) {
+        m_clients.insert(socket);
+        m_quiet.restart();
+        connect(socket, &QLocalSocket::readyRead, this, [this, socket] {
+            for (QJsonObject request = AgentChannel::takeMessage(*socket); !request.isEmpty();
+                 request = AgentChannel::takeMessage(*socket))
+                handle(socket, request);
+        });
+        connect(socket, &QLocalSocket::disconnected, this, [this, socket] {
+            m_clients.remove(socket);
+            m_subscribers.remove(socket);
+            socket->deleteLater();
+        });
+    }
+}
+
+void Agent::handle(QLocalSocket *socket, const QJsonObject &request)
+{
+    const QString op = request.value(QStringLiteral("op")).toString();
+    if (op == QLatin1String("status")) {
+        AgentChannel::send(*socket, status());
+    } else if (op == QLatin1String("wake")) {
+        AgentChannel::send(*socket, {{"ok", true}});
+        wakeSoon();
+    } else if (op == QLatin1String("subscribe")) {
+        m_subscribers.insert(socket);
+        AgentChannel::send(*socket, {{"ok", true}});
+    } else if (op == QLatin1String("terminate")) {
+        const auto job = m_runner->requestTerminate(request.value(QStringLiteral("job")).toInteger());
+        if (job)
+            AgentChannel::send(*socket, {{"ok", true}, {"state", toString(job->state)}});
+        else
+            AgentChannel::send(*socket, {{"ok", false}, {"error", job.error()}});
+        wakeSoon();
+    } else if (op == QLatin1String("stop")) {
+        AgentChannel::send(*socket, {{"ok", true}});
+        stop(QStringLiteral("asked to stop"));
+    } else {
+        AgentChannel::send(*socket, {{"ok", false}, {"error", QStringLiteral("unknown request '%1'").arg(op)}});
+    }
+}
+
+QJsonObject Agent::status() const
+{
+    int running = 0, queued = 0;
+    for (const Job &job : m_store->jobsInStates(watchedStates))
+        (job.state == JobState::Queued ? queued : running)++;
+    return {{"ok", true},
+            {"pid", QCoreApplication::applicationPid()},
+            {"since", m_since.toString(Qt::ISODate)},
+            {"lastTick", m_lastTick.toString(Qt::ISODate)},
+            {"activity", m_activity},
+            {"running", running},
+            {"queued", queued},
+            {"clients", int(m_clients.size())},
+            {"service", m_options.service},
+            {"dataDirectory", m_options.dataDirectory}};
+}
+
+bool Agent::dataDirectoryGone() const
+{
+    // Tests (and users) delete data directories: an agent must not outlive its own.
+    return !QFileInfo::exists(QDir(m_options.dataDirectory).filePath(QStringLiteral("traindesk.db")))
+        || !QFileInfo::exists(AgentChannel::lockPath(m_options.dataDirectory));
+}
+
+void Agent::stop(const QString &why)
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    m_timer.stop();
+    qInfo("traindesk agent: stopping: %s", qPrintable(why));
+    m_server.close();
+    if (m_lock)
+        m_lock->unlock();
+    Q_EMIT finished();
+}
+
+} // namespace TrainDesk
