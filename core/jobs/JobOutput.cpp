@@ -87,12 +87,14 @@ Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport)
         const qsizetype length = KerasProgressParser::wholeLinesLength(*chunk);
         if (length == 0)
             return total;
-        // The epoch is carried over from the last record stored, so the file can be read in pieces.
+        // Every rank's epoch is carried over with the offset, so the file can be read in pieces.
         KerasProgressParser parser;
-        if (const auto last = MetricRecord::fromJson(m_store.lastJobMetric(job.id)); last && last->epoch > 0)
-            parser.setEpoch(last->epoch);
+        if (const QByteArray state = m_store.jobFileReaderState(job.id, file); !state.isEmpty())
+            parser.setState(state);
+        else if (const auto last = MetricRecord::fromJson(m_store.lastJobMetric(job.id)); last && last->epoch > 0)
+            parser.setEpoch(last->epoch);  // read by a TrainDesk before schema 6: rank 0's epoch only
         const QList<QByteArray> records = parser.parse(chunk->left(length));
-        const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + length, records);
+        const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + length, records, parser.state());
         if (!stored)
             return stored.failure();
         if (*stored)

@@ -25,6 +25,28 @@ qsizetype KerasProgressParser::wholeLinesLength(const QByteArray &chunk)
     return qMax(lastNewline, lastReturn) + 1;
 }
 
+QByteArray KerasProgressParser::state() const
+{
+    QJsonObject epochs{{"0", m_epoch}};
+    for (auto it = m_otherEpochs.cbegin(); it != m_otherEpochs.cend(); ++it)
+        epochs.insert(QString::number(it.key()), it.value());
+    return QJsonDocument(QJsonObject{{"epochs", epochs}}).toJson(QJsonDocument::Compact);
+}
+
+void KerasProgressParser::setState(const QByteArray &state)
+{
+    const QJsonObject epochs = QJsonDocument::fromJson(state).object().value(QStringLiteral("epochs")).toObject();
+    m_otherEpochs.clear();
+    for (auto it = epochs.begin(); it != epochs.end(); ++it) {
+        const int rank = it.key().toInt();
+        const int epoch = it.value().toInt(1);
+        if (rank == 0)
+            m_epoch = epoch;
+        else
+            m_otherEpochs.insert(rank, epoch);
+    }
+}
+
 QList<QByteArray> KerasProgressParser::parse(const QByteArray &text)
 {
     QList<QByteArray> records;

@@ -19,10 +19,13 @@ namespace TrainDesk {
 class KerasProgressParser
 {
 public:
-    // Where a previous parse left off (the epoch last seen), so that reading a file in
-    // pieces gives the same records as reading it whole.
+    // Where a previous parse left off: the epoch each rank last said, so that reading a
+    // file in pieces gives the same records as reading it whole. Saved with the reader's
+    // offset (Store::appendJobOutput) so that a restarted agent goes on from there too.
+    QByteArray state() const;
+    void setState(const QByteArray &state);
     void setEpoch(int epoch) { m_epoch = epoch; }
-    int epoch() const { return m_epoch; }
+    int epoch() const { return m_epoch; }  // rank 0's
 
     // `text` holds whole lines only; returns compact JSON records.
     QList<QByteArray> parse(const QByteArray &text);

@@ -83,6 +83,11 @@ ALTER TABLE clusters ADD COLUMN scheduler TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE jobs ADD COLUMN scheduler_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE jobs ADD COLUMN scheduler_state TEXT NOT NULL DEFAULT '';
 )sql",
+    // 6: where a reader of a job's file left off besides the offset (the Keras parser's
+    // epoch of every rank), saved with the offset.
+    R"sql(
+ALTER TABLE job_file_offsets ADD COLUMN reader_state TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -804,8 +809,19 @@ qint64 Store::jobFileOffset(qint64 jobId, const QString &file) const
     return 0;
 }
 
+QByteArray Store::jobFileReaderState(qint64 jobId, const QString &file) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT reader_state FROM job_file_offsets WHERE job_id = ? AND file = ?"));
+    q.addBindValue(jobId);
+    q.addBindValue(file);
+    if (q.exec() && q.next())
+        return q.value(0).toString().toUtf8();
+    return {};
+}
+
 Result<bool> Store::appendJobOutput(qint64 jobId, const QString &file, qint64 fromOffset, qint64 toOffset,
-                                    const QList<QByteArray> &records)
+                                    const QList<QByteArray> &records, const QByteArray &readerState)
 {
     Transaction tx(m_db);
     if (!tx.active())
@@ -821,11 +837,13 @@ Result<bool> Store::appendJobOutput(qint64 jobId, const QString &file, qint64 fr
             return fail(QStringLiteral("cannot store output of job #%1: %2").arg(jobId).arg(q.lastError().text()));
     }
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO job_file_offsets(job_id, file, offset) VALUES(?, ?, ?) "
-                             "ON CONFLICT(job_id, file) DO UPDATE SET offset = excluded.offset"));
+    q.prepare(QStringLiteral("INSERT INTO job_file_offsets(job_id, file, offset, reader_state) VALUES(?, ?, ?, ?) "
+                             "ON CONFLICT(job_id, file) DO UPDATE SET offset = excluded.offset, "
+                             "reader_state = excluded.reader_state"));
     q.addBindValue(jobId);
     q.addBindValue(file);
     q.addBindValue(toOffset);
+    q.addBindValue(text(QString::fromUtf8(readerState)));
     if (!q.exec())
         return fail(QStringLiteral("cannot store output offset of job #%1: %2").arg(jobId).arg(q.lastError().text()));
     if (!tx.commit())

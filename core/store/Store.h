@@ -77,9 +77,12 @@ public:
     // `fromOffset` and `toOffset` and moves the saved offset, in one transaction; it refuses
     // (returns false) when the saved offset is no longer `fromOffset` because another reader
     // got there first, so nothing is stored twice.
+    // `readerState`: what the reader needs besides the offset to go on (saved with it).
     qint64 jobFileOffset(qint64 jobId, const QString &file) const;
+    QByteArray jobFileReaderState(qint64 jobId, const QString &file) const;
     Result<bool> appendJobOutput(qint64 jobId, const QString &file, qint64 fromOffset,
-                                 qint64 toOffset, const QList<QByteArray> &records);
+                                 qint64 toOffset, const QList<QByteArray> &records,
+                                 const QByteArray &readerState = {});
     // Metric records (one JSON object each) with their row ids, after `afterId`.
     QList<QPair<qint64, QByteArray>> jobMetrics(qint64 jobId, qint64 afterId = 0) const;
     // The job's newest metric record, empty when it has none.

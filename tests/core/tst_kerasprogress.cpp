@@ -110,6 +110,50 @@ private Q_SLOTS:
         QCOMPARE(epoch, 2);
     }
 
+    void fourRanksAcrossAnEpochBoundaryInPieces()
+    {
+        // Four ranks; ranks 1-3 finish epoch 1 after rank 0 has begun epoch 2. Read one line
+        // at a time by fresh parsers that carry only the saved state, as a restarted reader
+        // does: each rank's series is what the text says, no point moved to another epoch.
+        QByteArray text;
+        for (int r = 0; r < 4; ++r)
+            text += QStringLiteral("[1,%1]<stdout>:Epoch 1/2\n").arg(r).toUtf8();
+        for (int r = 0; r < 4; ++r)
+            text += QStringLiteral("[1,%1]<stdout>:  500/1000 [==>...] - ETA: 9s - loss: %2.5 - acc: 0.1\r").arg(r).arg(r).toUtf8();
+        text += "[1,0]<stdout>: 1000/1000 [======] - 9s - loss: 0.9 - acc: 0.2\n[1,0]<stdout>:Epoch 2/2\n";
+        for (int r = 1; r < 4; ++r) {
+            text += QStringLiteral("[1,%1]<stdout>: 1000/1000 [======] - 9s - loss: %2.4 - acc: 0.2\n").arg(r).arg(r).toUtf8();
+            text += QStringLiteral("[1,%1]<stdout>:Epoch 2/2\n").arg(r).toUtf8();
+        }
+        for (int r = 0; r < 4; ++r)
+            text += QStringLiteral("[1,%1]<stdout>:  500/1000 [==>...] - ETA: 9s - loss: %2.3 - acc: 0.3\r").arg(r).arg(r).toUtf8();
+
+        QHash<int, QList<QPair<int, qint64>>> series;  // rank -> (epoch, step)
+        QByteArray state;
+        QByteArray rest = text;
+        while (!rest.isEmpty()) {
+            qsizetype cut = rest.size();
+            for (char end : {'\r', '\n'}) {
+                if (const qsizetype at = rest.indexOf(end); at >= 0)
+                    cut = qMin(cut, at + 1);
+            }
+            KerasProgressParser piece;
+            if (!state.isEmpty())
+                piece.setState(state);
+            for (const QByteArray &json : piece.parse(rest.left(cut))) {
+                const auto m = MetricRecord::fromJson(json);
+                if (m && (m->kind == QLatin1String("train") || m->kind == QLatin1String("rank")))
+                    series[m->kind == QLatin1String("rank") ? m->rank : 0].append({m->epoch, m->step});
+            }
+            state = piece.state();
+            rest = rest.mid(cut);
+        }
+        // Read from the text above by hand: every rank 500 and 1000 of epoch 1, 500 of epoch 2.
+        const QList<QPair<int, qint64>> expected{{1, 500}, {1, 1000}, {2, 500}};
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(series.value(r), expected);
+    }
+
     void wholeLinesOnly()
     {
         QCOMPARE(KerasProgressParser::wholeLinesLength("abc"), 0);
