@@ -1,6 +1,7 @@
 #include "JobRunner.h"
 
 #include "JobSpec.h"
+#include "JobSweep.h"
 #include "SlurmBatchScript.h"
 #include "cluster/MultiNodeJob.h"
 #include "JobSpecContext.h"
@@ -331,8 +332,10 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     job.errors = errors;
     job.ended = ended.isValid() ? ended : QDateTime::currentDateTimeUtc();
     m_store.updateJob(job);
-    if (!job.nodes.isEmpty())
+    if (!job.nodes.isEmpty()) {
         setNodesState(job, NodeState::Idle);
+        JobSweep::sweepNodes(m_store, job, m_terminateGraceMs / 1000);
+    }
 }
 
 Result<Job> JobRunner::refresh(qint64 jobId)

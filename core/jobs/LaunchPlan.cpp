@@ -417,6 +417,9 @@ struct Builder
         env.append({QStringLiteral("AZ_BATCHAI_MPI_HOST_FILE"), plan.hostfilePath()});
         env.append({QStringLiteral("AZ_BATCHAI_TASK_INDEX"), QStringLiteral("0")});
         env.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"), workerHosts.join(QLatin1Char(','))});
+        // Inherited by every process of the job on every node (mpirun -x passes it on), so
+        // that what a job left behind can be found and ended (JobSweep).
+        env.append({jobMarkerVariable(), context.uuid});
 
         QStringList bindPaths{context.mountRoot};
         for (const Share &s : context.shares)

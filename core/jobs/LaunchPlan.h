@@ -98,4 +98,7 @@ QString expandBatchAiVariables(const QString &text, const QList<QPair<QString, Q
 // The plan, or why the job cannot run as specified (each reason names its JSON path).
 Result<LaunchPlan> buildLaunchPlan(const JobSpec &spec, const LaunchContext &context);
 
+// The environment variable that marks every process of a job with the job's uuid.
+inline QString jobMarkerVariable() { return QStringLiteral("TRAINDESK_JOB"); }
+
 } // namespace TrainDesk

@@ -2,7 +2,8 @@
 # The agent is the one control plane: however many clients look at once, each job is
 # launched exactly once (counted on the node, not in the store); killed `job create`s
 # launch nothing twice; queued jobs start and metrics are stored while no client runs;
-# an agent SIGKILLed mid-job is replaced with no metric record lost or stored twice.
+# an agent SIGKILLed mid-job is replaced with no metric record lost or stored twice; no
+# process of a job outlives it.
 set -u
 traindesk=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/td-agent.XXXXXX")
@@ -107,6 +108,40 @@ assert len(steps) == len(set(steps)), "stored twice: %s" % sorted(s for s in ste
 assert steps == sorted(steps), "out of order"
 print(len(r))') || fail "stored records: $records"
 [ "$lines" = 120 ] && [ "$records" = 120 ] || fail "the file has $lines records, the store $records"
+
+echo "== nothing of a job outlives it: TERM-ignoring and detached children, at the end and on terminate"
+cat > "$work/leaky.sh" <<'SH'
+bash -c 'trap "" TERM; while :; do sleep 1; done' &
+setsid sleep 123 &
+sleep 41 &
+echo bye
+[ "${1:-}" = stay ] && sleep 300
+exit 0
+SH
+leaky_json() {  # name args
+  cat > "$work/$1.json" <<JSON
+{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
+  "customToolkitSettings": { "commandLine": "sh $work/leaky.sh $2" } } }
+JSON
+  echo "$work/$1.json"
+}
+marked() { grep -lzx "TRAINDESK_JOB=$1" /proc/[0-9]*/environ 2>/dev/null | wc -l; }
+uuid_of() { td job show -e agent -n "$1" --query jobOutputDirectoryPathSegment | sed 's|.*/||'; }
+no_leftovers() {  # job, seconds
+  u=$(uuid_of "$1")
+  for _ in $(seq 1 $(( $2 * 2 ))); do [ "$(marked "$u")" = 0 ] && return 0; sleep 0.5; done
+  fail "$(marked "$u") processes of job $1 still run $2 s after it ended: $(grep -lzx "TRAINDESK_JOB=$u" /proc/[0-9]*/environ | sed 's|/proc/\([0-9]*\)/environ|\1|' | xargs -r ps -o pid,stat,args -p)"
+}
+td job create -e agent -n leaky -c local -f "$(leaky_json leaky "")" >/dev/null || fail "create leaky"
+timeout 60 "$traindesk" job wait -e agent -n leaky >/dev/null || fail "leaky job: $(td job show -e agent -n leaky)"
+[ "$(marked "$(uuid_of leaky)")" -gt 0 ] || fail "the leaky job left nothing to sweep: the test tests nothing"
+no_leftovers leaky 20
+td job create -e agent -n stays -c local -f "$(leaky_json stays stay)" >/dev/null || fail "create stays"
+for _ in $(seq 1 20); do [ "$(state stays)" = running ] && break; sleep 0.5; done
+sleep 1
+td job terminate -e agent -n stays >/dev/null || fail "terminate"
+[ "$(state stays)" = failed ] || fail "terminated job is $(state stays)"
+no_leftovers stays 20
 
 echo "== agent status and stop"
 td agent status | grep -q "The agent runs (pid" || fail "agent status: $(td agent status)"

@@ -204,6 +204,8 @@ private slots:
                      "pid INTEGER NOT NULL DEFAULT 0, UNIQUE(experiment_id, name))",
                      "CREATE TABLE shares (id INTEGER PRIMARY KEY, workspace_id INTEGER NOT NULL, name TEXT NOT NULL, "
                      "kind TEXT NOT NULL, path TEXT NOT NULL, created TEXT NOT NULL, UNIQUE(workspace_id, name))",
+                     "CREATE TABLE job_file_offsets (job_id INTEGER NOT NULL, file TEXT NOT NULL, offset INTEGER NOT NULL, "
+                     "PRIMARY KEY(job_id, file))",
                      "INSERT INTO workspaces VALUES(1, 'ws', '2024-01-01T00:00:00Z')",
                      "INSERT INTO shares VALUES(1, 1, 'myshare', 'local', '/data/myshare', '2024-01-01T00:00:00Z')",
                      "INSERT INTO clusters VALUES(1, 1, 'old', 'ssh', 1, '/mnt', '', '2024-01-01T00:00:00Z')",

@@ -1,0 +1,47 @@
+#include "JobSweep.h"
+
+#include "LaunchPlan.h"
+#include "common/ShellQuote.h"
+#include "store/Store.h"
+#include "transport/TransportFactory.h"
+
+namespace TrainDesk::JobSweep {
+
+QString listMarkedCommand(const QString &jobUuid)
+{
+    // environ is NUL-separated: -z makes each variable a line, -x matches it whole.
+    return QStringLiteral("grep -lzx %1 /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\\([0-9]*\\)/environ$|\\1|p'")
+        .arg(shellQuote(jobMarkerVariable() + QLatin1Char('=') + jobUuid));
+}
+
+QString sweepCommand(const QString &jobUuid, int graceSeconds)
+{
+    return QStringLiteral("marked() { %1; }\n"
+                          "pids=$(marked); [ -n \"$pids\" ] || exit 0\n"
+                          "kill -TERM $pids 2>/dev/null\n"
+                          "i=0\n"
+                          "while [ $i -lt %2 ]; do sleep 0.5; pids=$(marked); [ -n \"$pids\" ] || exit 0; i=$((i + 1)); done\n"
+                          "kill -KILL $pids 2>/dev/null\n"
+                          "exit 0\n")
+        .arg(listMarkedCommand(jobUuid))
+        .arg(graceSeconds * 2);
+}
+
+void sweepNodes(Store &store, const Job &job, int graceSeconds)
+{
+    if (job.uuid.isEmpty() || job.nodes.isEmpty())
+        return;
+    const auto cluster = store.clusterById(job.clusterId);
+    if (!cluster || cluster->kind == ClusterKind::Slurm)
+        return;  // Slurm ends a job's processes itself (its cgroups)
+    for (const Node &node : store.allNodes(cluster->id)) {
+        if (!job.nodes.contains(node.name))
+            continue;
+        // A node that cannot be reached now is swept when the agent next sees it come back
+        // (a lost node's leftovers); here its failure changes nothing.
+        if (auto transport = openTransport(*cluster, node))
+            (*transport)->startDetached(QStringLiteral("/bin/sh -c %1").arg(shellQuote(sweepCommand(job.uuid, graceSeconds))));
+    }
+}
+
+} // namespace TrainDesk::JobSweep
