@@ -120,10 +120,10 @@ ARCHIVES = {(False, False): "cifar-10-binary.tar.gz", (False, True): "cifar-10-p
             (True, False): "cifar-100-binary.tar.gz", (True, True): "cifar-100-python.tar.gz"}
 
 
-def write_archive(s, path, python, scratch, style="py2", mode="w:gz"):
+def write_archive(s, path, python, scratch, style="py2", mode="w:gz", top=None, **tar_args):
     """The published archive: one top folder holding the files (and a folder entry)."""
-    top = FOLDERS[(s.hundred, python)]
-    src = write_folder(s, os.path.join(scratch, top), python, style)
-    with tarfile.open(path, mode) as tar:
+    top = top or FOLDERS[(s.hundred, python)]
+    src = write_folder(s, os.path.join(scratch, "folder"), python, style)
+    with tarfile.open(path, mode, **tar_args) as tar:
         tar.add(src, arcname=top)
     return path

@@ -6,6 +6,7 @@ images and labels the files were written from, the log must name the form found,
 training step must give the same gradient from every form of the same set."""
 import os
 import shutil
+import tarfile
 
 import numpy as np
 
@@ -86,6 +87,11 @@ bin_dir = os.path.join(d, "bin-archive")
 os.makedirs(bin_dir)
 cs.write_archive(ten, os.path.join(bin_dir, "cifar-10-binary.tar.gz"), False, os.path.join(d, "s2"))
 py3_tar = cs.write_archive(ten, os.path.join(d, "py3.tar"), True, os.path.join(d, "s3"), style="py3", mode="w")
+# Names past ustar's 100 characters: a pax header (Python's default) or a GNU long-name entry.
+long_top = "a-folder-name-long-enough-that-the-member-names-need-more-than-the-100-bytes-of-a-ustar-header"
+pax_tgz = cs.write_archive(ten, os.path.join(d, "pax.tgz"), True, os.path.join(d, "s4"), top=long_top)
+gnu_tgz = cs.write_archive(ten, os.path.join(d, "gnu.tgz"), False, os.path.join(d, "s5"), top="./" + long_top,
+                           format=tarfile.GNU_FORMAT)
 check_forms(ten, [
     ("binary, flat", flat_bin, f"CIFAR-10 binary version from folder {flat_bin}:"),
     ("python (Python 3 protocol 2), flat", flat_py3, f"CIFAR-10 python version from folder {flat_py3}:"),
@@ -95,6 +101,8 @@ check_forms(ten, [
     ("python .tar.gz as --data", py_tgz, f"python version from archive {py_tgz}:"),
     ("binary .tar.gz in --data", bin_dir, f"binary version from archive {bin_dir}/cifar-10-binary.tar.gz:"),
     ("python plain .tar as --data", py3_tar, f"python version from archive {py3_tar}:"),
+    ("python .tgz with pax long names", pax_tgz, f"python version from archive {pax_tgz}:"),
+    ("binary .tgz with GNU long names, ./ paths", gnu_tgz, f"binary version from archive {gnu_tgz}:"),
 ])
 
 # CIFAR-100: train and test files, fine and coarse labels.

@@ -71,10 +71,13 @@ DataSplit loadArchive(const std::string& archive, CifarSet want, bool coarse, co
     TarMember m;
     while (tar.next(m)) {
         if (firstNames.size() < 5) firstNames.push_back(m.name);
-        // The files sit at the top or in one folder (cifar-10-batches-py/data_batch_1).
-        size_t slash = m.name.find('/');
-        if (slash != std::string::npos && m.name.find('/', slash + 1) != std::string::npos) continue;
-        const std::string base = slash == std::string::npos ? m.name : m.name.substr(slash + 1);
+        // The files sit at the top or in one folder (cifar-10-batches-py/data_batch_1), maybe
+        // spelled ./cifar-10-batches-py/data_batch_1 (tar czf x.tar.gz ./folder).
+        std::string name = m.name;
+        while (name.rfind("./", 0) == 0) name.erase(0, 2);
+        size_t slash = name.find('/');
+        if (slash != std::string::npos && name.find('/', slash + 1) != std::string::npos) continue;
+        const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
         const CifarLayout* layout = nullptr;
         for (const CifarLayout& l : cifarLayouts()) {
             if (!wanted(l, want)) continue;
