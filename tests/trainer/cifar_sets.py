@@ -27,6 +27,19 @@ class CifarSet:
         if hundred:  # CIFAR-100's 20 superclasses: any fixed map of the 100 classes
             self.coarse_of = rng.integers(0, 20, size=100, dtype=np.uint8)
 
+    @classmethod
+    def from_arrays(cls, train_hwc, train_labels, test_hwc, test_labels, train_files=5):
+        """A CIFAR-10 set of given images (N, 32, 32, 3) and labels, split into train_files batches."""
+        s = cls.__new__(cls)
+        s.hundred = False
+        s.train_files = train_files
+        s.per_file = len(train_hwc) // train_files
+        assert s.per_file * train_files == len(train_hwc)
+        s.train = np.ascontiguousarray(train_hwc.transpose(0, 3, 1, 2))
+        s.test = np.ascontiguousarray(test_hwc.transpose(0, 3, 1, 2))
+        s.train_labels, s.test_labels = train_labels, test_labels
+        return s
+
     def labels(self, split, coarse=False):
         lab = self.train_labels if split == "train" else self.test_labels
         return self.coarse_of[lab] if coarse else lab
