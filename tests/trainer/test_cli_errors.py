@@ -27,7 +27,7 @@ expect(["--epochs", "zero"], 2, "--epochs", "'zero'")
 expect(["--epochs", "0"], 2, "--epochs", "out of range")
 expect(["--batch-size"], 2, "--batch-size", "missing value")
 expect(["--lr", "-1"], 2, "--lr")
-expect(["--format", "png"], 2, "--format", "cifar10|idx|synthetic", "'png'")
+expect(["--format", "png"], 2, "--format", "cifar10|cifar100|idx|synthetic", "'png'")
 expect(["--device", "tpu"], 2, "--device")
 # --device cuda: a usage error in a build without the CUDA backend, a run-time error (1)
 # naming the reason where the backend is built but no GPU is usable.

@@ -62,8 +62,11 @@ dense512-dense10) with RMSprop, data-parallel over MPI ranks.
 
 Data:
   --data DIR              data set directory
-  --format F              cifar10 | idx | synthetic (default: detected from DIR;
-                          synthetic when --data is not given)
+  --data ARCHIVE          or a data set archive (cifar-10-python.tar.gz, ...)
+  --format F              cifar10 | cifar100 | idx | synthetic (default: detected
+                          from DIR; synthetic when --data is not given). CIFAR is
+                          read in its binary or python version, unpacked or not
+  --label L               CIFAR-100: fine (100 classes, default) | coarse (20)
   --train-limit N         use only the first N training images
   --test-limit N          use only the first N test images
   --synthetic-train N     synthetic training images (default 2048)
@@ -105,7 +108,8 @@ Options parseOptions(const std::vector<std::string>& args) {
     struct Spec { bool takesValue; Handler fn; };
     std::map<std::string, Spec> specs = {
         {"--data", {true, [&](auto&, auto& v) { o.dataDir = v; }}},
-        {"--format", {true, [&](auto& f, auto& v) { o.format = oneOf(f, v, {"cifar10", "idx", "synthetic"}); }}},
+        {"--format", {true, [&](auto& f, auto& v) { o.format = oneOf(f, v, {"cifar10", "cifar100", "idx", "synthetic"}); }}},
+        {"--label", {true, [&](auto& f, auto& v) { o.label = oneOf(f, v, {"fine", "coarse"}); }}},
         {"--epochs", {true, [&](auto& f, auto& v) { o.epochs = int(parseInt(f, v, 1, 1000000)); }}},
         {"--batch-size", {true, [&](auto& f, auto& v) { o.batchSize = int(parseInt(f, v, 1, 65536)); }}},
         {"--lr", {true, [&](auto& f, auto& v) { o.lr = parseDouble(f, v, 0.0, true); }}},
@@ -144,6 +148,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--dump-weights", {true, [&](auto&, auto& v) { o.dumpWeights = v; }}},
         {"--dump-predictions", {true, [&](auto&, auto& v) { o.dumpPredictions = v; }}},
         {"--dump-test-set", {true, [&](auto&, auto& v) { o.dumpTestSet = v; }}},
+        {"--dump-data", {true, [&](auto&, auto& v) { o.dumpData = v; }}},
         {"--no-dropout", {false, [&](auto&, auto&) { o.noDropout = true; }}},
         {"--no-save", {false, [&](auto&, auto&) { o.noSave = true; }}},
         {"--profile", {false, [&](auto&, auto&) { o.profile = true; }}},

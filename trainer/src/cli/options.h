@@ -11,7 +11,8 @@ namespace td {
 
 struct Options {
     std::string dataDir;
-    std::string format = "auto";  // auto | cifar10 | idx | synthetic
+    std::string format = "auto";  // auto | cifar10 | cifar100 | idx | synthetic
+    std::string label;            // CIFAR-100: "" (fine) | fine | coarse
     std::optional<int> epochs;    // default ceil(100 / workers)
     int batchSize = 32;           // per worker
     std::optional<double> lr;     // default 1e-4 x workers
@@ -40,6 +41,7 @@ struct Options {
     std::string dumpWeights;       // write final weights (canonical layout)
     std::string dumpPredictions;   // write test-set softmax outputs of the final model
     std::string dumpTestSet;       // write the test images as float NHWC in [0,1]
+    std::string dumpData;          // write the loaded sets (uint8 pixels, labels) before training
     bool noDropout = false;        // disable dropout (reference comparisons)
     bool noSave = false;           // skip saved_models/ and checkpoints/ (benchmarks)
     bool profile = false;          // per-layer timing breakdown on stdout

@@ -20,7 +20,7 @@ struct Dataset {
 };
 
 struct DataSplit {
-    std::string name;  // "cifar10", "fashion-mnist (idx)", "synthetic"
+    std::string name;  // "cifar10", "cifar100", "cifar100-coarse", "idx", "synthetic"
     Dataset train, test;
 };
 

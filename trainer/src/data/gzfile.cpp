@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -50,6 +51,32 @@ uint32_t GzReader::readBigEndian32(const char* what) {
     return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | uint32_t(b[3]);
 }
 
+size_t GzReader::readSome(void* dst, size_t n, const char* what) {
+    int got = gzread(static_cast<gzFile>(m_gz), dst, unsigned(std::min<size_t>(n, 1u << 30)));
+    if (got < 0) {
+        int zerr = 0;
+        const char* msg = gzerror(static_cast<gzFile>(m_gz), &zerr);
+        TD_FAIL(m_path, ": corrupt or truncated data at offset ", m_offset, " while reading ", what, ": ", msg);
+    }
+    if (got == 0) {
+        // zlib reports a stream cut short (no gzip trailer) as an error, not as the end.
+        int zerr = 0;
+        const char* msg = gzerror(static_cast<gzFile>(m_gz), &zerr);
+        if (zerr != Z_OK) TD_FAIL(m_path, ": truncated at offset ", m_offset, " while reading ", what, ": ", msg);
+    }
+    m_offset += uint64_t(got);
+    return size_t(got);
+}
+
+void GzReader::skip(uint64_t n, const char* what) {
+    std::vector<unsigned char> scratch(size_t(std::min<uint64_t>(n, 1u << 20)));
+    while (n > 0) {
+        size_t chunk = size_t(std::min<uint64_t>(n, scratch.size()));
+        read(scratch.data(), chunk, what);
+        n -= chunk;
+    }
+}
+
 bool GzReader::atEnd() {
     unsigned char b;
     int got = gzread(static_cast<gzFile>(m_gz), &b, 1);
@@ -59,6 +86,25 @@ bool GzReader::atEnd() {
 bool fileExists(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool dirExists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::vector<uint8_t> readWholeFile(const std::string& path) {
+    GzReader r(path);
+    std::vector<uint8_t> out;
+    size_t used = 0;
+    for (;;) {
+        if (out.size() - used < (1u << 20)) out.resize(std::max<size_t>(out.size() * 2, used + (4u << 20)));
+        size_t got = r.readSome(out.data() + used, out.size() - used, "the file");
+        if (got == 0) break;
+        used += got;
+    }
+    out.resize(used);
+    return out;
 }
 
 }  // namespace td

@@ -2,22 +2,33 @@
 #include "data/gzfile.h"
 #include "data/loaders.h"
 #include "util/check.h"
+#include "util/log.h"
 
 namespace td {
 
-std::string detectFormat(const std::string& dir) {
-    if (fileExists(dir + "/data_batch_1.bin") || fileExists(dir + "/data_batch_1.bin.gz")) return "cifar10";
-    if (fileExists(dir + "/train-images-idx3-ubyte") || fileExists(dir + "/train-images-idx3-ubyte.gz"))
-        return "idx";
-    // The CIFAR-10 archive unpacks into cifar-10-batches-bin/.
-    if (fileExists(dir + "/cifar-10-batches-bin/data_batch_1.bin")) return "cifar10";
-    throw UsageError(cat("--data ", dir, ": no CIFAR-10 (data_batch_1.bin) or IDX (train-images-idx3-ubyte[.gz]) ",
-                         "files found; pass --format"));
+namespace {
+
+bool idxPresent(const std::string& dir) {
+    return fileExists(dir + "/train-images-idx3-ubyte") || fileExists(dir + "/train-images-idx3-ubyte.gz");
+}
+
+}  // namespace
+
+std::string detectFormat(const std::string& path) {
+    if (!fileExists(path) && !dirExists(path)) throw UsageError(cat("--data ", path, ": no such file or folder"));
+    if (cifarPresent(path, CifarSet::Any)) return "cifar";
+    if (idxPresent(path)) return "idx";
+    throw UsageError(cat("--data ", path, ": no data set found; looked for:", cifarLookedFor(path, CifarSet::Any),
+                         "\n  IDX (MNIST, Fashion-MNIST): ", path, "/train-images-idx3-ubyte[.gz]",
+                         "\n(an archive can also be given as --data itself; without --data the data is synthetic)"));
 }
 
 DataSplit loadData(const Options& o, uint64_t seed) {
     std::string format = o.format;
     if (format == "auto") format = o.dataDir.empty() ? "synthetic" : detectFormat(o.dataDir);
+    if (!o.label.empty() && (format == "synthetic" || format == "idx"))
+        throw UsageError(cat("--label ", o.label, ": only CIFAR-100 has fine and coarse labels, not the ", format,
+                             " data"));
     DataSplit s;
     if (format == "synthetic") {
         // Synthetic data depends only on the shape and sizes, not on --seed, so runs with
@@ -27,14 +38,13 @@ DataSplit loadData(const Options& o, uint64_t seed) {
     } else if (format == "idx") {
         s = loadIdx(o.dataDir);
     } else {
-        std::string dir = o.dataDir;
-        if (!fileExists(dir + "/data_batch_1.bin") && !fileExists(dir + "/data_batch_1.bin.gz") &&
-            fileExists(dir + "/cifar-10-batches-bin/data_batch_1.bin"))
-            dir += "/cifar-10-batches-bin";
-        s = loadCifar10(dir);
+        const CifarSet want = format == "cifar10" ? CifarSet::Cifar10 : format == "cifar100" ? CifarSet::Cifar100
+                                                                                             : CifarSet::Any;
+        s = loadCifar(o.dataDir, want, o.label);
     }
     s.train.truncate(o.trainLimit);
     s.test.truncate(o.testLimit);
+    if (!o.dumpData.empty() && log::rank() == 0) dumpDataSplit(s, o.dumpData);
     return s;
 }
 
