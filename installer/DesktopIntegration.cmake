@@ -23,11 +23,10 @@ configure_file(${PROJECT_SOURCE_DIR}/resources/${TRAINDESK_APP_ID}.metainfo.xml.
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${TRAINDESK_APP_ID}.metainfo.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo COMPONENT app)
 
-# The agent's systemd user unit and the bash completion, where the tree has them.
-if(EXISTS ${PROJECT_SOURCE_DIR}/resources/traindesk-agent.service)
-  install(FILES ${PROJECT_SOURCE_DIR}/resources/traindesk-agent.service
-          DESTINATION lib/systemd/user COMPONENT app)
-endif()
+# The agent's systemd user unit (the agent also starts on demand without it).
+install(FILES ${PROJECT_SOURCE_DIR}/resources/traindesk-agent.service
+        DESTINATION lib/systemd/user COMPONENT app)
+# The bash completion, where the tree has it.
 if(EXISTS ${PROJECT_SOURCE_DIR}/resources/traindesk.bash-completion)
   install(FILES ${PROJECT_SOURCE_DIR}/resources/traindesk.bash-completion
           DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME traindesk COMPONENT app)
