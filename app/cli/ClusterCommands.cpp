@@ -118,6 +118,12 @@ int createCluster(Context &c)
     r.generateSshKeys = c.args.isSet(QStringLiteral("generate-ssh-keys"));
     r.acceptNewHostKeys = c.args.isSet(QStringLiteral("accept-new-host-keys"));
     r.setupTask = c.args.value(QStringLiteral("setup-task"));
+    if (const QString grace = c.args.value(QStringLiteral("node-lost-grace")); !grace.isEmpty()) {
+        bool ok = false;
+        r.nodeLostGraceSeconds = grace.toInt(&ok);
+        if (!ok || r.nodeLostGraceSeconds < 1)
+            return c.error(QStringLiteral("--node-lost-grace: expected whole seconds >= 1, found '%1'").arg(grace));
+    }
     r.mountRoot = c.args.value(QStringLiteral("mount-root"));
     if (!r.mountRoot.isEmpty() && !r.mountRoot.startsWith(QLatin1Char('/')))
         return c.error(QStringLiteral("--mount-root: expected an absolute path, found '%1'").arg(r.mountRoot));
@@ -183,6 +189,8 @@ QList<Command> clusterCommands()
                       option({"accept-new-host-keys"}, "Trust host keys TrainDesk has not seen before (their fingerprints "
                                                        "are printed). A changed key is always refused."),
                       option({"setup-task"}, "Command run on every node when it joins the cluster.", "CMD"),
+                      option({"node-lost-grace"}, "Seconds a node of a running job may be out of reach before the job "
+                                                  "fails with NodeUnreachable (default 120).", "SECONDS"),
                       option({"mount-root"}, "Where shares appear on the nodes ($AZ_BATCHAI_MOUNT_ROOT).", "DIR")},
                      createCluster});
     commands.append({{"cluster", "list"}, "List the clusters of a workspace.", {workspaceOption()}, [](Context &c) {

@@ -114,6 +114,7 @@ Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request,
     cluster.name = request.name;
     cluster.kind = ClusterKind::Local;
     cluster.targetNodeCount = 1;
+    cluster.nodeLostGraceSeconds = request.nodeLostGraceSeconds;
     cluster.mountRoot = request.mountRoot.isEmpty() ? DataPaths::clusterMountRoot(request.workspace, request.name)
                                                     : request.mountRoot;
     cluster.setupTask = request.setupTask;
@@ -256,6 +257,7 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
     cluster.name = request.name;
     cluster.kind = ClusterKind::Ssh;
     cluster.targetNodeCount = int(addresses.size());
+    cluster.nodeLostGraceSeconds = request.nodeLostGraceSeconds;
     cluster.mountRoot = request.mountRoot.isEmpty()
         ? QStringLiteral("%1/traindesk/mounts/%2/%3").arg(outcomes.first().home, request.workspace, request.name)
         : request.mountRoot;

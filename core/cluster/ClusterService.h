@@ -37,6 +37,7 @@ struct CreateClusterRequest
     // SSH node with the credentials above); the rest are sbatch defaults.
     std::optional<SlurmSettings> slurm;
     int connectTimeoutMs = 10000;
+    int nodeLostGraceSeconds = 120;  // see Cluster::nodeLostGraceSeconds
 };
 
 // What happens while a cluster is created, resized or probed: one line per step, and
