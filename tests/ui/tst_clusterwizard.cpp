@@ -11,6 +11,8 @@
 #include "store/Store.h"
 #include "MainWindow.h"
 #include "cluster/ClusterActions.h"
+#include "cluster/ClusterSummary.h"
+#include "editor/ClusterHealthIssues.h"
 #include "cluster/SshKeys.h"
 #include "session/Backend.h"
 #include "wizards/cluster/ClusterWizard.h"
@@ -174,6 +176,16 @@ private Q_SLOTS:
         }
         expected.sort();
 
+        // A local share (a folder here, as the default workspace's `local`): SSH nodes never
+        // see it, so their "Shares mounted" does not check it.
+        Share here;
+        here.workspaceId = m_workspaceId;
+        here.name = QStringLiteral("here");
+        here.path = m_home.filePath(QStringLiteral("here"));
+        QVERIFY(QDir().mkpath(here.path));
+        const auto localShare = m_store.createShare(here);
+        QVERIFY2(localShare, qPrintable(localShare.error()));
+
         ClusterWizard w(DataPaths::databasePath(), {QStringLiteral("ws")});
         w.setConnectTimeoutMs(5000);
         QSignalSpy questions(w.worker(), &ClusterWorker::hostKeyQuestion);
@@ -231,7 +243,49 @@ private Q_SLOTS:
                     passed << item->data(2, Qt::UserRole).toString();
             }
             QVERIFY2(passed.contains(QStringLiteral("authenticated")), qPrintable(node));
+            QVERIFY2(passed.contains(QStringLiteral("shares")), qPrintable(node));
         }
+
+        // These sshd read a fixed authorized_keys file, so the cluster's own key that Finish
+        // deploys for the head node is not accepted there: SSH from the head node fails for
+        // real. Created anyway, the cluster is degraded with those nodes unusable, and a
+        // 2-node job is warned about before Submit. Hints name the GUI's buttons.
+        QTreeWidgetItem *headSsh = nullptr;
+        for (int i = 0; i < checks->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = checks->topLevelItem(i);
+            if (item->data(2, Qt::UserRole).toString() == QStringLiteral("headSsh") && item->text(0) == QStringLiteral("Fail"))
+                headSsh = item;
+        }
+        QVERIFY(headSsh);
+        QVERIFY2(headSsh->text(3).contains(QStringLiteral("Test connection")), qPrintable(headSsh->text(3)));
+        QVERIFY(!headSsh->text(3).contains(QStringLiteral("--")));
+        QVERIFY(!w.currentPage()->isComplete());
+        childNamed<QCheckBox>(&w, "acceptFailures")->setChecked(true);
+        w.next();
+        w.button(QWizard::FinishButton)->click();
+        auto *error = childNamed<QLabel>(&w, "createError");
+        QTRY_VERIFY_WITH_TIMEOUT(w.result() == QDialog::Accepted || !error->text().isEmpty(), 90000);
+        QVERIFY2(error->text().isEmpty(), qPrintable(error->text()));
+        const auto cluster = m_store.cluster(m_workspaceId, QStringLiteral("keys"));
+        QVERIFY2(cluster, qPrintable(cluster.error()));
+        ResourceSnapshot::ClusterEntry entry{*cluster, m_store.nodes(cluster->id)};
+        QCOMPARE(entry.nodes.size(), 3);
+        for (const Node &n : entry.nodes) {
+            if (n.index == 0) {
+                QCOMPARE(toString(n.state), QStringLiteral("idle"));
+            } else {
+                QCOMPARE(toString(n.state), QStringLiteral("unusable"));
+                QVERIFY2(n.stateReason.contains(QStringLiteral("SSH from the head node")), qPrintable(n.stateReason));
+            }
+        }
+        QCOMPARE(ClusterSummary::of(entry).state, QStringLiteral("degraded"));
+        const QList<SpecIssue> warnings = clusterHealthIssues(2, cluster->name, nodeHealthOf(entry));
+        QCOMPARE(warnings.size(), 2);
+        QVERIFY2(warnings.first().message.startsWith(QStringLiteral("n2, n3 of cluster keys failed")), qPrintable(warnings.first().message));
+        QVERIFY2(warnings.last().message.contains(QStringLiteral("only 1 of cluster keys")), qPrintable(warnings.last().message));
+        QVERIFY(clusterHealthIssues(1, cluster->name, nodeHealthOf(entry)).isEmpty());
+        QVERIFY(ClusterService(m_store).remove(QStringLiteral("ws"), QStringLiteral("keys")));
+        QVERIFY(m_store.deleteShare(localShare->id));
     }
 
     void testAcceptAndFinishCreatesTheCluster()
