@@ -1,5 +1,7 @@
 #include "ClusterService.h"
 
+#include "jobs/TrainerDeployment.h"
+
 #include "SlurmCluster.h"
 
 #include "ClusterCredentials.h"
@@ -493,6 +495,7 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     ProbeOptions options;
     options.shares = shares;
     options.trainerDirectory = DataPaths::trainerDirectory();
+    options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.hostKeyPolicy = policyOf(request);
     std::mutex askMutex;
     if (request.confirmHostKey) {
@@ -565,6 +568,7 @@ Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, c
     ProbeOptions options;
     options.shares = m_store.shares(cluster->workspaceId);
     options.trainerDirectory = DataPaths::trainerDirectory();
+    options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.cancel = cancel;
     SerialEvents serial(events);
     const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options,

@@ -2,6 +2,7 @@
 
 #include "JobSpec.h"
 #include "JobSweep.h"
+#include "TrainerDeployment.h"
 #include "SlurmBatchScript.h"
 #include "cluster/MultiNodeJob.h"
 #include "JobSpecContext.h"
@@ -257,6 +258,23 @@ VoidResult JobRunner::linkShares(const Cluster &cluster, const QList<Node> &node
     return {};
 }
 
+VoidResult JobRunner::deployTrainer(const Cluster &cluster, const QList<Node> &nodes)
+{
+    if (cluster.kind != ClusterKind::Ssh)
+        return {};  // the local cluster runs it where it is; Slurm's nodes share its file system
+    const auto bundle = TrainerDeployment::localBundle(DataPaths::trainerDirectory());
+    if (!bundle)
+        return {};  // nothing to copy: the nodes' own traindesk-trainer, if any, runs
+    for (const Node &node : nodes) {
+        auto transport = openTransport(cluster, node);
+        if (!transport)
+            return transport.failure();
+        if (auto copied = TrainerDeployment::ensureOnNode(**transport, cluster, *bundle); !copied)
+            return fail(QStringLiteral("node %1: %2").arg(node.name, copied.error()));
+    }
+    return {};
+}
+
 VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> &nodes)
 {
     const auto plan = planFor(job, cluster, nodes);
@@ -282,6 +300,8 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
 
     if (auto linked = linkShares(cluster, nodes); !linked)
         return linked;
+    if (auto deployed = deployTrainer(cluster, nodes); !deployed)
+        return deployed;
     auto head = openTransport(cluster, nodes.first());
     if (!head)
         return head.failure();

@@ -79,6 +79,8 @@ private:
     Result<LaunchPlan> planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult start(Job &job, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult linkShares(const Cluster &cluster, const QList<Node> &nodes);
+    // SSH nodes get a copy of this machine's trainer (TrainerDeployment).
+    VoidResult deployTrainer(const Cluster &cluster, const QList<Node> &nodes);
     void finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
                 const QDateTime &ended = {});
     void setNodesState(const Job &job, NodeState state);

@@ -1,5 +1,7 @@
 #include "ClusterWorker.h"
 
+#include "jobs/TrainerDeployment.h"
+
 #include "cluster/SlurmCluster.h"
 #include "common/DataPaths.h"
 #include "store/Store.h"
@@ -74,6 +76,7 @@ Result<QList<NodeProbeResult>> probeAndRecord(Store &store, const QString &works
     ProbeOptions options;
     options.shares = sharesOfCluster(store.shares(ws->id), cluster->kind == ClusterKind::Local, cluster->id);
     options.trainerDirectory = DataPaths::trainerDirectory();
+    options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.cancel = cancel;
     const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options, events.check);
     for (const NodeProbeResult &r : results) {

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# A node of a running 2-node job is cut off the network (its link down): the agent fails
-# the job with NodeUnreachable within the cluster's grace period + 30 s, ends the job's
-# processes on the node it still reaches, and when the link returns ends those left on the
-# lost node: 0 processes of the job on any node. A shorter drop changes nothing.
+# Two SSH nodes, each a network namespace with its own sshd, hostname and processes:
+# - the README's trainer command on 2 nodes x 2 ranks runs the copy of the trainer that
+#   TrainDesk puts on the nodes, 2 ranks on each node;
+# - processCount 2 on nodeCount 2 places one rank on each node, as Batch AI did;
+# - a node cut off the network (its link down) for less than the cluster's grace period
+#   changes nothing; for longer, the agent fails the job with NodeUnreachable within grace
+#   + 30 s, ends the job's processes on the node it still reaches, and when the link
+#   returns ends those left on the lost node: 0 processes of the job on any node.
 set -u
 traindesk=$1
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/td-lost.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/td-nodes.XXXXXX")
 chmod 755 "$work"
 . "$here/netns_nodes.sh"
 cleanup() { "$traindesk" agent stop >/dev/null 2>&1; netns_down; rm -rf "$work"; }
@@ -23,7 +27,7 @@ td experiment create -n lost >/dev/null
 mkdir -p "$work/out" && chown "$NETNS_USER" "$work/out"
 cat > "$work/job.json" <<JSON
 { "properties": { "nodeCount": 2, "stdOutErrPathPrefix": "$work/out",
-  "customMpiSettings": { "processCount": 4, "commandLine": "sh -c 'setsid sleep 400 & sleep 300'" } } }
+  "customMpiSettings": { "processCount": 2, "commandLine": "sh -c 'setsid sleep 400 & sleep 300'" } } }
 JSON
 marked() {  # node uuid -> number of the job's processes on the node
   netns_exec "$1" sh -c "grep -lzx 'TRAINDESK_JOB=$2' /proc/[0-9]*/environ 2>/dev/null | wc -l"
@@ -40,6 +44,32 @@ start_job() {
   for _ in $(seq 1 40); do [ "$(marked 2 "$uuid")" -ge 2 ] && break; sleep 0.5; done
   [ "$(marked 2 "$uuid")" -ge 2 ] || fail "job $1 has no processes on node2: $(netns_exec 2 ps -eo pid,args; cat "$work"/out/*/*/*/*/*/*/stdouterr/*.txt 2>&1 | tail -20)"
 }
+
+echo "== the README's trainer command on 2 nodes x 2 ranks: TrainDesk copies its trainer to the nodes"
+cat > "$work/trainer.json" <<JSON
+{ "properties": { "nodeCount": 2, "stdOutErrPathPrefix": "$work/out",
+  "customMpiSettings": { "processCount": 4, "commandLine": "traindesk-trainer --format synthetic --synthetic-train 512 --synthetic-test 128 --synthetic-shape 16x16x1 --epochs 1 --log-every 4 --no-save" } } }
+JSON
+td job create -e lost -n trainer -c net -f "$work/trainer.json" >/dev/null || fail "job create trainer"
+timeout 300 "$traindesk" job wait -e lost -n trainer >/dev/null \
+  || fail "trainer job: $(td job show -e lost -n trainer -o json; td job file stream -e lost -j trainer -f stderr.txt | tail -5)"
+td job show -e lost -n trainer -o json | python3 -c '
+import json, sys
+ranks = json.load(sys.stdin)["rankNodes"]
+assert len(ranks) == 4 and ranks[0] == ranks[1] and ranks[2] == ranks[3] and ranks[0] != ranks[2], ranks' \
+  || fail "ranks: $(td job show -e lost -n trainer -o json)"
+jobdir=$(td job show -e lost -n trainer --query jobDirectory)
+grep -q "/.traindesk-trainer/" "$jobdir/launch.sh" || fail "the launch script does not run the copied trainer: $(grep PATH "$jobdir/launch.sh")"
+ls "$work"/home/traindesk/mounts/default/net/.traindesk-trainer/*/traindesk-trainer >/dev/null || fail "no trainer copied under the mount root"
+grep -q '"workers": 4' "$jobdir/stdouterr/metrics.jsonl" || fail "the trainer did not run with 4 workers"
+
+echo "== 2 ranks on 2 nodes: one on each, as Batch AI placed them"
+start_job placed
+td job show -e lost -n placed -o json | python3 -c '
+import json, sys
+ranks = json.load(sys.stdin)["rankNodes"]
+assert len(ranks) == 2 and ranks[0] != ranks[1], ranks' || fail "ranks: $(td job show -e lost -n placed -o json)"
+td job terminate -e lost -n placed >/dev/null || fail "terminate placed"
 
 echo "== a drop shorter than the grace period changes nothing"
 start_job short
@@ -68,4 +98,4 @@ echo "   failed $took s after the cut"
 netns_link 2 up
 for _ in $(seq 1 60); do [ "$(marked 2 "$uuid")" = 0 ] && break; sleep 0.5; done
 [ "$(marked 2 "$uuid")" = 0 ] || fail "$(marked 2 "$uuid") processes of the job left on node2 30 s after the link returned"
-echo "node lost ok"
+echo "two nodes ok"
