@@ -513,6 +513,13 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
     } else {
         error = jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
                          {QStringLiteral("see stdouterr/stderr.txt")});
+        // A full disk is the likely cause when the job's file system has no space left.
+        const auto free = transport.exec(QStringLiteral("df -Pk %1 | awk 'NR == 2 { print $4 }'").arg(shellQuote(job.jobDir)), 15000);
+        if (free && free->exitCode == 0 && free->stdOut.trimmed() == "0") {
+            error.code = QStringLiteral("DiskFull");
+            error.message = QStringLiteral("the job exited with code %1; the file system of %2 is full (no space left on "
+                                           "device)").arg(code).arg(job.jobDir);
+        }
     }
     finish(job, JobState::Failed, code, {error}, ended);
 }
