@@ -31,7 +31,7 @@ namespace {
 
 constexpr int pollMs = 1000;
 
-QCommandLineOption jobNameOption() { return nameOption(QStringLiteral("job")); }
+QCommandLineOption jobNameOption() { return nameOption(QStringLiteral("job"), QStringLiteral("j"), QStringLiteral("job")); }
 QCommandLineOption jobOption()
 {
     return {{QStringLiteral("j"), QStringLiteral("job")}, QStringLiteral("Job."), QStringLiteral("JOB")};
@@ -189,24 +189,28 @@ Table jobTable(Context &c, const QList<Job> &jobs)
     return t;
 }
 
-// `query`: a dotted field path to print alone (job show --query), or empty.
-int showJob(Context &c, const JobRef &ref, const QString &query = {})
+// "  CODE: message" and its details, one line each, as `job wait` prints them.
+QString errorLines(const Job &job)
+{
+    QString text;
+    for (const JobError &e : job.errors) {
+        text += QStringLiteral("  %1: %2\n").arg(e.code, e.message);
+        for (const QString &detail : e.details)
+            text += QStringLiteral("    %1\n").arg(detail);
+    }
+    return text;
+}
+
+int showJob(Context &c, const JobRef &ref)
 {
     const QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
-    if (!query.isEmpty()) {
-        QJsonValue v = json;
-        for (const QString &key : query.split(QLatin1Char('.'))) {
-            if (!v.isObject() || !v.toObject().contains(key))
-                return c.error(QStringLiteral("--query: job has no field '%1'").arg(query));
-            v = v.toObject().value(key);
-        }
-        c.out << (v.isString() ? v.toString() + QLatin1Char('\n') : toJsonText(v));
-        return 0;
-    }
     QString text = jobTable(c, {ref.job}).render();
     // Which node ran which rank: what a rank's lines in the logs came from.
     if (!ref.job.rankNodes.isEmpty())
         text += QStringLiteral("\nRanks: %1\n").arg(rankNodesText(ref.job.rankNodes));
+    // Why a job failed is the first thing asked of it: not only in -o json.
+    if (!ref.job.errors.isEmpty())
+        text += QStringLiteral("\nErrors:\n") + errorLines(ref.job);
     return c.print(json, text);
 }
 
@@ -278,16 +282,14 @@ QList<Command> jobCommands()
             c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
         return showJob(c, {ref->workspace, ref->experiment, *job});
     }});
-    const QCommandLineOption queryOption(QStringLiteral("query"), QStringLiteral("Print one field (dotted path)."),
-                                         QStringLiteral("FIELD"));
-    commands.append({{"job", "show"}, "Show a job.", {workspaceOption(), experimentOption(), jobNameOption(), queryOption},
-                     [](Context &c) {
+    commands.append({{"job", "show"}, "Show a job: its row, the nodes of its ranks and its errors.",
+                     {workspaceOption(), experimentOption(), jobNameOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("name"));
         if (!ref)
             return c.error(ref.error());
-        return showJob(c, *ref, c.args.value(QStringLiteral("query")));
+        return showJob(c, *ref);
     }});
-    commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption()},
+    commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption(), queryOption()},
                      [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
@@ -316,9 +318,7 @@ QList<Command> jobCommands()
         c.out << QStringLiteral("job '%1' %2").arg(job.name, toString(job.state));
         if (job.exitCode)
             c.out << QStringLiteral(" with exit code %1").arg(*job.exitCode);
-        for (const JobError &e : job.errors)
-            c.out << QStringLiteral("\n  %1: %2").arg(e.code, e.message);
-        c.out << '\n';
+        c.out << '\n' << errorLines(job);
         c.out.flush();
         if (job.state == JobState::Succeeded)
             return 0;
@@ -408,7 +408,8 @@ QList<Command> jobCommands()
     const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");
     const QCommandLineOption pathOption({"p", "path"}, "Path inside the directory.", "PATH");
     commands.append({{"job", "file", "list"}, "List a job's output files.",
-                     {workspaceOption(), experimentOption(), jobOption(), dirOption, pathOption}, [](Context &c) {
+                     {workspaceOption(), experimentOption(), jobOption(), dirOption, pathOption, queryOption()},
+                     [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
@@ -503,7 +504,7 @@ QList<Command> jobCommands()
     }});
     commands.append({{"job", "metrics"}, "Print the metric records stored for a job (one JSON object per record "
                      "with -o json).",
-                     {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {
+                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
@@ -522,7 +523,7 @@ QList<Command> jobCommands()
         return c.print(array, t);
     }});
     commands.append({{"job", "node", "list"}, "List the nodes a job runs on.",
-                     {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {
+                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());

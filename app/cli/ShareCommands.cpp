@@ -16,7 +16,11 @@ QCommandLineOption option(const QStringList &names, const QString &description, 
     return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
 }
 
-QCommandLineOption shareOption() { return option({"share"}, "Name of the share.", "NAME"); }
+QCommandLineOption shareOption() { return option({"s", "share"}, "Name of the share.", "NAME"); }
+QCommandLineOption shareNameOption()
+{
+    return nameOption(QStringLiteral("share"), QStringLiteral("s"), QStringLiteral("share"));
+}
 
 QJsonObject shareJson(const Share &share, const QString &workspace, const QString &cluster)
 {
@@ -174,20 +178,20 @@ QList<Command> shareCommands()
     QList<Command> commands;
     commands.append({{"share", "create"}, "Create a share: a folder on this machine (local), a path every node of a "
                                           "cluster sees (cluster, e.g. NFS), or a folder on every node (replicated).",
-                     {workspaceOption(), nameOption("share"),
+                     {workspaceOption(), shareNameOption(),
                       option({"kind"}, "local, cluster or replicated.", "KIND"),
                       option({"path"}, "local: a folder here (default: under the data directory); cluster and "
                                        "replicated: an absolute path on the nodes.", "DIR"),
                       option({"c", "cluster"}, "The cluster whose nodes hold a cluster or replicated share.", "CLUSTER")},
                      createShare});
-    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption()}, [](Context &c) {
+    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
         ShareService service(c.store);
         const auto shares = service.list(c.workspaceName());
         if (!shares)
             return c.error(shares.error());
         return printShares(c, service, *shares, false);
     }});
-    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), nameOption("share")}, [](Context &c) {
+    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), shareNameOption(), queryOption()}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
@@ -198,7 +202,7 @@ QList<Command> shareCommands()
         return printShares(c, service, {*share}, true);
     }});
     commands.append({{"share", "delete"}, "Forget a share; its files stay where they are.",
-                     {workspaceOption(), nameOption("share")}, [](Context &c) {
+                     {workspaceOption(), shareNameOption()}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
