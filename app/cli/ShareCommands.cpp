@@ -1,5 +1,6 @@
 // share create|list|show|delete, share directory create, share file upload|download|list.
 #include "Command.h"
+#include "ProgressPrinter.h"
 
 #include "shares/ShareService.h"
 #include "store/Store.h"
@@ -53,29 +54,6 @@ Result<Share> shareArgument(Context &c, ShareService &service)
         return name.failure();
     return service.find(c.workspaceName(), *name);
 }
-
-// "upload: cifar10.bin 40% (4194304 of 10485760 bytes)" on stderr, each tenth and each file.
-class ProgressPrinter
-{
-public:
-    ProgressPrinter(Context &c, const QString &verb) : m_c(c), m_verb(verb) {}
-    void operator()(qint64 done, qint64 total, const QString &file)
-    {
-        const int tenth = total > 0 ? int(done * 10 / total) : 10;
-        if (file.isEmpty() || (tenth == m_tenth && file == m_file))
-            return;
-        m_tenth = tenth;
-        m_file = file;
-        m_c.err << m_verb << ": " << file << ' ' << tenth * 10 << "% (" << done << " of " << total << " bytes)\n";
-        m_c.err.flush();
-    }
-
-private:
-    Context &m_c;
-    QString m_verb;
-    int m_tenth = -1;
-    QString m_file;
-};
 
 int createShare(Context &c)
 {
