@@ -235,14 +235,31 @@ QList<Command> clusterCommands()
                      {workspaceOption(), clusterNameOption(),
                       option({"node"}, "Run it on this node only (repeat for more).", "NODE")},
                      runSetup});
-    commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs).",
-                     {workspaceOption(), clusterNameOption()}, [](Context &c) {
+    commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs) and take "
+                                            "back the key its nodes use to reach each other: its line in every node's "
+                                            "~/.ssh/authorized_keys, its key files on the head node and here. Nodes "
+                                            "that cannot be reached are named; the cluster is deleted all the same.",
+                     {workspaceOption(), clusterNameOption(),
+                      option({"keep-keys"}, "Leave the cluster's key on the nodes and here.")}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
-        if (auto removed = ClusterService(c.store).remove(c.workspaceName(), *name); !removed)
+        const bool keepKeys = c.args.isSet(QStringLiteral("keep-keys"));
+        const auto removed = ClusterService(c.store).remove(c.workspaceName(), *name, keepKeys);
+        if (!removed)
             return c.error(removed.error());
-        return c.print(QJsonObject{{"name", *name}, {"deleted", true}}, QStringLiteral("Deleted cluster '%1'\n").arg(*name));
+        QString text = QStringLiteral("Deleted cluster '%1'\n").arg(*name);
+        for (const QString &line : removed->removed)
+            text += QStringLiteral("  %1\n").arg(line);
+        // What stays on a node needs the user: said on stderr, as a warning.
+        for (const QString &line : removed->leftBehind)
+            c.err << "warning: " << line << '\n';
+        if (keepKeys)
+            text += QStringLiteral("  kept the cluster's key on the nodes (--keep-keys)\n");
+        return c.print(QJsonObject{{"name", *name}, {"deleted", true},
+                                   {"removed", QJsonArray::fromStringList(removed->removed)},
+                                   {"leftBehind", QJsonArray::fromStringList(removed->leftBehind)}},
+                       text);
     }});
     commands.append({{"cluster", "probe"}, "Check every node: reachable, logged in, OS, cores, memory, GPUs, Open MPI, "
                                            "trainer, mount root, shares, SSH from the head node, a shared network.",
