@@ -93,6 +93,16 @@ grep -qF "$dest/smoke/stdouterr/stdout.txt exists and differs" "$TRAINDESK_HOME/
 "$traindesk" job file download -e e2e -j smoke -p stdout.txt --dest "$dest" --overwrite >/dev/null || fail "--overwrite"
 cmp "$jobdir/stdouterr/stdout.txt" "$dest/smoke/stdouterr/stdout.txt" || fail "--overwrite did not replace stdout.txt"
 "$traindesk" job file download -e e2e -j smoke -p ../../etc --dest "$dest" 2>/dev/null && fail "a path out of stdouterr was taken"
+# A link in an output directory is never followed: named alone it is refused, saying where it
+# leads; in a folder it is skipped with a warning.
+ln -s /etc "$jobdir/outputs/etc-link"
+"$traindesk" job file download -e e2e -j smoke -d MODEL -p etc-link --dest "$dest" 2> "$TRAINDESK_HOME/link.err" && fail "a link was followed"
+grep -qF "MODEL/etc-link of job 'smoke' leads out of the job directory (to /etc)" "$TRAINDESK_HOME/link.err" \
+  || fail "link error: $(cat "$TRAINDESK_HOME/link.err")"
+"$traindesk" job file download -e e2e -j smoke -d MODEL --dest "$dest" 2> "$TRAINDESK_HOME/link.err" >/dev/null || fail "MODEL with a link"
+grep -qF "warning: skipped MODEL/etc-link" "$TRAINDESK_HOME/link.err" || fail "no warning for the link: $(cat "$TRAINDESK_HOME/link.err")"
+[ ! -e "$dest/smoke/MODEL/etc-link" ] || fail "the link was downloaded"
+rm "$jobdir/outputs/etc-link"
 "$traindesk" job file download -e e2e -j smoke -p nope.txt --dest "$dest" 2> "$TRAINDESK_HOME/missing.err" && fail "a missing file was downloaded"
 grep -q "job 'smoke' has no file or folder stdouterr/nope.txt" "$TRAINDESK_HOME/missing.err" || fail "a missing file is not named"
 python3 - "$jobdir/stdouterr/metrics.jsonl" <<'PY'
