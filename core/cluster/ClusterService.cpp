@@ -444,12 +444,21 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
     return m_store.clusterById(cluster->id);
 }
 
-VoidResult ClusterService::remove(const QString &workspace, const QString &name)
+Result<ClusterMesh::TearDownReport> ClusterService::remove(const QString &workspace, const QString &name, bool keepKeys,
+                                                           const ClusterEvents &events)
 {
     const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
-    return m_store.deleteCluster(cluster->id);
+    // The nodes as they were: the record goes first, so no job can start on a cluster
+    // whose keys are going (the refusal for active jobs is in the same transaction).
+    const QList<Node> nodes = m_store.allNodes(cluster->id);
+    if (auto deleted = m_store.deleteCluster(cluster->id); !deleted)
+        return deleted.failure();
+    if (keepKeys || cluster->kind != ClusterKind::Ssh)
+        return ClusterMesh::TearDownReport{};
+    return ClusterMesh::tearDown(*cluster, nodes, [&](const Node &n) { return openTransport(*cluster, n); },
+                                 events.message);
 }
 
 QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
