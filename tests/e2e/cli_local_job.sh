@@ -6,13 +6,15 @@ set -euo pipefail
 traindesk="$1"
 export TRAINDESK_HOME="$(mktemp -d)"
 export TRAINDESK_TRAINER_DIR="$(dirname "$traindesk")"
+# (Searches read their input whole, never `grep -q`: with pipefail, grep leaving early
+# would fail the pipeline with the writer's SIGPIPE.)
 trap 'rm -rf "$TRAINDESK_HOME"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # The embedded default is there from the first command on.
-"$traindesk" workspace list -o json | grep -q '"name": "default"' || fail "no default workspace"
+"$traindesk" workspace list -o json | grep '"name": "default"' >/dev/null || fail "no default workspace"
 "$traindesk" cluster show -n local | grep -E '^local +steady +1 +0 +0 +0 +0$' >/dev/null || fail "cluster show row"
-"$traindesk" job list -e demo | grep -q 'fashion-mnist-demo .* draft' || fail "no draft demo job"
+"$traindesk" job list -e demo | grep 'fashion-mnist-demo .* draft' >/dev/null || fail "no draft demo job"
 
 # Each command's help names it; the object's name as -n or as its own letter; --query on show.
 for cmd in "job create" "job file download" "cluster show" "workspace delete"; do
@@ -50,7 +52,7 @@ JSON
 "$traindesk" job create -e e2e -n smoke -c local -f "$TRAINDESK_HOME/job.json" -o json > "$TRAINDESK_HOME/created.json"
 # `job create` returns once the job is stored and queued; the agent, started on demand, runs it.
 grep -q '"executionState": "queued"' "$TRAINDESK_HOME/created.json" || fail "job not queued: $(cat "$TRAINDESK_HOME/created.json")"
-"$traindesk" agent status | grep -q 'The agent runs' || fail "no agent after job create: $("$traindesk" agent status)"
+"$traindesk" agent status | grep 'The agent runs' >/dev/null || fail "no agent after job create: $("$traindesk" agent status)"
 
 # Streaming follows the file until the job ends.
 "$traindesk" job file stream -e e2e -j smoke -f stdout.txt > "$TRAINDESK_HOME/stream.txt"
@@ -63,7 +65,7 @@ grep -q 'Epoch 3/3' "$TRAINDESK_HOME/stream.txt" || fail "stream lacks the last 
 for f in stdout.txt stderr.txt metrics.jsonl execution-localhost.log; do
   grep -q "^$f " "$TRAINDESK_HOME/files.txt" || fail "job file list lacks $f"
 done
-"$traindesk" job file list -e e2e -j smoke -d MODEL -p saved_models | grep -q 'keras_cifar10_trained_model.h5' \
+"$traindesk" job file list -e e2e -j smoke -d MODEL -p saved_models | grep 'keras_cifar10_trained_model.h5' >/dev/null \
   || fail "no saved model"
 
 jobdir=$("$traindesk" job show -e e2e -n smoke --query jobDirectory)
@@ -82,7 +84,7 @@ model=saved_models/keras_cifar10_trained_model.h5
 cmp "$jobdir/outputs/$model" "$dest/smoke/MODEL/$model" || fail "downloaded model differs"
 [ "$(find "$dest" -name '*.traindesk-part' | wc -l)" = 0 ] || fail "part files left"
 # Again: the same bytes are left alone; a local file that differs is refused, named, and kept.
-"$traindesk" job file download -e e2e -j smoke -d MODEL --dest "$dest" | grep -qxF "MODEL/$model -> $dest/smoke/MODEL/$model (unchanged)" \
+"$traindesk" job file download -e e2e -j smoke -d MODEL --dest "$dest" | grep -xF "MODEL/$model -> $dest/smoke/MODEL/$model (unchanged)" >/dev/null \
   || fail "an unchanged model was not said to be unchanged"
 echo "my notes" > "$dest/smoke/stdouterr/stdout.txt"
 rm "$dest/smoke/stdouterr/stderr.txt"
@@ -141,5 +143,5 @@ detail=$("$traindesk" job show -e e2e -n bad --query 'executionInfo.errors[0].de
 grep -qxF "Errors:" "$TRAINDESK_HOME/bad-show.txt" || fail "job show has no errors: $(cat "$TRAINDESK_HOME/bad-show.txt")"
 grep -qxF "  $code: $message" "$TRAINDESK_HOME/bad-show.txt" || fail "job show lacks '$code: $message'"
 grep -qxF "    $detail" "$TRAINDESK_HOME/bad-show.txt" || fail "job show lacks the detail '$detail'"
-"$traindesk" job file stream -e e2e -j bad -f stderr.txt | grep -q -- '--epochs' || fail "stderr does not name the flag"
+"$traindesk" job file stream -e e2e -j bad -f stderr.txt | grep -- '--epochs' >/dev/null || fail "stderr does not name the flag"
 echo "e2e ok"

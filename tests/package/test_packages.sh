@@ -42,15 +42,15 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
   || fail "traindesk lacks the bash completion"
 # Nothing of the build or the tests leaks into a package.
 if grep -E '/(tst_|trainer_|bench_)|/include/|\.a$' "$work/app.list" "$work/trainer.list"; then fail "test or build files in a package"; fi
-tar tzf "$tgz" | grep -q '/usr/bin/traindesk$' || fail "the .tar.gz lacks usr/bin/traindesk"
+tar tzf "$tgz" | grep '/usr/bin/traindesk$' >/dev/null || fail "the .tar.gz lacks usr/bin/traindesk"
 
 echo "== dependencies"
 depends() { dpkg-deb -f "$1" Depends; }
-depends "$app_deb" | grep -q "traindesk-trainer (= $version)" || fail "traindesk does not depend on traindesk-trainer (= $version)"
+depends "$app_deb" | grep "traindesk-trainer (= $version)" >/dev/null || fail "traindesk does not depend on traindesk-trainer (= $version)"
 for p in libqt6core6 libqt6widgets6 libqt6charts6 libssh-4 libqt6sql6-sqlite qt6-qpa-plugins openmpi-bin; do
-  depends "$app_deb" | grep -q "\b$p\b" || fail "traindesk does not depend on $p"
+  depends "$app_deb" | grep "\b$p\b" >/dev/null || fail "traindesk does not depend on $p"
 done
-dpkg-deb -f "$trainer_deb" Suggests | grep -q libnccl2 || fail "traindesk-trainer does not suggest NCCL"
+dpkg-deb -f "$trainer_deb" Suggests | grep libnccl2 >/dev/null || fail "traindesk-trainer does not suggest NCCL"
 if depends "$trainer_deb" | grep -Eq 'cuda|cudnn|nccl|cublas'; then fail "the CPU trainer depends on the GPU stack"; fi
 root=$work/root
 dpkg-deb -x "$app_deb" "$root"
@@ -60,7 +60,7 @@ needed=$(cd "$work/shl" && dpkg-shlibdeps -O "$root/usr/bin/traindesk-trainer" 2
 IFS=',' read -ra pkgs <<<"$needed"
 for p in "${pkgs[@]}"; do
   name=$(echo "$p" | awk '{print $1}')
-  depends "$trainer_deb" | grep -q "\b$name\b" || fail "traindesk-trainer needs $name (dpkg-shlibdeps) but does not depend on it"
+  depends "$trainer_deb" | grep "\b$name\b" >/dev/null || fail "traindesk-trainer needs $name (dpkg-shlibdeps) but does not depend on it"
 done
 
 echo "== validators"
@@ -77,9 +77,14 @@ $out"
 
 echo "== installed programs"
 export TRAINDESK_HOME=$work/home QT_QPA_PLATFORM=offscreen
-"$root/usr/bin/traindesk" --version | grep -qF "$version" || fail "traindesk --version does not print $version"
-"$root/usr/bin/traindesk" --help | grep -q "job create" || fail "traindesk --help lacks the commands"
-"$root/usr/bin/traindesk-trainer" --version | grep -qF "$version" || fail "traindesk-trainer --version does not print $version"
+# Output is taken whole before it is searched: with pipefail, `grep -q` leaving early would
+# fail the pipeline with the program's SIGPIPE.
+out=$("$root/usr/bin/traindesk" --version)
+grep -qF "$version" <<<"$out" || fail "traindesk --version does not print $version"
+out=$("$root/usr/bin/traindesk" --help)
+grep -q "job create" <<<"$out" || fail "traindesk --help lacks the commands"
+out=$("$root/usr/bin/traindesk-trainer" --version)
+grep -qF "$version" <<<"$out" || fail "traindesk-trainer --version does not print $version"
 # A real job on the local cluster, run by the installed app with the installed trainer.
 cat >"$work/job.json" <<EOF
 { "properties": { "nodeCount": 1,
@@ -90,5 +95,7 @@ EOF
 td() { "$root/usr/bin/traindesk" "$@"; }
 td job create -e demo -n packaged -c local -f "$work/job.json" >/dev/null
 timeout 300 "$root/usr/bin/traindesk" job wait -e demo -n packaged || { td job file stream -e demo -j packaged -f stderr.txt || true; fail "the CLI job on the local cluster failed"; }
-td job show -e demo -n packaged -o json | grep -q '"succeeded"' || fail "the job did not succeed"
+out=$(td job show -e demo -n packaged -o json)
+grep -q '"succeeded"' <<<"$out" || fail "the job did not succeed"
+td agent stop >/dev/null
 echo "PASS: packages $(basename "$app_deb"), $(basename "$trainer_deb"), $(basename "$tgz")"
