@@ -2,7 +2,7 @@
 # `traindesk data fetch` against the test's own HTTP server on 127.0.0.1 (range_http_server.py),
 # which serves small archives written here in the published layouts: a fetch, a second fetch
 # that does nothing, a corrupted archive refused with nothing left, a broken transfer resumed,
-# a killed fetch resumed by the next one, a stalled server given up and resumed, two fetches at
+# a killed fetch resumed by the next one, Ctrl-C, a stalled server given up and resumed, two fetches at
 # once giving one copy, the server down (the error names the address and how to use --from),
 # --from, the published checksums in force without a test checksum file, and the trainer
 # training one epoch on what was fetched.
@@ -100,7 +100,7 @@ cmp -s "$share/cut/$archive" "$served" || fail "the resumed archive differs"
 
 echo "== a killed fetch is continued by the next one"
 start_server --stall-after 500000
-td data fetch cifar10 --share s --path killed >/dev/null 2>&1 &
+"$traindesk" data fetch cifar10 --share s --path killed >/dev/null 2>&1 &
 fetcher=$!
 part=$share/killed/.$archive.download.traindesk-part
 for _ in $(seq 1 200); do [ "$(stat -c %s "$part" 2>/dev/null)" = 500000 ] && break; sleep 0.1; done
@@ -112,6 +112,19 @@ td data fetch cifar10 --share s --path killed >/dev/null 2>"$work/killed.err" ||
 grep -q "^GET $url_path bytes=500000-$" "$work/requests.log" || fail "the next fetch did not continue: $(cat "$work/requests.log")"
 cmp -s "$share/killed/$archive" "$served" || fail "the continued archive differs"
 [ -z "$(litter)" ] || fail "litter after a continued fetch: $(litter)"
+
+echo "== Ctrl-C stops a fetch at once and keeps what it downloaded for the next one"
+start_server --stall-after 400000
+"$traindesk" data fetch cifar10 --share s --path interrupted >/dev/null 2>"$work/int.err" &
+fetcher=$!
+part=$share/interrupted/.$archive.download.traindesk-part
+for _ in $(seq 1 200); do [ "$(stat -c %s "$part" 2>/dev/null)" = 400000 ] && break; sleep 0.1; done
+kill -INT $fetcher
+SECONDS=0
+wait $fetcher && fail "an interrupted fetch succeeded: $(cat "$work/int.err")"
+[ "$SECONDS" -lt 5 ] || fail "the fetch took $SECONDS s to stop after Ctrl-C"
+grep -q "cancelled; the 400000 bytes downloaded so far stay in $part" "$work/int.err" || fail "$(cat "$work/int.err")"
+[ ! -e "$share/interrupted/$archive" ] && [ -e "$part" ] || fail "after Ctrl-C: $(ls -A "$share/interrupted")"
 
 echo "== a server that stops sending is given up after --timeout, and the transfer resumed"
 start_server --stall-after 200000
