@@ -30,6 +30,38 @@ QString usage(const QList<Command> &commands)
     return text;
 }
 
+// QCommandLineParser names the program as it was started ("Usage: /usr/bin/traindesk
+// [options]"); a subcommand's help names the command to type instead.
+QString helpText(const QCommandLineParser &parser, const Command &command)
+{
+    QString text = parser.helpText();
+    const qsizetype lineEnd = text.indexOf(QLatin1Char('\n'));
+    const QString usageLine = QStringLiteral("Usage: traindesk %1 [options]").arg(command.path.join(QLatin1Char(' ')));
+    if (text.startsWith(QLatin1String("Usage: ")) && lineEnd > 0)
+        text.replace(0, lineEnd, usageLine);
+    return text;
+}
+
+// An option with two spellings (-n and -c for a cluster's name) given twice with
+// different values: which one was meant is unknown.
+QString conflictingAliases(const QCommandLineParser &parser, const Command &command)
+{
+    for (const QCommandLineOption &option : command.options) {
+        if (option.names().size() < 3 || option.valueName().isEmpty())
+            continue;
+        QStringList values = parser.values(option.names().first());
+        values.removeDuplicates();
+        if (values.size() > 1) {
+            QStringList spellings;
+            for (const QString &name : option.names())
+                spellings << (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+            return QStringLiteral("%1 name the same thing; give one value, not '%2'")
+                .arg(spellings.join(QStringLiteral(", ")), values.join(QStringLiteral("' and '")));
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 int run(const QStringList &arguments)
@@ -71,15 +103,20 @@ int run(const QStringList &arguments)
                       QStringLiteral("FORMAT"), QStringLiteral("table")});
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
     parser.addOption(help);
-    QStringList toParse{QStringLiteral("traindesk ") + command->path.join(QLatin1Char(' '))};
+    QStringList toParse{QStringLiteral("traindesk")};
     toParse += arguments.mid(command->path.size());
+    const QString commandName = command->path.join(QLatin1Char(' '));
     if (!parser.parse(toParse)) {
-        err << "error: " << parser.errorText() << '\n';
+        err << "error: " << parser.errorText() << " See 'traindesk " << commandName << " --help'.\n";
         return 2;
     }
     if (parser.isSet(help)) {
-        out << parser.helpText();
+        out << helpText(parser, *command);
         return 0;
+    }
+    if (const QString conflict = conflictingAliases(parser, *command); !conflict.isEmpty()) {
+        err << "error: " << conflict << '\n';
+        return 2;
     }
     if (!parser.positionalArguments().isEmpty()) {
         err << "error: unexpected argument '" << parser.positionalArguments().first() << "'\n";

@@ -27,6 +27,11 @@ Table clusterTable(const QList<QPair<Cluster, QList<Node>>> &clusters)
     return t;
 }
 
+QCommandLineOption clusterNameOption()
+{
+    return nameOption(QStringLiteral("cluster"), QStringLiteral("c"), QStringLiteral("cluster"));
+}
+
 QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {})
 {
     return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
@@ -118,6 +123,12 @@ int createCluster(Context &c)
     r.generateSshKeys = c.args.isSet(QStringLiteral("generate-ssh-keys"));
     r.acceptNewHostKeys = c.args.isSet(QStringLiteral("accept-new-host-keys"));
     r.setupTask = c.args.value(QStringLiteral("setup-task"));
+    if (const QString grace = c.args.value(QStringLiteral("node-lost-grace")); !grace.isEmpty()) {
+        bool ok = false;
+        r.nodeLostGraceSeconds = grace.toInt(&ok);
+        if (!ok || r.nodeLostGraceSeconds < 1)
+            return c.error(QStringLiteral("--node-lost-grace: expected whole seconds >= 1, found '%1'").arg(grace));
+    }
     r.mountRoot = c.args.value(QStringLiteral("mount-root"));
     if (!r.mountRoot.isEmpty() && !r.mountRoot.startsWith(QLatin1Char('/')))
         return c.error(QStringLiteral("--mount-root: expected an absolute path, found '%1'").arg(r.mountRoot));
@@ -161,7 +172,7 @@ QList<Command> clusterCommands()
 {
     QList<Command> commands;
     commands.append({{"cluster", "create"}, "Create a cluster of SSH nodes, a Slurm cluster, or one of this machine.",
-                     {workspaceOption(), nameOption("cluster"),
+                     {workspaceOption(), clusterNameOption(),
                       option({"local"}, "The cluster is this machine (no SSH)."),
                       option({"slurm"}, "A Slurm cluster reached through its login node: 'local' (TrainDesk runs on it) "
                                         "or user@host[:port] (over SSH, with the credentials below). Slurm queues and "
@@ -183,9 +194,11 @@ QList<Command> clusterCommands()
                       option({"accept-new-host-keys"}, "Trust host keys TrainDesk has not seen before (their fingerprints "
                                                        "are printed). A changed key is always refused."),
                       option({"setup-task"}, "Command run on every node when it joins the cluster.", "CMD"),
+                      option({"node-lost-grace"}, "Seconds a node of a running job may be out of reach before the job "
+                                                  "fails with NodeUnreachable (default 120).", "SECONDS"),
                       option({"mount-root"}, "Where shares appear on the nodes ($AZ_BATCHAI_MOUNT_ROOT).", "DIR")},
                      createCluster});
-    commands.append({{"cluster", "list"}, "List the clusters of a workspace.", {workspaceOption()}, [](Context &c) {
+    commands.append({{"cluster", "list"}, "List the clusters of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
             return c.error(ws.error());
@@ -199,7 +212,7 @@ QList<Command> clusterCommands()
         return c.print(array, clusterTable(rows));
     }});
     commands.append({{"cluster", "show"}, "Show a cluster's node counts (after asking the nodes how they are).",
-                     {workspaceOption(), nameOption("cluster")}, [](Context &c) {
+                     {workspaceOption(), clusterNameOption(), queryOption()}, [](Context &c) {
         const auto cl = clusterArgument(c, QStringLiteral("name"));
         if (!cl)
             return c.error(cl.error());
@@ -210,7 +223,7 @@ QList<Command> clusterCommands()
     }});
     commands.append({{"cluster", "resize"}, "Set the number of nodes in service; nodes above it drain and leave, 0 "
                                             "parks the cluster.",
-                     {workspaceOption(), nameOption("cluster"),
+                     {workspaceOption(), clusterNameOption(),
                       option({"t", "target"}, "Target node count.", "N")}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
@@ -227,21 +240,38 @@ QList<Command> clusterCommands()
     }});
     commands.append({{"cluster", "setup"}, "Run the setup task again (after its script changed, say) on every node or "
                                            "the --node ones; nodes running a job are refused.",
-                     {workspaceOption(), nameOption("cluster"),
+                     {workspaceOption(), clusterNameOption(),
                       option({"node"}, "Run it on this node only (repeat for more).", "NODE")},
                      runSetup});
-    commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs).",
-                     {workspaceOption(), nameOption("cluster")}, [](Context &c) {
+    commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs) and take "
+                                            "back the key its nodes use to reach each other: its line in every node's "
+                                            "~/.ssh/authorized_keys, its key files on the head node and here. Nodes "
+                                            "that cannot be reached are named; the cluster is deleted all the same.",
+                     {workspaceOption(), clusterNameOption(),
+                      option({"keep-keys"}, "Leave the cluster's key on the nodes and here.")}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
-        if (auto removed = ClusterService(c.store).remove(c.workspaceName(), *name); !removed)
+        const bool keepKeys = c.args.isSet(QStringLiteral("keep-keys"));
+        const auto removed = ClusterService(c.store).remove(c.workspaceName(), *name, keepKeys);
+        if (!removed)
             return c.error(removed.error());
-        return c.print(QJsonObject{{"name", *name}, {"deleted", true}}, QStringLiteral("Deleted cluster '%1'\n").arg(*name));
+        QString text = QStringLiteral("Deleted cluster '%1'\n").arg(*name);
+        for (const QString &line : removed->removed)
+            text += QStringLiteral("  %1\n").arg(line);
+        // What stays on a node needs the user: said on stderr, as a warning.
+        for (const QString &line : removed->leftBehind)
+            c.err << "warning: " << line << '\n';
+        if (keepKeys)
+            text += QStringLiteral("  kept the cluster's key on the nodes (--keep-keys)\n");
+        return c.print(QJsonObject{{"name", *name}, {"deleted", true},
+                                   {"removed", QJsonArray::fromStringList(removed->removed)},
+                                   {"leftBehind", QJsonArray::fromStringList(removed->leftBehind)}},
+                       text);
     }});
     commands.append({{"cluster", "probe"}, "Check every node: reachable, logged in, OS, cores, memory, GPUs, Open MPI, "
                                            "trainer, mount root, shares, SSH from the head node, a shared network.",
-                     {workspaceOption(), nameOption("cluster")}, [](Context &c) {
+                     {workspaceOption(), clusterNameOption()}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
@@ -263,7 +293,7 @@ QList<Command> clusterCommands()
             return c.error(QStringLiteral("%1 check%2 failed").arg(failed).arg(failed == 1 ? "" : "s"));
         return 0;
     }});
-    commands.append({{"cluster", "node", "list"}, "List a cluster's nodes.", {workspaceOption(), clusterOption()},
+    commands.append({{"cluster", "node", "list"}, "List a cluster's nodes.", {workspaceOption(), clusterOption(), queryOption()},
                      [](Context &c) {
         const auto cl = clusterArgument(c, QStringLiteral("cluster"));
         if (!cl)

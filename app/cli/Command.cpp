@@ -1,5 +1,7 @@
 #include "Command.h"
 
+#include "JsonQuery.h"
+
 #include "store/Store.h"
 
 #include <csignal>
@@ -40,6 +42,15 @@ int Context::print(const QJsonValue &json, const Table &table)
 
 int Context::print(const QJsonValue &json, const QString &text)
 {
+    // Only commands with --query define it: ask the parsed names, not isSet().
+    if (args.optionNames().contains(QStringLiteral("query"))) {
+        const auto part = queryJson(json, args.value(QStringLiteral("query")));
+        if (!part)
+            return error(part.error());
+        out << (part->isString() && !this->json() ? part->toString() + QLatin1Char('\n') : toJsonText(*part));
+        out.flush();
+        return 0;
+    }
     out << (this->json() ? toJsonText(json) : text);
     out.flush();
     return 0;
@@ -91,6 +102,20 @@ QCommandLineOption nameOption(const QString &what)
 {
     return {{QStringLiteral("n"), QStringLiteral("name")}, QStringLiteral("Name of the %1.").arg(what),
             QStringLiteral("NAME")};
+}
+
+QCommandLineOption nameOption(const QString &what, const QString &letter, const QString &longName)
+{
+    return {{QStringLiteral("n"), QStringLiteral("name"), letter, longName},
+            QStringLiteral("Name of the %1 (-n or -%2).").arg(what, letter), QStringLiteral("NAME")};
+}
+
+QCommandLineOption queryOption()
+{
+    return {QStringLiteral("query"),
+            QStringLiteral("Print only this part of the JSON view: fields joined by dots, [N] for an element, [*] for "
+                           "each element (e.g. nodeStateCounts.idleNodeCount, nodes[*].state)."),
+            QStringLiteral("PATH")};
 }
 
 QCommandLineOption clusterOption()

@@ -38,7 +38,8 @@ public:
     Result<Workspace> workspace() const;
     Result<Experiment> experiment() const;  // -w and -e
 
-    // Prints `json` with -o json, else `table`; returns 0.
+    // Prints `json` with -o json, else `table`; returns 0. With --query, only the part of
+    // `json` it names (a string bare unless -o json), or an error.
     int print(const QJsonValue &json, const Table &table);
     int print(const QJsonValue &json, const QString &text);
     // Prints "error: <message>" on stderr; returns 1.
@@ -72,6 +73,11 @@ private:
 QCommandLineOption workspaceOption();
 QCommandLineOption experimentOption();
 QCommandLineOption nameOption(const QString &what);
+// The name of the command's own object under both spellings users of `az batchai` meet:
+// -n/--name and the letter other commands give that kind of object (-w, -e, -c, -j, -s),
+// e.g. `cluster show -n C` and `cluster show -c C`. Read it as "name".
+QCommandLineOption nameOption(const QString &what, const QString &letter, const QString &longName);
+QCommandLineOption queryOption();
 QCommandLineOption clusterOption();
 QCommandLineOption fileOption(const QString &description);
 

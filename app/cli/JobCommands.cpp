@@ -1,10 +1,12 @@
-// job create|show|list|wait|terminate|delete|start|validate|plan|metrics, job file list|stream,
+// job create|show|list|wait|terminate|delete|start|validate|plan|metrics, job file list|download|stream,
 // job node list. Jobs start and move in the agent; these commands store, queue and read.
 #include "Command.h"
 #include "JsonViews.h"
+#include "ProgressPrinter.h"
 
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
+#include "jobs/JobFileDownload.h"
 #include "jobs/JobOutput.h"
 #include "metrics/MetricRecord.h"
 #include "common/SafeFiles.h"
@@ -31,7 +33,7 @@ namespace {
 
 constexpr int pollMs = 1000;
 
-QCommandLineOption jobNameOption() { return nameOption(QStringLiteral("job")); }
+QCommandLineOption jobNameOption() { return nameOption(QStringLiteral("job"), QStringLiteral("j"), QStringLiteral("job")); }
 QCommandLineOption jobOption()
 {
     return {{QStringLiteral("j"), QStringLiteral("job")}, QStringLiteral("Job."), QStringLiteral("JOB")};
@@ -189,32 +191,42 @@ Table jobTable(Context &c, const QList<Job> &jobs)
     return t;
 }
 
-// `query`: a dotted field path to print alone (job show --query), or empty.
-int showJob(Context &c, const JobRef &ref, const QString &query = {})
+// "  CODE: message" and its details, one line each, as `job wait` prints them.
+QString errorLines(const Job &job)
+{
+    QString text;
+    for (const JobError &e : job.errors) {
+        text += QStringLiteral("  %1: %2\n").arg(e.code, e.message);
+        for (const QString &detail : e.details)
+            text += QStringLiteral("    %1\n").arg(detail);
+    }
+    return text;
+}
+
+int showJob(Context &c, const JobRef &ref)
 {
     const QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
-    if (!query.isEmpty()) {
-        QJsonValue v = json;
-        for (const QString &key : query.split(QLatin1Char('.'))) {
-            if (!v.isObject() || !v.toObject().contains(key))
-                return c.error(QStringLiteral("--query: job has no field '%1'").arg(query));
-            v = v.toObject().value(key);
-        }
-        c.out << (v.isString() ? v.toString() + QLatin1Char('\n') : toJsonText(v));
-        return 0;
-    }
     QString text = jobTable(c, {ref.job}).render();
     // Which node ran which rank: what a rank's lines in the logs came from.
     if (!ref.job.rankNodes.isEmpty())
         text += QStringLiteral("\nRanks: %1\n").arg(rankNodesText(ref.job.rankNodes));
+    // Why a job failed is the first thing asked of it: not only in -o json.
+    if (!ref.job.errors.isEmpty())
+        text += QStringLiteral("\nErrors:\n") + errorLines(ref.job);
     return c.print(json, text);
 }
 
-// Where a -d ID names: "stdouterr" or an output directory of the job's spec.
-Result<QString> jobDirectory(Context &c, const Job &job, const QString &id)
+// A folder of a job that -d names: "stdouterr" or an output directory of its spec.
+struct JobFolder
+{
+    QString id;        // "stdouterr" or the output directory's id as the spec spells it
+    QString relative;  // its path relative to the job directory
+};
+
+Result<JobFolder> jobDirectory(Context &c, const Job &job, const QString &id)
 {
     if (id.isEmpty() || id == QLatin1String("stdouterr"))
-        return QStringLiteral("stdouterr");
+        return JobFolder{QStringLiteral("stdouterr"), QStringLiteral("stdouterr")};
     JobRunner runner(c.store);
     const auto plan = runner.planOf(job);
     if (!plan)
@@ -223,10 +235,61 @@ Result<QString> jobDirectory(Context &c, const Job &job, const QString &id)
         if (outputId.compare(id, Qt::CaseInsensitive) == 0) {
             if (!path.startsWith(job.jobDir + QLatin1Char('/')))
                 return fail(QStringLiteral("output directory %1 (%2) is outside the job directory").arg(id, path));
-            return path.mid(job.jobDir.size() + 1);
+            return JobFolder{outputId, path.mid(job.jobDir.size() + 1)};
         }
     }
     return fail(QStringLiteral("job '%1' has no output directory '%2'").arg(job.name, id));
+}
+
+QString conflictText(const QList<JobFileCopy> &conflicts)
+{
+    QStringList names;
+    for (const JobFileCopy &f : conflicts.mid(0, 5))
+        names << f.localPath;
+    if (conflicts.size() > names.size())
+        names << QStringLiteral("%1 more").arg(conflicts.size() - names.size());
+    return QStringLiteral("%1 exist%2 and differ%2 from the job's: refused, nothing was downloaded (--overwrite "
+                          "replaces %3)")
+        .arg(names.join(QStringLiteral(", ")), conflicts.size() == 1 ? QStringLiteral("s") : QString(),
+             conflicts.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+}
+
+int downloadJobFiles(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("job"));
+    if (!ref)
+        return c.error(ref.error());
+    const auto dest = c.required(QStringLiteral("dest"));
+    if (!dest)
+        return c.error(dest.error());
+    const auto folder = jobDirectory(c, ref->job, c.args.value(QStringLiteral("output-directory-id")));
+    if (!folder)
+        return c.error(folder.error());
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    ProgressPrinter printer(c, QStringLiteral("download"));
+    JobOutput output(c.store);
+    const auto outcome = JobFileDownload(output).download(
+        ref->job, {folder->relative, folder->id, c.args.value(QStringLiteral("path")), *dest, c.args.isSet("overwrite")},
+        {[&printer](qint64 done, qint64 total, const QString &file) { printer(done, total, file); }, &cancel});
+    if (!outcome)
+        return c.error(outcome.error());
+    if (!outcome->conflicts.isEmpty())
+        return c.error(conflictText(outcome->conflicts));
+    for (const QString &link : outcome->skippedLinks)
+        c.err << "warning: skipped " << link << ": a symbolic link (it may lead out of the job directory)\n";
+    QString text;
+    QJsonArray files;
+    for (const JobFileCopy &f : outcome->files) {
+        text += QStringLiteral("%1 -> %2%3\n").arg(f.source, f.localPath,
+                                                  f.unchanged ? QStringLiteral(" (unchanged)") : QString());
+        files.append(QJsonObject{{"path", f.source}, {"file", f.localPath}, {"size", f.size}, {"unchanged", f.unchanged}});
+    }
+    if (outcome->files.isEmpty())
+        text += QStringLiteral("No files to download\n");
+    return c.print(QJsonObject{{"job", ref->job.name}, {"files", files},
+                               {"skippedLinks", QJsonArray::fromStringList(outcome->skippedLinks)}},
+                   text);
 }
 
 } // namespace
@@ -278,16 +341,14 @@ QList<Command> jobCommands()
             c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
         return showJob(c, {ref->workspace, ref->experiment, *job});
     }});
-    const QCommandLineOption queryOption(QStringLiteral("query"), QStringLiteral("Print one field (dotted path)."),
-                                         QStringLiteral("FIELD"));
-    commands.append({{"job", "show"}, "Show a job.", {workspaceOption(), experimentOption(), jobNameOption(), queryOption},
-                     [](Context &c) {
+    commands.append({{"job", "show"}, "Show a job: its row, the nodes of its ranks and its errors.",
+                     {workspaceOption(), experimentOption(), jobNameOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("name"));
         if (!ref)
             return c.error(ref.error());
-        return showJob(c, *ref, c.args.value(QStringLiteral("query")));
+        return showJob(c, *ref);
     }});
-    commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption()},
+    commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption(), queryOption()},
                      [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
@@ -316,9 +377,7 @@ QList<Command> jobCommands()
         c.out << QStringLiteral("job '%1' %2").arg(job.name, toString(job.state));
         if (job.exitCode)
             c.out << QStringLiteral(" with exit code %1").arg(*job.exitCode);
-        for (const JobError &e : job.errors)
-            c.out << QStringLiteral("\n  %1: %2").arg(e.code, e.message);
-        c.out << '\n';
+        c.out << '\n' << errorLines(job);
         c.out.flush();
         if (job.state == JobState::Succeeded)
             return 0;
@@ -408,14 +467,15 @@ QList<Command> jobCommands()
     const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");
     const QCommandLineOption pathOption({"p", "path"}, "Path inside the directory.", "PATH");
     commands.append({{"job", "file", "list"}, "List a job's output files.",
-                     {workspaceOption(), experimentOption(), jobOption(), dirOption, pathOption}, [](Context &c) {
+                     {workspaceOption(), experimentOption(), jobOption(), dirOption, pathOption, queryOption()},
+                     [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
         auto dir = jobDirectory(c, ref->job, c.args.value("output-directory-id"));
         if (!dir)
             return c.error(dir.error());
-        QString relative = *dir;
+        QString relative = dir->relative;
         if (!c.args.value("path").isEmpty())
             relative += QLatin1Char('/') + c.args.value("path");
         const auto files = JobOutput(c.store).listFiles(ref->job, relative);
@@ -431,6 +491,14 @@ QList<Command> jobCommands()
         }
         return c.print(array, t);
     }});
+    commands.append({{"job", "file", "download"}, "Copy a job's file or folder (all of the directory without -p) "
+                     "from its head node into DEST/<job>/<stdouterr or output id>/...; progress on stderr, Ctrl-C "
+                     "cancels. A local file that differs is not replaced without --overwrite.",
+                     {workspaceOption(), experimentOption(), jobOption(), dirOption,
+                      QCommandLineOption({"p", "path"}, "A file or folder inside the directory (default: all of it).", "PATH"),
+                      QCommandLineOption(QStringList{"dest"}, "Local folder to download into.", "DIR"),
+                      QCommandLineOption(QStringList{"overwrite"}, "Replace local files that differ from the job's.")},
+                     downloadJobFiles});
     commands.append({{"job", "file", "stream"}, "Print a file of stdouterr as it grows, until the job ends.",
                      {workspaceOption(), experimentOption(), jobOption(), fileOption("The file, e.g. stdout.txt.")},
                      [](Context &c) {
@@ -503,7 +571,7 @@ QList<Command> jobCommands()
     }});
     commands.append({{"job", "metrics"}, "Print the metric records stored for a job (one JSON object per record "
                      "with -o json).",
-                     {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {
+                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
@@ -522,7 +590,7 @@ QList<Command> jobCommands()
         return c.print(array, t);
     }});
     commands.append({{"job", "node", "list"}, "List the nodes a job runs on.",
-                     {workspaceOption(), experimentOption(), jobOption()}, [](Context &c) {
+                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());

@@ -64,6 +64,7 @@ QJsonObject toJson(const Cluster &cluster, const QList<Node> &nodes, const QStri
             {"currentNodeCount", int(nodes.size())},
             {"targetNodeCount", cluster.targetNodeCount},
             {"mountRoot", cluster.mountRoot},
+            {"nodeLostGraceSeconds", cluster.nodeLostGraceSeconds},
             {"nodeStateCounts", QJsonObject{{"idleNodeCount", c.idle},
                                             {"runningNodeCount", c.running},
                                             {"preparingNodeCount", c.preparing},

@@ -1,5 +1,6 @@
 // share create|list|show|delete, share directory create, share file upload|download|list.
 #include "Command.h"
+#include "ProgressPrinter.h"
 
 #include "shares/ShareService.h"
 #include "store/Store.h"
@@ -16,7 +17,11 @@ QCommandLineOption option(const QStringList &names, const QString &description, 
     return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
 }
 
-QCommandLineOption shareOption() { return option({"share"}, "Name of the share.", "NAME"); }
+QCommandLineOption shareOption() { return option({"s", "share"}, "Name of the share.", "NAME"); }
+QCommandLineOption shareNameOption()
+{
+    return nameOption(QStringLiteral("share"), QStringLiteral("s"), QStringLiteral("share"));
+}
 
 QJsonObject shareJson(const Share &share, const QString &workspace, const QString &cluster)
 {
@@ -49,29 +54,6 @@ Result<Share> shareArgument(Context &c, ShareService &service)
         return name.failure();
     return service.find(c.workspaceName(), *name);
 }
-
-// "upload: cifar10.bin 40% (4194304 of 10485760 bytes)" on stderr, each tenth and each file.
-class ProgressPrinter
-{
-public:
-    ProgressPrinter(Context &c, const QString &verb) : m_c(c), m_verb(verb) {}
-    void operator()(qint64 done, qint64 total, const QString &file)
-    {
-        const int tenth = total > 0 ? int(done * 10 / total) : 10;
-        if (file.isEmpty() || (tenth == m_tenth && file == m_file))
-            return;
-        m_tenth = tenth;
-        m_file = file;
-        m_c.err << m_verb << ": " << file << ' ' << tenth * 10 << "% (" << done << " of " << total << " bytes)\n";
-        m_c.err.flush();
-    }
-
-private:
-    Context &m_c;
-    QString m_verb;
-    int m_tenth = -1;
-    QString m_file;
-};
 
 int createShare(Context &c)
 {
@@ -174,20 +156,20 @@ QList<Command> shareCommands()
     QList<Command> commands;
     commands.append({{"share", "create"}, "Create a share: a folder on this machine (local), a path every node of a "
                                           "cluster sees (cluster, e.g. NFS), or a folder on every node (replicated).",
-                     {workspaceOption(), nameOption("share"),
+                     {workspaceOption(), shareNameOption(),
                       option({"kind"}, "local, cluster or replicated.", "KIND"),
                       option({"path"}, "local: a folder here (default: under the data directory); cluster and "
                                        "replicated: an absolute path on the nodes.", "DIR"),
                       option({"c", "cluster"}, "The cluster whose nodes hold a cluster or replicated share.", "CLUSTER")},
                      createShare});
-    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption()}, [](Context &c) {
+    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
         ShareService service(c.store);
         const auto shares = service.list(c.workspaceName());
         if (!shares)
             return c.error(shares.error());
         return printShares(c, service, *shares, false);
     }});
-    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), nameOption("share")}, [](Context &c) {
+    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), shareNameOption(), queryOption()}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
@@ -198,7 +180,7 @@ QList<Command> shareCommands()
         return printShares(c, service, {*share}, true);
     }});
     commands.append({{"share", "delete"}, "Forget a share; its files stay where they are.",
-                     {workspaceOption(), nameOption("share")}, [](Context &c) {
+                     {workspaceOption(), shareNameOption()}, [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());

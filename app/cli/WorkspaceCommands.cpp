@@ -26,7 +26,17 @@ Table experimentTable(const QList<Experiment> &list)
     return t;
 }
 
-// The workspace named by -n (workspace commands) rather than -w.
+QCommandLineOption workspaceNameOption()
+{
+    return nameOption(QStringLiteral("workspace"), QStringLiteral("w"), QStringLiteral("workspace"));
+}
+
+QCommandLineOption experimentNameOption()
+{
+    return nameOption(QStringLiteral("experiment"), QStringLiteral("e"), QStringLiteral("experiment"));
+}
+
+// The workspace named by -n or -w (one option in workspace commands).
 Result<QString> workspaceNameArg(Context &c) { return c.required(QStringLiteral("name")); }
 
 } // namespace
@@ -34,7 +44,7 @@ Result<QString> workspaceNameArg(Context &c) { return c.required(QStringLiteral(
 QList<Command> workspaceCommands()
 {
     QList<Command> commands;
-    commands.append({{"workspace", "create"}, "Create a workspace.", {nameOption("workspace")}, [](Context &c) {
+    commands.append({{"workspace", "create"}, "Create a workspace.", {workspaceNameOption()}, [](Context &c) {
         const auto name = workspaceNameArg(c);
         if (!name)
             return c.error(name.error());
@@ -43,7 +53,7 @@ QList<Command> workspaceCommands()
             return c.error(ws.error());
         return c.print(toJson(*ws), workspaceTable({*ws}));
     }});
-    commands.append({{"workspace", "show"}, "Show a workspace.", {nameOption("workspace")}, [](Context &c) {
+    commands.append({{"workspace", "show"}, "Show a workspace.", {workspaceNameOption(), queryOption()}, [](Context &c) {
         const auto name = workspaceNameArg(c);
         if (!name)
             return c.error(name.error());
@@ -52,7 +62,7 @@ QList<Command> workspaceCommands()
             return c.error(ws.error());
         return c.print(toJson(*ws), workspaceTable({*ws}));
     }});
-    commands.append({{"workspace", "delete"}, "Delete a workspace and everything in it.", {nameOption("workspace")},
+    commands.append({{"workspace", "delete"}, "Delete a workspace and everything in it.", {workspaceNameOption()},
                      [](Context &c) {
         const auto name = workspaceNameArg(c);
         if (!name)
@@ -61,7 +71,7 @@ QList<Command> workspaceCommands()
             return c.error(deleted.error());
         return 0;
     }});
-    commands.append({{"workspace", "list"}, "List workspaces.", {}, [](Context &c) {
+    commands.append({{"workspace", "list"}, "List workspaces.", {queryOption()}, [](Context &c) {
         const QList<Workspace> list = c.store.workspaces();
         QJsonArray array;
         for (const Workspace &ws : list)
@@ -69,7 +79,7 @@ QList<Command> workspaceCommands()
         return c.print(array, workspaceTable(list));
     }});
 
-    commands.append({{"experiment", "create"}, "Create an experiment.", {workspaceOption(), nameOption("experiment")},
+    commands.append({{"experiment", "create"}, "Create an experiment.", {workspaceOption(), experimentNameOption()},
                      [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
@@ -82,7 +92,7 @@ QList<Command> workspaceCommands()
             return c.error(exp.error());
         return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
     }});
-    commands.append({{"experiment", "show"}, "Show an experiment.", {workspaceOption(), nameOption("experiment")},
+    commands.append({{"experiment", "show"}, "Show an experiment.", {workspaceOption(), experimentNameOption(), queryOption()},
                      [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
@@ -95,7 +105,7 @@ QList<Command> workspaceCommands()
             return c.error(exp.error());
         return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
     }});
-    commands.append({{"experiment", "list"}, "List the experiments of a workspace.", {workspaceOption()}, [](Context &c) {
+    commands.append({{"experiment", "list"}, "List the experiments of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
         const auto ws = c.workspace();
         if (!ws)
             return c.error(ws.error());

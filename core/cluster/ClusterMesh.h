@@ -23,9 +23,28 @@ using TransportOpener = std::function<Result<std::shared_ptr<Transport>>(const N
 QString directoryRelativePath(const Cluster &cluster);
 QString configRelativePath(const Cluster &cluster);
 
+// The cluster's key pair on this machine (kept so that a node that joins later gets it).
+QString localKeyPath(const Cluster &cluster);
+
 // `nodes`: every node of the cluster (parked ones too, so a resize needs no new setup),
 // head node first.
 VoidResult setUp(const Cluster &cluster, const QList<Node> &nodes, const TransportOpener &open);
+
+// What tearDown did: one line per thing removed, and one per thing it could not reach.
+struct TearDownReport
+{
+    QStringList removed;
+    QStringList leftBehind;
+};
+
+// The reverse of setUp, for a deleted cluster: the cluster's public key line out of each
+// node's ~/.ssh/authorized_keys, the head node's folder of the cluster (its key pair,
+// known_hosts and ssh_config, unless another TrainDesk's key is in it), and the key pair
+// here. Nothing else: the user's keys and TrainDesk's login key stay. Nodes are asked in
+// parallel; an unreachable one is named with the key line still in it. `message` gets
+// each line as it happens.
+TearDownReport tearDown(const Cluster &cluster, const QList<Node> &nodes, const TransportOpener &open,
+                        const std::function<void(const QString &)> &message = {});
 
 } // namespace ClusterMesh
 } // namespace TrainDesk

@@ -1,5 +1,7 @@
 #include "ClusterService.h"
 
+#include "jobs/TrainerDeployment.h"
+
 #include "SlurmCluster.h"
 
 #include "ClusterCredentials.h"
@@ -114,6 +116,7 @@ Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request,
     cluster.name = request.name;
     cluster.kind = ClusterKind::Local;
     cluster.targetNodeCount = 1;
+    cluster.nodeLostGraceSeconds = request.nodeLostGraceSeconds;
     cluster.mountRoot = request.mountRoot.isEmpty() ? DataPaths::clusterMountRoot(request.workspace, request.name)
                                                     : request.mountRoot;
     cluster.setupTask = request.setupTask;
@@ -256,6 +259,7 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
     cluster.name = request.name;
     cluster.kind = ClusterKind::Ssh;
     cluster.targetNodeCount = int(addresses.size());
+    cluster.nodeLostGraceSeconds = request.nodeLostGraceSeconds;
     cluster.mountRoot = request.mountRoot.isEmpty()
         ? QStringLiteral("%1/traindesk/mounts/%2/%3").arg(outcomes.first().home, request.workspace, request.name)
         : request.mountRoot;
@@ -440,12 +444,21 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
     return m_store.clusterById(cluster->id);
 }
 
-VoidResult ClusterService::remove(const QString &workspace, const QString &name)
+Result<ClusterMesh::TearDownReport> ClusterService::remove(const QString &workspace, const QString &name, bool keepKeys,
+                                                           const ClusterEvents &events)
 {
     const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
-    return m_store.deleteCluster(cluster->id);
+    // The nodes as they were: the record goes first, so no job can start on a cluster
+    // whose keys are going (the refusal for active jobs is in the same transaction).
+    const QList<Node> nodes = m_store.allNodes(cluster->id);
+    if (auto deleted = m_store.deleteCluster(cluster->id); !deleted)
+        return deleted.failure();
+    if (keepKeys || cluster->kind != ClusterKind::Ssh)
+        return ClusterMesh::TearDownReport{};
+    return ClusterMesh::tearDown(*cluster, nodes, [&](const Node &n) { return openTransport(*cluster, n); },
+                                 events.message);
 }
 
 QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
@@ -491,6 +504,7 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     ProbeOptions options;
     options.shares = shares;
     options.trainerDirectory = DataPaths::trainerDirectory();
+    options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.hostKeyPolicy = policyOf(request);
     std::mutex askMutex;
     if (request.confirmHostKey) {
@@ -563,6 +577,7 @@ Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, c
     ProbeOptions options;
     options.shares = m_store.shares(cluster->workspaceId);
     options.trainerDirectory = DataPaths::trainerDirectory();
+    options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.cancel = cancel;
     SerialEvents serial(events);
     const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options,

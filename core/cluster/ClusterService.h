@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClusterMesh.h"
 #include "NodeProbe.h"
 #include "SetupTask.h"
 #include "common/Result.h"
@@ -37,6 +38,7 @@ struct CreateClusterRequest
     // SSH node with the credentials above); the rest are sbatch defaults.
     std::optional<SlurmSettings> slurm;
     int connectTimeoutMs = 10000;
+    int nodeLostGraceSeconds = 120;  // see Cluster::nodeLostGraceSeconds
 };
 
 // What happens while a cluster is created, resized or probed: one line per step, and
@@ -60,7 +62,11 @@ public:
     Result<Cluster> create(const CreateClusterRequest &request, const ClusterEvents &events = {});
     Result<Cluster> resize(const QString &workspace, const QString &name, int targetNodeCount,
                            const ClusterEvents &events = {});
-    VoidResult remove(const QString &workspace, const QString &name);
+    // Deletes the cluster here (refused while it has queued or running jobs), then takes
+    // back what its creation put on the nodes (ClusterMesh::tearDown) unless `keepKeys`.
+    // Unreachable nodes do not stop the delete: the report names them.
+    Result<ClusterMesh::TearDownReport> remove(const QString &workspace, const QString &name, bool keepKeys = false,
+                                               const ClusterEvents &events = {});
 
     // The connection test of the cluster wizard: probes the nodes of a request before
     // anything is stored (new host keys as the request says).

@@ -342,8 +342,10 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
                f.openMpiVersion.isEmpty() ? (mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun)
                                           : QStringLiteral("Open MPI %1").arg(f.openMpiVersion),
                QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
-        report(QStringLiteral("trainer"), QStringLiteral("Trainer"), !f.trainerPath.isEmpty(),
-               f.trainerPath.isEmpty() ? QStringLiteral("traindesk-trainer not found") : f.trainerPath,
+        report(QStringLiteral("trainer"), QStringLiteral("Trainer"), !f.trainerPath.isEmpty() || options.trainerCopied,
+               !f.trainerPath.isEmpty() ? f.trainerPath
+               : options.trainerCopied  ? QStringLiteral("not on the node: TrainDesk copies its own when a job starts")
+                                        : QStringLiteral("traindesk-trainer not found"),
                QStringLiteral("jobs that use the bundled trainer need traindesk-trainer in %1 or on the PATH")
                    .arg(options.trainerDirectory.isEmpty() ? QStringLiteral("the trainer folder") : options.trainerDirectory));
         const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");

@@ -57,6 +57,7 @@ struct ProbeOptions
 {
     QList<Share> shares;          // the workspace's shares: each must be usable on every node
     QString trainerDirectory;     // where jobs look for traindesk-trainer on the nodes
+    bool trainerCopied = false;   // this machine has a trainer it copies to nodes without one
     HostKeyPolicy hostKeyPolicy = HostKeyPolicy::KnownOnly;
     std::function<bool(const HostKeyQuestion &)> confirmHostKey;
     int connectTimeoutMs = 10000;

@@ -94,4 +94,34 @@ VoidResult deployPublicKey(Transport &transport, const QString &publicKeyLine)
     return {};
 }
 
+QString removeCommand(const QString &publicKeyLine)
+{
+    const QString key = shellQuote(publicKeyLine.trimmed());
+    return QStringLiteral(
+               "f=\"$HOME/.ssh/authorized_keys\"; [ -f \"$f\" ] || { echo 0; exit 0; }; "
+               "exec 9>>\"$f\" && { command -v flock >/dev/null 2>&1 && flock 9 || true; } && "
+               "n=$(grep -cxF -- %1 \"$f\" || true) && "
+               "if [ \"$n\" -gt 0 ]; then "
+               // Rewritten in place (not renamed), so the lock others wait on stays this file's.
+               "t=\"$f.traindesk-$$\" && umask 077 && "
+               "{ grep -vxF -- %1 \"$f\" > \"$t\"; [ $? -le 1 ]; } && cat \"$t\" > \"$f\" && rm -f \"$t\" "
+               "|| { rm -f \"$t\"; exit 1; }; fi && echo \"$n\"")
+        .arg(key);
+}
+
+Result<int> removePublicKey(Transport &transport, const QString &publicKeyLine)
+{
+    const auto result = transport.exec(removeCommand(publicKeyLine), 30000);
+    if (!result)
+        return result.failure();
+    bool ok = false;
+    const int removed = QString::fromUtf8(result->stdOut).trimmed().toInt(&ok);
+    if (result->exitCode != 0 || !ok) {
+        return fail(QStringLiteral("node %1: cannot remove the key from ~/.ssh/authorized_keys (exit code %2): %3")
+                        .arg(transport.nodeName()).arg(result->exitCode)
+                        .arg(QString::fromLocal8Bit(result->stdErr).trimmed()));
+    }
+    return removed;
+}
+
 } // namespace TrainDesk::SshKeys

@@ -29,5 +29,12 @@ Result<KeyPair> generateKeyPair(const QString &privateKeyPath, const QString &co
 QString deployCommand(const QString &publicKeyLine);
 VoidResult deployPublicKey(Transport &transport, const QString &publicKeyLine);
 
+// The reverse: removes the lines of ~/.ssh/authorized_keys that are exactly `publicKeyLine`
+// (as deployCommand wrote it; a line with options or another comment is the user's and
+// stays), under the same lock, keeping the file's owner and mode. Prints how many went.
+QString removeCommand(const QString &publicKeyLine);
+// The number of lines removed (0 when the key was not there).
+Result<int> removePublicKey(Transport &transport, const QString &publicKeyLine);
+
 } // namespace SshKeys
 } // namespace TrainDesk

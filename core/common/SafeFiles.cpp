@@ -108,7 +108,7 @@ Result<QString> confined(const QString &root, const QString &path, const QString
 QString confinedCommand(const QString &root, const QString &path)
 {
     return QStringLiteral("r=$(realpath -m -- %1) && p=$(realpath -m -- %2) && "
-                          "case \"$p/\" in \"$r\"/*) printf '%%s' \"$p\" ;; *) printf '%%s' \"$p\"; exit 3 ;; esac")
+                          "case \"$p/\" in \"$r\"/*) printf '%s' \"$p\" ;; *) printf '%s' \"$p\"; exit 3 ;; esac")
         .arg(shellQuote(root), shellQuote(path));
 }
 

@@ -1,5 +1,6 @@
 #include "JobOutput.h"
 
+#include "common/SafeFiles.h"
 #include "common/ShellQuote.h"
 
 #include <QRegularExpression>
@@ -136,6 +137,34 @@ bool JobOutput::isSymbolicLink(const Job &job, const QString &relativePath)
         return false;
     const auto test = (*transport)->exec(QStringLiteral("test -L %1").arg(shellQuote(job.jobDir + QLatin1Char('/') + relativePath)), 15000);
     return test && test->exitCode == 0;
+}
+
+Result<QStringList> JobOutput::linksUnder(const Job &job, const QString &relativePath, const QString &shownAs)
+{
+    auto transport = headTransport(job);
+    if (!transport)
+        return transport.failure();
+    const QString path = job.jobDir + QLatin1Char('/') + relativePath;
+    // find does not follow links (-P): a link is listed, never entered.
+    const auto found = (*transport)->exec(QStringLiteral("p=$(%1) || { printf '%s' \"$p\"; exit 3; }; "
+                                                         "find %2 -type l -print0")
+                                              .arg(SafeFiles::confinedCommand(job.jobDir, path), shellQuote(path)),
+                                          60000);
+    if (!found)
+        return found.failure();
+    if (found->exitCode == 3)
+        return fail(QStringLiteral("%1 of job '%2' leads out of the job directory (to %3): refused")
+                        .arg(shownAs.isEmpty() ? relativePath : shownAs, job.name, QString::fromUtf8(found->stdOut)));
+    if (found->exitCode != 0)
+        return fail(QStringLiteral("node %1: cannot look for links under %2: %3")
+                        .arg((*transport)->nodeName(), path, QString::fromLocal8Bit(found->stdErr).trimmed()));
+    QStringList links;
+    for (const QByteArray &entry : found->stdOut.split('\0')) {
+        const QString link = QString::fromUtf8(entry);
+        if (link.startsWith(job.jobDir + QLatin1Char('/')))
+            links << link.mid(job.jobDir.size() + 1);
+    }
+    return links;
 }
 
 bool JobOutput::isWrittenLater(const QString &name)

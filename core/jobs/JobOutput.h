@@ -35,6 +35,10 @@ public:
     Result<QByteArray> readFile(const Job &job, const QString &relativePath, qint64 offset, qint64 maxBytes);
     // Whether a file of the job directory is a symbolic link (asked on the node).
     bool isSymbolicLink(const Job &job, const QString &relativePath);
+    // The symbolic links at or under a path of the job directory (relative to it), in one
+    // command on the node; fails when the path itself leads out of the job directory
+    // (naming it `shownAs` when given, as the user wrote it).
+    Result<QStringList> linksUnder(const Job &job, const QString &relativePath, const QString &shownAs = {});
     // The files of stdouterr that appear while a job runs (stdout.txt, the per-node logs, ...).
     static bool isWrittenLater(const QString &name);
 

@@ -2,6 +2,7 @@
 
 #include "JobSpec.h"
 #include "JobSweep.h"
+#include "TrainerDeployment.h"
 #include "SlurmBatchScript.h"
 #include "cluster/MultiNodeJob.h"
 #include "JobSpecContext.h"
@@ -257,6 +258,23 @@ VoidResult JobRunner::linkShares(const Cluster &cluster, const QList<Node> &node
     return {};
 }
 
+VoidResult JobRunner::deployTrainer(const Cluster &cluster, const QList<Node> &nodes)
+{
+    if (cluster.kind != ClusterKind::Ssh)
+        return {};  // the local cluster runs it where it is; Slurm's nodes share its file system
+    const auto bundle = TrainerDeployment::localBundle(DataPaths::trainerDirectory());
+    if (!bundle)
+        return {};  // nothing to copy: the nodes' own traindesk-trainer, if any, runs
+    for (const Node &node : nodes) {
+        auto transport = openTransport(cluster, node);
+        if (!transport)
+            return transport.failure();
+        if (auto copied = TrainerDeployment::ensureOnNode(**transport, cluster, *bundle); !copied)
+            return fail(QStringLiteral("node %1: %2").arg(node.name, copied.error()));
+    }
+    return {};
+}
+
 VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> &nodes)
 {
     const auto plan = planFor(job, cluster, nodes);
@@ -282,6 +300,8 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
 
     if (auto linked = linkShares(cluster, nodes); !linked)
         return linked;
+    if (auto deployed = deployTrainer(cluster, nodes); !deployed)
+        return deployed;
     auto head = openTransport(cluster, nodes.first());
     if (!head)
         return head.failure();
@@ -308,8 +328,12 @@ VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> 
         return tokenMade.failure();
     if (tokenMade->exitCode != 0)
         return {};  // launched before: refresh() adopts the launch script's pid file
+    // The launch script carries the job's marker from its start, so the sweeper waits for
+    // it (and its clean-up steps) too.
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
-                                             + QStringLiteral("exec /bin/sh %1").arg(shellQuote(plan->launchScriptPath())));
+                                             + QStringLiteral("%1=%2 exec /bin/sh %3")
+                                                   .arg(jobMarkerVariable(), shellQuote(job.uuid),
+                                                        shellQuote(plan->launchScriptPath())));
     if (!pid)
         return pid.failure();
     job.pid = *pid;
@@ -334,8 +358,11 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     m_store.updateJob(job);
     if (!job.nodes.isEmpty()) {
         setNodesState(job, NodeState::Idle);
-        JobSweep::sweepNodes(m_store, job, m_terminateGraceMs / 1000);
+        // A node out of reach now is swept when it comes back (retryPendingSweeps).
+        for (const QString &node : JobSweep::sweepNodes(m_store, job, m_terminateGraceMs / 1000))
+            m_nodeWatch.addPendingSweep({job.clusterId, node, job.uuid});
     }
+    m_nodeWatch.forget(job.id);
 }
 
 Result<Job> JobRunner::refresh(qint64 jobId)
@@ -357,6 +384,19 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         finish(*job, JobState::Failed, std::nullopt,
                {jobError(QStringLiteral("NodeRemoved"), QStringLiteral("the job's head node left the cluster"))});
         return job;
+    }
+    if (cluster->kind == ClusterKind::Ssh && m_nodeWatch.dueForLook(job->id)) {
+        if (const auto lost = lostNode(*job, *cluster, nodes)) {
+            finish(*job, JobState::Failed, std::nullopt,
+                   {jobError(QStringLiteral("NodeUnreachable"),
+                             QStringLiteral("node %1 could not be reached for %2 s (the cluster allows %3 s)")
+                                 .arg(lost->first)
+                                 .arg(lost->second)
+                                 .arg(cluster->nodeLostGraceSeconds),
+                             {QStringLiteral("the job's processes on the other nodes were ended; those on %1 are "
+                                             "ended when it can be reached again").arg(lost->first)})});
+            return job;
+        }
     }
     auto transport = openTransport(*cluster, *headNode);
     if (!transport)
@@ -423,6 +463,32 @@ Result<Job> JobRunner::adoptLaunch(Job &job, Transport &transport)
     return job;
 }
 
+std::optional<std::pair<QString, qint64>> JobRunner::lostNode(const Job &job, const Cluster &cluster,
+                                                             const QList<Node> &nodes)
+{
+    // Every node of the job answers a trivial command, or its time out of reach grows; a
+    // drop shorter than the cluster's grace period changes nothing.
+    std::optional<std::pair<QString, qint64>> longest;
+    for (const Node &node : nodes) {
+        if (!job.nodes.contains(node.name))
+            continue;
+        auto transport = openTransport(cluster, node);
+        const bool reached = transport && (*transport)->exec(QStringLiteral("true"), reachTimeoutMs);
+        const qint64 lostFor = m_nodeWatch.record(job.id, node.name, reached);
+        if (lostFor >= cluster.nodeLostGraceSeconds && (!longest || lostFor > longest->second))
+            longest = std::make_pair(node.name, lostFor);
+    }
+    return longest;
+}
+
+void JobRunner::retryPendingSweeps()
+{
+    for (const NodeWatch::PendingSweep &sweep : m_nodeWatch.takeDueSweeps()) {
+        if (!JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
+            m_nodeWatch.addPendingSweep(sweep);
+    }
+}
+
 void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, const QDateTime &ended)
 {
     if (code == 0) {
@@ -447,12 +513,20 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
     } else {
         error = jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
                          {QStringLiteral("see stdouterr/stderr.txt")});
+        // A full disk is the likely cause when the job's file system has no space left.
+        const auto free = transport.exec(QStringLiteral("df -Pk %1 | awk 'NR == 2 { print $4 }'").arg(shellQuote(job.jobDir)), 15000);
+        if (free && free->exitCode == 0 && free->stdOut.trimmed() == "0") {
+            error.code = QStringLiteral("DiskFull");
+            error.message = QStringLiteral("the job exited with code %1; the file system of %2 is full (no space left on "
+                                           "device)").arg(code).arg(job.jobDir);
+        }
     }
     finish(job, JobState::Failed, code, {error}, ended);
 }
 
 void JobRunner::refreshAll()
 {
+    retryPendingSweeps();
     QSet<qint64> clusters;
     QSet<qint64> slurmClusters;
     for (const Job &job : m_store.jobsInStates({JobState::Running, JobState::Terminating, JobState::Queued})) {

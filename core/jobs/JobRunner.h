@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LaunchPlan.h"
+#include "NodeWatch.h"
 #include "common/Result.h"
 #include "store/Entities.h"
 #include "transport/Transport.h"
@@ -52,6 +53,8 @@ public:
     Result<Job> terminate(qint64 jobId, int graceMs = terminateGraceMs);
     // Between SIGTERM and SIGKILL when a job is terminated.
     static constexpr int terminateGraceMs = 10000;
+    // A node that does not answer `true` within this long is out of reach for the moment.
+    static constexpr int reachTimeoutMs = 10000;
     // What would run for `spec` on `cluster` (nothing is started).
     Result<LaunchPlan> plan(const QString &workspace, const QString &cluster, const QByteArray &spec,
                             const QString &experiment = QStringLiteral("<experiment>"),
@@ -69,9 +72,15 @@ private:
     // A claimed job without a saved pid: adopt the launch script's pid, or requeue the job
     // when nothing was launched, or fail it when the launch never got going.
     Result<Job> adoptLaunch(Job &job, Transport &transport);
+    // The job's node out of reach for longer than the cluster's grace period, with seconds.
+    std::optional<std::pair<QString, qint64>> lostNode(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
+    // Sweeps of ended jobs whose node was out of reach (NodeWatch), tried again.
+    void retryPendingSweeps();
     Result<LaunchPlan> planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult start(Job &job, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult linkShares(const Cluster &cluster, const QList<Node> &nodes);
+    // SSH nodes get a copy of this machine's trainer (TrainerDeployment).
+    VoidResult deployTrainer(const Cluster &cluster, const QList<Node> &nodes);
     void finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
                 const QDateTime &ended = {});
     void setNodesState(const Job &job, NodeState state);
@@ -90,6 +99,7 @@ private:
     VoidResult cancelOnSlurm(Job &job, const Cluster &cluster);
 
     Store &m_store;
+    NodeWatch m_nodeWatch;  // lives as long as the runner: the agent's
     int m_terminateGraceMs = terminateGraceMs;
 };
 

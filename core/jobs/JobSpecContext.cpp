@@ -1,5 +1,7 @@
 #include "JobSpecContext.h"
 
+#include "TrainerDeployment.h"
+
 #include "common/DataPaths.h"
 #include "store/Store.h"
 
@@ -44,6 +46,12 @@ LaunchContext launchContextFor(const Store &store, const Workspace &workspace, c
     context.mountRoot = cluster.mountRoot;
     context.slurm = cluster.kind == ClusterKind::Slurm;
     context.trainerDirectory = DataPaths::trainerDirectory();
+    // SSH nodes run the copy TrainDesk puts on them (JobRunner::start); without a trainer
+    // here, whatever traindesk-trainer the nodes have on their PATH.
+    if (cluster.kind == ClusterKind::Ssh) {
+        const auto bundle = TrainerDeployment::localBundle(context.trainerDirectory);
+        context.trainerDirectory = bundle ? TrainerDeployment::remoteDirectory(cluster, *bundle) : QString();
+    }
     // Only what the nodes see: the launch links every share into the job's mount root.
     for (const Share &s : store.shares(workspace.id)) {
         if (clusterSeesShare(s, cluster.id))

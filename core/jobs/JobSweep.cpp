@@ -27,21 +27,31 @@ QString sweepCommand(const QString &jobUuid, int graceSeconds)
         .arg(graceSeconds * 2);
 }
 
-void sweepNodes(Store &store, const Job &job, int graceSeconds)
+bool sweepNode(Store &store, qint64 clusterId, const QString &nodeName, const QString &jobUuid, int graceSeconds)
 {
-    if (job.uuid.isEmpty() || job.nodes.isEmpty())
-        return;
-    const auto cluster = store.clusterById(job.clusterId);
+    const auto cluster = store.clusterById(clusterId);
     if (!cluster || cluster->kind == ClusterKind::Slurm)
-        return;  // Slurm ends a job's processes itself (its cgroups)
+        return true;  // Slurm ends a job's processes itself (its cgroups)
     for (const Node &node : store.allNodes(cluster->id)) {
-        if (!job.nodes.contains(node.name))
+        if (node.name != nodeName)
             continue;
-        // A node that cannot be reached now is swept when the agent next sees it come back
-        // (a lost node's leftovers); here its failure changes nothing.
-        if (auto transport = openTransport(*cluster, node))
-            (*transport)->startDetached(QStringLiteral("/bin/sh -c %1").arg(shellQuote(sweepCommand(job.uuid, graceSeconds))));
+        auto transport = openTransport(*cluster, node);
+        return transport
+            && (*transport)->startDetached(QStringLiteral("/bin/sh -c %1").arg(shellQuote(sweepCommand(jobUuid, graceSeconds))));
     }
+    return true;  // the node left the cluster: nothing to reach
+}
+
+QStringList sweepNodes(Store &store, const Job &job, int graceSeconds)
+{
+    QStringList unreached;
+    if (job.uuid.isEmpty())
+        return unreached;
+    for (const QString &node : job.nodes) {
+        if (!sweepNode(store, job.clusterId, node, job.uuid, graceSeconds))
+            unreached << node;
+    }
+    return unreached;
 }
 
 } // namespace TrainDesk::JobSweep

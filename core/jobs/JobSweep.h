@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QString>
+#include <QStringList>
 
 namespace TrainDesk {
 
@@ -19,8 +19,10 @@ namespace JobSweep {
 QString sweepCommand(const QString &jobUuid, int graceSeconds);
 // The marked processes' pids on the node, one per line (used by tests and by the sweeper).
 QString listMarkedCommand(const QString &jobUuid);
-// Starts the sweeper on every node of the job that can be reached now.
-void sweepNodes(Store &store, const Job &job, int graceSeconds);
+// Starts the sweeper on every node of the job; returns the nodes it could not reach.
+QStringList sweepNodes(Store &store, const Job &job, int graceSeconds);
+// Starts the sweeper for job `jobUuid` on one node; false when the node cannot be reached.
+bool sweepNode(Store &store, qint64 clusterId, const QString &node, const QString &jobUuid, int graceSeconds);
 
 } // namespace JobSweep
 } // namespace TrainDesk

@@ -11,8 +11,12 @@ namespace {
 // Deeper than Qt's parser goes; a guard for text it did not check.
 constexpr int maxDepth = 1100;
 
+// An empty key (JSON allows one) is written [""], as the spec reader writes it, so that a
+// path always names something and the two agree.
 QString memberPath(const QString &parent, const QString &key)
 {
+    if (key.isEmpty())
+        return parent + QStringLiteral("[\"\"]");
     return parent.isEmpty() ? key : parent + QLatin1Char('.') + key;
 }
 

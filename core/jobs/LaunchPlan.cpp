@@ -259,8 +259,21 @@ struct Builder
         return shellJoin(args);
     }
 
+    // Batch AI's placement of an MPI job's ranks: each node runs processCount / nodeCount of
+    // them, the first processCount % nodeCount nodes one more (a node's cores do not count).
+    QList<int> ranksPerNode(int processes) const
+    {
+        QList<int> shares;
+        const int n = int(nodes.size());
+        for (int i = 0; i < n; ++i)
+            shares << processes / n + (i < processes % n ? 1 : 0);
+        return shares;
+    }
+
     // One line per host: Open MPI refuses a host given twice (two nodes on one machine).
-    QList<HostLine> hostLines() const
+    // A node's slots are its share of the ranks (`shares`, an MPI job) or its cores; at
+    // least 1, so every node can run the per-node steps (preparation, set-up, clean-up).
+    QList<HostLine> hostLines(const QList<int> &shares = {}) const
     {
         QList<HostLine> lines;
         for (int i = 0; i < nodes.size(); ++i) {
@@ -268,14 +281,19 @@ struct Builder
             auto line = std::find_if(lines.begin(), lines.end(), [&](const HostLine &l) { return l.host == n.host; });
             if (line == lines.end())
                 line = lines.insert(lines.end(), HostLine{n.host, 0, {}});
-            line->slotCount += qMax(1, n.slotCount);
+            line->slotCount += qMax(1, shares.isEmpty() ? n.slotCount : shares.at(i));
             line->nodeIndexes << i;
         }
         return lines;
     }
 
+    QList<int> sharesOf(const ToolkitLaunch &launch) const
+    {
+        return launch.kind == ToolkitLaunch::Kind::Mpi ? ranksPerNode(launch.processCount) : QList<int>{};
+    }
+
     // The node of each rank. mpirun sees hosts, not nodes: a host's ranks go to its nodes
-    // in node order, each taking its slots, and the last one any beyond them.
+    // in node order, each taking its share, and the last one any beyond them.
     QStringList rankNodesOf(const ToolkitLaunch &launch) const
     {
         QStringList result;
@@ -289,14 +307,15 @@ struct Builder
             return result;
         case ToolkitLaunch::Kind::Mpi: break;
         }
-        const QList<HostLine> lines = hostLines();
+        const QList<int> shares = sharesOf(launch);
+        const QList<HostLine> lines = hostLines(shares);
         const QList<int> counts = ranksPerHost(lines, launch.processCount);
         for (int h = 0; h < lines.size(); ++h) {
             int left = counts.at(h);
             const QList<int> &onHost = lines.at(h).nodeIndexes;
             for (int k = 0; k < onHost.size(); ++k) {
                 const Node &n = nodes.at(onHost.at(k));
-                const int take = k + 1 == onHost.size() ? left : qMin(left, qMax(1, n.slotCount));
+                const int take = k + 1 == onHost.size() ? left : qMin(left, qMax(1, shares.value(onHost.at(k), n.slotCount)));
                 for (int r = 0; r < take; ++r)
                     result << n.name;
                 left -= take;
@@ -453,7 +472,7 @@ struct Builder
             plan.maxWallClockTimeIsDefault = false;
         }
 
-        for (const HostLine &line : hostLines())
+        for (const HostLine &line : hostLines(sharesOf(*launch)))
             plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(line.host).arg(line.slotCount);
         plan.preparationCommand = spec.jobPreparationCommandLine().value_or(QString());
         plan.toolkit = toString(spec.toolkit());

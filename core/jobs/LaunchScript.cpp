@@ -68,6 +68,10 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     s += QStringLiteral("#!/bin/sh\n# TrainDesk launch script for job %1. Generated.\n").arg(in.title);
     s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(in.jobDir));
     s += QStringLiteral("echo $$ > pid\n");
+    // The exit code's file is made now, full size, and written in place at the end: a job
+    // that fills its disk still records how it ended (no new block is needed then).
+    s += QStringLiteral("printf '%-15s\\n' '' > exit_code.tmp\n");
+    s += QStringLiteral("printf '%-31s\\n' '' > failed_step.tmp\n");
     for (const auto &[name, value] : in.environment)
         s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
     for (const auto &[name, value] : in.secrets)
@@ -97,11 +101,12 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     s += QStringLiteral("finish() {\n"
                         "  [ -n \"$watchdog\" ] && kill -USR1 \"$watchdog\" 2>/dev/null\n"
                         "  cleanup\n"
-                        "  echo \"$1\" > exit_code.tmp && mv exit_code.tmp exit_code\n"
+                        "  record_exit \"$1\"\n"
                         "  log \"finished with exit code $1\"\n"
                         "  exit 0\n"
                         "}\n");
-    s += QStringLiteral("failed() { [ -e failed_step ] || echo \"$1\" > failed_step; }\n");
+    s += QStringLiteral("record_exit() { printf '%-15s\\n' \"$1\" 1<> exit_code.tmp && mv exit_code.tmp exit_code; }\n");
+    s += QStringLiteral("failed() { [ -e failed_step ] || { printf '%-31s\\n' \"$1\" 1<> failed_step.tmp && mv failed_step.tmp failed_step; }; }\n");
 
     // The wall clock: SIGTERM to the job's process group when it runs out, SIGKILL (and exit
     // code 137) if the job is still there after the grace period.
@@ -119,7 +124,7 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
                         "  sleep %3 & s=$!\n"
                         "  wait $s || exit 0\n"
                         "  log 'the job did not stop within %3 s of SIGTERM: killing it'\n"
-                        "  echo 137 > exit_code.tmp && mv exit_code.tmp exit_code\n"
+                        "  record_exit 137\n"
                         "  kill -KILL -$$\n"
                         ") &\n"
                         "watchdog=$!\n")

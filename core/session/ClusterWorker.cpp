@@ -1,8 +1,12 @@
 #include "ClusterWorker.h"
 
-#include "cluster/SlurmCluster.h"
+#include "jobs/TrainerDeployment.h"
 
+#include "cluster/SlurmCluster.h"
+#include "common/DataPaths.h"
 #include "store/Store.h"
+
+#include <QJsonDocument>
 
 #include <condition_variable>
 #include <mutex>
@@ -18,6 +22,71 @@ qint64 clusterIdOf(const Store &store, const QString &workspace, const QString &
         return 0;
     const auto found = store.cluster(ws->id, cluster);
     return found ? found->id : 0;
+}
+
+// The shares the nodes of a cluster are meant to hold: a local share is a folder on this
+// machine (only the local cluster's node sees it), a cluster or replicated share lives on its
+// own cluster. The others would fail "Shares mounted" on nodes that never used them.
+QList<Share> sharesOfCluster(const QList<Share> &shares, bool localCluster, qint64 clusterId)
+{
+    QList<Share> used;
+    for (const Share &share : shares) {
+        if (share.kind == ShareKind::Local ? localCluster : share.clusterId == clusterId)
+            used.append(share);
+    }
+    return used;
+}
+
+const QString failedChecksPrefix = QStringLiteral("failed checks: ");
+
+// A probe's verdict as node states (SSH clusters): a node with a failed check is unusable,
+// the checks as the reason, so the cluster shows degraded and jobs do not go there; one that
+// passed every check after being marked so is idle again. Reasons of other origins
+// (unreachable, a failed setup task) are left to what set them.
+void recordProbe(Store &store, const QList<NodeProbeResult> &results)
+{
+    for (const NodeProbeResult &r : results) {
+        QStringList failed;
+        for (const ProbeCheck &c : r.checks) {
+            if (!c.passed && c.node == r.node.name)
+                failed << QStringLiteral("%1 (%2)").arg(c.title, c.detail);
+        }
+        if (!failed.isEmpty())
+            store.setNodeState(r.node.id, NodeState::Unusable, failedChecksPrefix + failed.join(QStringLiteral("; ")));
+        else if (r.node.state == NodeState::Unusable && r.node.stateReason.startsWith(failedChecksPrefix))
+            store.setNodeState(r.node.id, NodeState::Idle);
+    }
+}
+
+// ClusterService::probe with the cluster's own shares only, and the verdict kept (above).
+Result<QList<NodeProbeResult>> probeAndRecord(Store &store, const QString &workspace, const QString &name,
+                                              const ClusterEvents &events, const CancelFlag *cancel)
+{
+    const auto ws = store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    const auto cluster = store.cluster(ws->id, name);
+    if (!cluster)
+        return cluster.failure();
+    if (cluster->kind == ClusterKind::Slurm)  // Slurm's own node states rule there
+        return ClusterService(store).probe(workspace, name, events, cancel);
+    const QList<Node> nodes = store.nodes(cluster->id);
+    if (nodes.isEmpty())
+        return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(name));
+    ProbeOptions options;
+    options.shares = sharesOfCluster(store.shares(ws->id), cluster->kind == ClusterKind::Local, cluster->id);
+    options.trainerDirectory = DataPaths::trainerDirectory();
+    options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
+    options.cancel = cancel;
+    const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options, events.check);
+    for (const NodeProbeResult &r : results) {
+        if (r.connected)
+            store.setNodeFacts(r.node.id, qMax(1, r.facts.cores),
+                               QString::fromUtf8(QJsonDocument(r.facts.toJson()).toJson(QJsonDocument::Compact)));
+    }
+    if (cluster->kind == ClusterKind::Ssh && !(cancel && cancel->isCancelled()))
+        recordProbe(store, results);
+    return results;
 }
 
 } // namespace
@@ -92,7 +161,7 @@ int ClusterWorker::testNodes(const CreateClusterRequest &request)
         Store store;
         if (store.open(m_databasePath)) {
             if (const auto ws = store.workspace(r.workspace))
-                shares = store.shares(ws->id);
+                shares = sharesOfCluster(store.shares(ws->id), r.local, 0);  // a new cluster has no shares yet
         }
         const QList<NodeProbeResult> results = ClusterService::testNodes(r, shares, events(id), &shared->cancel);
         bool passed = !results.isEmpty() && !shared->cancel.isCancelled();
@@ -175,6 +244,18 @@ int ClusterWorker::createCluster(const CreateClusterRequest &request, const QSet
             cluster = opened.failure();
         else
             cluster = ClusterService(store).create(r, events(id));
+        // Checked again now that the cluster's own SSH setup exists: what still fails marks
+        // its node unusable, so "create although checks failed" never looks healthy.
+        if (cluster && cluster->kind == ClusterKind::Ssh) {
+            ClusterEvents checks = events(id);
+            checks.check = [message = checks.message](const ProbeCheck &c) {
+                if (!c.passed)
+                    message(QStringLiteral("node %1: %2 failed: %3 (unusable until Test connection passes)")
+                                .arg(c.node.isEmpty() ? QStringLiteral("all") : c.node, c.title, c.detail));
+            };
+            checks.message(QStringLiteral("Checking the nodes again"));
+            (void)probeAndRecord(store, r.workspace, r.name, checks, nullptr);
+        }
         const qint64 clusterId = cluster ? cluster->id : 0;
         const QString error = cluster ? QString() : cluster.error();
         post([=, this] { Q_EMIT finished(id, clusterId, error); });
@@ -204,7 +285,7 @@ int ClusterWorker::probe(const QString &workspace, const QString &cluster)
         bool passed = false;
         if (const auto opened = store.open(m_databasePath); !opened) {
             error = opened.error();
-        } else if (const auto results = ClusterService(store).probe(workspace, cluster, events(id), &m_shared->cancel);
+        } else if (const auto results = probeAndRecord(store, workspace, cluster, events(id), &m_shared->cancel);
                    !results) {
             error = results.error();
         } else {

@@ -60,6 +60,9 @@ struct Cluster
     QString sshKeyFile;
     QString sshSecret;
     SlurmSettings slurm;  // Slurm clusters only
+    // How long a node of a running job may be out of reach before the job fails with
+    // NodeUnreachable (a shorter drop changes nothing).
+    int nodeLostGraceSeconds = 120;
 };
 
 enum class NodeState { Idle, Preparing, Running, Leaving, Unusable };

@@ -88,6 +88,10 @@ ALTER TABLE jobs ADD COLUMN scheduler_state TEXT NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE job_file_offsets ADD COLUMN reader_state TEXT NOT NULL DEFAULT '';
 )sql",
+    // 7: how long a node of a running job may be out of reach.
+    R"sql(
+ALTER TABLE clusters ADD COLUMN node_lost_grace INTEGER NOT NULL DEFAULT 120;
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -189,6 +193,7 @@ Cluster clusterFrom(const QSqlQuery &q)
     c.sshKeyFile = q.value("ssh_key_file").toString();
     c.sshSecret = q.value("ssh_secret").toString();
     c.slurm = SlurmSettings::fromJson(q.value("scheduler").toByteArray());
+    c.nodeLostGraceSeconds = q.value("node_lost_grace").toInt();
     return c;
 }
 
@@ -490,7 +495,8 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
         return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, tx.error()));
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO clusters(workspace_id, name, kind, target_node_count, mount_root, "
-                             "setup_task, created, ssh_key_file, ssh_secret, scheduler) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                             "setup_task, created, ssh_key_file, ssh_secret, scheduler, node_lost_grace) "
+                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(cluster.workspaceId);
     q.addBindValue(cluster.name);
     q.addBindValue(toString(cluster.kind));
@@ -501,6 +507,7 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
     q.addBindValue(text(cluster.sshKeyFile));
     q.addBindValue(text(cluster.sshSecret));
     q.addBindValue(QString::fromUtf8(cluster.kind == ClusterKind::Slurm ? cluster.slurm.toJson() : QByteArray("{}")));
+    q.addBindValue(cluster.nodeLostGraceSeconds);
     if (!q.exec())
         return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, q.lastError().text()));
     const qint64 clusterId = q.lastInsertId().toLongLong();

@@ -231,8 +231,10 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         const auto plan = buildLaunchPlan(parsed.spec, context(4));
         QVERIFY2(plan.ok(), qPrintable(plan.error()));
         QCOMPARE(plan->jobDir, QStringLiteral("/mnt/batch/myshare/cifar/workspaces/ws/experiments/exp/jobs/job1/1234"));
-        QCOMPARE(plan->hostfile, QStringLiteral("10.0.0.1 slots=2\n10.0.0.2 slots=2\n10.0.0.3 slots=2\n10.0.0.4 slots=2\n"));
+        // processCount defaults to nodeCount: one rank on each node, as Batch AI placed them.
+        QCOMPARE(plan->hostfile, QStringLiteral("10.0.0.1 slots=1\n10.0.0.2 slots=1\n10.0.0.3 slots=1\n10.0.0.4 slots=1\n"));
         QCOMPARE(plan->processCount, 4);
+        QCOMPARE(plan->rankNodes, (QStringList{"node0", "node1", "node2", "node3"}));
         QCOMPARE(plan->launcher, QStringLiteral("mpi"));
         QVERIFY2(plan->commandLine.startsWith("mpirun --hostfile " + plan->jobDir + "/hostfile -np 4 "), qPrintable(plan->commandLine));
         // The script is one word in which only variables expand; the argument stays as
@@ -552,21 +554,24 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QTest::addColumn<int>("processes");
         QTest::addColumn<QString>("hostfile");
         QTest::addColumn<QString>("ranks");
+        // Batch AI's rule, not the cores: each node runs processCount / nodeCount ranks, the
+        // first processCount % nodeCount nodes one more; the hostfile's slots say so (at least
+        // 1, for the per-node steps). ranksRunWhereRankNodesSays checks a real mpirun agrees.
         const QStringList twoByTwo{"a@10.0.0.1:2", "b@10.0.0.2:2"};
-        const QString twoHosts = "10.0.0.1 slots=2\n10.0.0.2 slots=2\n";
-        QTest::newRow("fewer ranks than slots") << twoByTwo << 3 << twoHosts << "0-1 a, 2 b";
-        QTest::newRow("every slot") << twoByTwo << 4 << twoHosts << "0-1 a, 2-3 b";
-        QTest::newRow("one rank") << twoByTwo << 1 << twoHosts << "0 a";
-        // Beyond the slots, Open MPI spreads the rest evenly, the first hosts first.
-        QTest::newRow("oversubscribed evenly") << twoByTwo << 6 << twoHosts << "0-2 a, 3-5 b";
-        QTest::newRow("oversubscribed, one more on the first") << twoByTwo << 7 << twoHosts << "0-3 a, 4-6 b";
-        QTest::newRow("unequal slots") << QStringList{"a@h1:3", "b@h2:1", "c@h3:1"} << 8 << "h1 slots=3\nh2 slots=1\nh3 slots=1\n"
-                                       << "0-3 a, 4-5 b, 6-7 c";
-        // Nodes on one host share its line: its ranks go to them in node order, by their slots.
+        QTest::newRow("one more on the first") << twoByTwo << 3 << "10.0.0.1 slots=2\n10.0.0.2 slots=1\n" << "0-1 a, 2 b";
+        QTest::newRow("one each") << twoByTwo << 2 << "10.0.0.1 slots=1\n10.0.0.2 slots=1\n" << "0 a, 1 b";
+        QTest::newRow("every core") << twoByTwo << 4 << "10.0.0.1 slots=2\n10.0.0.2 slots=2\n" << "0-1 a, 2-3 b";
+        QTest::newRow("one rank") << twoByTwo << 1 << "10.0.0.1 slots=1\n10.0.0.2 slots=1\n" << "0 a";
+        QTest::newRow("more ranks than cores") << twoByTwo << 6 << "10.0.0.1 slots=3\n10.0.0.2 slots=3\n" << "0-2 a, 3-5 b";
+        QTest::newRow("more than cores, one more on the first") << twoByTwo << 7 << "10.0.0.1 slots=4\n10.0.0.2 slots=3\n"
+                                                                << "0-3 a, 4-6 b";
+        QTest::newRow("unequal cores, even ranks") << QStringList{"a@h1:3", "b@h2:1", "c@h3:1"} << 8
+                                                   << "h1 slots=3\nh2 slots=3\nh3 slots=2\n" << "0-2 a, 3-5 b, 6-7 c";
+        // Nodes on one host share its line: its ranks go to them in node order, by their shares.
         QTest::newRow("shared host") << QStringList{"a@h1:2", "b@h2:1", "c@h1:1"} << 4 << "h1 slots=3\nh2 slots=1\n"
                                      << "0-1 a, 2 c, 3 b";
-        QTest::newRow("shared host, oversubscribed") << QStringList{"a@h1:2", "b@h2:1", "c@h1:1"} << 6
-                                                     << "h1 slots=3\nh2 slots=1\n" << "0-1 a, 2-3 c, 4-5 b";
+        QTest::newRow("shared host, two each") << QStringList{"a@h1:2", "b@h2:1", "c@h1:1"} << 6
+                                               << "h1 slots=4\nh2 slots=2\n" << "0-1 a, 2-3 c, 4-5 b";
     }
 
     void rankNodesFollowTheSlots()
@@ -624,8 +629,9 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
     void ranksRunWhereRankNodesSays_data()
     {
         QTest::addColumn<int>("processes");
-        QTest::newRow("fewer ranks than slots") << 3;
-        QTest::newRow("oversubscribed") << 7;
+        QTest::newRow("one more on the first") << 3;
+        QTest::newRow("one each") << 2;
+        QTest::newRow("more than the cores") << 7;
     }
 
     void ranksRunWhereRankNodesSays()

@@ -143,6 +143,20 @@ td job terminate -e agent -n stays >/dev/null || fail "terminate"
 [ "$(state stays)" = failed ] || fail "terminated job is $(state stays)"
 no_leftovers stays 20
 
+echo "== job plan, node list and delete, from the command line"
+td job plan -c local -f "$(job_json planned 0)" > "$work/plan.txt" || fail "job plan"
+grep -q "launch.sh\|mpirun\|Command" "$work/plan.txt" || fail "job plan prints no command: $(cat "$work/plan.txt")"
+grep -q "planned" "$launches" && fail "job plan started the job"
+td job show -e agent -n planned >/dev/null 2>&1 && fail "job plan stored a job"
+td job node list -e agent -j leaky -o json | grep -q '"role": "head (rank 0)"' || fail "node list: $(td job node list -e agent -j leaky)"
+td job create -e agent -n doomed -c local -f "$(job_json doomed 30)" >/dev/null || fail "create doomed"
+for _ in $(seq 1 20); do [ "$(state doomed)" = running ] && break; sleep 0.5; done
+td job delete -e agent -n doomed 2>"$work/del.err" && fail "a running job was deleted"
+grep -q "terminate it first" "$work/del.err" || fail "delete of a running job: $(cat "$work/del.err")"
+td job terminate -e agent -n doomed >/dev/null || fail "terminate doomed"
+td job delete -e agent -n doomed || fail "delete of a terminated job"
+td job show -e agent -n doomed >/dev/null 2>&1 && fail "the deleted job is still shown"
+
 echo "== agent status and stop"
 td agent status | grep -q "The agent runs (pid" || fail "agent status: $(td agent status)"
 td agent status -o json | grep -q '"running": true' || fail "agent status json"

@@ -131,6 +131,18 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$work/full" && mount -t tmpfs -o size=1m tmpf
   echo "$out" | grep -q "no space left on device" || fail "full data directory: $out"
   rm -f "$work/full/filler"
   TRAINDESK_HOME=$work/full/home "$traindesk" job show -e demo -n inject >/dev/null || fail "the database was damaged by the full disk"
+  # A job that fills its own disk: it ends with its exit code and the error says the disk is full.
+  umount "$work/full" && mounted=
+  mkdir -p "$work/jobdisk" && mount -t tmpfs -o size=2m tmpfs "$work/jobdisk" && mounted=$work/jobdisk
+  cat > "$work/filler.json" <<JSON
+{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobdisk",
+  "customToolkitSettings": { "commandLine": "head -c 8000000 /dev/zero" } } }
+JSON
+  td job create -e demo -n filler -c local -f "$work/filler.json" >/dev/null || fail "create filler"
+  timeout 60 "$traindesk" job wait -e demo -n filler >/dev/null 2>&1
+  shown=$(td job show -e demo -n filler -o json)
+  echo "$shown" | grep -q '"code": "DiskFull"' || fail "a job that filled its disk: $shown"
+  echo "$shown" | grep -q '"exitCode": 1' || fail "the exit code of a job that filled its disk was lost: $shown"
 else
   echo "(skipped: mounting a tmpfs needs root)"
 fi

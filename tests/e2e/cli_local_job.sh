@@ -14,6 +14,24 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$traindesk" cluster show -n local | grep -E '^local +steady +1 +0 +0 +0 +0$' >/dev/null || fail "cluster show row"
 "$traindesk" job list -e demo | grep -q 'fashion-mnist-demo .* draft' || fail "no draft demo job"
 
+# Each command's help names it; the object's name as -n or as its own letter; --query on show.
+for cmd in "job create" "job file download" "cluster show" "workspace delete"; do
+  first=$("$traindesk" $cmd --help | head -1)
+  [ "$first" = "Usage: traindesk $cmd [options]" ] || fail "help of $cmd starts '$first'"
+done
+[ "$("$traindesk" cluster show -c local --query nodeStateCounts.idleNodeCount)" = 1 ] || fail "cluster show -c --query"
+[ "$("$traindesk" cluster show -n local --query 'nodes[0].name')" = localhost ] || fail "cluster show --query nodes[0].name"
+"$traindesk" cluster show -n local --query nodeStateCounts -o json | python3 -c '
+import json, sys; assert json.load(sys.stdin)["idleNodeCount"] == 1' || fail "cluster show --query nodeStateCounts"
+"$traindesk" cluster show -n local --query nodeStateCount 2> "$TRAINDESK_HOME/query.err" && fail "a missing field was queried"
+grep -q "no field 'nodeStateCount'" "$TRAINDESK_HOME/query.err" || fail "query error: $(cat "$TRAINDESK_HOME/query.err")"
+"$traindesk" cluster show -n local -c other 2> "$TRAINDESK_HOME/alias.err" && fail "-n and -c with two names accepted"
+grep -q "name the same thing" "$TRAINDESK_HOME/alias.err" || fail "alias error: $(cat "$TRAINDESK_HOME/alias.err")"
+"$traindesk" workspace create -n scratch >/dev/null
+[ "$("$traindesk" workspace show -w scratch --query name)" = scratch ] || fail "workspace show -w --query"
+"$traindesk" workspace delete -w scratch || fail "workspace delete -w"
+"$traindesk" workspace show -n scratch 2>/dev/null && fail "workspace not deleted"
+
 "$traindesk" experiment create -n e2e >/dev/null
 cat > "$TRAINDESK_HOME/job.json" <<'JSON'
 {
@@ -49,6 +67,44 @@ done
   || fail "no saved model"
 
 jobdir=$("$traindesk" job show -e e2e -n smoke --query jobDirectory)
+
+# job file download: stdouterr as a folder, the model as one file, each byte as on the node.
+dest="$TRAINDESK_HOME/downloads"
+"$traindesk" job file download -e e2e -j smoke --dest "$dest" > "$TRAINDESK_HOME/dl.txt" 2> "$TRAINDESK_HOME/dl.err" \
+  || fail "download stdouterr: $(cat "$TRAINDESK_HOME/dl.err")"
+for f in stdout.txt stderr.txt metrics.jsonl execution-localhost.log; do
+  cmp "$jobdir/stdouterr/$f" "$dest/smoke/stdouterr/$f" || fail "downloaded $f differs"
+  grep -qxF "stdouterr/$f -> $dest/smoke/stdouterr/$f" "$TRAINDESK_HOME/dl.txt" || fail "no line for $f: $(cat "$TRAINDESK_HOME/dl.txt")"
+done
+grep -q '^download: .* 100% ' "$TRAINDESK_HOME/dl.err" || fail "no progress: $(cat "$TRAINDESK_HOME/dl.err")"
+model=saved_models/keras_cifar10_trained_model.h5
+"$traindesk" job file download -e e2e -j smoke -d model -p "$model" --dest "$dest" >/dev/null || fail "download the model"
+cmp "$jobdir/outputs/$model" "$dest/smoke/MODEL/$model" || fail "downloaded model differs"
+[ "$(find "$dest" -name '*.traindesk-part' | wc -l)" = 0 ] || fail "part files left"
+# Again: the same bytes are left alone; a local file that differs is refused, named, and kept.
+"$traindesk" job file download -e e2e -j smoke -d MODEL --dest "$dest" | grep -qxF "MODEL/$model -> $dest/smoke/MODEL/$model (unchanged)" \
+  || fail "an unchanged model was not said to be unchanged"
+echo "my notes" > "$dest/smoke/stdouterr/stdout.txt"
+rm "$dest/smoke/stdouterr/stderr.txt"
+if "$traindesk" job file download -e e2e -j smoke --dest "$dest" 2> "$TRAINDESK_HOME/conflict.err"; then fail "a different local file was replaced"; fi
+grep -qF "$dest/smoke/stdouterr/stdout.txt exists and differs" "$TRAINDESK_HOME/conflict.err" || fail "conflict error: $(cat "$TRAINDESK_HOME/conflict.err")"
+[ "$(cat "$dest/smoke/stdouterr/stdout.txt")" = "my notes" ] || fail "the local file was changed"
+[ ! -e "$dest/smoke/stdouterr/stderr.txt" ] || fail "a refused download wrote a file"
+"$traindesk" job file download -e e2e -j smoke -p stdout.txt --dest "$dest" --overwrite >/dev/null || fail "--overwrite"
+cmp "$jobdir/stdouterr/stdout.txt" "$dest/smoke/stdouterr/stdout.txt" || fail "--overwrite did not replace stdout.txt"
+"$traindesk" job file download -e e2e -j smoke -p ../../etc --dest "$dest" 2>/dev/null && fail "a path out of stdouterr was taken"
+# A link in an output directory is never followed: named alone it is refused, saying where it
+# leads; in a folder it is skipped with a warning.
+ln -s /etc "$jobdir/outputs/etc-link"
+"$traindesk" job file download -e e2e -j smoke -d MODEL -p etc-link --dest "$dest" 2> "$TRAINDESK_HOME/link.err" && fail "a link was followed"
+grep -qF "MODEL/etc-link of job 'smoke' leads out of the job directory (to /etc)" "$TRAINDESK_HOME/link.err" \
+  || fail "link error: $(cat "$TRAINDESK_HOME/link.err")"
+"$traindesk" job file download -e e2e -j smoke -d MODEL --dest "$dest" 2> "$TRAINDESK_HOME/link.err" >/dev/null || fail "MODEL with a link"
+grep -qF "warning: skipped MODEL/etc-link" "$TRAINDESK_HOME/link.err" || fail "no warning for the link: $(cat "$TRAINDESK_HOME/link.err")"
+[ ! -e "$dest/smoke/MODEL/etc-link" ] || fail "the link was downloaded"
+rm "$jobdir/outputs/etc-link"
+"$traindesk" job file download -e e2e -j smoke -p nope.txt --dest "$dest" 2> "$TRAINDESK_HOME/missing.err" && fail "a missing file was downloaded"
+grep -q "job 'smoke' has no file or folder stdouterr/nope.txt" "$TRAINDESK_HOME/missing.err" || fail "a missing file is not named"
 python3 - "$jobdir/stdouterr/metrics.jsonl" <<'PY'
 import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
@@ -76,5 +132,14 @@ rc=$?
 set -e
 [ "$rc" -ne 0 ] || fail "failing job waited with exit 0"
 [ "$("$traindesk" job show -e e2e -n bad --query executionState)" = failed ] || fail "bad job state"
+# The table says why, not only -o json: the error's code, message and details.
+"$traindesk" job show -e e2e -n bad > "$TRAINDESK_HOME/bad-show.txt"
+code=$("$traindesk" job show -e e2e -n bad --query 'executionInfo.errors[0].code')
+message=$("$traindesk" job show -e e2e -n bad --query 'executionInfo.errors[0].message')
+detail=$("$traindesk" job show -e e2e -n bad --query 'executionInfo.errors[0].details[0].value')
+[ -n "$code" ] && [ -n "$detail" ] || fail "the failed job has no error with details"
+grep -qxF "Errors:" "$TRAINDESK_HOME/bad-show.txt" || fail "job show has no errors: $(cat "$TRAINDESK_HOME/bad-show.txt")"
+grep -qxF "  $code: $message" "$TRAINDESK_HOME/bad-show.txt" || fail "job show lacks '$code: $message'"
+grep -qxF "    $detail" "$TRAINDESK_HOME/bad-show.txt" || fail "job show lacks the detail '$detail'"
 "$traindesk" job file stream -e e2e -j bad -f stderr.txt | grep -q -- '--epochs' || fail "stderr does not name the flag"
 echo "e2e ok"

@@ -2,7 +2,8 @@
 // servers: create (key generation and deployment, host keys), show, list, node list,
 // node exec (exit code, Ctrl-C ending the remote command), resize (to 0 and back),
 // probe (streamed PASS/FAIL lines with hints), setup logs, the setup task on demand
-// (every node, one node, a failing task's exit code) and delete.
+// (every node, one node, a failing task's exit code), --query, and delete: the cluster's key
+// leaves every node's authorized_keys and the head node, and nothing else does.
 #include "IntegrationTest.h"
 
 #include <QJsonArray>
@@ -83,6 +84,16 @@ private slots:
         const QJsonObject json = QJsonDocument::fromJson(shown.out.toUtf8()).object();
         QCOMPARE(json.value("allocationState").toString(), QStringLiteral("steady"));
         QCOMPARE(json.value("nodeStateCounts").toObject().value("idleNodeCount").toInt(), 2);
+        // The tutorial's `az batchai cluster show -n C --query nodeStateCounts`, and -c for -n.
+        for (const char *nameFlag : {"-n", "-c"}) {
+            const ProgramRun counts = cli({"cluster", "show", nameFlag, "c", "--query", "nodeStateCounts"});
+            QVERIFY2(counts.exitCode == 0, qPrintable(counts.describe()));
+            QCOMPARE(QJsonDocument::fromJson(counts.out.toUtf8()).object(), json.value("nodeStateCounts").toObject());
+        }
+        const ProgramRun idle = cli({"cluster", "show", "-n", "c", "--query", "nodeStateCounts.idleNodeCount"});
+        QCOMPARE(idle.out, QStringLiteral("2\n"));
+        const ProgramRun hosts = cli({"cluster", "node", "list", "-c", "c", "--query", "[*].host", "-o", "json"});
+        QCOMPARE(QJsonDocument::fromJson(hosts.out.toUtf8()).array(), QJsonArray({"127.0.0.2", "127.0.0.3"}));
 
         const ProgramRun list = cli({"cluster", "list"});
         QVERIFY(list.out.contains(QRegularExpression(QStringLiteral("\\nc\\s+steady\\s+2"))));
@@ -194,13 +205,100 @@ private slots:
         QVERIFY2(r.err.contains(QLatin1String("checks failed")), qPrintable(r.err));
     }
 
+    // The cluster's own key pair here (<data>/ssh/clusters/<workspace id>-<name>/id_ed25519).
+    QString clusterKeyPath(const QString &cluster) const
+    {
+        const QDir dir(m_home.dataDir() + QStringLiteral("/ssh/clusters"));
+        const QStringList found = dir.entryList({QStringLiteral("*-") + cluster}, QDir::Dirs);
+        return found.size() == 1 ? dir.filePath(found.first() + QStringLiteral("/id_ed25519")) : QString();
+    }
+    static QString publicKeyLine(const QString &privateKeyPath)
+    {
+        return QString::fromUtf8(IntegrationHome::publicKeyOf(privateKeyPath)).trimmed();
+    }
+    QStringList authorizedKeys() const
+    {
+        QFile f(m_user.home() + QStringLiteral("/.ssh/authorized_keys"));
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                                           : QStringList();
+    }
+    void appendAuthorizedKey(const QString &line) const
+    {
+        QFile f(m_user.home() + QStringLiteral("/.ssh/authorized_keys"));
+        QVERIFY(f.open(QIODevice::Append));
+        f.write(line.toUtf8() + '\n');
+    }
+
     void deleteCluster()
     {
+        const QString key = clusterKeyPath(QStringLiteral("c"));
+        QVERIFY2(!key.isEmpty() && QFile::exists(key), qPrintable(m_home.dataDir()));
+        const QString keyLine = publicKeyLine(key);
+        QVERIFY(keyLine.endsWith(QLatin1String(" traindesk-cluster-c")));
+        // Both nodes are this machine's one test user: one authorized_keys, one home.
+        QCOMPARE(authorizedKeys().count(keyLine), 1);
+        const QString headFolder = m_user.home() + QStringLiteral("/.traindesk/clusters/") + QFileInfo(QFileInfo(key).path()).fileName();
+        for (const char *file : {"id_ed25519", "id_ed25519.pub", "known_hosts", "ssh_config"})
+            QVERIFY2(QFile::exists(headFolder + QLatin1Char('/') + QLatin1String(file)), file);
+        // Lines that are not exactly TrainDesk's are the user's: the same key with options, another key.
+        const QString withOptions = QStringLiteral("from=\"10.0.0.1\" ") + keyLine;
+        const QString usersKey = QStringLiteral("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeUsersOwnKeyForThisTest me@laptop");
+        appendAuthorizedKey(withOptions);
+        appendAuthorizedKey(usersKey);
+        QStringList expected = authorizedKeys();
+        expected.removeAll(keyLine);
+        const QFileInfo before(m_user.home() + QStringLiteral("/.ssh/authorized_keys"));
+
         ProgramRun r = cli({"cluster", "delete", "-n", "c"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        // One of the two nodes removes the line (they share the file), the other finds none.
+        QCOMPARE(r.out.count(QLatin1String("removed the cluster key from ~/.ssh/authorized_keys")), 1);
+        QCOMPARE(r.out.count(QLatin1String("holds no cluster key")), 1);
+        for (const QString &line : {QStringLiteral("  node 127.0.0.2: removed the cluster's key pair, known_hosts and "
+                                                   "ssh_config from ~/.traindesk/clusters/"),
+                                    QStringLiteral("  removed the cluster's key pair from this computer")})
+            QVERIFY2(r.out.contains(line), qPrintable(r.describe()));
+        QVERIFY2(!r.err.contains(QLatin1String("warning")), qPrintable(r.describe()));
+        QCOMPARE(authorizedKeys(), expected);
+        QVERIFY(authorizedKeys().contains(withOptions) && authorizedKeys().contains(usersKey));
+        const QFileInfo after(m_user.home() + QStringLiteral("/.ssh/authorized_keys"));
+        QCOMPARE(after.ownerId(), before.ownerId());
+        QCOMPARE(after.permissions(), before.permissions());
+        QVERIFY2(!QFileInfo::exists(headFolder), qPrintable(headFolder));
+        QVERIFY(!QFile::exists(key) && !QFile::exists(key + QStringLiteral(".pub")));
+
         r = cli({"cluster", "show", "-n", "c"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains(QLatin1String("not found")));
+    }
+
+    void deleteWithANodeDown()
+    {
+        ProgramRun r = cli({"cluster", "create", "-n", "down", "--nodes", nodes(), "--generate-ssh-keys"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        const QString key = clusterKeyPath(QStringLiteral("down"));
+        const QString keyLine = publicKeyLine(key);
+        QCOMPARE(authorizedKeys().count(keyLine), 1);
+        m_node2.stop();
+        r = cli({"cluster", "delete", "-c", "down"});
+        QVERIFY(m_node2.restart());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        // The node that did not answer is named, with the line it still holds.
+        QVERIFY2(r.err.contains(QStringLiteral("warning: node 127.0.0.3 ")) && r.err.contains(keyLine),
+                 qPrintable(r.describe()));
+        QVERIFY2(r.out.contains(QLatin1String("  node 127.0.0.2: removed the cluster key")), qPrintable(r.describe()));
+        QCOMPARE(authorizedKeys().count(keyLine), 0);  // the head node's home is the same one
+        r = cli({"cluster", "show", "-n", "down"});
+        QCOMPARE(r.exitCode, 1);
+
+        // --keep-keys leaves everything where it is.
+        r = cli({"cluster", "create", "-n", "kept", "--nodes", nodes(), "--generate-ssh-keys"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        const QString keptKey = clusterKeyPath(QStringLiteral("kept"));
+        r = cli({"cluster", "delete", "-n", "kept", "--keep-keys"});
+        QVERIFY2(r.exitCode == 0 && !r.out.contains(QLatin1String("removed")), qPrintable(r.describe()));
+        QCOMPARE(authorizedKeys().count(publicKeyLine(keptKey)), 1);
+        QVERIFY(QFile::exists(keptKey));
     }
 
     void cleanupTestCase()

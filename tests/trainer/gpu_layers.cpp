@@ -36,106 +36,21 @@
 #include "optim/rmsprop.h"
 #include "util/rng.h"
 
+#include "layer_compare.h"
+
 using namespace td;
+using namespace td::test;
 namespace tc = td::cuda;
 
 namespace {
 
 rng::Stream g_rng(4242);
-int g_failures = 0;
-int g_checks = 0;
 constexpr double kTolFp32 = 1e-4, kTolTf32 = 2e-2;
 
 std::vector<float> randomVec(size_t n, float lo, float hi) {
     std::vector<float> v(n);
     for (float& x : v) x = lo + (hi - lo) * g_rng.uniform();
     return v;
-}
-
-void check(const std::string& what, const std::vector<float>& gpu, const std::vector<float>& cpu, double tol) {
-    ++g_checks;
-    double maxDiff = 0, maxRef = 0;
-    bool sizeOk = gpu.size() == cpu.size();
-    for (size_t i = 0; sizeOk && i < cpu.size(); ++i) {
-        maxDiff = std::max(maxDiff, double(std::fabs(gpu[i] - cpu[i])));
-        maxRef = std::max(maxRef, double(std::fabs(cpu[i])));
-        if (!std::isfinite(gpu[i])) maxDiff = INFINITY;
-    }
-    const double rel = maxDiff / std::max(maxRef, 1e-30);
-    const bool ok = sizeOk && rel <= tol && (maxRef > 0 || maxDiff == 0);
-    std::printf("  %-46s max|ref| %.3e  rel err %.2e  (tol %.0e)  %s\n", what.c_str(), maxRef, rel, tol,
-                ok ? "ok" : "FAIL");
-    if (!ok) ++g_failures;
-}
-
-void expect(bool cond, const std::string& what) {
-    ++g_checks;
-    std::printf("  %-46s %s\n", what.c_str(), cond ? "ok" : "FAIL");
-    if (!cond) ++g_failures;
-}
-
-// Host layout helpers: the CPU side is NHWC (plain oneDNN memories), the GPU NHWC or NCHW.
-std::vector<float> toLayout(const std::vector<float>& nhwc, int n, int c, int h, int w, bool toNhwc) {
-    if (toNhwc) return nhwc;
-    std::vector<float> out(nhwc.size());
-    for (int i = 0; i < n; ++i)
-        for (int y = 0; y < h; ++y)
-            for (int x = 0; x < w; ++x)
-                for (int k = 0; k < c; ++k)
-                    out[((size_t(i) * c + k) * h + y) * w + x] = nhwc[((size_t(i) * h + y) * w + x) * c + k];
-    return out;
-}
-std::vector<float> fromLayout(const std::vector<float>& v, int n, int c, int h, int w, bool isNhwc) {
-    if (isNhwc) return v;
-    std::vector<float> out(v.size());
-    for (int i = 0; i < n; ++i)
-        for (int y = 0; y < h; ++y)
-            for (int x = 0; x < w; ++x)
-                for (int k = 0; k < c; ++k)
-                    out[((size_t(i) * h + y) * w + x) * c + k] = v[((size_t(i) * c + k) * h + y) * w + x];
-    return out;
-}
-// HWIO (Keras) <-> the GPU filter layout (OHWI for NHWC, OIHW for NCHW).
-std::vector<float> filterToGpu(const std::vector<float>& hwio, int I, int O, bool nhwc) {
-    std::vector<float> out(hwio.size());
-    for (int y = 0; y < 3; ++y)
-        for (int x = 0; x < 3; ++x)
-            for (int i = 0; i < I; ++i)
-                for (int o = 0; o < O; ++o) {
-                    const size_t src = ((size_t(y) * 3 + x) * I + i) * O + o;
-                    const size_t dst = nhwc ? ((size_t(o) * 3 + y) * 3 + x) * I + i : ((size_t(o) * I + i) * 3 + y) * 3 + x;
-                    out[dst] = hwio[src];
-                }
-    return out;
-}
-std::vector<float> filterFromGpu(const std::vector<float>& g, int I, int O, bool nhwc) {
-    std::vector<float> out(g.size());
-    for (int y = 0; y < 3; ++y)
-        for (int x = 0; x < 3; ++x)
-            for (int i = 0; i < I; ++i)
-                for (int o = 0; o < O; ++o) {
-                    const size_t dst = ((size_t(y) * 3 + x) * I + i) * O + o;
-                    const size_t src = nhwc ? ((size_t(o) * 3 + y) * 3 + x) * I + i : ((size_t(o) * I + i) * 3 + y) * 3 + x;
-                    out[dst] = g[src];
-                }
-    return out;
-}
-
-// A oneDNN memory (any layout) as plain NHWC / NC floats.
-std::vector<float> plainOf(Ctx& ctx, const memory& m, const memory::dims& dims) {
-    memory plainMem(plain(dims, dims.size() == 4 ? tag::nhwc : tag::nc), ctx.eng);
-    Reorder r;
-    r.init(ctx, m, plainMem);
-    r.run(ctx);
-    if (!r.active()) return std::vector<float>(ptr(m), ptr(m) + plainMem.get_desc().get_size() / sizeof(float));
-    return std::vector<float>(ptr(plainMem), ptr(plainMem) + plainMem.get_desc().get_size() / sizeof(float));
-}
-void setFromPlain(Ctx& ctx, const memory& m, const memory::dims& dims, const std::vector<float>& v) {
-    memory plainMem(plain(dims, dims.size() == 4 ? tag::nhwc : tag::nc), ctx.eng);
-    std::copy(v.begin(), v.end(), ptr(plainMem));
-    Reorder r;
-    r.init(ctx, plainMem, m);
-    r.run(ctx);
 }
 
 template <typename T>
@@ -515,7 +430,8 @@ int main() {
         std::printf("FAIL: %s\n", e.what());
         return 1;
     }
-    std::printf(g_failures == 0 ? "all %d GPU checks match the CPU backend\n" : "%d of %d GPU check(s) FAILED\n",
-                g_failures ? g_failures : g_checks, g_checks);
-    return g_failures == 0 ? 0 : 1;
+    const Tally& t = g_tally;
+    std::printf(t.failures == 0 ? "all %d GPU checks match the CPU backend\n" : "%d of %d GPU check(s) FAILED\n",
+                t.failures ? t.failures : t.checks, t.checks);
+    return t.failures == 0 ? 0 : 1;
 }

@@ -161,6 +161,43 @@ private Q_SLOTS:
         QCOMPARE(doc.text(), broken);
     }
 
+    // A cluster whose node failed the head node's SSH check: a 2-node job is warned about,
+    // a 1-node job is not; a healthy cluster adds nothing.
+    void clusterHealthWarns()
+    {
+        JobSpecDocument doc;
+        doc.setText(EmbeddedDefaults::demoJobSpec());
+        doc.setValue(QStringLiteral("properties.nodeCount"), 2);
+        SpecContext context;
+        context.workspace = QStringLiteral("default");
+        context.cluster = QStringLiteral("nc");
+        context.clusterNodeCount = 2;
+        doc.setContext(context);
+        const auto warnings = [&doc] {
+            QStringList texts;
+            for (const SpecIssue &i : doc.issues()) {
+                if (i.severity == SpecIssue::Severity::Warning && i.path == QStringLiteral("properties.nodeCount"))
+                    texts << i.message;
+            }
+            return texts;
+        };
+        QVERIFY(warnings().isEmpty());
+        doc.setClusterHealth({{QStringLiteral("n1"), true, {}},
+                              {QStringLiteral("n2"), false, QStringLiteral("failed checks: SSH from the head node (Host key verification failed.)")}});
+        QVERIFY(!doc.hasErrors());  // submit would take it: a warning, not an error
+        const QStringList two = warnings();
+        QCOMPARE(two.size(), 2);
+        QVERIFY2(two.at(0).startsWith(QStringLiteral("n2 of cluster nc failed the check \"SSH from the head node\"")), qPrintable(two.at(0)));
+        QVERIFY(two.at(0).contains(QStringLiteral("Test connection")));
+        QVERIFY2(two.at(1).contains(QStringLiteral("only 1 of cluster nc")) && two.at(1).contains(QStringLiteral("Host key verification failed")),
+                 qPrintable(two.at(1)));
+        doc.setValue(QStringLiteral("properties.nodeCount"), 1);
+        QVERIFY(warnings().isEmpty());
+        doc.setValue(QStringLiteral("properties.nodeCount"), 2);
+        doc.setClusterHealth({{QStringLiteral("n1"), true, {}}, {QStringLiteral("n2"), true, {}}});
+        QVERIFY(warnings().isEmpty());
+    }
+
     void issueListModel()
     {
         IssueListModel model;

@@ -248,17 +248,19 @@ private Q_SLOTS:
         QSignalSpy finished(files, &OutputFilesView::downloadsFinished);
         QSignalSpy progress(m_backend.get(), &Backend::downloadProgress);
         const QString dest = m_home.filePath(QStringLiteral("downloads"));
-        files->downloadTo(dest);  // nothing selected: all of them
+        files->downloadTo(dest);  // nothing selected: all of them, into the job's own folder
+        const QString jobFolder = dest + QStringLiteral("/default/demo/files");
         QVERIFY(files->isDownloading());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
         QCOMPARE(finished.at(0).at(0).toInt(), 2);
         QCOMPARE(finished.at(0).at(1).toInt(), 0);
         QVERIFY(progress.count() >= 3);
-        QFile copy(dest + QStringLiteral("/stdouterr/nested/big.bin"));
+        QFile copy(jobFolder + QStringLiteral("/stdouterr/nested/big.bin"));
         QVERIFY(copy.open(QIODevice::ReadOnly));
         QCOMPARE(copy.readAll(), big);
-        QVERIFY(!QFile::exists(dest + QStringLiteral("/stdouterr/nested/big.bin.part")));
-        QFile out(dest + QStringLiteral("/stdouterr/stdout.txt"));
+        QVERIFY(QDir(jobFolder + QStringLiteral("/stdouterr/nested")).entryList(QDir::Files | QDir::Hidden)
+                == QStringList{QStringLiteral("big.bin")});
+        QFile out(jobFolder + QStringLiteral("/stdouterr/stdout.txt"));
         QVERIFY(out.open(QIODevice::ReadOnly));
         QCOMPARE(out.readAll(), QByteArray("hello\n"));
 

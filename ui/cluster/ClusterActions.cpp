@@ -1,5 +1,6 @@
 #include "ClusterActions.h"
 
+#include "ProbeCheckList.h"
 #include "session/ClusterWorker.h"
 
 #include <QHBoxLayout>
@@ -22,7 +23,7 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
     , m_setup(new QPushButton(tr("Run set&up")))
     , m_remove(new QPushButton(tr("Re&move…")))
     , m_status(new QLabel)
-    , m_checks(new QTreeWidget)
+    , m_checks(new ProbeCheckList(ProbePlace::ClusterPage))
 {
     m_nodeCount->setObjectName(QStringLiteral("nodeCountSpin"));
     m_nodeCount->setRange(0, 4096);
@@ -34,9 +35,6 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
     m_status->setObjectName(QStringLiteral("clusterActionStatus"));
     m_status->setWordWrap(true);
     m_checks->setObjectName(QStringLiteral("probeChecks"));
-    m_checks->setHeaderLabels({tr("Result"), tr("Node"), tr("Check"), tr("Details")});
-    m_checks->setRootIsDecorated(false);
-    m_checks->header()->setStretchLastSection(true);
     m_checks->hide();
 
     auto *row = new QHBoxLayout;
@@ -58,13 +56,8 @@ ClusterActions::ClusterActions(const QString &databasePath, QWidget *parent)
     connect(m_worker, &ClusterWorker::message, this, &ClusterActions::addMessage);
     connect(m_remove, &QPushButton::clicked, this, &ClusterActions::confirmRemove);
     connect(m_worker, &ClusterWorker::checkArrived, this, [this](int id, const ProbeCheck &check) {
-        if (id != m_requestId)
-            return;
-        auto *item = new QTreeWidgetItem(m_checks);
-        item->setText(0, check.passed ? tr("Pass") : tr("Fail"));
-        item->setText(1, check.node);
-        item->setText(2, check.title);
-        item->setText(3, check.hint.isEmpty() ? check.detail : tr("%1\nHint: %2").arg(check.detail, check.hint));
+        if (id == m_requestId)
+            m_checks->addCheck(check);
     });
     connect(m_worker, &ClusterWorker::testFinished, this, [this](int id, bool passed, const QString &error) {
         if (id == m_requestId)
@@ -162,9 +155,7 @@ void ClusterActions::addMessage(int requestId, const QString &line)
 {
     if (requestId != m_requestId || !m_runningSetup)
         return;
-    auto *item = new QTreeWidgetItem(m_checks, {line});
-    item->setFirstColumnSpanned(true);
-    m_checks->scrollToItem(item);
+    m_checks->addLine(line);
 }
 
 void ClusterActions::confirmRemove()

@@ -7,13 +7,14 @@
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QTreeWidget;
 
 namespace TrainDesk {
 class ClusterWorker;
 }
 
 namespace TrainDesk::Ui {
+
+class ProbeCheckList;
 
 // The cluster view's actions: resize to a node count, test the connection (a probe whose
 // checks stream into a list), run the setup task again on every node (its steps stream
@@ -57,7 +58,7 @@ private:
     QPushButton *m_setup;
     QPushButton *m_remove;
     QLabel *m_status;
-    QTreeWidget *m_checks;
+    ProbeCheckList *m_checks;
 };
 
 } // namespace TrainDesk::Ui

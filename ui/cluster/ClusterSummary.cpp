@@ -21,7 +21,14 @@ ClusterSummary ClusterSummary::of(const ResourceSnapshot::ClusterEntry &entry)
         case NodeState::Unusable: ++s.unusable; break;
         }
     }
-    s.state = s.preparing == 0 && s.leaving == 0 ? QStringLiteral("steady") : QStringLiteral("resizing");
+    // Batch AI knows steady and resizing; a node that cannot take work makes the cluster
+    // degraded, so failed checks never look like a healthy cluster.
+    if (s.preparing > 0 || s.leaving > 0)
+        s.state = QStringLiteral("resizing");
+    else if (s.unusable > 0)
+        s.state = QStringLiteral("degraded");
+    else
+        s.state = QStringLiteral("steady");
     return s;
 }
 

@@ -4,7 +4,8 @@
 
 namespace TrainDesk::Ui {
 
-// The row `cluster show` prints: Name, State (steady | resizing) and node counts per state.
+// The row `cluster show` prints: Name, State (steady | resizing, and degraded when a node in
+// service is unusable) and node counts per state.
 struct ClusterSummary
 {
     QString name;

@@ -106,6 +106,11 @@ void JobEditor::setContext(const SpecContext &context)
     m_document->setContext(context);
 }
 
+void JobEditor::setClusterHealth(const QList<NodeHealth> &nodes)
+{
+    m_document->setClusterHealth(nodes);
+}
+
 bool JobEditor::hasErrors() const
 {
     return m_document->hasErrors();

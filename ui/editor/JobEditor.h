@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClusterHealthIssues.h"
 #include "jobs/JobSpec.h"
 
 #include <QWidget>
@@ -28,6 +29,8 @@ public:
     void setText(const QByteArray &json);
     QByteArray text() const;
     void setContext(const SpecContext &context);
+    // The target cluster's nodes: a job they cannot run gets a warning before Submit.
+    void setClusterHealth(const QList<NodeHealth> &nodes);
     bool hasErrors() const;
 
     // Goes to issue `row`: the field that shows it, else the JSON at its line.

@@ -62,6 +62,12 @@ void JobSpecDocument::setContext(const SpecContext &context)
     check();
 }
 
+void JobSpecDocument::setClusterHealth(const QList<NodeHealth> &nodes)
+{
+    m_health = nodes;
+    check();
+}
+
 QString JobSpecDocument::documentPath(const QString &path) const
 {
     // The core says "properties.x" for both shapes; a bare file has no "properties" member.
@@ -75,6 +81,8 @@ QString JobSpecDocument::documentPath(const QString &path) const
 void JobSpecDocument::check()
 {
     m_parsed = parseJobSpec(m_text, m_context);
+    if (!m_parsed.hasErrors())
+        m_parsed.issues << clusterHealthIssues(m_parsed.spec.nodeCount, m_context.cluster, m_health);
     // The core decides the shape; an empty document becomes the service's file shape.
     m_fileShape = !m_jsonValid || m_root.isEmpty() || m_parsed.spec.fileShape;
     Q_EMIT issuesChanged();

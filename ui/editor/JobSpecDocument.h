@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClusterHealthIssues.h"
 #include "jobs/JobSpec.h"
 
 #include <QJsonObject>
@@ -32,6 +33,8 @@ public:
     // Where the job goes: cluster size and shares join the checks.
     void setContext(const SpecContext &context);
     const SpecContext &context() const { return m_context; }
+    // The target cluster's nodes: unusable ones add warnings (clusterHealthIssues).
+    void setClusterHealth(const QList<NodeHealth> &nodes);
 
     // False while the text is not a JSON object: the form cannot follow it then.
     bool isJsonValid() const { return m_jsonValid; }
@@ -54,6 +57,7 @@ private:
     bool m_fileShape = true;
     ParsedJobSpec m_parsed;
     SpecContext m_context;
+    QList<NodeHealth> m_health;
 };
 
 } // namespace TrainDesk::Ui

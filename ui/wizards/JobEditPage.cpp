@@ -64,7 +64,10 @@ void JobEditPage::initializePage()
         m_loadedKey = key;
         m_editor->setText(w->sourcePage()->spec());
     }
-    m_editor->setContext(m_backend->snapshot().specContext(w->targetPage()->workspaceId(), w->targetPage()->clusterId()));
+    const ResourceSnapshot &snapshot = m_backend->snapshot();
+    const auto *cluster = snapshot.findCluster(w->targetPage()->clusterId());
+    m_editor->setClusterHealth(cluster ? nodeHealthOf(*cluster) : QList<NodeHealth>());
+    m_editor->setContext(snapshot.specContext(w->targetPage()->workspaceId(), w->targetPage()->clusterId()));
     m_status->clear();
 }
 

@@ -4,9 +4,9 @@
 // draws use the same counter-based streams and the same single-precision operations (in
 // explicit round-to-nearest intrinsics, so nothing is fused) as the CPU batcher: both
 // backends produce bit-identical batches.
-#include "cuda/cuda_check.h"
 #include "cuda/dropout.cuh"
 #include "cuda/kernels.h"
+#include "cuda/runtime_check.h"
 #include "util/rng.h"
 
 namespace td::cuda {
@@ -77,7 +77,7 @@ __global__ void assembleKernel(AssembleArgs a) {
 
 void assembleBatch(const AssembleArgs& a, cudaStream_t s) {
     const long long n = (long long)a.batch * a.h * a.w;
-    assembleKernel<<<blocksFor(n, 256), 256, 0, s>>>(a);
+    TD_LAUNCH(assembleKernel, blocksFor(n, 256), 256, s, a);
     CUDA_CHECK_LAUNCH();
 }
 

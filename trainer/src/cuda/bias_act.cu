@@ -2,9 +2,16 @@
 // (and dropout) mask applied to the incoming gradient fused with the bias gradient.
 #include <algorithm>
 
-#include "cuda/cuda_check.h"
 #include "cuda/dropout.cuh"
 #include "cuda/kernels.h"
+#include "cuda/runtime_check.h"
+
+// A deliberately wrong channel index (bias[c + 1]) for the test that shows the emulated-kernel
+// tests catch an off-by-one (tests/trainer/CMakeLists.txt builds that variant); 0 in every
+// real build.
+#ifndef TD_TEST_FAULT_BIAS_OFFSET
+#define TD_TEST_FAULT_BIAS_OFFSET 0
+#endif
 
 namespace td::cuda {
 
@@ -15,7 +22,7 @@ __global__ void biasActKernel(float* y, Tensor4 t, const float* bias, bool relu,
     if (idx >= t.size()) return;
     int n, c, h, w;
     decode(t, idx, n, c, h, w);
-    float v = y[idx] + bias[c];
+    float v = y[idx] + bias[c + TD_TEST_FAULT_BIAS_OFFSET];
     if (relu) v = fmaxf(v, 0.0f);
     if (drop.rate > 0.0f) v *= dropoutFactor(drop, dropoutSampleKey(drop, n), uint32_t((h * t.w + w) * t.c + c));
     y[idx] = v;
@@ -84,14 +91,14 @@ dim3 reduceGrid(const Tensor4& t) {
 size_t ReduceScratch::partialsFloats(const Tensor4& t) { return size_t(reduceGrid(t).x) * size_t(t.c); }
 
 void biasActivation(float* y, const Tensor4& t, const float* bias, bool relu, const DropoutArgs& drop, cudaStream_t s) {
-    biasActKernel<<<blocksFor(t.size(), 256), 256, 0, s>>>(y, t, bias, relu, drop);
+    TD_LAUNCH(biasActKernel, blocksFor(t.size(), 256), 256, s, y, t, bias, relu, drop);
     CUDA_CHECK_LAUNCH();
 }
 
 void maskBiasGrad(float* g, const float* y, const Tensor4& t, bool mask, float scale, float* db,
                   const ReduceScratch& scratch, cudaStream_t s) {
-    maskBiasGradKernel<<<reduceGrid(t), dim3(32, kRowLanes), 0, s>>>(g, y, t, mask, scale, db, scratch.partials,
-                                                                     scratch.ticket);
+    TD_LAUNCH(maskBiasGradKernel, reduceGrid(t), dim3(32, kRowLanes), s, g, y, t, mask, scale, db, scratch.partials,
+              scratch.ticket);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Checked calls for the CUDA runtime, cuDNN, cuBLAS and NCCL, in the style of
-// util/check.h: a failure throws td::RuntimeError naming the call, the library's error
-// name and text, and file:line.
+// Checked calls for the CUDA runtime (cuda/runtime_check.h), cuDNN, cuBLAS and NCCL, in
+// the style of util/check.h: a failure throws td::RuntimeError naming the call, the
+// library's error name and text, and file:line.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "cuda/runtime_check.h"
 #include "util/check.h"
 
 namespace td::cuda {
@@ -20,18 +21,6 @@ inline std::string cudnnLastError() {
 }
 
 }  // namespace td::cuda
-
-#define CUDA_CHECK(call)                                                                           \
-    do {                                                                                           \
-        const cudaError_t cuda_rc_ = (call);                                                       \
-        if (cuda_rc_ != cudaSuccess)                                                               \
-            TD_FAIL("CUDA call failed: ", #call, ": ", cudaGetErrorName(cuda_rc_), ": ",           \
-                    cudaGetErrorString(cuda_rc_));                                                 \
-    } while (0)
-
-// After a kernel launch: launch-configuration errors (asynchronous faults surface at the
-// next synchronising call, which is checked too).
-#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
 
 #define CUDNN_CHECK(call)                                                                          \
     do {                                                                                           \

@@ -5,10 +5,12 @@
 //   pool.cu     2x2 max pooling with dropout, forward and backward
 //   loss.cu     softmax + categorical cross-entropy (+ dense_2 bias and its gradient)
 //   rmsprop.cu  the RMSprop update over the flat parameter buffer, and the step counters
-// Launchers are plain C++ so .cpp files (and the tests) can call them. All launches are
+// Launchers are plain C++ so .cpp files (and the tests) can call them; every launch goes
+// through TD_LAUNCH (cuda/kernel_runtime.h), so the same files also build as host code
+// that runs the kernels on the CPU (cuda/host_emulation.h, for the tests). All launches are
 // asynchronous on the given stream and may be captured in a CUDA graph: no allocation,
 // no host synchronisation, and per-step values come from StepCounters on the device.
-#include <cuda_runtime.h>
+#include "cuda/kernel_runtime.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // gradient (p - onehot) / valid and dense_2's bias gradient, and the step's loss sum and
 // correct count, with the CPU backend's formulas (Keras' 1e-7 clipping for the reported
 // loss, first maximum for the prediction) and a fixed summation order.
-#include "cuda/cuda_check.h"
 #include "cuda/kernels.h"
+#include "cuda/runtime_check.h"
 
 namespace td::cuda {
 
@@ -43,7 +43,7 @@ __global__ void softmaxLossKernel(LossArgs a) {
     __syncthreads();
     if (threadIdx.x == 0) {
         double l = 0.0, c = 0.0;
-        for (int t = 0; t < blockDim.x; ++t) l += lossPart[t], c += correctPart[t];
+        for (unsigned int t = 0; t < blockDim.x; ++t) l += lossPart[t], c += correctPart[t];
         if (a.extras) {
             a.extras[0] = float(l);
             a.extras[1] = float(c);
@@ -66,7 +66,7 @@ __global__ void softmaxLossKernel(LossArgs a) {
 }  // namespace
 
 void softmaxLoss(const LossArgs& a, cudaStream_t s) {
-    softmaxLossKernel<<<1, kThreads, 0, s>>>(a);
+    TD_LAUNCH(softmaxLossKernel, 1, kThreads, s, a);
     CUDA_CHECK_LAUNCH();
 }
 

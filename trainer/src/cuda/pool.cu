@@ -1,9 +1,9 @@
 // 2x2 stride-2 max pooling ("valid": an odd last row/column is dropped, as in Keras) with
 // the following dropout fused in, and the backward pass with the dropout and the previous
 // layer's ReLU mask fused in.
-#include "cuda/cuda_check.h"
 #include "cuda/dropout.cuh"
 #include "cuda/kernels.h"
+#include "cuda/runtime_check.h"
 
 namespace td::cuda {
 
@@ -56,13 +56,13 @@ __global__ void poolBwdKernel(const float* x, Tensor4 xt, const float* y, const 
 
 void maxPoolForward(const float* x, const Tensor4& xt, float* y, const Tensor4& yt, const DropoutArgs& drop,
                     cudaStream_t s) {
-    poolFwdKernel<<<blocksFor(yt.size(), 256), 256, 0, s>>>(x, xt, y, yt, drop);
+    TD_LAUNCH(poolFwdKernel, blocksFor(yt.size(), 256), 256, s, x, xt, y, yt, drop);
     CUDA_CHECK_LAUNCH();
 }
 
 void maxPoolBackward(const float* x, const Tensor4& xt, const float* y, const float* gy, const Tensor4& yt, float* gx,
                      float dropScale, cudaStream_t s) {
-    poolBwdKernel<<<blocksFor(xt.size(), 256), 256, 0, s>>>(x, xt, y, gy, yt, gx, dropScale);
+    TD_LAUNCH(poolBwdKernel, blocksFor(xt.size(), 256), 256, s, x, xt, y, gy, yt, gx, dropScale);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -4,8 +4,8 @@
 // along in the all-reduce) to the window the host reads at log points.
 #include <algorithm>
 
-#include "cuda/cuda_check.h"
 #include "cuda/kernels.h"
+#include "cuda/runtime_check.h"
 
 namespace td::cuda {
 
@@ -67,17 +67,17 @@ void rmspropStep(const RmspropArgs& a, cudaStream_t s) {
     TD_CHECK(a.n % 4 == 0, "RMSprop buffer of ", a.n, " floats is not a multiple of 4");
     const size_t n4 = a.n / 4;
     const unsigned int blocks = unsigned(std::min<size_t>((n4 + 255) / 256, 1024));
-    rmspropKernel<<<std::max(blocks, 1u), 256, 0, s>>>(a);
+    TD_LAUNCH(rmspropKernel, std::max(blocks, 1u), 256, s, a);
     CUDA_CHECK_LAUNCH();
 }
 
 void setEpoch(StepCounters* c, long long epoch, cudaStream_t s) {
-    setEpochKernel<<<1, 1, 0, s>>>(c, epoch);
+    TD_LAUNCH(setEpochKernel, 1, 1, s, c, epoch);
     CUDA_CHECK_LAUNCH();
 }
 
 void setIteration(StepCounters* c, long long iteration, cudaStream_t s) {
-    setIterationKernel<<<1, 1, 0, s>>>(c, iteration);
+    TD_LAUNCH(setIterationKernel, 1, 1, s, c, iteration);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -1,6 +1,8 @@
 #include "ClusterTestPage.h"
 
 #include "ClusterWizard.h"
+#include "HostKeyPrompt.h"
+#include "cluster/ProbeCheckList.h"
 #include "session/ClusterWorker.h"
 
 #include <QCheckBox>
@@ -19,12 +21,8 @@ ClusterTestPage::ClusterTestPage(ClusterWizard *wizard) : QWizardPage(wizard), m
 {
     setTitle(tr("Connection test"));
     setSubTitle(tr("TrainDesk logs in to every node and checks what jobs need. Nothing is stored yet."));
-    m_checks = new QTreeWidget;
+    m_checks = new ProbeCheckList(ProbePlace::Wizard);
     m_checks->setObjectName(QStringLiteral("checkList"));
-    m_checks->setHeaderLabels({tr("Result"), tr("Node"), tr("Check"), tr("Details")});
-    m_checks->setRootIsDecorated(false);
-    m_checks->setWordWrap(true);
-    m_checks->header()->setStretchLastSection(true);
     m_hostKeys = new QWidget;
     m_hostKeyLayout = new QVBoxLayout(m_hostKeys);
     m_hostKeyLayout->setContentsMargins(0, 0, 0, 0);
@@ -94,6 +92,9 @@ void ClusterTestPage::run()
         delete item->widget();
         delete item;
     }
+    m_prompts.clear();
+    m_waiting.clear();
+    m_answers.clear();
     m_done = false;
     m_passed = false;
     m_acceptFailures->setChecked(false);
@@ -116,53 +117,38 @@ void ClusterTestPage::cancel()
 
 void ClusterTestPage::addCheck(const ProbeCheck &check)
 {
-    auto *item = new QTreeWidgetItem(m_checks);
-    item->setText(0, check.passed ? tr("Pass") : tr("Fail"));
-    item->setIcon(0, style()->standardIcon(check.passed ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxCritical));
-    item->setText(1, check.node);
-    item->setText(2, check.title);
-    item->setData(2, Qt::UserRole, check.id);
-    const QString details = check.hint.isEmpty() ? check.detail
-                                                 : tr("%1\nHint: %2").arg(check.detail, check.hint);
-    item->setText(3, details);
-    item->setToolTip(3, details);
-    m_checks->scrollToItem(item);
+    m_checks->addCheck(check);
 }
 
 void ClusterTestPage::askHostKey(int questionId, const HostKeyQuestion &question)
 {
-    auto *row = new QFrame;
-    row->setObjectName(QStringLiteral("hostKeyRow"));
-    row->setFrameShape(QFrame::StyledPanel);
-    auto *label = new QLabel(tr("%1 (%2:%3) shows a host key TrainDesk has not seen: %4 %5. "
-                                "Accept it only if it is the fingerprint of that machine.")
-                                 .arg(question.nodeName, question.host)
-                                 .arg(question.port)
-                                 .arg(question.keyType, question.fingerprint));
-    label->setObjectName(QStringLiteral("hostKeyLabel"));
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *accept = new QPushButton(tr("Accept"));
-    accept->setObjectName(QStringLiteral("acceptHostKey"));
-    auto *reject = new QPushButton(tr("Reject"));
-    reject->setObjectName(QStringLiteral("rejectHostKey"));
-    auto *layout = new QHBoxLayout(row);
-    layout->addWidget(label, 1);
-    layout->addWidget(accept);
-    layout->addWidget(reject);
-    m_hostKeyLayout->addWidget(row);
-
     const QString key = ClusterWorker::hostKeyId(question);
-    auto answer = [this, questionId, key, accept, reject, label](bool yes) {
+    // The same key again (the head node logged in to once more for another node's "SSH
+    // from the head node" check): asked once.
+    if (m_answers.contains(key)) {
+        m_wizard->worker()->answerHostKey(questionId, m_answers.value(key));
+        return;
+    }
+    m_waiting[key] << questionId;
+    if (HostKeyPrompt *prompt = m_prompts.value(key)) {
+        prompt->addNode(question.nodeName);
+        return;
+    }
+    auto *prompt = new HostKeyPrompt(question);
+    m_prompts.insert(key, prompt);
+    m_hostKeyLayout->addWidget(prompt);
+    connect(prompt, &HostKeyPrompt::answered, this, [this, key, prompt, question](bool yes) {
         if (yes)
             m_wizard->acceptedHostKeys().insert(key);
-        m_wizard->worker()->answerHostKey(questionId, yes);
-        accept->setEnabled(false);
-        reject->setEnabled(false);
-        label->setText(label->text() + QLatin1Char(' ') + (yes ? tr("Accepted.") : tr("Rejected.")));
-    };
-    connect(accept, &QPushButton::clicked, this, [answer] { answer(true); });
-    connect(reject, &QPushButton::clicked, this, [answer] { answer(false); });
+        m_answers.insert(key, yes);
+        for (int id : m_waiting.take(key))
+            m_wizard->worker()->answerHostKey(id, yes);
+        // Answered: a line of the check list keeps the record; the prompt makes room.
+        m_checks->addHostKey(prompt->nodes().join(QStringLiteral(", ")), question.keyType, question.fingerprint, yes);
+        m_prompts.remove(key);
+        prompt->hide();
+        prompt->deleteLater();
+    });
 }
 
 void ClusterTestPage::finish(bool passed, const QString &error)
@@ -171,8 +157,9 @@ void ClusterTestPage::finish(bool passed, const QString &error)
     m_done = true;
     m_passed = passed;
     // Questions left open were refused when the test stopped.
-    for (QPushButton *button : m_hostKeys->findChildren<QPushButton *>())
-        button->setEnabled(false);
+    for (HostKeyPrompt *prompt : std::as_const(m_prompts))
+        prompt->close();
+    m_waiting.clear();
     if (!error.isEmpty())
         m_status->setText(error);
     else if (passed)

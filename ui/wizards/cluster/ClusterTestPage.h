@@ -2,20 +2,23 @@
 
 #include "cluster/NodeProbe.h"
 
+#include <QHash>
 #include <QWizardPage>
 
 class QCheckBox;
 class QLabel;
 class QPushButton;
-class QTreeWidget;
 class QVBoxLayout;
 
 namespace TrainDesk::Ui {
 
 class ClusterWizard;
+class HostKeyPrompt;
+class ProbeCheckList;
 
 // 4: the connection test. ClusterService::testNodes runs on the wizard's worker; each
-// check appears as it completes, new host keys wait for Accept or Reject, and Next opens
+// check appears as it completes, new host keys wait for Accept or Reject (one prompt per
+// key: a node showing a key already asked about gets the same answer), and Next opens
 // when every check passed or the user accepts the failures.
 class ClusterTestPage : public QWizardPage
 {
@@ -38,9 +41,14 @@ private:
     void finish(bool passed, const QString &error);
 
     ClusterWizard *m_wizard;
-    QTreeWidget *m_checks;
+    ProbeCheckList *m_checks;
     QWidget *m_hostKeys;
     QVBoxLayout *m_hostKeyLayout;
+    // Per host key (ClusterWorker::hostKeyId): the open prompt and the questions that wait
+    // for it; once answered, the answer (the prompt becomes a line of the check list).
+    QHash<QString, HostKeyPrompt *> m_prompts;
+    QHash<QString, QList<int>> m_waiting;
+    QHash<QString, bool> m_answers;
     QLabel *m_status;
     QPushButton *m_rerun;
     QPushButton *m_cancel;

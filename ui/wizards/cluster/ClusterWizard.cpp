@@ -28,6 +28,11 @@ ClusterWizard::ClusterWizard(const QString &databasePath, const QStringList &wor
     setPage(TestPage, m_testPage);
     setPage(SummaryPage, m_summaryPage);
     setStartId(NamePage);
+    // Room for a host key prompt and the connection test's checks without resizing: about
+    // 120 average characters by 40 lines of the dialog's font (about 860 x 680 at 10 pt),
+    // within 1280 x 800.
+    const QFontMetrics metrics(font());
+    resize(sizeHint().expandedTo(QSize(metrics.averageCharWidth() * 120, metrics.lineSpacing() * 40)));
 }
 
 ClusterWizard::~ClusterWizard()

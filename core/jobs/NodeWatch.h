@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+namespace TrainDesk {
+
+// Whether the nodes of running jobs can be reached, as the agent's JobRunner last saw
+// them (kept in memory: a restarted agent starts its clocks again), and the sweeps of
+// ended jobs that wait for a node to come back.
+class NodeWatch
+{
+public:
+    // How often the nodes of one job are looked at.
+    static constexpr qint64 lookIntervalMs = 5000;
+
+    bool dueForLook(qint64 jobId);
+    // Records a look; returns the seconds the node has been out of reach (0: reached).
+    qint64 record(qint64 jobId, const QString &node, bool reached);
+    void forget(qint64 jobId);
+
+    struct PendingSweep
+    {
+        qint64 clusterId = 0;
+        QString node;
+        QString jobUuid;
+    };
+    void addPendingSweep(const PendingSweep &sweep) { m_pendingSweeps.append(sweep); }
+    // The pending sweeps, when it is time to try them again (every lookIntervalMs).
+    QList<PendingSweep> takeDueSweeps();
+
+private:
+    QHash<qint64, QDateTime> m_lastLook;                  // job id -> when its nodes were looked at
+    QHash<QPair<qint64, QString>, QDateTime> m_lostSince; // (job id, node) -> first failed look
+    QList<PendingSweep> m_pendingSweeps;
+    QDateTime m_lastSweepTry;
+};
+
+} // namespace TrainDesk
