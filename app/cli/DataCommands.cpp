@@ -162,7 +162,7 @@ QList<Command> dataCommands()
         commands.append(
             {{"data", "fetch", set.name},
              QStringLiteral("Fetch %1 into a share, checksum-verified.").arg(set.title),
-             {workspaceOption(), option({"share"}, "The share to put it in.", "NAME"),
+             {workspaceOption(), option({"s", "share"}, "The share to put it in.", "NAME"),
               option({"path"}, QStringLiteral("Folder of the share (default: %1).").arg(set.name), "DIR"),
               option({"from"}, QStringLiteral("A file downloaded by hand (%1), or a folder holding it; repeat for "
                                               "more. Verified by its md5 like a download.")
