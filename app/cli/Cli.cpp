@@ -15,7 +15,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands();
+    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands() + dataCommands();
 }
 
 QString usage(const QList<Command> &commands)

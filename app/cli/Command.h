@@ -86,6 +86,7 @@ QList<Command> clusterCommands();
 QList<Command> jobCommands();
 QList<Command> shareCommands();
 QList<Command> agentCommands();
+QList<Command> dataCommands();
 
 // Starts the agent when none runs and asks it to look at the jobs now (after a job was
 // queued, a draft started, or a cluster changed).

@@ -12,6 +12,8 @@
 
 #include "cluster/ClusterService.h"
 #include "common/ShellQuote.h"
+#include "datasets/DataSetShareFetch.h"
+#include "datasets/FileDigest.h"
 #include "jobs/JobRunner.h"
 #include "session/Backend.h"
 #include "shares/ShareService.h"
@@ -245,6 +247,45 @@ private slots:
         QVERIFY2(entries, qPrintable(entries.error()));
         QCOMPARE(entries->size(), 1);
         QCOMPARE(entries->first().name, QStringLiteral("train.txt"));
+    }
+
+    void dataSetReachesEveryNodeOfAReplicatedShare()
+    {
+        // A data set given by hand (--from): fetched into this machine's cache, verified, then
+        // uploaded to each node with its manifest. Its only address refuses connections, so
+        // the second fetch passes only if it neither downloads nor uploads.
+        const QByteArray bytes = randomBytes(300000);
+        const QString given = m_home.filePath(QStringLiteral("src/my-download.tgz"));
+        QVERIFY(writeFile(given, bytes));
+        const auto md5 = FileDigest::md5(given);
+        QVERIFY2(md5, qPrintable(md5.error()));
+        const DataSet set{QStringLiteral("tiny"), QStringLiteral("Tiny"), {}, {QStringLiteral("http://127.0.0.1:9/")},
+                          {{QStringLiteral("tiny.tar.gz"), *md5}}, QStringLiteral("cifar10")};
+        const QString path = nodeDisk(QStringLiteral("data"));
+        const Share share = createShare(QStringLiteral("data"), ShareKind::Replicated, path);
+        ShareService service(m_store);
+        FetchOptions options;
+        options.from = {given};
+        const auto first = fetchIntoShare(service, share, QStringLiteral("tiny"), set, options);
+        QVERIFY2(first, qPrintable(first.error()));
+        QCOMPARE(first->uploaded, 2);  // the file and the manifest
+        QCOMPARE(first->folder, path + QStringLiteral("/tiny"));
+        QCOMPARE(readFile(path + QStringLiteral("/tiny/tiny.tar.gz")), bytes);
+        QCOMPARE(readOnNode2(path + QStringLiteral("/tiny/tiny.tar.gz")), bytes);
+        QVERIFY(readOnNode2(path + QStringLiteral("/tiny/traindesk-dataset.json")).contains(md5->toLatin1()));
+
+        const auto second = fetchIntoShare(service, share, QStringLiteral("tiny"), set, FetchOptions{});
+        QVERIFY2(second, qPrintable(second.error()));
+        QCOMPARE(second->uploaded, 0);
+        QVERIFY(!second->fetched.changed);
+
+        // A share whose copy is gone gets it again from the cache, still without a download.
+        QVERIFY(QFile::remove(path + QStringLiteral("/tiny/tiny.tar.gz")));
+        const auto third = fetchIntoShare(service, share, QStringLiteral("tiny"), set, FetchOptions{});
+        QVERIFY2(third, qPrintable(third.error()));
+        QCOMPARE(third->uploaded, 2);
+        QCOMPARE(readFile(path + QStringLiteral("/tiny/tiny.tar.gz")), bytes);
+        QVERIFY(service.remove(QStringLiteral("ws"), QStringLiteral("data")));  // the CLI test lists the others
     }
 
     void cancelledUploadLeavesNothing()

@@ -1,0 +1,60 @@
+#include "DataSetManifest.h"
+
+#include "common/SafeFiles.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cerrno>
+
+namespace TrainDesk::DataSetManifest {
+
+Result<Manifest> read(const QString &folder)
+{
+    const QString path = QDir(folder).filePath(QString::fromLatin1(fileName));
+    const auto text = SafeFiles::readCapped(path, 1024 * 1024);
+    if (!text)
+        return text.failure();
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(*text, &error);
+    if (!doc.isObject())
+        return fail(QStringLiteral("%1: not a JSON object (%2)").arg(path, error.errorString()));
+    const QJsonObject root = doc.object();
+    Manifest manifest{root.value(QStringLiteral("dataSet")).toString(), root.value(QStringLiteral("title")).toString(), {}};
+    for (const QJsonValue &v : root.value(QStringLiteral("files")).toArray()) {
+        const QJsonObject f = v.toObject();
+        manifest.files.append({f.value(QStringLiteral("name")).toString(), f.value(QStringLiteral("md5")).toString(),
+                               f.value(QStringLiteral("size")).toInteger(), f.value(QStringLiteral("source")).toString(),
+                               QDateTime::fromString(f.value(QStringLiteral("placed")).toString(), Qt::ISODate)});
+    }
+    return manifest;
+}
+
+VoidResult write(const QString &folder, const Manifest &manifest)
+{
+    QJsonArray files;
+    for (const Entry &e : manifest.files) {
+        files.append(QJsonObject{{QStringLiteral("name"), e.name}, {QStringLiteral("md5"), e.md5},
+                                 {QStringLiteral("size"), e.size}, {QStringLiteral("source"), e.source},
+                                 {QStringLiteral("placed"), e.placed.toUTC().toString(Qt::ISODate)}});
+    }
+    const QJsonObject root{{QStringLiteral("dataSet"), manifest.dataSet}, {QStringLiteral("title"), manifest.title},
+                           {QStringLiteral("files"), files}};
+    const QString target = QDir(folder).filePath(QString::fromLatin1(fileName));
+    QFile part(SafeFiles::uniquePartPath(target));
+    if (!part.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), SafeFiles::errorText(errno)));
+    const QByteArray bytes = QJsonDocument(root).toJson();
+    if (part.write(bytes) != bytes.size() || !part.flush()) {
+        const QString why = SafeFiles::errorText(errno);
+        part.remove();
+        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), why));
+    }
+    part.close();
+    return SafeFiles::replaceAtomically(part.fileName(), target);
+}
+
+} // namespace TrainDesk::DataSetManifest
