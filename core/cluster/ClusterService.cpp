@@ -15,7 +15,7 @@
 #include "transport/KnownHosts.h"
 #include "transport/LocalTransport.h"
 #include "transport/SshTransport.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -666,16 +666,7 @@ Result<int> ClusterService::exec(const QString &workspace, const QString &cluste
     auto transport = openTransport(*cluster, *node);
     if (!transport)
         return transport.failure();
-    if (auto *ssh = dynamic_cast<SshTransport *>(transport->get()))
-        return ssh->exec(command, handlers, cancel, timeoutMs);
-    const auto result = (*transport)->exec(command, timeoutMs > 0 ? timeoutMs : 24 * 3600 * 1000);
-    if (!result)
-        return result.failure();
-    if (handlers.onStdOut && !result->stdOut.isEmpty())
-        handlers.onStdOut(result->stdOut);
-    if (handlers.onStdErr && !result->stdErr.isEmpty())
-        handlers.onStdErr(result->stdErr);
-    return result->exitCode;
+    return (*transport)->exec(command, handlers, cancel, timeoutMs);
 }
 
 Result<QList<SetupLog>> ClusterService::setupLogs(const QString &workspace, const QString &clusterName,

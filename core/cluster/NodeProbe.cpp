@@ -287,8 +287,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
             return;
         }
         if (!local) {
-            auto *ssh = static_cast<SshTransport *>(transport->get());
-            if (auto connected = ssh->connect(); !connected) {
+            if (auto connected = (*transport)->connect(); !connected) {
                 report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, connected.error(),
                        QStringLiteral("check the user and the key or password; a new or changed host key must be "
                                       "confirmed (see the message)"));

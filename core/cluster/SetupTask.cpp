@@ -2,7 +2,7 @@
 
 #include "common/DataPaths.h"
 #include "common/ShellQuote.h"
-#include "transport/SshTransport.h"
+#include "transport/Transport.h"
 
 #include <QDir>
 #include <QFile>
@@ -76,22 +76,10 @@ SetupLog run(const QString &workspace, const Cluster &cluster, const QList<Share
     }
     command += QStringLiteral("; exec /bin/sh -c -- %1").arg(shellQuote(cluster.setupTask));
 
-    Result<int> status = fail(QString());
-    if (auto *ssh = dynamic_cast<SshTransport *>(&transport)) {
-        ExecHandlers handlers;
-        handlers.onStdOut = [&](const QByteArray &data) { out.write(data); out.flush(); };
-        handlers.onStdErr = [&](const QByteArray &data) { err.write(data); err.flush(); };
-        status = ssh->exec(command, handlers, cancel, timeoutMs);
-    } else {
-        const auto result = transport.exec(command, timeoutMs);
-        if (result) {
-            out.write(result->stdOut);
-            err.write(result->stdErr);
-            status = result->exitCode;
-        } else {
-            status = result.failure();
-        }
-    }
+    ExecHandlers handlers;
+    handlers.onStdOut = [&](const QByteArray &data) { out.write(data); out.flush(); };
+    handlers.onStdErr = [&](const QByteArray &data) { err.write(data); err.flush(); };
+    const Result<int> status = transport.exec(command, handlers, cancel, timeoutMs);
     log.ended = QDateTime::currentDateTimeUtc();
     if (status)
         log.exitCode = *status;

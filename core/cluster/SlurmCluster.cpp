@@ -1,7 +1,7 @@
 #include "SlurmCluster.h"
 
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 namespace TrainDesk::SlurmCluster {
 

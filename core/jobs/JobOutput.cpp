@@ -7,7 +7,7 @@
 
 #include "metrics/KerasProgressParser.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 namespace TrainDesk {
 
@@ -19,17 +19,9 @@ JobOutput::JobOutput(Store &store) : m_store(store) {}
 
 Result<std::shared_ptr<Transport>> JobOutput::headTransport(const Job &job)
 {
-    if (job.jobDir.isEmpty() || job.nodes.isEmpty())
-        return fail(QStringLiteral("job '%1' has not started: it has no files yet").arg(job.name));
-    const auto cluster = m_store.clusterById(job.clusterId);
-    if (!cluster)
-        return cluster.failure();
-    for (const Node &n : m_store.nodes(cluster->id)) {
-        if (n.name == job.nodes.first())
-            return openTransport(*cluster, n);
-    }
-    return fail(QStringLiteral("job '%1': its head node %2 is no longer in cluster '%3'")
-                    .arg(job.name, job.nodes.first(), cluster->name));
+    if (job.jobDir.isEmpty())
+        return fail(QStringLiteral("job '%%1' has not started: it has no files yet").arg(job.name));
+    return openHeadTransport(m_store, job);
 }
 
 Result<int> JobOutput::ingestMetrics(const Job &job)

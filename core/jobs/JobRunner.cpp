@@ -4,13 +4,13 @@
 #include "JobSweep.h"
 #include "TrainerDeployment.h"
 #include "SlurmBatchScript.h"
-#include "cluster/MultiNodeJob.h"
+#include "jobs/MultiNodeJob.h"
 #include "JobSpecContext.h"
 #include "Secrets.h"
 #include "common/DataPaths.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 #include <QElapsedTimer>
 #include <QSet>
@@ -72,7 +72,7 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
     if (parsed.hasErrors())
         return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
     // Build the plan now so that a job that could never start is refused at submit.
-    if (auto plan = this->plan(request.workspace, request.cluster, request.spec, request.experiment, request.job); !plan)
+    if (auto plan = planOfSpec(parsed.spec, *ws, *cluster, request.experiment, request.job); !plan)
         return plan.failure();
     // Secret values never reach the database in clear.
     const auto stored = Secrets::sealForStore(request.spec, parsed.spec, m_store.path());
@@ -120,30 +120,37 @@ Result<LaunchPlan> JobRunner::plan(const QString &workspace, const QString &clus
     const ParsedJobSpec parsed = parseJobSpec(spec, specContextFor(m_store, *ws, *cluster));
     if (parsed.hasErrors())
         return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
-    const auto opened = Secrets::openFromStore(parsed.spec, m_store.path());
+    return planOfSpec(parsed.spec, *ws, *cluster, experiment, jobName);
+}
+
+Result<LaunchPlan> JobRunner::planOfSpec(const JobSpec &spec, const Workspace &ws, const Cluster &cluster,
+                                         const QString &experiment, const QString &jobName)
+{
+    const auto opened = Secrets::openFromStore(spec, m_store.path());
     if (!opened)
         return opened.failure();
-    LaunchContext context = launchContextFor(m_store, *ws, *cluster);
+    LaunchContext context = launchContextFor(m_store, ws, cluster);
     context.experiment = experiment;
     context.job = jobName;
     context.uuid = QStringLiteral("<uuid>");
-    if (cluster->kind != ClusterKind::Slurm) {
-        context.nodes = m_store.nodes(cluster->id);
+    if (cluster.kind != ClusterKind::Slurm) {
+        context.nodes = m_store.nodes(cluster.id);
         return buildLaunchPlan(*opened, context);
     }
     // Slurm: the allocation's nodes stand in as node-0, node-1, ...; the batch script too.
-    context.nodes = slurmAllocationNodes(parsed.spec);
+    context.nodes = slurmAllocationNodes(spec);
     auto plan = buildLaunchPlan(*opened, context);
     if (!plan)
         return plan;
-    auto batch = slurmBatchScript(*plan, parsed.spec, cluster->slurm, jobName);
+    auto batch = slurmBatchScript(*plan, spec, cluster.slurm, jobName);
     if (!batch)
         return batch.failure();
     plan->batchScript = *batch;
     return plan;
 }
 
-Result<LaunchPlan> JobRunner::planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes)
+Result<LaunchPlan> JobRunner::planFor(const Job &job, const JobSpec &spec, const Cluster &cluster,
+                                      const QList<Node> &nodes)
 {
     const auto exp = m_store.experimentById(job.experimentId);
     if (!exp)
@@ -151,11 +158,8 @@ Result<LaunchPlan> JobRunner::planFor(const Job &job, const Cluster &cluster, co
     const auto ws = m_store.workspaceById(exp->workspaceId);
     if (!ws)
         return ws.failure();
-    const ParsedJobSpec parsed = parseJobSpec(job.spec);
-    if (parsed.hasErrors())
-        return fail(parsed.errorTexts().join(QStringLiteral("; ")));
     // The stored spec has its secrets sealed; the plan (and only the launch script) has them open.
-    const auto opened = Secrets::openFromStore(parsed.spec, m_store.path());
+    const auto opened = Secrets::openFromStore(spec, m_store.path());
     if (!opened)
         return opened.failure();
     LaunchContext context = launchContextFor(m_store, *ws, cluster);
@@ -183,7 +187,10 @@ Result<LaunchPlan> JobRunner::planOf(const Job &job)
         }
         nodes = assigned;
     }
-    return planFor(job, *cluster, nodes);
+    const ParsedJobSpec parsed = parseJobSpec(job.spec);
+    if (parsed.hasErrors())
+        return fail(parsed.errorTexts().join(QStringLiteral("; ")));
+    return planFor(job, parsed.spec, *cluster, nodes);
 }
 
 void JobRunner::schedule(qint64 clusterId)
@@ -224,7 +231,7 @@ void JobRunner::schedule(qint64 clusterId)
         if (idle.size() < parsed.spec.nodeCount)
             break;
         idle = idle.mid(0, parsed.spec.nodeCount);
-        if (auto started = start(job, *cluster, idle); !started) {
+        if (auto started = start(job, parsed.spec, *cluster, idle); !started) {
             finish(job, JobState::Failed, std::nullopt,
                    {jobError(QStringLiteral("JobStartFailed"), started.error())});
             continue;
@@ -275,9 +282,9 @@ VoidResult JobRunner::deployTrainer(const Cluster &cluster, const QList<Node> &n
     return {};
 }
 
-VoidResult JobRunner::start(Job &job, const Cluster &cluster, const QList<Node> &nodes)
+VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes)
 {
-    const auto plan = planFor(job, cluster, nodes);
+    const auto plan = planFor(job, spec, cluster, nodes);
     if (!plan)
         return plan.failure();
     // Claimed before anything happens on a node: a second scheduler finds it running.
@@ -564,7 +571,7 @@ Result<Job> JobRunner::requestTerminate(qint64 jobId)
     }
     job->state = JobState::Terminating;
     m_store.updateJob(*job);
-    const auto head = headTransport(*job);
+    const auto head = openHeadTransport(m_store, *job);
     if (!head || job->pid <= 0)  // (pid 0: not launched yet; refresh adopts it, then kills)
         return refresh(jobId);
     // The launch script leads its own process group (setsid): mpirun and the ranks are in it.
@@ -591,18 +598,6 @@ Result<Job> JobRunner::terminate(qint64 jobId, int graceMs)
     }
     m_terminateGraceMs = savedGrace;
     return job;
-}
-
-Result<std::shared_ptr<Transport>> JobRunner::headTransport(const Job &job)
-{
-    const auto cluster = m_store.clusterById(job.clusterId);
-    if (!cluster)
-        return cluster.failure();
-    for (const Node &n : m_store.allNodes(cluster->id)) {
-        if (n.name == job.nodes.value(0))
-            return openTransport(*cluster, n);
-    }
-    return fail(QStringLiteral("job '%1': its head node is no longer in cluster '%2'").arg(job.name, cluster->name));
 }
 
 void JobRunner::killAfterGrace(const Job &job, Transport &transport)

@@ -76,15 +76,17 @@ private:
     std::optional<std::pair<QString, qint64>> lostNode(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
     // Sweeps of ended jobs whose node was out of reach (NodeWatch), tried again.
     void retryPendingSweeps();
-    Result<LaunchPlan> planFor(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
-    VoidResult start(Job &job, const Cluster &cluster, const QList<Node> &nodes);
+    // Plans from a spec parsed once by the caller (submit, the scheduler, the Slurm submit).
+    Result<LaunchPlan> planOfSpec(const JobSpec &spec, const Workspace &ws, const Cluster &cluster,
+                                  const QString &experiment, const QString &jobName);
+    Result<LaunchPlan> planFor(const Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes);
+    VoidResult start(Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult linkShares(const Cluster &cluster, const QList<Node> &nodes);
     // SSH nodes get a copy of this machine's trainer (TrainerDeployment).
     VoidResult deployTrainer(const Cluster &cluster, const QList<Node> &nodes);
     void finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
                 const QDateTime &ended = {});
     void setNodesState(const Job &job, NodeState state);
-    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
     void killAfterGrace(const Job &job, Transport &transport);
     // The job's launch script wrote `code` to exit_code: succeeded, or failed with the error
     // of the step that failed (failed_step).

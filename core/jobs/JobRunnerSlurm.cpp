@@ -9,7 +9,7 @@
 #include "cluster/SlurmQueries.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 #include <QCoreApplication>
 
@@ -68,7 +68,7 @@ VoidResult JobRunner::submitOneToSlurm(Job &job, const Cluster &cluster)
     const ParsedJobSpec parsed = parseJobSpec(job.spec);
     if (parsed.hasErrors())
         return fail(parsed.errorTexts().join(QStringLiteral("; ")));
-    const auto plan = planFor(job, cluster, slurmAllocationNodes(parsed.spec));
+    const auto plan = planFor(job, parsed.spec, cluster, slurmAllocationNodes(parsed.spec));
     if (!plan)
         return plan.failure();
     auto batch = slurmBatchScript(*plan, parsed.spec, cluster.slurm, job.name);

@@ -3,7 +3,7 @@
 #include "LaunchPlan.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 namespace TrainDesk::JobSweep {
 

@@ -6,7 +6,7 @@
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 #include <QDir>
 #include <QFile>
@@ -204,17 +204,9 @@ void listRecursively(Transport &transport, const QString &root, const QString &r
 
 Result<std::shared_ptr<Transport>> JobMonitor::headTransport(const Job &job)
 {
-    if (job.jobDir.isEmpty() || job.nodes.isEmpty())
-        return fail(QStringLiteral("job '%1' has not started: it has no files yet").arg(job.name));
-    const auto cluster = m_store->clusterById(job.clusterId);
-    if (!cluster)
-        return cluster.failure();
-    for (const Node &n : m_store->nodes(cluster->id)) {
-        if (n.name == job.nodes.first())
-            return openTransport(*cluster, n);
-    }
-    return fail(QStringLiteral("job '%1': its head node %2 is no longer in cluster '%3'")
-                    .arg(job.name, job.nodes.first(), cluster->name));
+    if (job.jobDir.isEmpty())
+        return fail(QStringLiteral("job '%%1' has not started: it has no files yet").arg(job.name));
+    return openHeadTransport(*m_store, job);
 }
 
 void JobMonitor::followFile(qint64 jobId, const QString &file, qint64 tailBytes)

@@ -3,7 +3,6 @@
 
 #include "common/SafeFiles.h"
 #include "transport/SftpClient.h"
-#include "transport/SshTransport.h"
 
 #include <QDir>
 #include <QFile>
@@ -41,13 +40,6 @@ Result<QString> confinedPath(const Share &share, const QString &path, Transport 
     return resolved;
 }
 
-Result<SshTransport *> fileTransport(const std::shared_ptr<Transport> &transport)
-{
-    auto *ssh = dynamic_cast<SshTransport *>(transport.get());
-    if (!ssh)
-        return fail(QStringLiteral("node %1: files move over SSH only").arg(transport->nodeName()));
-    return ssh;
-}
 
 RemoteFileInfo fromLocal(const QFileInfo &info)
 {
@@ -118,9 +110,7 @@ ShareUpload::Outcome ShareService::upload(const Share &share, const QString &dir
         const QString target = *folder + QLatin1Char('/') + name;
         // A replicated file counts as copied once every node has it.
         for (const NodeTransport &n : *nodes) {
-            const auto ssh = fileTransport(n.transport);
-            if (!ssh)
-                return failed(ssh.error());
+            Transport *const node = n.transport.get();
             if (progress)
                 progress(done, total, name);
             TransferOptions options;
@@ -129,10 +119,10 @@ ShareUpload::Outcome ShareService::upload(const Share &share, const QString &dir
                 if (progress)
                     progress(done + fileDone, total, name);
             };
-            if (auto sent = (*ssh)->upload(file, target, options); !sent) {
+            if (auto sent = node->upload(file, target, options); !sent) {
                 if (cancel && cancel->isCancelled()) {
                     // A cancelled upload is not resumed: nothing is left behind.
-                    (*ssh)->remove(SftpClient::remotePartPath(target));
+                    node->remove(SftpClient::remotePartPath(target));
                     return failed(QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size()));
                 }
                 return failed(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, sent.error()));
@@ -215,10 +205,8 @@ Result<QString> ShareService::download(const Share &share, const QString &file, 
         return nodes.failure();
     if (auto inside = confinedPath(share, *source, nodes->first().transport.get()); !inside)
         return inside.failure();
-    const auto ssh = fileTransport(nodes->first().transport);
-    if (!ssh)
-        return ssh.failure();
-    if (auto got = (*ssh)->download(*source, target, options); !got)
+    Transport *const node = nodes->first().transport.get();
+    if (auto got = node->download(*source, target, options); !got)
         return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, nodes->first().node.name, got.error()));
     return target;
 }

@@ -6,7 +6,7 @@
 #include "common/ShellQuote.h"
 #include "store/Names.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,10 +1,17 @@
 #include "LocalTransport.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QSaveFile>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
 
 namespace TrainDesk {
 
@@ -35,6 +42,43 @@ Result<ExecResult> LocalTransport::exec(const QString &shellCommand, int timeout
     result.stdOut = process.readAllStandardOutput();
     result.stdErr = process.readAllStandardError();
     return result;
+}
+
+Result<int> LocalTransport::exec(const QString &shellCommand, const ExecHandlers &handlers, const CancelFlag *cancel,
+                                 int timeoutMs)
+{
+    QProcess process;
+    // Its own session, so that cancel and the timeout end everything it started.
+    process.setChildProcessModifier([] { ::setsid(); });
+    process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("--"), shellCommand});
+    if (!process.waitForStarted())
+        return fail(QStringLiteral("localhost: cannot run /bin/sh: %1").arg(process.errorString()));
+    const auto deliver = [&] {
+        if (const QByteArray out = process.readAllStandardOutput(); !out.isEmpty() && handlers.onStdOut)
+            handlers.onStdOut(out);
+        if (const QByteArray err = process.readAllStandardError(); !err.isEmpty() && handlers.onStdErr)
+            handlers.onStdErr(err);
+    };
+    const auto endGroup = [&] {
+        ::kill(-pid_t(process.processId()), SIGKILL);
+        process.waitForFinished(2000);
+    };
+    QElapsedTimer clock;
+    clock.start();
+    while (!process.waitForFinished(100)) {
+        deliver();
+        if (cancel && cancel->isCancelled()) {
+            endGroup();
+            return fail(QStringLiteral("localhost: cancelled: %1").arg(shellCommand.left(200)));
+        }
+        if (timeoutMs > 0 && clock.elapsed() > timeoutMs) {
+            endGroup();
+            return fail(QStringLiteral("localhost: command timed out after %1 s: %2")
+                            .arg(timeoutMs / 1000.0).arg(shellCommand.left(200)));
+        }
+    }
+    deliver();
+    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : 128 + 9;
 }
 
 Result<QByteArray> LocalTransport::readAt(const QString &path, qint64 offset, qint64 maxBytes)
@@ -87,6 +131,74 @@ VoidResult LocalTransport::writeFile(const QString &path, const QByteArray &data
     if (!file.commit())
         return fail(QStringLiteral("localhost: cannot write %1: %2").arg(path, file.errorString()));
     return {};
+}
+
+VoidResult LocalTransport::remove(const QString &path, bool recursive)
+{
+    const QFileInfo fi(path);
+    if (!fi.exists() && !fi.isSymLink())
+        return fail(QStringLiteral("localhost: cannot remove %1: it does not exist").arg(path));
+    const bool removed = fi.isDir() && !fi.isSymLink() ? (recursive ? QDir(path).removeRecursively() : QDir().rmdir(path))
+                                                       : QFile::remove(path);
+    if (!removed)
+        return fail(QStringLiteral("localhost: cannot remove %1").arg(path));
+    return {};
+}
+
+VoidResult LocalTransport::rename(const QString &from, const QString &to)
+{
+    if (::rename(QFile::encodeName(from).constData(), QFile::encodeName(to).constData()) != 0)
+        return fail(QStringLiteral("localhost: cannot rename %1 to %2: %3").arg(from, to, QString::fromLocal8Bit(strerror(errno))));
+    return {};
+}
+
+namespace {
+
+// A copy that shows up only when complete: QSaveFile writes a temporary file of its own
+// beside the target and renames it over the target at the end.
+VoidResult copyWhole(const QString &from, const QString &to, const TransferOptions &options)
+{
+    QFile source(from);
+    if (!source.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("localhost: cannot read %1: %2").arg(from, source.errorString()));
+    QSaveFile target(to);
+    if (!target.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(to, target.errorString()));
+    const qint64 total = source.size();
+    qint64 done = 0;
+    QByteArray buffer(1 << 20, Qt::Uninitialized);
+    for (;;) {
+        if (options.cancel && options.cancel->isCancelled()) {
+            target.cancelWriting();
+            return fail(QStringLiteral("localhost: copy of %1 cancelled").arg(from));
+        }
+        const qint64 n = source.read(buffer.data(), buffer.size());
+        if (n < 0)
+            return fail(QStringLiteral("localhost: cannot read %1: %2").arg(from, source.errorString()));
+        if (n == 0)
+            break;
+        if (target.write(buffer.constData(), n) != n)
+            return fail(QStringLiteral("localhost: cannot write %1: %2").arg(to, target.errorString()));
+        done += n;
+        if (options.progress)
+            options.progress(done, total);
+    }
+    target.setPermissions(source.permissions());
+    if (!target.commit())
+        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(to, target.errorString()));
+    return {};
+}
+
+} // namespace
+
+VoidResult LocalTransport::upload(const QString &localPath, const QString &remotePath, const TransferOptions &options)
+{
+    return copyWhole(localPath, remotePath, options);
+}
+
+VoidResult LocalTransport::download(const QString &remotePath, const QString &localPath, const TransferOptions &options)
+{
+    return copyWhole(remotePath, localPath, options);
 }
 
 } // namespace TrainDesk

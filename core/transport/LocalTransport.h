@@ -11,12 +11,20 @@ public:
     QString nodeName() const override { return QStringLiteral("localhost"); }
 
     Result<ExecResult> exec(const QString &shellCommand, int timeoutMs = 60000) override;
+    Result<int> exec(const QString &shellCommand, const ExecHandlers &handlers, const CancelFlag *cancel = nullptr,
+                     int timeoutMs = 0) override;
     Result<QByteArray> readAt(const QString &path, qint64 offset, qint64 maxBytes) override;
     Result<RemoteFileInfo> stat(const QString &path) override;
     Result<QList<RemoteFileInfo>> list(const QString &directory) override;
     VoidResult makeDirectories(const QString &path) override;
     VoidResult writeFile(const QString &path, const QByteArray &data,
                          QFileDevice::Permissions permissions) override;
+    VoidResult remove(const QString &path, bool recursive = false) override;
+    VoidResult rename(const QString &from, const QString &to) override;
+    // Copies within this machine; a partial copy is not resumed (nothing is slow to redo).
+    VoidResult upload(const QString &localPath, const QString &remotePath, const TransferOptions &options = {}) override;
+    VoidResult download(const QString &remotePath, const QString &localPath,
+                        const TransferOptions &options = {}) override;
 };
 
 } // namespace TrainDesk

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "SshParameters.h"
-#include "TransferOptions.h"
 #include "Transport.h"
 
 namespace TrainDesk {
@@ -20,13 +19,13 @@ public:
     const SshParameters &parameters() const { return m_params; }
 
     // Connects and logs in (or reuses a pooled connection): the cheapest reachability check.
-    VoidResult connect();
+    VoidResult connect() override;
 
     Result<ExecResult> exec(const QString &shellCommand, int timeoutMs = 60000) override;
     // Streams the output as it arrives; cancel or the timeout end the remote process
     // group. Returns the exit status.
     Result<int> exec(const QString &shellCommand, const ExecHandlers &handlers, const CancelFlag *cancel = nullptr,
-                     int timeoutMs = 0);
+                     int timeoutMs = 0) override;
 
     Result<QByteArray> readAt(const QString &path, qint64 offset, qint64 maxBytes) override;
     Result<RemoteFileInfo> stat(const QString &path) override;
@@ -34,13 +33,14 @@ public:
     VoidResult makeDirectories(const QString &path) override;
     VoidResult writeFile(const QString &path, const QByteArray &data,
                          QFileDevice::Permissions permissions) override;
-    VoidResult remove(const QString &path, bool recursive = false);
-    VoidResult rename(const QString &from, const QString &to);
+    VoidResult remove(const QString &path, bool recursive = false) override;
+    VoidResult rename(const QString &from, const QString &to) override;
 
     // Streamed transfers with progress, cancel, resume, atomic replacement and the
     // source's permissions kept.
-    VoidResult upload(const QString &localPath, const QString &remotePath, const TransferOptions &options = {});
-    VoidResult download(const QString &remotePath, const QString &localPath, const TransferOptions &options = {});
+    VoidResult upload(const QString &localPath, const QString &remotePath, const TransferOptions &options = {}) override;
+    VoidResult download(const QString &remotePath, const QString &localPath,
+                        const TransferOptions &options = {}) override;
 
 private:
     // Runs `operation` on a pooled connection; a file operation that failed because the

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TransferOptions.h"
 #include "common/Result.h"
 
 #include <QByteArray>
@@ -35,10 +36,19 @@ public:
 
     virtual QString nodeName() const = 0;
 
+    // Logs in where the node needs it: the cheapest reachability check. This machine
+    // needs nothing.
+    virtual VoidResult connect() { return {}; }
+
     // Runs `shellCommand` with /bin/sh -c on the node. A command that runs but exits
     // non-zero is a successful call with that exit code; a failure means it could not run
     // or timed out (and was killed).
     virtual Result<ExecResult> exec(const QString &shellCommand, int timeoutMs = 60000) = 0;
+    // The same, with the output streamed to `handlers` as it arrives (setup tasks, node
+    // commands typed by the user). Cancel or the timeout (0: none) end the command's whole
+    // process group. Returns the exit status.
+    virtual Result<int> exec(const QString &shellCommand, const ExecHandlers &handlers,
+                             const CancelFlag *cancel = nullptr, int timeoutMs = 0) = 0;
 
     // Starts `shellCommand` in a new session (setsid), detached from this connection,
     // with its output discarded; returns its pid, which is also its process group id.
@@ -55,6 +65,16 @@ public:
                                  QFileDevice::Permissions permissions = QFileDevice::ReadOwner
                                      | QFileDevice::WriteOwner | QFileDevice::ReadGroup
                                      | QFileDevice::ReadOther) = 0;
+    virtual VoidResult remove(const QString &path, bool recursive = false) = 0;
+    virtual VoidResult rename(const QString &from, const QString &to) = 0;
+
+    // Whole files between this machine and the node, with progress and cancel; the target
+    // appears only when complete (a temporary name, then a rename) and keeps the source's
+    // permissions. SSH also resumes an interrupted copy.
+    virtual VoidResult upload(const QString &localPath, const QString &remotePath,
+                              const TransferOptions &options = {}) = 0;
+    virtual VoidResult download(const QString &remotePath, const QString &localPath,
+                                const TransferOptions &options = {}) = 0;
 };
 
 } // namespace TrainDesk

@@ -10,7 +10,7 @@
 #include "cluster/ClusterMesh.h"
 #include "cluster/ClusterMonitor.h"
 #include "cluster/ClusterService.h"
-#include "cluster/MultiNodeJob.h"
+#include "jobs/MultiNodeJob.h"
 #include "cluster/SshKeys.h"
 #include "jobs/JobRunner.h"
 #include "session/ClusterWorker.h"

@@ -18,7 +18,7 @@
 #include "session/Backend.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
-#include "transport/TransportFactory.h"
+#include "cluster/TransportFactory.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

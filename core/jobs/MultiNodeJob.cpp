@@ -1,7 +1,7 @@
 #include "MultiNodeJob.h"
 
-#include "ClusterMesh.h"
-#include "NodeProbe.h"
+#include "cluster/ClusterMesh.h"
+#include "cluster/NodeProbe.h"
 #include "common/ShellQuote.h"
 #include "transport/Transport.h"
 

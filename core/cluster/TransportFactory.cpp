@@ -1,9 +1,10 @@
 #include "TransportFactory.h"
 
-#include "LocalTransport.h"
-#include "SshTransport.h"
+#include "transport/LocalTransport.h"
+#include "transport/SshTransport.h"
 #include "cluster/ClusterCredentials.h"
 #include "cluster/NodeAddress.h"
+#include "store/Store.h"
 
 namespace TrainDesk {
 
@@ -39,6 +40,21 @@ Result<std::shared_ptr<Transport>> openTransport(const Cluster &cluster, const N
     }
     }
     return fail(QStringLiteral("node %1 of cluster '%2': unknown cluster kind").arg(node.name, cluster.name));
+}
+
+Result<std::shared_ptr<Transport>> openHeadTransport(const Store &store, const Job &job)
+{
+    if (job.nodes.isEmpty())
+        return fail(QStringLiteral("job '%1' has not started: it has no nodes yet").arg(job.name));
+    const auto cluster = store.clusterById(job.clusterId);
+    if (!cluster)
+        return cluster.failure();
+    for (const Node &n : store.allNodes(cluster->id)) {
+        if (n.name == job.nodes.first())
+            return openTransport(*cluster, n);
+    }
+    return fail(QStringLiteral("job '%1': its head node %2 is no longer in cluster '%3'")
+                    .arg(job.name, job.nodes.first(), cluster->name));
 }
 
 } // namespace TrainDesk
