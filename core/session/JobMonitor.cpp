@@ -1,6 +1,7 @@
 #include "JobMonitor.h"
 
 #include "agent/AgentClient.h"
+#include "agent/AgentSubscription.h"
 #include "shares/ShareUpload.h"
 #include "common/SafeFiles.h"
 #include "jobs/JobOutput.h"
@@ -60,6 +61,8 @@ void JobMonitor::start()
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
     m_agent = std::make_unique<AgentClient>(QFileInfo(m_databasePath).absolutePath());
+    m_subscription = new AgentSubscription(QFileInfo(m_databasePath).absolutePath(), this);
+    connect(m_subscription, &AgentSubscription::jobsChanged, this, &JobMonitor::jobsChanged);
     m_timer = new QTimer(this);
     m_timer->setInterval(m_pollIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &JobMonitor::poll);
@@ -74,9 +77,18 @@ void JobMonitor::poll()
     if (!m_runner)
         return;
     keepAgentWatching();
-    for (auto it = m_watched.cbegin(); it != m_watched.cend(); ++it)
-        publishMetrics(it.key(), false);
     pollFollows();
+    // Jobs' states and metrics come with the agent's pushes; this catches the rest.
+    if (++m_pollsSinceSnapshot >= snapshotEveryPolls)
+        publishSnapshot(false);
+}
+
+void JobMonitor::jobsChanged(const QList<qint64> &jobIds)
+{
+    for (qint64 id : jobIds) {
+        if (m_watched.contains(id))
+            publishMetrics(id, false);
+    }
     publishSnapshot(false);
 }
 
@@ -90,6 +102,12 @@ void JobMonitor::keepAgentWatching(bool wake)
     if (!m_agent->isConnected()) {
         if (auto connected = m_agent->connectOrStart(5000); !connected)
             problem = connected.error();
+    }
+    if (problem.isEmpty() && !m_subscription->isSubscribed()) {
+        if (auto subscribed = m_subscription->subscribe(); !subscribed)
+            problem = subscribed.error();
+        else
+            jobsChanged(m_watched.keys());  // what moved while nobody listened
     }
     if (problem.isEmpty() && wake) {
         if (auto woken = m_agent->request({{"op", "wake"}}, 5000); !woken)
@@ -146,6 +164,7 @@ void JobMonitor::publishMetrics(qint64 jobId, bool reset)
 
 void JobMonitor::publishSnapshot(bool force)
 {
+    m_pollsSinceSnapshot = 0;
     ResourceSnapshot snapshot;
     for (const Workspace &ws : m_store->workspaces()) {
         ResourceSnapshot::WorkspaceEntry entry;

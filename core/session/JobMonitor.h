@@ -21,13 +21,16 @@ class QTimer;
 namespace TrainDesk {
 
 class AgentClient;
+class AgentSubscription;
 class Store;
 class JobOutput;
 class Transport;
 
 // The GUI's worker: lives in its own thread with its own Store connection, reads the jobs
-// (state, metrics) the agent stores, reports what changed, and asks the agent to start,
-// queue and terminate; it never polls job state on the nodes itself.
+// (state, metrics) the agent stores when the agent pushes that they changed, reports what
+// changed, and asks the agent to start, queue and terminate; it never polls job state on
+// the nodes itself. A slower look at the store catches what other processes did (a
+// workspace made with the CLI).
 // Everything that blocks on the disk or the nodes happens here (downloads in its pool).
 class JobMonitor : public QObject
 {
@@ -40,6 +43,8 @@ public:
     static constexpr qint64 followChunkBytes = 512 * 1024;
     // The worker thread's nice value (Linux): the GUI thread goes first when both are busy.
     static constexpr int workerNiceness = 5;
+    // The store is read for changes of other processes every this many polls (2 s at 500 ms).
+    static constexpr int snapshotEveryPolls = 4;
 
 public Q_SLOTS:
     void start();                   // call in the worker thread
@@ -108,6 +113,7 @@ private:
     void keepAgentWatching(bool wake = false);
     void publishSnapshot(bool force);
     void publishMetrics(qint64 jobId, bool reset);
+    void jobsChanged(const QList<qint64> &jobIds);  // pushed by the agent
     void pollFollows();
     void readFollow(const QPair<qint64, QString> &key, Follow &follow);
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);
@@ -119,6 +125,8 @@ private:
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
     std::unique_ptr<AgentClient> m_agent;
+    AgentSubscription *m_subscription = nullptr;
+    int m_pollsSinceSnapshot = 0;
     QString m_agentProblem;
     QTimer *m_timer = nullptr;
     QByteArray m_lastSignature;
