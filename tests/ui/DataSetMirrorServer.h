@@ -7,9 +7,10 @@
 #include <QTest>
 
 // A data set mirror of the test's own: CIFAR-10 archives written by tests/trainer/cifar_sets.py
-// in the published layouts (small: 5 x 20 training and 20 test images), served on 127.0.0.1 by
-// tests/e2e/range_http_server.py, with TRAINDESK_DATASET_MIRROR pointing at it and
-// TRAINDESK_DATASET_CHECKSUMS at the archives' own MD5s (honoured only with a mirror).
+// in the published layouts (small: 5 x 40 training and 40 test images, enough for 4 workers x
+// 32 a step), served on 127.0.0.1 by tests/e2e/range_http_server.py, with
+// TRAINDESK_DATASET_MIRROR pointing at it and TRAINDESK_DATASET_CHECKSUMS at the archives' own
+// MD5s (honoured only with a mirror).
 class DataSetMirrorServer
 {
 public:
@@ -33,7 +34,7 @@ import os, sys
 import numpy as np
 import cifar_sets as cs
 work = sys.argv[1]
-s = cs.CifarSet(np.random.default_rng(7), hundred=False, train_files=5, per_file=20, n_test=20)
+s = cs.CifarSet(np.random.default_rng(7), hundred=False, train_files=5, per_file=40, n_test=40)
 cs.write_archive(s, os.path.join(work, "mirror/cifar10/cifar-10-python.tar.gz"), True, os.path.join(work, "scratch-py"))
 cs.write_archive(s, os.path.join(work, "mirror/cifar10-binary/cifar-10-binary.tar.gz"), False, os.path.join(work, "scratch-bin"))
 )"), m_folder});
