@@ -205,6 +205,8 @@ void DataSetsDialog::updateButtons()
     m_fetch->setEnabled(idle && chosen);
     m_fromFile->setEnabled(idle && chosen);
     m_stop->setEnabled(!idle);
+    // The bar shows a fetch: under way, or how the last one ended.
+    m_progress->setVisible(!idle || m_progress->value() > 0);
 }
 
 } // namespace TrainDesk::Ui

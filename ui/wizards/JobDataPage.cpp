@@ -218,6 +218,8 @@ void JobDataPage::updateButtons()
     m_fetch->setEnabled(idle && share && !dataReady());
     m_fromFile->setEnabled(idle && share && !dataReady());
     m_stop->setEnabled(!idle);
+    // The bar shows a fetch: under way, or how the last one ended.
+    m_progress->setVisible(!idle || m_progress->value() > 0);
     m_dataSet->setEnabled(idle);
     m_share->setEnabled(idle);
     Q_EMIT completeChanged();
