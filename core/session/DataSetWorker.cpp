@@ -96,8 +96,6 @@ int DataSetWorker::fetch(const Share &share, const QString &name, const QStringL
                 // DataSetFetcher's words when no address gave the file.
                 unreachable = from.isEmpty() && error.startsWith(QLatin1String("cannot download"));
             }
-            if (cancel->isCancelled() && !outcome)
-                error = QStringLiteral("cancelled; a fetch later continues the partial download");
         }
         QMetaObject::invokeMethod(this, [this, id, error, unreachable, changed] {
             m_cancels.remove(id);

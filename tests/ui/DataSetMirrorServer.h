@@ -58,15 +58,19 @@ cs.write_archive(s, os.path.join(work, "mirror/cifar10-binary/cifar-10-binary.ta
 
     QString archive(const QString &relative) const { return m_folder + QStringLiteral("/mirror/") + relative; }
 
-    // Starts the server and points TRAINDESK_DATASET_MIRROR at it.
-    bool start()
+    // Starts the server and points TRAINDESK_DATASET_MIRROR at it; `options`: the server's
+    // (--stall-after N: it sends N bytes of a file, then nothing).
+    bool start(const QStringList &options = {})
     {
+        stop();
         const QString portFile = m_folder + QStringLiteral("/port");
         QFile::remove(portFile);
         m_server.setProcessChannelMode(QProcess::ForwardedChannels);
-        m_server.start(QStringLiteral(TRAINDESK_TEST_PYTHON), {QStringLiteral(TRAINDESK_SOURCE_DIR "/tests/e2e/range_http_server.py"),
-                                                   m_folder + QStringLiteral("/mirror"), QStringLiteral("--port-file"),
-                                                   portFile, QStringLiteral("--log"), m_folder + QStringLiteral("/requests.log")});
+        const QStringList arguments = QStringList{QStringLiteral(TRAINDESK_SOURCE_DIR "/tests/e2e/range_http_server.py"),
+                                                  m_folder + QStringLiteral("/mirror"), QStringLiteral("--port-file"),
+                                                  portFile, QStringLiteral("--log"), logPath()}
+            + options;
+        m_server.start(QStringLiteral(TRAINDESK_TEST_PYTHON), arguments);
         if (!QTest::qWaitFor([&portFile] { return QFile::exists(portFile); }, 10000))
             return false;
         QFile f(portFile);
@@ -87,6 +91,7 @@ cs.write_archive(s, os.path.join(work, "mirror/cifar10-binary/cifar-10-binary.ta
     }
 
     int port() const { return m_port; }
+    QString logPath() const { return m_folder + QStringLiteral("/requests.log"); }
     // GET requests the server answered so far.
     int requests() const
     {

@@ -1,8 +1,9 @@
 // The Data sets dialog on a real Backend and the embedded `local` share, fetching from the
 // test's own HTTP server on loopback (DataSetMirrorServer.h): the share's menu opens it, a
 // fetch lands the archive in the share and the list shows it verified, a second fetch does
-// nothing, an unreachable address gets an error naming it and how to place the file by hand,
-// and From file… then places the file given, verified.
+// nothing, Stop keeps a stalled download's partial file (shown as partly there) and the next
+// Fetch continues it with HTTP Range, an unreachable address gets an error naming it and how
+// to place the file by hand, and From file… then places the file given, verified.
 #include "BackendFixture.h"
 #include "DataSetMirrorServer.h"
 #include "Grab.h"
@@ -12,6 +13,7 @@
 #include "datasets/DataSetCatalogue.h"
 #include "tree/ResourceTreeModel.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -110,6 +112,47 @@ private Q_SLOTS:
                  qPrintable(dialog.statusLabel()->text()));
         QVERIFY(dialog.stateOf(QStringLiteral("cifar10")).startsWith(QStringLiteral("fetched and verified")));
         QCOMPARE(m_mirror.requests(), requests);
+    }
+
+    void stopKeepsThePartialDownload()
+    {
+        // A share of its own, so the partial file meets no other test.
+        Share stalled;
+        stalled.workspaceId = localShare().workspaceId;
+        stalled.name = QStringLiteral("stalled");
+        stalled.kind = ShareKind::Local;
+        stalled.path = m_home.filePath(QStringLiteral("stalled-share"));
+        const auto created = m_store.createShare(stalled);
+        QVERIFY2(created, qPrintable(created.error()));
+        QVERIFY(m_mirror.start({QStringLiteral("--stall-after"), QStringLiteral("100000")}));
+
+        DataSetsDialog dialog(DataPaths::databasePath(), *created);
+        QSignalSpy shown(&dialog, &DataSetsDialog::statesShown);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(!shown.isEmpty() || shown.wait(10000));
+        QVERIFY(dialog.selectDataSet(QStringLiteral("cifar10")));
+        dialog.fetchButton()->click();
+        const QString part = stalled.path + QStringLiteral("/cifar10/.cifar-10-python.tar.gz.download.traindesk-part");
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(part).size() >= 100000, 20000);
+        QVERIFY(dialog.stopButton()->isEnabled());
+        dialog.stopButton()->click();
+        const QString error = finishFetch(dialog);
+        QVERIFY2(error.contains(QStringLiteral("cancelled")), qPrintable(error));
+        QCOMPARE(QFileInfo(part).size(), 100000);
+        QVERIFY(!QFile::exists(stalled.path + QStringLiteral("/cifar10/cifar-10-python.tar.gz")));
+        QCOMPARE(dialog.stateOf(QStringLiteral("cifar10")), QStringLiteral("partly there: Fetch continues it"));
+
+        // The server serves whole again: Fetch continues from the partial file.
+        QVERIFY(m_mirror.start());
+        dialog.fetchButton()->click();
+        QCOMPARE(finishFetch(dialog), QString());
+        QVERIFY(dialog.stateOf(QStringLiteral("cifar10")).startsWith(QStringLiteral("fetched and verified")));
+        QCOMPARE(contents(stalled.path + QStringLiteral("/cifar10/cifar-10-python.tar.gz")),
+                 contents(m_mirror.archive(QStringLiteral("cifar10/cifar-10-python.tar.gz"))));
+        QVERIFY(!QFile::exists(part));
+        QVERIFY2(contents(m_mirror.logPath()).contains("GET /cifar10/cifar-10-python.tar.gz bytes=100000-"),
+                 contents(m_mirror.logPath()).constData());
     }
 
     void unreachableThenFromFile()
