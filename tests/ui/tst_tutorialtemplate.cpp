@@ -2,8 +2,9 @@
 // real Backend, with the data set served by the test's own HTTP server on loopback
 // (DataSetMirrorServer.h): the Data set page shows the share does not hold it, the job.json
 // validates and points at the share's cifar10 folder, Submit fetches the data set first and
-// then submits, and the job trains on it. The job preparation's check, run by bash, refuses
-// a folder without the files, saying how to fetch them.
+// then submits, and the job trains on it. A draft is saved without fetching, and when it is
+// started with the share still empty its job preparation fails it, saying how to fetch the
+// data set; the check, run by /bin/sh, passes once the files are there.
 #include "BackendFixture.h"
 #include "DataSetMirrorServer.h"
 #include "Grab.h"
@@ -24,6 +25,7 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QJsonObject>
 #include <QSignalSpy>
 
@@ -139,6 +141,66 @@ private Q_SLOTS:
         QVERIFY2(job->state == JobState::Succeeded, qPrintable(toString(job->state) + QLatin1Char(' ') + errors.join(QLatin1Char('\n'))));
     }
 
+    void draftWithoutDataFailsInPreparation()
+    {
+        // A share that does not hold CIFAR-10; a draft is saved without fetching it.
+        Share empty;
+        empty.workspaceId = m_backend->snapshot().workspaces.first().workspace.id;
+        empty.name = QStringLiteral("empty");
+        empty.kind = ShareKind::Local;
+        empty.path = m_home.filePath(QStringLiteral("empty-share"));
+        QVERIFY(QDir().mkpath(empty.path));
+        QVERIFY(m_store.createShare(empty));
+        m_backend->pollNow();
+        QTRY_COMPARE_WITH_TIMEOUT(m_backend->snapshot().workspaces.first().shares.size(), 2, 10000);
+
+        NewJobWizard wizard(m_backend.get());
+        wizard.show();
+        wizard.sourcePage()->selectTemplate(tutorialRow());
+        wizard.next();
+        wizard.targetPage()->nameEdit()->setText(QStringLiteral("no-data"));
+        wizard.targetPage()->draftCheck()->setChecked(true);
+        JobDataPage *data = wizard.dataPage();
+        QSignalSpy stateRead(data, &JobDataPage::stateRead);
+        wizard.next();
+        QVERIFY(stateRead.wait(10000));
+        const int index = data->shareCombo()->findText(QStringLiteral("empty"));
+        QVERIFY(index >= 0);
+        if (data->shareCombo()->currentIndex() != index) {
+            data->shareCombo()->setCurrentIndex(index);
+            QVERIFY(stateRead.wait(10000));
+        }
+        QCOMPARE(data->shareName(), QStringLiteral("empty"));
+        QVERIFY(!data->dataReady());
+        wizard.next();
+        QVERIFY(wizard.editPage()->editor()->text().contains("$AZ_BATCHAI_JOB_MOUNT_ROOT/empty/cifar10"));
+        QSignalSpy submitted(&wizard, &NewJobWizard::jobSubmitted);
+        const int requests = m_mirror.requests();
+        wizard.button(QWizard::FinishButton)->click();
+        QVERIFY(!data->fetching());
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.count(), 1, 10000);
+        QCOMPARE(m_mirror.requests(), requests);
+
+        // Started later, with nothing in the share: the preparation stops it, saying why.
+        const qint64 jobId = submitted.first().first().toLongLong();
+        m_backend->queueJob(jobId);
+        QVERIFY(QTest::qWaitFor([this, jobId] {
+            const Job *job = m_backend->snapshot().findJob(jobId);
+            return job && isFinished(job->state);
+        }, 120000));
+        const Job *job = m_backend->snapshot().findJob(jobId);
+        QCOMPARE(toString(job->state), QStringLiteral("failed"));
+        QVERIFY(!job->errors.isEmpty());
+        QCOMPARE(job->errors.first().code, QStringLiteral("JobPreparationFailed"));
+        // The preparation's own stderr, per node (the local cluster's one node).
+        QFile stderrFile(job->jobDir + QStringLiteral("/stdouterr/stderr-job_prep-localhost.txt"));
+        QVERIFY2(stderrFile.open(QIODevice::ReadOnly), qPrintable(stderrFile.fileName()));
+        const QByteArray text = stderrFile.readAll();
+        QVERIFY2(text.contains("CIFAR-10 (python version) is not in share empty")
+                     && text.contains("traindesk data fetch cifar10 --share empty"),
+                 text.constData());
+    }
+
     void preparationRefusesAMissingDataSet()
     {
         const QJsonObject props = properties(dataSetJobSpec(jobTemplates().value(tutorialRow()), QStringLiteral("data"),
@@ -148,13 +210,13 @@ private Q_SLOTS:
         const QString root = m_home.filePath(QStringLiteral("mount-root"));
         QVERIFY(QDir().mkpath(root + QStringLiteral("/data/cifar10")));
         const auto run = [&] {
-            QProcess bash;
+            QProcess shell;  // as the launch script runs a job preparation: /bin/sh -c
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.insert(QStringLiteral("AZ_BATCHAI_JOB_MOUNT_ROOT"), root);
-            bash.setProcessEnvironment(env);
-            bash.start(QStringLiteral("bash"), {QStringLiteral("-c"), check});
-            bash.waitForFinished(10000);
-            return std::make_pair(bash.exitCode(), QString::fromUtf8(bash.readAllStandardError()));
+            shell.setProcessEnvironment(env);
+            shell.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), check});
+            shell.waitForFinished(10000);
+            return std::make_pair(shell.exitCode(), QString::fromUtf8(shell.readAllStandardError()));
         };
         const auto [missingCode, missingText] = run();
         QCOMPARE(missingCode, 1);
