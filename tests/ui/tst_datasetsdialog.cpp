@@ -93,8 +93,8 @@ private Q_SLOTS:
         QCOMPARE(finishFetch(dialog), QString());
         QVERIFY2(dialog.stateOf(QStringLiteral("cifar10")).startsWith(QStringLiteral("fetched and verified")),
                  qPrintable(dialog.stateOf(QStringLiteral("cifar10"))));
-        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("is in share local, verified")),
-                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("is in share local, verified")),
+                 qPrintable(dialog.statusText()));
         QVERIFY(dialog.fetchButton()->isEnabled());
         const QString fetched = localShare().path + QStringLiteral("/cifar10/cifar-10-python.tar.gz");
         const QByteArray served = contents(m_mirror.archive(QStringLiteral("cifar10/cifar-10-python.tar.gz")));
@@ -108,8 +108,8 @@ private Q_SLOTS:
         QCOMPARE(requests, 1);
         dialog.fetchButton()->click();
         QCOMPARE(finishFetch(dialog), QString());
-        QVERIFY2(dialog.statusLabel()->text().startsWith(QStringLiteral("Nothing to do")),
-                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Nothing to do")),
+                 qPrintable(dialog.statusText()));
         QVERIFY(dialog.stateOf(QStringLiteral("cifar10")).startsWith(QStringLiteral("fetched and verified")));
         QCOMPARE(m_mirror.requests(), requests);
     }
@@ -168,7 +168,7 @@ private Q_SLOTS:
         const QString error = finishFetch(dialog);
         QVERIFY(!error.isEmpty());
         const QString address = QStringLiteral("http://127.0.0.1:%1/cifar10-binary/cifar-10-binary.tar.gz").arg(m_mirror.port());
-        const QString text = dialog.statusLabel()->text();
+        const QString text = dialog.statusText();
         QVERIFY2(text.contains(address), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("To place it by hand")) && text.contains(QStringLiteral("From file…")),
                  qPrintable(text));

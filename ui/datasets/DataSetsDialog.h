@@ -5,7 +5,6 @@
 #include <QDialog>
 
 class QLabel;
-class QProgressBar;
 class QPushButton;
 class QTreeWidget;
 
@@ -15,6 +14,8 @@ struct DataSetPresence;
 }
 
 namespace TrainDesk::Ui {
+
+class DataSetFetchBar;
 
 // The data sets TrainDesk can fetch, with what one share holds of each (in the folder of the
 // data set's name): Fetch downloads the selected one into the share with progress and Stop,
@@ -34,11 +35,11 @@ public:
     void readStates();
 
     QTreeWidget *list() const { return m_list; }
-    QPushButton *fetchButton() const { return m_fetch; }
-    QPushButton *stopButton() const { return m_stop; }
-    QLabel *statusLabel() const { return m_status; }
-    QString stateOf(const QString &name) const;  // the State column's text
-    bool fetching() const { return m_fetchRequest != 0; }
+    QPushButton *fetchButton() const;
+    QPushButton *stopButton() const;
+    QString statusText() const;
+    QString stateOf(const QString &name) const;  // the state column's text
+    bool fetching() const;
 
 Q_SIGNALS:
     void statesShown();
@@ -47,20 +48,13 @@ Q_SIGNALS:
 private:
     QString selectedName() const;
     void showStates(const QList<DataSetPresence> &states);
-    void updateButtons();
 
     Share m_share;
     DataSetWorker *m_worker;
-    QLabel *m_where;
     QTreeWidget *m_list;
-    QPushButton *m_fetch;
-    QPushButton *m_fromFile;
-    QPushButton *m_stop;
-    QProgressBar *m_progress;
-    QLabel *m_status;
+    DataSetFetchBar *m_bar;
+    QLabel *m_problem;
     int m_statesRequest = 0;
-    int m_fetchRequest = 0;
-    QString m_fetching;
 };
 
 } // namespace TrainDesk::Ui

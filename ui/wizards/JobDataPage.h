@@ -6,7 +6,6 @@
 
 class QComboBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 
 namespace TrainDesk {
@@ -15,6 +14,8 @@ class DataSetWorker;
 }
 
 namespace TrainDesk::Ui {
+
+class DataSetFetchBar;
 
 // For a template that trains on a data set: which data set, from which share (those the
 // chosen cluster's nodes see), and whether the share holds it. Fetch now (or From file…)
@@ -36,15 +37,13 @@ public:
     QString shareName() const;
     // Whether the share holds the data set, verified, as last read.
     bool dataReady() const { return m_known && m_state == DataSetPresence::State::Fetched; }
-    bool fetching() const { return m_fetchRequest != 0; }
+    bool fetching() const;
     // Fetches the chosen data set into the chosen share (`from`: files given by hand).
     void fetch(const QStringList &from = {});
-    void cancelFetch();
-    QString statusText() const;
 
     QComboBox *dataSetCombo() const { return m_dataSet; }
     QComboBox *shareCombo() const { return m_share; }
-    QPushButton *fetchButton() const { return m_fetch; }
+    QPushButton *fetchButton() const;
 
 Q_SIGNALS:
     void stateRead();
@@ -54,21 +53,16 @@ Q_SIGNALS:
 
 private:
     void readState();
-    void updateButtons();
+    const Share *chosenShare() const;
 
     Backend *m_backend;
     DataSetWorker *m_worker;
     QComboBox *m_dataSet;
     QComboBox *m_share;
     QLabel *m_stateLabel;
-    QPushButton *m_fetch;
-    QPushButton *m_fromFile;
-    QPushButton *m_stop;
-    QProgressBar *m_progress;
-    QLabel *m_status;
+    DataSetFetchBar *m_bar;
     QString m_preparedFor;  // template data set, workspace and cluster the choices were made for
     int m_statesRequest = 0;
-    int m_fetchRequest = 0;
     bool m_known = false;
     DataSetPresence::State m_state = DataSetPresence::State::Absent;
 };
