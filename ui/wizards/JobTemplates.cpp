@@ -21,9 +21,7 @@ QByteArray jsonStringBody(const QString &text)
     return quoted.mid(2, quoted.size() - 4);  // ["..."]
 }
 
-} // namespace
-
-QList<JobTemplate> jobTemplates()
+QList<JobTemplate> buildTemplates()
 {
     const auto tr = [](const char *text) { return QCoreApplication::translate("JobTemplates", text); };
     // The sizes as the file has them (the demo job's file may change).
@@ -49,6 +47,15 @@ QList<JobTemplate> jobTemplates()
             "that installs Keras and Horovod. Needs a share named myshare with the script in it."),
          QStringLiteral("cifar-horovod"), uiResource(QStringLiteral("templates/horovod-tutorial.json")), {}},
     };
+}
+
+} // namespace
+
+QList<JobTemplate> jobTemplates()
+{
+    // Read once: the wizard asks on every page turn and button update.
+    static const QList<JobTemplate> templates = buildTemplates();
+    return templates;
 }
 
 QByteArray dataSetJobSpec(const JobTemplate &t, const QString &share, const QString &dataSet)
