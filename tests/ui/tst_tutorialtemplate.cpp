@@ -4,7 +4,8 @@
 // validates and points at the share's cifar10 folder, Submit fetches the data set first and
 // then submits, and the job trains on it. A draft is saved without fetching, and when it is
 // started with the share still empty its job preparation fails it, saying how to fetch the
-// data set; the check, run by /bin/sh, passes once the files are there.
+// data set; the check, run by /bin/sh, passes once the files are there. Cancel during the
+// fetch before a submit stops it and submits nothing.
 #include "BackendFixture.h"
 #include "DataSetMirrorServer.h"
 #include "Grab.h"
@@ -199,6 +200,55 @@ private Q_SLOTS:
         QVERIFY2(text.contains("CIFAR-10 (python version) is not in share empty")
                      && text.contains("traindesk data fetch cifar10 --share empty"),
                  text.constData());
+    }
+
+    void cancelWhileFetchingSubmitsNothing()
+    {
+        QVERIFY(m_mirror.start({QStringLiteral("--stall-after"), QStringLiteral("50000")}));
+        Share slow;
+        slow.workspaceId = m_backend->snapshot().workspaces.first().workspace.id;
+        slow.name = QStringLiteral("slow");
+        slow.kind = ShareKind::Local;
+        slow.path = m_home.filePath(QStringLiteral("slow-share"));
+        QVERIFY(QDir().mkpath(slow.path));
+        QVERIFY(m_store.createShare(slow));
+        m_backend->pollNow();
+        QTRY_COMPARE_WITH_TIMEOUT(m_backend->snapshot().workspaces.first().shares.size(), 3, 10000);
+
+        NewJobWizard wizard(m_backend.get());
+        wizard.show();
+        wizard.sourcePage()->selectTemplate(tutorialRow());
+        wizard.next();
+        wizard.targetPage()->nameEdit()->setText(QStringLiteral("cancelled"));
+        JobDataPage *data = wizard.dataPage();
+        QSignalSpy stateRead(data, &JobDataPage::stateRead);
+        wizard.next();
+        QVERIFY(stateRead.wait(10000));
+        const int index = data->shareCombo()->findText(QStringLiteral("slow"));
+        if (data->shareCombo()->currentIndex() != index) {
+            data->shareCombo()->setCurrentIndex(index);
+            QVERIFY(stateRead.wait(10000));
+        }
+        wizard.next();
+        QSignalSpy submitted(&wizard, &NewJobWizard::jobSubmitted);
+        QSignalSpy fetched(data, &JobDataPage::fetchFinished);
+        wizard.button(QWizard::FinishButton)->click();
+        const QString part = slow.path + QStringLiteral("/cifar10/.cifar-10-python.tar.gz.download.traindesk-part");
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(part).size() >= 50000, 20000);
+        wizard.reject();
+        QVERIFY(fetched.wait(20000));
+        QVERIFY2(fetched.first().first().toString().contains(QStringLiteral("cancelled")),
+                 qPrintable(fetched.first().first().toString()));
+        QTest::qWait(500);  // a submit would have gone out by now
+        QVERIFY(submitted.isEmpty());
+        m_backend->pollNow();
+        QTest::qWait(500);
+        for (const auto &exp : m_backend->snapshot().workspaces.first().experiments) {
+            for (const Job &job : exp.jobs)
+                QVERIFY(job.name != QLatin1String("cancelled"));
+        }
+        QVERIFY(QFileInfo(part).size() >= 50000);  // kept for the next fetch
+        QVERIFY(m_mirror.start());
     }
 
     void preparationRefusesAMissingDataSet()

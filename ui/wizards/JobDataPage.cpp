@@ -159,4 +159,9 @@ void JobDataPage::fetch(const QStringList &from)
     m_bar->fetch(from);
 }
 
+void JobDataPage::stopFetch()
+{
+    m_bar->stop();
+}
+
 } // namespace TrainDesk::Ui

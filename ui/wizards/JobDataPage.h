@@ -40,6 +40,7 @@ public:
     bool fetching() const;
     // Fetches the chosen data set into the chosen share (`from`: files given by hand).
     void fetch(const QStringList &from = {});
+    void stopFetch();
 
     QComboBox *dataSetCombo() const { return m_dataSet; }
     QComboBox *shareCombo() const { return m_share; }

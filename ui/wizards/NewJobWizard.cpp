@@ -130,6 +130,16 @@ void NewJobWizard::accept()
     submit();
 }
 
+void NewJobWizard::reject()
+{
+    if (m_fetchingBeforeSubmit) {
+        m_fetchingBeforeSubmit = false;
+        m_data->stopFetch();
+        m_edit->setBusy(false);
+    }
+    QWizard::reject();
+}
+
 void NewJobWizard::submit()
 {
     SubmitRequest request;

@@ -48,6 +48,9 @@ public:
     QString sourceKey() const;
     int nextId() const override;
     void accept() override;
+    // Cancel while the data set is fetched before a submit: the fetch stops (its partial
+    // file stays for the next one) and nothing is submitted.
+    void reject() override;
 
 Q_SIGNALS:
     void jobSubmitted(qint64 jobId);
