@@ -226,6 +226,7 @@ void MainWindow::updateActions()
     m_newExperimentAction->setEnabled(anyWorkspace);
     m_newShareAction->setEnabled(anyWorkspace);
     m_uploadAction->setEnabled(anyWorkspace);
+    m_dataSetsAction->setEnabled(selectedIdOf(ResourceTreeModel::Kind::Share) != 0);
 }
 
 QString MainWindow::jobsStatusText() const

@@ -18,6 +18,7 @@ struct Job;
 namespace TrainDesk::Ui {
 
 class ClusterView;
+class DataSetsDialog;
 class JobView;
 class NewJobWizard;
 class ResourceInfoView;
@@ -62,6 +63,7 @@ public:
     QAction *newExperimentAction() const { return m_newExperimentAction; }
     QAction *newShareAction() const { return m_newShareAction; }
     QAction *uploadAction() const { return m_uploadAction; }
+    QAction *dataSetsAction() const { return m_dataSetsAction; }
     QString jobsStatusText() const;
 
     // The wizards, opened window-modal (not blocking) and deleted when closed; each
@@ -71,6 +73,8 @@ public:
     NewJobWizard *openImportWizard();
     WorkspaceWizard *openWorkspaceWizard(bool newWorkspace);
     ShareWizard *openShareWizard(bool upload);
+    // The data sets of the selected share (nullptr when no share is selected).
+    DataSetsDialog *openDataSetsDialog();
     // Writes the selected job's job.json to `path` (in the worker).
     void exportSelectedJob(const QString &path);
 
@@ -116,6 +120,7 @@ private:
     QAction *m_newExperimentAction = nullptr;
     QAction *m_newShareAction = nullptr;
     QAction *m_uploadAction = nullptr;
+    QAction *m_dataSetsAction = nullptr;
     QAction *m_quitAction = nullptr;
     int m_exportRequest = 0;
     QLabel *m_jobsLabel;

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include "common/Icons.h"
+#include "datasets/DataSetsDialog.h"
 #include "files/OutputFilesView.h"
 #include "job/JobView.h"
 #include "session/Backend.h"
@@ -123,6 +124,11 @@ void MainWindow::createActions()
     m_uploadAction->setIconText(tr("Upload"));
     connect(m_uploadAction, &QAction::triggered, this, [this] { openShareWizard(true); });
 
+    m_dataSetsAction = new QAction(tr("&Data sets…"), this);
+    m_dataSetsAction->setObjectName(QStringLiteral("dataSetsAction"));
+    m_dataSetsAction->setToolTip(tr("Fetch CIFAR-10, Fashion-MNIST or MNIST into the selected share, verified"));
+    connect(m_dataSetsAction, &QAction::triggered, this, [this] { openDataSetsDialog(); });
+
     // The cluster wizard runs its SSH work on a ClusterWorker of its own.
     auto *newClusterAction = addAction(QString(), tr("New &cluster…"), QKeySequence(tr("Ctrl+Shift+L")),
                                        tr("A cluster: this machine, nodes reached over SSH, or a Slurm cluster"));
@@ -184,6 +190,7 @@ void MainWindow::createMenus()
     file->addAction(m_newShareAction);
     file->addAction(findChild<QAction *>(QStringLiteral("newClusterAction")));
     file->addAction(m_uploadAction);
+    file->addAction(m_dataSetsAction);
     file->addSeparator();
     file->addAction(m_quitAction);
     QMenu *job = menuBar()->addMenu(tr("&Job"));
@@ -235,7 +242,7 @@ void MainWindow::showTreeMenu(const QPoint &pos)
     case Kind::Share:
     case Kind::ShareFolder:
     case Kind::ShareGroup:
-        menu.addActions({m_uploadAction, m_newShareAction});
+        menu.addActions({m_uploadAction, m_dataSetsAction, m_newShareAction});
         break;
     default:
         menu.addActions({m_newJobAction, m_newExperimentAction, m_newShareAction, m_newWorkspaceAction});
@@ -333,6 +340,17 @@ ShareWizard *MainWindow::openShareWizard(bool upload)
     // The worker published the snapshot with the new share or folder before it answered.
     connect(wizard, &ShareWizard::finishedWith, this, [this](const QString &key) { selectKey(key); });
     return showWizard(wizard);
+}
+
+DataSetsDialog *MainWindow::openDataSetsDialog()
+{
+    const Share *share = m_backend->snapshot().findShare(selectedIdOf(ResourceTreeModel::Kind::Share));
+    if (!share)
+        return nullptr;
+    auto *dialog = new DataSetsDialog(DataPaths::databasePath(), *share, this);
+    // A fetch adds the data set's folder to the share: the tree shows it.
+    connect(dialog, &DataSetsDialog::fetchFinished, m_backend, &Backend::pollNow);
+    return showWizard(dialog);
 }
 
 void MainWindow::exportSelectedJob(const QString &path)

@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -22,9 +23,10 @@ namespace TrainDesk::Ui::ScreenshotMode {
 
 namespace {
 
-QWizard *openWizard(MainWindow *window)
+// The newest visible wizard or dialog (the Data sets dialog) the action opened.
+QDialog *openWizard(MainWindow *window)
 {
-    const QList<QWizard *> wizards = window->findChildren<QWizard *>();
+    const QList<QDialog *> wizards = window->findChildren<QDialog *>();
     for (auto it = wizards.crbegin(); it != wizards.crend(); ++it) {
         if ((*it)->isVisible())
             return *it;
@@ -135,7 +137,7 @@ void installFromEnvironment(MainWindow *window)
             QTimer::singleShot(500 * int(i + 1), window, [window, step = steps.at(i), onWizard = !action.isEmpty()] {
                 if (!onWizard)
                     runStep(window, step);
-                else if (QWizard *wizard = openWizard(window))
+                else if (QDialog *wizard = openWizard(window))
                     runStep(wizard, step);
             });
         }

@@ -1,51 +1,15 @@
 #include "DataSetShareFetch.h"
 
 #include "DataSetManifest.h"
+#include "DataSetPresence.h"
 #include "common/DataPaths.h"
 #include "common/SafeFiles.h"
 #include "shares/ShareService.h"
 #include "shares/ShareUpload.h"
 
 #include <QDir>
-#include <QTemporaryDir>
 
 namespace TrainDesk {
-
-namespace {
-
-// Whether `folder` of a remote share already holds the data set as `local` describes it.
-bool shareHasIt(ShareService &shares, const Share &share, const QString &directory, const FetchOutcome &local)
-{
-    const auto entries = shares.listFiles(share, directory);
-    if (!entries)
-        return false;
-    QHash<QString, qint64> sizes;
-    for (const RemoteFileInfo &e : *entries)
-        sizes.insert(e.name, e.isDirectory ? -1 : e.size);
-    for (const FetchedFile &f : local.files) {
-        if (sizes.value(f.name, -2) != f.size)
-            return false;
-    }
-    const QTemporaryDir scratch;
-    if (!scratch.isValid())
-        return false;
-    const QString manifestFile = QDir(directory).filePath(QString::fromLatin1(DataSetManifest::fileName));
-    if (!shares.download(share, manifestFile, scratch.path()))
-        return false;
-    const auto manifest = DataSetManifest::read(scratch.path());
-    if (!manifest)
-        return false;
-    for (const FetchedFile &f : local.files) {
-        const bool listed = std::any_of(manifest->files.begin(), manifest->files.end(), [&f](const DataSetManifest::Entry &e) {
-            return e.name == f.name && e.md5 == f.md5 && e.size == f.size;
-        });
-        if (!listed)
-            return false;
-    }
-    return true;
-}
-
-} // namespace
 
 Result<ShareFetchOutcome> fetchIntoShare(ShareService &shares, const Share &share, const QString &directory,
                                          const DataSet &set, const FetchOptions &options)
@@ -74,7 +38,9 @@ Result<ShareFetchOutcome> fetchIntoShare(ShareService &shares, const Share &shar
         return fetched.failure();
     outcome.folder = *folder;
     outcome.fetched = *fetched;
-    if (shareHasIt(shares, share, directory, *fetched)) {
+    // The share's manifest lists these very files (the set's checksums) at the sizes they have there.
+    const auto there = presenceInShare(shares, share, directory, set);
+    if (there && there->state == DataSetPresence::State::Fetched) {
         if (options.log)
             options.log(QStringLiteral("share '%1' already holds %2 in %3").arg(share.name, set.name, *folder));
         return outcome;

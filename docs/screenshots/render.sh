@@ -23,10 +23,17 @@ cleanup() {
 trap cleanup EXIT
 
 shot() {  # shot FILE SELECT TAB [DELAY] [ACTION STEPS]: ACTION opens a wizard, STEPS drive it
+  local scale=${SCALE:-1}  # SCALE=2: a high-DPI screen (QT_SCALE_FACTOR), twice the pixels
   TRAINDESK_SCREENSHOT="$here/$1" TRAINDESK_SCREENSHOT_SELECT="$2" TRAINDESK_SCREENSHOT_TAB="$3" \
     TRAINDESK_SCREENSHOT_DELAY="${4:-4}" TRAINDESK_SCREENSHOT_ACTION="${5:-}" TRAINDESK_SCREENSHOT_STEPS="${6:-}" \
-    xvfb-run -a -s "-screen 0 1400x900x24" "$app" >/dev/null 2>&1
+    QT_SCALE_FACTOR=$scale xvfb-run -a -s "-screen 0 $((1400 * scale))x$((900 * scale))x24" "$app" >/dev/null 2>&1
   echo "render.sh: $1"
+}
+shot_scales() {  # shot_scales NAME ARGS...: NAME.png at scale 1 and NAME@2x.png at scale 2
+  local name=$1
+  shift
+  shot "$name.png" "$@"
+  SCALE=2 shot "$name@2x.png" "$@"
 }
 
 # The first start creates the defaults; the draft demo job is what a new user sees.
@@ -64,7 +71,7 @@ shot 13-charts-compare.png fashion-mnist-demo Charts 5 "" "menu:compareButton=$c
 # The wizards (see ui/ScreenshotMode.cpp for the steps).
 shot 07-new-job.png demo "" 3 newJobAction ""
 # The tutorial's job.json on the local cluster: what the core finds wrong, the first one chosen.
-shot 08-job-editor.png demo "" 5 newJobAction "templateList=1|next|next|activate:issueList=0"
+shot 08-job-editor.png demo "" 5 newJobAction "templateList=2|next|next|activate:issueList=0"
 shot 09-new-workspace.png "" "" 3 newWorkspaceAction "workspaceName=tutorial|experimentName=cifar"
 mkdir -p "$home/upload"
 cat > "$home/upload/hello_horovod.py" <<'PY'
@@ -78,6 +85,29 @@ shot 10-share-upload.png "" "" 5 newShareAction \
 shot 11-share-folder.png cifar "" 3
 # A share for SSH clusters: the kind asks for a cluster (none here but the local one).
 shot 14-new-share-kinds.png "" "" 3 newShareAction "shareName=nfs|shareKind=1|shareFolder=/srv/nfs/traindesk"
+# Data sets: CIFAR-10 in share "data", fetched from a small archive in the published layout
+# (the tests' cifar_sets.py) that the tests' loopback server serves as the publisher would;
+# the real one is 170 MB from the internet. Then the tutorial template's Data set page.
+mkdir -p "$home/mirror/cifar10"
+PYTHONPATH=$here/../../tests/trainer /usr/bin/python3 - "$home" <<'PY'
+import os, sys
+import numpy as np
+import cifar_sets as cs
+s = cs.CifarSet(np.random.default_rng(3), hundred=False, train_files=5, per_file=200, n_test=200)
+cs.write_archive(s, os.path.join(sys.argv[1], "mirror/cifar10/cifar-10-python.tar.gz"), True, os.path.join(sys.argv[1], "scratch"))
+PY
+(cd "$home/mirror" && md5sum cifar10/cifar-10-python.tar.gz > "$home/MD5SUMS")
+/usr/bin/python3 "$here/../../tests/e2e/range_http_server.py" "$home/mirror" --port-file "$home/port" --log "$home/requests.log" &
+server=$!
+for _ in $(seq 1 100); do [ -s "$home/port" ] && break; sleep 0.1; done
+"$app" share create -n data --kind local >/dev/null
+# The app judges the archive by the checksums it was fetched with, so it shows it verified.
+export TRAINDESK_DATASET_MIRROR=http://127.0.0.1:$(cat "$home/port")/ TRAINDESK_DATASET_CHECKSUMS=$home/MD5SUMS
+"$app" data fetch cifar10 --share data >/dev/null 2>&1
+kill "$server"
+shot_scales 16-data-sets data "" 3 dataSetsAction ""
+shot_scales 17-new-job-data-set demo "" 4 newJobAction "templateList=1|next|next|dataShareCombo=data"
+unset TRAINDESK_DATASET_MIRROR TRAINDESK_DATASET_CHECKSUMS
 # The cluster wizard's Slurm page, against the tests' own Slurm (where it can run here).
 . "$here/../../tests/slurm/slurm_fixture.sh"
 if slurm_start "$home/slurm" >/dev/null; then

@@ -12,6 +12,7 @@
 
 #include "cluster/ClusterService.h"
 #include "common/ShellQuote.h"
+#include "datasets/DataSetPresence.h"
 #include "datasets/DataSetShareFetch.h"
 #include "datasets/FileDigest.h"
 #include "jobs/JobRunner.h"
@@ -264,6 +265,12 @@ private slots:
         const QString path = nodeDisk(QStringLiteral("data"));
         const Share share = createShare(QStringLiteral("data"), ShareKind::Replicated, path);
         ShareService service(m_store);
+        // What the GUI shows of it, read on the head node over SSH.
+        const auto stateOnNodes = [&] {
+            const auto presence = presenceInShare(service, share, QStringLiteral("tiny"), set);
+            return presence ? toString(presence->state) : presence.error();
+        };
+        QCOMPARE(stateOnNodes(), QStringLiteral("absent"));
         FetchOptions options;
         options.from = {given};
         const auto first = fetchIntoShare(service, share, QStringLiteral("tiny"), set, options);
@@ -273,6 +280,8 @@ private slots:
         QCOMPARE(readFile(path + QStringLiteral("/tiny/tiny.tar.gz")), bytes);
         QCOMPARE(readOnNode2(path + QStringLiteral("/tiny/tiny.tar.gz")), bytes);
         QVERIFY(readOnNode2(path + QStringLiteral("/tiny/traindesk-dataset.json")).contains(md5->toLatin1()));
+        QCOMPARE(stateOnNodes(), QStringLiteral("fetched"));
+        QCOMPARE(presenceInShare(service, share, QStringLiteral("tiny"), set)->bytes, qint64(bytes.size()));
 
         const auto second = fetchIntoShare(service, share, QStringLiteral("tiny"), set, FetchOptions{});
         QVERIFY2(second, qPrintable(second.error()));
@@ -281,10 +290,12 @@ private slots:
 
         // A share whose copy is gone gets it again from the cache, still without a download.
         QVERIFY(QFile::remove(path + QStringLiteral("/tiny/tiny.tar.gz")));
+        QCOMPARE(stateOnNodes(), QStringLiteral("absent"));
         const auto third = fetchIntoShare(service, share, QStringLiteral("tiny"), set, FetchOptions{});
         QVERIFY2(third, qPrintable(third.error()));
         QCOMPARE(third->uploaded, 2);
         QCOMPARE(readFile(path + QStringLiteral("/tiny/tiny.tar.gz")), bytes);
+        QCOMPARE(stateOnNodes(), QStringLiteral("fetched"));
         QVERIFY(service.remove(QStringLiteral("ws"), QStringLiteral("data")));  // the CLI test lists the others
     }
 

@@ -51,7 +51,7 @@ private Q_SLOTS:
         wizard.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wizard));
         QCOMPARE(wizard.currentId(), int(NewJobWizard::SourcePageId));
-        QCOMPARE(wizard.sourcePage()->templateList()->count(), 2);
+        QCOMPARE(wizard.sourcePage()->templateList()->count(), 3);
         QVERIFY(wizard.sourcePage()->isComplete());
         QCOMPARE(wizard.sourcePage()->spec(), EmbeddedDefaults::demoJobSpec());
 
@@ -92,7 +92,7 @@ private Q_SLOTS:
     {
         NewJobWizard wizard(m_backend.get());
         wizard.show();
-        wizard.sourcePage()->selectTemplate(1);  // the Horovod tutorial: 4 nodes, share myshare
+        wizard.sourcePage()->selectTemplate(2);  // the Horovod tutorial: 4 nodes, share myshare
         QVERIFY(wizard.sourcePage()->spec().contains("horovodSettings"));
         wizard.next();
         QCOMPARE(wizard.targetPage()->jobName(), QStringLiteral("cifar-horovod"));

@@ -59,10 +59,10 @@ void JobEditPage::initializePage()
     if (!w)
         return;
     // A new source replaces the text; coming back from the next page keeps the edits.
-    const QString key = w->sourcePage()->sourceKey();
+    const QString key = w->sourceKey();
     if (key != m_loadedKey) {
         m_loadedKey = key;
-        m_editor->setText(w->sourcePage()->spec());
+        m_editor->setText(w->sourceSpec());
     }
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     const auto *cluster = snapshot.findCluster(w->targetPage()->clusterId());
