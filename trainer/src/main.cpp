@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
         if (dist->root()) std::fprintf(stderr, "traindesk-trainer: error: %s\n", e.what());
         dist.reset();
         return 2;
+    } catch (const td::AgreedError& e) {
+        // Every rank threw it together: no peer waits in a collective.
+        if (dist->root()) td::log::error(e.what());
+        dist.reset();
+        return 1;
     } catch (const std::exception& e) {
         td::log::error(e.what());
         if (dist->size() > 1) dist->abort(1);  // peers may be blocked in a collective

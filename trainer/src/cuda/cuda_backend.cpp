@@ -224,6 +224,13 @@ public:
         return out;  // ncclAvg (or one rank): already the average
     }
 
+    std::vector<LayerOutput> layerOutputs() override {
+        sync();
+        std::vector<LayerOutput> out;
+        for (auto& [layer, values] : m_net->layerOutputs()) out.push_back({layer, std::move(values)});
+        return out;
+    }
+
     EvalResult evaluate() override {
         const int64_t n = m_test.n;
         const int64_t begin = n * m_dist.rank() / m_dist.size(), end = n * (m_dist.rank() + 1) / m_dist.size();

@@ -22,6 +22,7 @@ Dist::Dist(int* argc, char*** argv) {
 }
 
 Dist::~Dist() {
+    if (!m_ownsMpi) return;
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (!finalized) MPI_Finalize();

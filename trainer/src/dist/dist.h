@@ -35,8 +35,14 @@ public:
     [[noreturn]] void abort(int code) const;
     virtual std::string processorName() const;
 
+protected:
+    // A process-local view (LocalDist): no MPI_Init here, no MPI_Finalize at the end.
+    Dist(int rank, int size, int localRank, int localSize)
+        : m_rank(rank), m_size(size), m_localRank(localRank), m_localSize(localSize), m_ownsMpi(false) {}
+
 private:
     int m_rank = 0, m_size = 1, m_localRank = 0, m_localSize = 1;
+    bool m_ownsMpi = true;
 };
 
 }  // namespace td
