@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace td {
 
@@ -32,6 +33,10 @@ public:
     // True on every rank if `ok` is true on every rank (collective error agreement).
     virtual bool allOk(bool ok) const;
     virtual void barrier() const;
+    // Point to point, for a rank that gave up waiting on a collective (dist/wait_for_peers.h):
+    // tells every other rank it is waiting and listens for `graceSeconds` for the others
+    // doing the same; the ranks not heard from are returned (the silent ones).
+    virtual std::vector<int> silentRanks(double graceSeconds) const;
     [[noreturn]] void abort(int code) const;
     virtual std::string processorName() const;
 
