@@ -4,6 +4,7 @@
 #include "cluster/ClusterView.h"
 #include "common/Icons.h"
 #include "common/StateStyle.h"
+#include "common/Theme.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "files/OutputFilesView.h"
@@ -47,6 +48,7 @@ int runMainWindow()
                                  QObject::tr("Cannot create the default workspace:\n%1").arg(ensured.error()));
         }
     }
+    Theme::applyStored();
     Backend backend(databasePath);
     MainWindow window(&backend);
     window.show();
