@@ -131,7 +131,7 @@ bool desktopPrefersDark()
     return gnomeDark;
 }
 
-void apply(Choice choice)
+void applyOnly(Choice choice)
 {
     platform();  // taken before the first change
     const bool platformDark = isDark(platform().palette);
@@ -140,12 +140,18 @@ void apply(Choice choice)
         usePlatform();
     else
         useFusion(dark);
+}
+
+void apply(Choice choice)
+{
+    applyOnly(choice);
     QSettings().setValue(QLatin1String(settingKey), name(choice));
 }
 
 void applyStored()
 {
-    apply(stored());
+    const QString forced = qEnvironmentVariable("TRAINDESK_THEME");
+    applyOnly(forced.isEmpty() ? stored() : choiceFromName(forced));
 }
 
 } // namespace TrainDesk::Ui::Theme

@@ -18,7 +18,10 @@ Choice stored();
 // Applies `choice` to the application (style and palette) and remembers it. Widgets get a
 // PaletteChange event; charts follow it (ChartPanel).
 void apply(Choice choice);
-// Applies the remembered choice (at start).
+// The same, for this run only (not remembered).
+void applyOnly(Choice choice);
+// Applies the remembered choice (at start); TRAINDESK_THEME (system, light, dark) overrides
+// it for this run without being remembered (docs/screenshots/render.sh --dark).
 void applyStored();
 
 bool isDark(const QPalette &palette);
