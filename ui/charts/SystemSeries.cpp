@@ -48,58 +48,45 @@ QStringList SystemSeries::nodes() const
     return names;
 }
 
-QList<ChartLine> SystemSeries::usageLines() const
+QList<ChartLine> SystemSeries::nodeAndGpuLines(const QString &what, double (*nodeValue)(const SystemSample &),
+                                              double (*gpuValue)(const GpuSample &)) const
 {
     const QStringList names = nodes();
     QList<ChartLine> lines;
     for (int n = 0; n < names.size(); ++n) {
-        ChartLine cpu{tr("%1 CPU").arg(names.at(n)), {}, ChartLines::rankColor(n)};
+        ChartLine node{QStringLiteral("%1 %2").arg(names.at(n), what), {}, ChartLines::rankColor(n)};
         QMap<int, ChartLine> gpus;  // by GPU index
         for (const SystemSample &s : m_samples) {
             if (s.node != names.at(n))
                 continue;
-            if (s.cpuPercent >= 0)
-                cpu.points.append({x(s), s.cpuPercent});
+            if (const double v = nodeValue(s); v >= 0)
+                node.points.append({x(s), v});
             for (const GpuSample &g : s.gpus) {
                 ChartLine &line = gpus[g.index];
                 if (line.name.isEmpty())
                     line = {tr("%1 GPU %2").arg(names.at(n)).arg(g.index), {}, ChartLines::rankColor(n), gpuStyle(g.index)};
-                if (g.utilPercent >= 0)
-                    line.points.append({x(s), g.utilPercent});
+                if (const double v = gpuValue(g); v >= 0)
+                    line.points.append({x(s), v});
             }
         }
-        lines.append(cpu);
+        lines.append(node);
         for (const ChartLine &line : std::as_const(gpus))
             lines.append(line);
     }
     return lines;
 }
 
+QList<ChartLine> SystemSeries::usageLines() const
+{
+    return nodeAndGpuLines(tr("CPU"), [](const SystemSample &s) { return s.cpuPercent; },
+                           [](const GpuSample &g) { return g.utilPercent; });
+}
+
 QList<ChartLine> SystemSeries::memoryLines() const
 {
-    const QStringList names = nodes();
-    QList<ChartLine> lines;
-    for (int n = 0; n < names.size(); ++n) {
-        ChartLine ram{tr("%1 RAM").arg(names.at(n)), {}, ChartLines::rankColor(n)};
-        QMap<int, ChartLine> gpus;  // by GPU index
-        for (const SystemSample &s : m_samples) {
-            if (s.node != names.at(n))
-                continue;
-            if (s.memUsedBytes >= 0)
-                ram.points.append({x(s), double(s.memUsedBytes) / gib});
-            for (const GpuSample &g : s.gpus) {
-                ChartLine &line = gpus[g.index];
-                if (line.name.isEmpty())
-                    line = {tr("%1 GPU %2").arg(names.at(n)).arg(g.index), {}, ChartLines::rankColor(n), gpuStyle(g.index)};
-                if (g.memUsedBytes >= 0)
-                    line.points.append({x(s), double(g.memUsedBytes) / gib});
-            }
-        }
-        lines.append(ram);
-        for (const ChartLine &line : std::as_const(gpus))
-            lines.append(line);
-    }
-    return lines;
+    return nodeAndGpuLines(
+        tr("RAM"), [](const SystemSample &s) { return s.memUsedBytes < 0 ? -1.0 : double(s.memUsedBytes) / gib; },
+        [](const GpuSample &g) { return g.memUsedBytes < 0 ? -1.0 : double(g.memUsedBytes) / gib; });
 }
 
 QList<ChartLine> SystemSeries::networkLines() const

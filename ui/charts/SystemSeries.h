@@ -31,6 +31,10 @@ Q_SIGNALS:
 
 private:
     double x(const SystemSample &s) const { return s.time - m_origin; }
+    // Per node: a line of `nodeValue` named "<node> <what>", then one per GPU of `gpuValue`
+    // (negative values are unknown and left out).
+    QList<ChartLine> nodeAndGpuLines(const QString &what, double (*nodeValue)(const SystemSample &),
+                                     double (*gpuValue)(const GpuSample &)) const;
 
     QList<SystemSample> m_samples;
     double m_origin = 0;
