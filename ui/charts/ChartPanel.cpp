@@ -346,6 +346,9 @@ void ChartPanel::fit()
     }
     if (maxX - minX < 1e-9)
         maxX = minX + 1;
+    // Whole numbers on the step axis: a range shorter than its ticks would label 0 0 0 1 1 1.
+    if (m_x->labelFormat() == QLatin1String("%.0f") && maxX - minX < niceTickCount - 1)
+        maxX = minX + niceTickCount - 1;
     m_applying = true;
     setNiceRange(m_x, minX, maxX);  // round ticks: 0, 250, 500 rather than 20, 304, 589
     if (m_log) {

@@ -30,8 +30,7 @@ SystemChartsView::SystemChartsView(SystemSeries *series, QWidget *parent)
     m_memory->setYLimits(0, 1e9);
     m_network->setYLimits(0, 1e9);
     splitter->setChildrenCollapsible(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    auto *layout = new QVBoxLayout(this);  // the margins of the charts above it
     layout->addWidget(m_summary);
     layout->addWidget(splitter, 1);
     connect(m_series, &SystemSeries::changed, this, &SystemChartsView::redraw);
