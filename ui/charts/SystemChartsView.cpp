@@ -50,7 +50,8 @@ void SystemChartsView::redraw()
     const QStringList nodes = m_series->nodes();
     m_summary->setText(nodes.isEmpty()
                            ? tr("No system metrics yet: while the job runs, its nodes are sampled every few seconds.")
-                           : tr("System metrics of %n node(s): %1", nullptr, int(nodes.size())).arg(nodes.join(QStringLiteral(", "))));
+                       : nodes.size() == 1 ? tr("System metrics of node %1").arg(nodes.first())
+                                           : tr("System metrics of %1 nodes: %2").arg(nodes.size()).arg(nodes.join(QStringLiteral(", "))));
 }
 
 } // namespace TrainDesk::Ui
