@@ -93,7 +93,7 @@ class TestShares : public QObject
 private slots:
     void initTestCase()
     {
-        REQUIRE_ROOT();
+        REQUIRE_ROOT("node 2 has a disk of its own (a tmpfs in a mount namespace), and the cluster is made with a throwaway user's password (useradd, chpasswd)");
         QVERIFY2(m_user.create(m_home.path()), qPrintable(m_user.error()));
         // Folders the test user may write into (n1's view of node2-disk among them).
         for (const char *name : {"shared", "node2-disk", "tmp-n1", "tmp-n2"}) {
