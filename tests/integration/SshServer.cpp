@@ -135,21 +135,29 @@ bool SshServer::launch()
     // -D: stay in the foreground (so the test owns and kills it); -E: log to a file.
     const QStringList sshd{QStringLiteral("/usr/sbin/sshd"), QStringLiteral("-D"), QStringLiteral("-f"),
                            m_dir + QStringLiteral("/sshd_config"), QStringLiteral("-E"), m_dir + QStringLiteral("/sshd.log")};
-    if (!m_options.privateFolder.isEmpty() && !isRoot()) {
-        m_error = QStringLiteral("a private folder is a tmpfs mounted in a mount namespace: that needs root");
-        return false;
-    }
     if (m_options.privateFolder.isEmpty()) {
         m_process.setProgram(sshd.first());
         m_process.setArguments(sshd.mid(1));
     } else {
         // unshare and sh exec into sshd, so the process the test holds is sshd itself.
         QDir().mkpath(m_options.privateFolder);
+        // Not root: the mount is made as root of a user namespace of its own, and sshd runs
+        // in a second one that maps the user back to itself (an sshd that thinks it is root
+        // would switch to its privilege separation user, which is not mapped).
+        QStringList server = sshd;
+        QStringList unshare{QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private")};
+        if (!isRoot()) {
+            unshare.prepend(QStringLiteral("--map-root-user"));
+            unshare.prepend(QStringLiteral("--user"));
+            server = QStringList{QStringLiteral("unshare"), QStringLiteral("--user"),
+                                 QStringLiteral("--map-user=%1").arg(geteuid()), QStringLiteral("--map-group=%1").arg(getegid())}
+                     + sshd;
+        }
         m_process.setProgram(QStringLiteral("unshare"));
-        m_process.setArguments({QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private"),
-                                QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                                QStringLiteral("mount -t tmpfs -o mode=1777 traindesk-test %1 && exec %2")
-                                    .arg(TrainDesk::shellQuote(m_options.privateFolder), TrainDesk::shellJoin(sshd))});
+        m_process.setArguments(unshare
+                               + QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                             QStringLiteral("mount -t tmpfs -o mode=1777 traindesk-test %1 && exec %2")
+                                                 .arg(TrainDesk::shellQuote(m_options.privateFolder), TrainDesk::shellJoin(server))});
     }
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     // The server goes when the test goes, even if the test crashes or is killed.

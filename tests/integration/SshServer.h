@@ -19,6 +19,7 @@ public:
         QStringList extraConfig;
         // A folder this server (and all it starts) sees as an empty tmpfs of its own, in a
         // mount namespace of its own: a disk of this node that the other nodes do not see.
+        // Not as root, this needs unprivileged user namespaces.
         QString privateFolder;
     };
 
