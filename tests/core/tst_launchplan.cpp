@@ -200,6 +200,23 @@ class TestLaunchPlan : public QObject
         return r;
     }
 
+    // A job on `nodes` nodes (all this machine) whose command runs in `image`, run with PATH
+    // `path`; a plan that cannot be made comes back unfinished with the reason in err.
+    Run runInContainer(const QString &name, int nodes, const QString &commandLine, const QString &image,
+                       const QString &path, int timeoutMs = 60000)
+    {
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", nodes}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                  {"customMpiSettings", QJsonObject{{"commandLine", commandLine}}},
+                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", image}}}}}}),
+                                          localContext(name, nodes));
+        if (!plan.ok()) {
+            Run r;
+            r.err = plan.error().toUtf8();
+            return r;
+        }
+        return run(*plan, path, timeoutMs);
+    }
+
     static bool hasContainerRuntime(const QString &path)
     {
         for (const char *tool : {"docker", "apptainer", "singularity"}) {
@@ -336,14 +353,8 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         const QString path = "/usr/bin:/bin";
         if (hasContainerRuntime(path))
             QSKIP("a container runtime is installed in /usr/bin");
-        LaunchContext c = localContext("noruntime", 2);
-        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 2}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
-                                                  {"customMpiSettings", QJsonObject{{"commandLine", "echo should-not-run"}}},
-                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "busybox"}}}}}}),
-                                          c);
-        QVERIFY2(plan.ok(), qPrintable(plan.error()));
-        const Run r = run(*plan, path);
-        QVERIFY(r.finished);
+        const Run r = runInContainer("noruntime", 2, "echo should-not-run", "busybox", path);
+        QVERIFY2(r.finished, r.err.constData());
         QCOMPARE(r.exitCode, QStringLiteral("1"));
         QCOMPARE(r.failedStep, QStringLiteral("node_setup"));
         for (const char *node : {"node0", "node1"}) {
@@ -365,15 +376,9 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         if (dockerOut(docker.program, {"image", "inspect", image}).isEmpty())
             QSKIP(qPrintable("the image " + image + " is not on this machine (the test pulls nothing: docker pull it, or name "
                              "another in TRAINDESK_TEST_DOCKER_IMAGE)"));
-        LaunchContext c = localContext("realdocker", 1);
-        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
-                                                  {"customMpiSettings", QJsonObject{{"commandLine", "echo in-container=$(hostname)"}}},
-                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", image}}}}}}),
-                                          c);
-        QVERIFY2(plan.ok(), qPrintable(plan.error()));
         const QString path = QFileInfo(docker.program).absolutePath() + ":/usr/bin:/bin";
-        const Run r = run(*plan, path, 300000);
-        QVERIFY(r.finished);
+        const Run r = runInContainer("realdocker", 1, "echo in-container=$(hostname)", image, path, 300000);
+        QVERIFY2(r.finished, r.err.constData());
         QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
         // The command ran in the container: its hostname is the container's, not this machine's.
         const QRegularExpression line("in-container=(\\S+)");
@@ -381,7 +386,7 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QVERIFY2(m.hasMatch(), r.out.constData());
         QVERIFY2(m.captured(1) != QSysInfo::machineHostName(), qPrintable(m.captured(1)));
         // And the container is gone.
-        QCOMPARE(dockerOut(docker.program, {"ps", "-a", "-q", "--filter", "name=td-" + c.uuid}).trimmed(), QByteArray());
+        QCOMPARE(dockerOut(docker.program, {"ps", "-a", "-q", "--filter", "name=td-uuid-realdocker"}).trimmed(), QByteArray());
     }
 
     void dockerWithoutItsEngineIsNamed()
@@ -398,14 +403,8 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
             if (!QStandardPaths::findExecutable(other, path.split(':')).isEmpty())
                 QSKIP(qPrintable(QString(other) + " is installed: it is used before docker"));
         }
-        LaunchContext c = localContext("deaddocker", 1);
-        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
-                                                  {"customMpiSettings", QJsonObject{{"commandLine", "echo should-not-run"}}},
-                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "busybox"}}}}}}),
-                                          c);
-        QVERIFY2(plan.ok(), qPrintable(plan.error()));
-        const Run r = run(*plan, path);
-        QVERIFY(r.finished);
+        const Run r = runInContainer("deaddocker", 1, "echo should-not-run", "busybox", path);
+        QVERIFY2(r.finished, r.err.constData());
         QCOMPARE(r.exitCode, QStringLiteral("1"));
         QCOMPARE(r.failedStep, QStringLiteral("node_setup"));
         QVERIFY2(r.err.contains("node node0 (localhost): containerSettings needs docker or apptainer: docker is installed but "
