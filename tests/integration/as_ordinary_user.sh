@@ -16,10 +16,21 @@ fi
 user=tdplain$$
 home=$(mktemp -d /tmp/td-ordinary-XXXXXX)
 chmod 755 "$home"
-cleanup() { userdel -f "$user" > /dev/null 2>&1; rm -rf "$home"; }
+opened=()
+cleanup() {
+  for d in ${opened[@]+"${opened[@]}"}; do chmod o-x "$d"; done
+  userdel -f "$user" > /dev/null 2>&1; rm -rf "$home"
+}
 trap cleanup EXIT
 useradd -M -d "$home/home" -s /bin/sh -c "traindesk test pid $$" "$user" || { echo "FAIL: useradd $user"; exit 1; }
 mkdir -p "$home/home" && chown "$user:" "$home/home"
+# A checkout under a private folder (/root, say) is not reachable by the user: let it pass
+# through (o+x, no listing) each such folder above the build tree for this run only.
+d=$(cd "$bin" && pwd -P)
+while [ "$d" != / ]; do
+  if [ -z "$(find "$d" -maxdepth 0 -perm -o+x)" ]; then chmod o+x "$d" && opened+=("$d"); fi
+  d=$(dirname "$d")
+done
 for s in $suites; do
   if ! runuser -u "$user" -- test -x "$bin/$s"; then
     echo "SKIP: $user cannot run $bin/$s (the build tree is not readable by other users)"
