@@ -90,6 +90,12 @@ public:
     // The row id of the newest metric record, 0 when none (the agent's change detection).
     qint64 lastMetricId(qint64 jobId) const;
 
+    // Sweeps of ended jobs (JobSweep) that wait for their node to be reachable again; kept
+    // here, not in the agent's memory, so that a restarted agent finishes them.
+    VoidResult addPendingSweep(const PendingSweep &sweep);  // once per (cluster, node, job)
+    QList<PendingSweep> pendingSweeps() const;               // oldest first
+    VoidResult removePendingSweep(const PendingSweep &sweep);
+
 private:
     VoidResult migrate();
     QString lastError(const QString &context) const;
