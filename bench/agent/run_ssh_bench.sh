@@ -30,7 +30,8 @@ SH
 chmod 644 "$work/writer.sh"
 # By hand: ssh to the head node with TrainDesk's own cluster key, and mpirun there over both
 # nodes with the cluster's SSH config, as a user who set the cluster up would.
-key=$(ls "$TRAINDESK_HOME"/ssh/clusters/*-two/id_ed25519)
+key=$TRAINDESK_HOME/ssh/id_ed25519  # the key --generate-ssh-keys made and installed
+[ -f "$key" ] || { echo "no key at $key"; exit 1; }
 config=$(ls "$work"/home/.traindesk*/clusters/*/ssh_config 2>/dev/null | head -1)
 [ -n "$config" ] || config=$(find "$work/home" -name ssh_config | head -1)
 by_hand=() through_agent=()

@@ -11,8 +11,11 @@ measure=${3:-20}
 traindesk=$build/bin/traindesk
 work=$(mktemp -d "${TMPDIR:-/tmp}/td-watch-bench.XXXXXX")
 export TRAINDESK_HOME=$work/home OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Whoever starts the agent starts this program (bench_gui must not start itself as one).
+export TRAINDESK_AGENT_PROGRAM=$(cd "$build/bin" && pwd)/traindesk
 trap '"$traindesk" agent stop >/dev/null 2>&1; rm -rf "$work"' EXIT
-run_for=$((measure + 40))  # each job writes for this long: set-up, the measurement, the GUI
+# Each job writes for this long: the other jobs' start, the measurement, the GUI's.
+run_for=$((measure + jobs + 60))
 
 # One writer per job: 10 records every 0.1 s, flushed, for run_for seconds.
 cat > "$work/writer.py" <<'PY'
