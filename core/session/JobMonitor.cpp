@@ -221,13 +221,6 @@ void listRecursively(Transport &transport, const QString &root, const QString &r
 
 } // namespace
 
-Result<std::shared_ptr<Transport>> JobMonitor::headTransport(const Job &job)
-{
-    if (job.jobDir.isEmpty())
-        return fail(QStringLiteral("job '%%1' has not started: it has no files yet").arg(job.name));
-    return openHeadTransport(*m_store, job);
-}
-
 void JobMonitor::followFile(qint64 jobId, const QString &file, qint64 tailBytes)
 {
     if (!m_store || file.contains(QLatin1String("..")))
@@ -262,7 +255,7 @@ void JobMonitor::readFollow(const QPair<qint64, QString> &key, Follow &follow)
     if (job->jobDir.isEmpty())
         return;  // not started yet: look again next poll
     const bool ended = isFinished(job->state);
-    auto transport = headTransport(*job);
+    auto transport = m_output->headTransport(*job);
     if (!transport) {
         follow.idle = ended;
         return;
@@ -311,7 +304,7 @@ void JobMonitor::listJobFiles(qint64 jobId)
         Q_EMIT jobFilesListed(jobId, {}, job.error());
         return;
     }
-    auto transport = headTransport(*job);
+    auto transport = m_output->headTransport(*job);
     if (!transport) {
         Q_EMIT jobFilesListed(jobId, {}, transport.error());
         return;
@@ -349,7 +342,7 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
         return;
     }
     // A transport of its own: the copy runs in the pool while this thread keeps polling.
-    auto transport = headTransport(*job);
+    auto transport = m_output->headTransport(*job);
     if (!transport) {
         Q_EMIT downloadFinished(requestId, transport.error());
         return;

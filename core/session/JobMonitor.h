@@ -116,7 +116,6 @@ private:
     void jobsChanged(const QList<qint64> &jobIds);  // pushed by the agent
     void pollFollows();
     void readFollow(const QPair<qint64, QString> &key, Follow &follow);
-    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
     void finishRequest(int requestId, qint64 id, const QString &error);
 
     QString m_databasePath;
