@@ -40,8 +40,6 @@ JobMonitor::~JobMonitor()
 {
     for (const auto &cancel : std::as_const(m_downloads))
         cancel->store(true);
-    for (const auto &cancel : std::as_const(m_uploads))
-        cancel->cancel();
     m_pool.waitForDone();
 }
 
@@ -397,6 +395,57 @@ void JobMonitor::cancelDownload(int requestId)
 {
     if (const auto cancel = m_downloads.value(requestId))
         cancel->store(true);
+}
+
+void JobMonitor::publishSnapshotNow()
+{
+    if (m_store)
+        publishSnapshot(false);
+}
+
+void JobMonitor::wakeAgent()
+{
+    if (m_store)
+        keepAgentWatching(true);
+}
+
+void JobMonitor::setShareFolders(qint64 shareId, const QStringList &folders)
+{
+    m_remoteFolders.insert(shareId, folders);
+}
+
+void JobMonitor::refreshShareFolders()
+{
+    if (!m_store || m_listingFolders)
+        return;
+    QList<Share> remote;
+    for (const Workspace &ws : m_store->workspaces()) {
+        for (const Share &s : m_store->shares(ws.id)) {
+            if (s.kind != ShareKind::Local)
+                remote.append(s);
+        }
+    }
+    if (remote.isEmpty())
+        return;
+    m_listingFolders = true;
+    (void)QtConcurrent::run(&m_pool, [this, remote, path = m_databasePath] {
+        QHash<qint64, QStringList> listed;
+        // A Store belongs to the thread that opened it: the pool task opens its own.
+        Store store;
+        if (store.open(path)) {
+            ShareService service(store);
+            // A node that does not answer keeps the folders listed before.
+            for (const Share &s : remote) {
+                if (const auto folders = service.folders(s))
+                    listed.insert(s.id, *folders);
+            }
+        }
+        QMetaObject::invokeMethod(this, [this, listed] {
+            m_listingFolders = false;
+            m_remoteFolders.insert(listed);
+            publishSnapshot(false);
+        }, Qt::QueuedConnection);
+    });
 }
 
 } // namespace TrainDesk
