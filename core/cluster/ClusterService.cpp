@@ -9,7 +9,6 @@
 #include "NodeAddress.h"
 #include "SshKeys.h"
 #include "common/DataPaths.h"
-#include "jobs/JobRunner.h"
 #include "store/Names.h"
 #include "store/Store.h"
 #include "transport/KnownHosts.h"
