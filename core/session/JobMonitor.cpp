@@ -33,6 +33,7 @@ JobMonitor::JobMonitor(const QString &databasePath, int pollIntervalMs)
     qRegisterMetaType<QList<TrainDesk::MetricRecord>>();
     qRegisterMetaType<TrainDesk::JobFile>();
     qRegisterMetaType<QList<TrainDesk::JobFile>>();
+    qRegisterMetaType<TrainDesk::RunSummaries>();
     m_pool.setMaxThreadCount(2);
 }
 
@@ -60,6 +61,7 @@ void JobMonitor::start()
     }
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
+    m_summaries = std::make_unique<RunSummaryReader>(*m_store);
     m_agent = std::make_unique<AgentClient>(QFileInfo(m_databasePath).absolutePath());
     m_subscription = new AgentSubscription(QFileInfo(m_databasePath).absolutePath(), this);
     connect(m_subscription, &AgentSubscription::jobsChanged, this, &JobMonitor::jobsChanged);
@@ -151,6 +153,26 @@ void JobMonitor::terminateJob(qint64 jobId)
     if (auto asked = m_agent->request({{"op", "terminate"}, {"job", jobId}}); !asked)
         Q_EMIT operationFailed(asked.error());
     publishSnapshot(false);
+}
+
+void JobMonitor::deleteJob(int requestId, qint64 jobId)
+{
+    if (!m_runner) {
+        finishRequest(requestId, 0, QStringLiteral("the database is not open"));
+        return;
+    }
+    const auto removed = m_runner->remove(jobId);
+    if (removed) {
+        m_watched.remove(jobId);
+        m_summaries->forget(jobId);
+    }
+    finishRequest(requestId, jobId, removed.error());
+}
+
+void JobMonitor::readRunSummaries(int requestId, const QList<qint64> &jobIds)
+{
+    if (m_summaries)
+        Q_EMIT runSummariesRead(requestId, m_summaries->read(jobIds));
 }
 
 void JobMonitor::publishMetrics(qint64 jobId, bool reset)

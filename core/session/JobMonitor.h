@@ -2,6 +2,7 @@
 
 #include "JobFile.h"
 #include "ResourceSnapshot.h"
+#include "RunSummaryReader.h"
 #include "common/Result.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
@@ -53,6 +54,11 @@ public Q_SLOTS:
     void unwatchJob(qint64 jobId);
     void queueJob(qint64 jobId);    // draft -> queued
     void terminateJob(qint64 jobId);
+    // Deletes a draft or finished job (JobRunner::remove): requestFinished(requestId, jobId,
+    // error) after the snapshot without it.
+    void deleteJob(int requestId, qint64 jobId);
+    // The runs table's settings and last/best metrics of these jobs: runSummariesRead.
+    void readRunSummaries(int requestId, const QList<qint64> &jobIds);
 
     // Reports a job's file (relative to the job directory) as it grows, starting with its
     // last `tailBytes` (cut at a line start); waits for the file when it does not exist yet.
@@ -100,6 +106,7 @@ Q_SIGNALS:
     void uploadFinished(int requestId, int filesCopied, const QString &error);
     void fileRead(int requestId, const QByteArray &data, const QString &error);
     void fileWritten(int requestId, const QString &error);
+    void runSummariesRead(int requestId, const TrainDesk::RunSummaries &summaries);
 
 private:
     struct Follow
@@ -125,6 +132,7 @@ private:
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
     std::unique_ptr<AgentClient> m_agent;
+    std::unique_ptr<RunSummaryReader> m_summaries;
     AgentSubscription *m_subscription = nullptr;
     int m_pollsSinceSnapshot = 0;
     QString m_agentProblem;

@@ -59,8 +59,7 @@ void JobView::setComparison(qint64 jobId, bool on)
     if (!on) {
         m_charts->removeComparison(jobId);
         delete m_compared.take(jobId);
-        if (jobId != m_jobId)
-            m_backend->unwatchJob(jobId);
+        m_backend->unwatchJob(jobId);  // Backend counts watchers: the shown job stays watched
         return;
     }
     QString name;
