@@ -3,6 +3,7 @@
 #include "RunsFilterModel.h"
 #include "RunsTableModel.h"
 #include "charts/CompareJobsButton.h"
+#include "charts/JobMetricsFeed.h"
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
 #include "common/StateStyle.h"
@@ -41,7 +42,8 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
       m_series(new MetricSeries(this)),
       m_charts(new MetricsChartView(m_series, this)),
       m_status(new QLabel(this)),
-      m_summaryTimer(new QTimer(this))
+      m_summaryTimer(new QTimer(this)),
+      m_feed(new JobMetricsFeed(backend, m_series, m_charts, this))
 {
     m_table->setObjectName(QStringLiteral("runsTable"));
     m_filterEdit->setObjectName(QStringLiteral("runsFilter"));
@@ -133,26 +135,7 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateStatus);
-    connect(m_charts, &MetricsChartView::comparisonToggled, this, &RunsView::setComparison);
-    connect(m_backend, &Backend::metricsArrived, this,
-            [this](qint64 jobId, const QList<MetricRecord> &records, bool reset) {
-                MetricSeries *series = jobId == m_mainJob ? m_series : m_compared.value(jobId);
-                if (!series)
-                    return;
-                if (reset)
-                    series->reset(records);
-                else
-                    series->append(records);
-            });
     updateStatus();
-}
-
-RunsView::~RunsView()
-{
-    if (m_mainJob)
-        m_backend->unwatchJob(m_mainJob);
-    for (auto it = m_compared.cbegin(); it != m_compared.cend(); ++it)
-        m_backend->unwatchJob(it.key());
 }
 
 void RunsView::showScope(qint64 workspaceId, qint64 experimentId)
@@ -215,17 +198,7 @@ void RunsView::updateChosen()
     m_chosen = chosen;
 
     const qint64 main = chosen.value(0);
-    if (main != m_mainJob) {
-        // The new main job may have been overlaid: it is drawn in full now.
-        if (m_compared.contains(main))
-            setComparison(main, false);
-        if (m_mainJob)
-            m_backend->unwatchJob(m_mainJob);
-        m_mainJob = main;
-        m_series->reset();
-        if (main)
-            m_backend->watchJob(main);  // answers with the whole series so far
-    }
+    m_feed->setMainJob(main);  // drawn in full; the others overlaid below
     QList<QPair<qint64, QString>> others;
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     for (qint64 id : chosen.mid(1)) {
@@ -238,27 +211,6 @@ void RunsView::updateChosen()
     m_charts->setVisible(main != 0);
     m_chartHint->setVisible(main == 0);
     updateStatus();
-}
-
-void RunsView::setComparison(qint64 jobId, bool on)
-{
-    if (on == m_compared.contains(jobId))
-        return;
-    if (!on) {
-        m_charts->removeComparison(jobId);
-        delete m_compared.take(jobId);
-        m_backend->unwatchJob(jobId);
-        return;
-    }
-    QString name;
-    for (const auto &[id, jobName] : m_charts->compareButton()->candidates()) {
-        if (id == jobId)
-            name = jobName;
-    }
-    auto *series = new MetricSeries(this);
-    m_compared.insert(jobId, series);
-    m_charts->addComparison({jobId, name, series});
-    m_backend->watchJob(jobId);
 }
 
 void RunsView::exportCsv(const QString &path)

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -16,6 +15,7 @@ class Backend;
 
 namespace TrainDesk::Ui {
 
+class JobMetricsFeed;
 class MetricSeries;
 class MetricsChartView;
 class RunsFilterModel;
@@ -31,7 +31,6 @@ class RunsView : public QWidget
 
 public:
     explicit RunsView(Backend *backend, QWidget *parent = nullptr);
-    ~RunsView() override;
 
     // The jobs of `experimentId`, or of every experiment of `workspaceId` when it is 0;
     // (0, 0) shows nothing and stops watching. Call again on every snapshot.
@@ -57,7 +56,6 @@ Q_SIGNALS:
 private:
     void requestSummaries();
     void updateChosen();
-    void setComparison(qint64 jobId, bool on);
     void updateStatus();
 
     Backend *m_backend;
@@ -79,8 +77,7 @@ private:
     int m_exportRequest = 0;
     QString m_exportPath;
     QList<qint64> m_chosen;  // in the table's order; the first is drawn in full
-    qint64 m_mainJob = 0;
-    QHash<qint64, MetricSeries *> m_compared;
+    JobMetricsFeed *m_feed;
     QList<qint64> m_restoring;  // the chosen jobs, chosen again after a model reset
 };
 
