@@ -78,7 +78,15 @@ QDialog *showShortcuts(QWidget *parent, const QList<QAction *> &actions)
     }
     table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(620, 560));
+    table->setWordWrap(false);
+    table->setShowGrid(false);
+    table->setAlternatingRowColors(true);
+    // Rows as high as the text, and a window that shows them all where the screen allows.
+    const int rowHeight = table->fontMetrics().height() + 8;
+    table->verticalHeader()->setDefaultSectionSize(rowHeight);
+    const int height = table->horizontalHeader()->sizeHint().height() + rowHeight * int(rows.size()) + 70;
+    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(table->fontMetrics().averageCharWidth() * 80,
+                                                                          qMin(height, 760)));
 }
 
 QString aboutText()

@@ -69,7 +69,8 @@ void RunsTableModel::rebuild()
             }
         }
     }
-    // Settings first, then each metric's last and best value, each group by name.
+    // Each metric's last and best value first (what runs are compared by), then the
+    // settings, each group by name.
     QSet<QString> parameterNames;
     QSet<QString> metricNames;
     for (const Row &row : std::as_const(rows)) {
@@ -86,12 +87,12 @@ void RunsTableModel::rebuild()
     parameters.sort();
     metrics.sort();
     QList<ExtraColumn> extra;
-    for (const QString &name : std::as_const(parameters))
-        extra.append({ExtraColumn::Parameter, name});
     for (const QString &name : std::as_const(metrics)) {
         extra.append({ExtraColumn::Last, name});
         extra.append({ExtraColumn::Best, name});
     }
+    for (const QString &name : std::as_const(parameters))
+        extra.append({ExtraColumn::Parameter, name});
 
     bool sameShape = rows.size() == m_rows.size() && extra.size() == m_extra.size();
     for (qsizetype i = 0; sameShape && i < rows.size(); ++i)

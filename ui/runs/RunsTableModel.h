@@ -8,9 +8,9 @@
 namespace TrainDesk::Ui {
 
 // The runs table: one row per job of an experiment (or of every experiment of a workspace)
-// with its state, cluster, nodes x processes, start and duration, its settings (the
-// trainer's info record, else the command line's `--name value` pairs) and the last and
-// best value of each metric. Widget-free: sorting (SortRole), filtering (RunsFilterModel)
+// with its state, cluster, nodes x processes, start and duration, the last and best value
+// of each metric and its settings (the trainer's info record, else the command line's
+// `--name value` pairs). Widget-free: sorting (SortRole), filtering (RunsFilterModel)
 // and CSV are tested without a window.
 class RunsTableModel : public QAbstractTableModel
 {

@@ -92,6 +92,10 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
+    // The charts need the height: a few rows of jobs are read at a glance, a chart is not.
+    m_charts->setMinimumHeight(300);
+    m_table->setMinimumHeight(120);
+    m_splitter->setSizes({1, 2});
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_splitter);
 
