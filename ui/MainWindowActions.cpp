@@ -5,6 +5,8 @@
 #include "common/StateStyle.h"
 #include "datasets/DataSetsDialog.h"
 #include "help/HelpDialogs.h"
+#include "info/ResourceInfoView.h"
+#include "shares/ShareBrowser.h"
 #include "files/OutputFilesView.h"
 #include "job/JobView.h"
 #include "session/Backend.h"
@@ -173,6 +175,8 @@ void MainWindow::createActions()
         m_backend->pollNow();
         if (currentView() == m_jobView)
             m_jobView->files()->refresh();
+        else if (currentView() == m_infoView && m_infoView->extraTab() == m_shareBrowser)
+            m_shareBrowser->refresh();
     });
 
     m_quitAction = new QAction(tr("&Quit"), this);

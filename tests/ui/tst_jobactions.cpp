@@ -2,7 +2,9 @@
 // shell loop the agent starts): Terminate asks first and the ended job reads "terminated"
 // (its JobTerminated error) in the tree and on its page, apart from failures; Delete asks
 // first and removes the job with its metric rows; the Help menu's windows.
+#include "BackendFixture.h"
 #include "MainWindow.h"
+#include "MessageBoxes.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -45,17 +47,6 @@ QByteArray loopSpec()
     return QJsonDocument(QJsonObject{{"properties", properties}}).toJson();
 }
 
-void answer(QMessageBox *box, const QString &button)
-{
-    QVERIFY(box);
-    for (QAbstractButton *b : box->buttons()) {
-        if (b->text().remove(QLatin1Char('&')) == button) {
-            b->click();
-            return;
-        }
-    }
-    QFAIL(qPrintable(QStringLiteral("no button %1").arg(button)));
-}
 
 QModelIndex treeRow(MainWindow &window, qint64 jobId)
 {
@@ -72,9 +63,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        QVERIFY(m_store.open(DataPaths::databasePath()));
-        QVERIFY(EmbeddedDefaults::ensure(m_store));
-        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
+        QVERIFY(startBackend(m_store, m_backend));
     }
 
     void cleanupTestCase()
@@ -106,14 +95,14 @@ private Q_SLOTS:
         QMessageBox *question = window.pendingQuestion();
         QVERIFY(question);
         QCOMPARE(question->text(), QStringLiteral("Terminate job loop?"));
-        answer(question, QStringLiteral("Keep running"));
+        answerQuestion(question, QStringLiteral("Keep running"));
         QTest::qWait(1500);
         QCOMPARE(toString(m_store.jobById(id)->state), QStringLiteral("running"));
         QCOMPARE(window.jobView()->overview()->stateText(), QStringLiteral("running"));
 
         // The job page's own Terminate button asks the same.
         Q_EMIT window.jobView()->overview()->terminateRequested(id);
-        answer(window.pendingQuestion(), QStringLiteral("Terminate"));
+        answerQuestion(window.pendingQuestion(), QStringLiteral("Terminate"));
         QTRY_COMPARE_WITH_TIMEOUT(window.jobView()->overview()->stateText(), QStringLiteral("terminated"), 60000);
         QCOMPARE(treeRow(window, id).siblingAtColumn(ResourceTreeModel::StateColumn).data().toString(),
                  QStringLiteral("terminated"));
@@ -127,11 +116,11 @@ private Q_SLOTS:
         window.deleteJobAction()->trigger();
         QVERIFY(window.pendingQuestion());
         QCOMPARE(window.pendingQuestion()->text(), QStringLiteral("Delete job loop?"));
-        answer(window.pendingQuestion(), QStringLiteral("Cancel"));
+        answerQuestion(window.pendingQuestion(), QStringLiteral("Cancel"));
         QTest::qWait(500);
         QVERIFY(m_store.jobById(id));
         window.deleteJobAction()->trigger();
-        answer(window.pendingQuestion(), QStringLiteral("Delete"));
+        answerQuestion(window.pendingQuestion(), QStringLiteral("Delete"));
         QTRY_VERIFY_WITH_TIMEOUT(!treeRow(window, id).isValid(), 10000);
         QVERIFY(!m_store.jobById(id));
         QVERIFY(m_store.jobMetrics(id).isEmpty());

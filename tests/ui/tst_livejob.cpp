@@ -5,6 +5,7 @@
 // (TRAINDESK_TRAINER_DIR) and mpirun.
 #include "FakeJob.h"
 #include "MainWindow.h"
+#include "MessageBoxes.h"
 #include "TestHome.h"
 #include "charts/ChartPanel.h"
 #include "charts/MetricSeries.h"
@@ -19,8 +20,6 @@
 #include <QAction>
 #include <QFileInfo>
 #include <QPlainTextEdit>
-#include <QAbstractButton>
-#include <QMessageBox>
 #include <QTest>
 
 #include <memory>
@@ -132,12 +131,7 @@ private Q_SLOTS:
         QTRY_VERIFY(m_window->terminateAction()->isEnabled());
         m_window->terminateAction()->trigger();
         // It asks first (tst_jobactions shows that keeping it running changes nothing).
-        QMessageBox *question = m_window->pendingQuestion();
-        QVERIFY(question);
-        for (QAbstractButton *button : question->buttons()) {
-            if (button->text() == QStringLiteral("&Terminate"))
-                button->click();
-        }
+        answerQuestion(m_window->pendingQuestion(), QStringLiteral("Terminate"));
         QTRY_COMPARE_WITH_TIMEOUT(view->overview()->stateText(), QStringLiteral("terminated"), 60000);
         QVERIFY(!m_window->terminateAction()->isEnabled());
         QCOMPARE(m_window->jobsStatusText(), QStringLiteral("0 jobs running"));

@@ -2,6 +2,7 @@
 // command line, last and best metrics from the records the agent stored, sorted by a
 // metric, filtered, exported as CSV, and the chosen rows' charts overlaid. Jobs are fake
 // (FakeJob.h): their metrics.jsonl is written by the test and read by the real agent.
+#include "BackendFixture.h"
 #include "FakeJob.h"
 #include "MainWindow.h"
 #include "TestHome.h"
@@ -78,9 +79,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
-        QVERIFY(m_store.open(DataPaths::databasePath()));
-        QVERIFY(EmbeddedDefaults::ensure(m_store));
-        m_backend = std::make_unique<Backend>(DataPaths::databasePath(), 100);
+        QVERIFY(startBackend(m_store, m_backend));
     }
 
     void cleanupTestCase()

@@ -3,6 +3,7 @@
 // replacing a file that is there, and deletes only after the user confirms. The rules of
 // the core (no path out of the share, links deleted and never followed) are shown too.
 #include "MainWindow.h"
+#include "MessageBoxes.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -54,17 +55,6 @@ void select(ShareBrowser *browser, const QString &name)
     view->selectionModel()->select(found.first(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
-void answer(QMessageBox *box, const QString &button)
-{
-    QVERIFY(box);
-    for (QAbstractButton *b : box->buttons()) {
-        if (b->text().remove(QLatin1Char('&')) == button) {
-            b->click();
-            return;
-        }
-    }
-    QFAIL(qPrintable(QStringLiteral("no button %1").arg(button)));
-}
 
 } // namespace
 
@@ -176,12 +166,12 @@ private Q_SLOTS:
         browser->deleteSelected();
         QVERIFY(browser->question());
         QVERIFY(browser->question()->text().contains(QStringLiteral("model.h5")));
-        answer(browser->question(), QStringLiteral("Cancel"));
+        answerQuestion(browser->question(), QStringLiteral("Cancel"));
         QTest::qWait(300);
         QVERIFY(QFileInfo::exists(m_share.path + QStringLiteral("/cifar/results/model.h5")));
         select(browser, QStringLiteral("model.h5"));
         browser->deleteSelected();
-        answer(browser->question(), QStringLiteral("Delete"));
+        answerQuestion(browser->question(), QStringLiteral("Delete"));
         QTRY_VERIFY_WITH_TIMEOUT(browser->model()->rowCount() == 0 && !browser->isBusy(), 10000);
         QVERIFY(!QFileInfo::exists(m_share.path + QStringLiteral("/cifar/results/model.h5")));
         QCOMPARE(browser->statusText(), QStringLiteral("Deleted model.h5."));
@@ -191,7 +181,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(names(browser->model()).contains(QStringLiteral("cifar")), 10000);
         select(browser, QStringLiteral("cifar"));
         browser->deleteSelected();
-        answer(browser->question(), QStringLiteral("Delete"));
+        answerQuestion(browser->question(), QStringLiteral("Delete"));
         QTRY_VERIFY_WITH_TIMEOUT(!names(browser->model()).contains(QStringLiteral("cifar")) && !browser->isBusy(), 10000);
         QVERIFY(!QFileInfo::exists(m_share.path + QStringLiteral("/cifar")));
         QTRY_VERIFY_WITH_TIMEOUT(!window.treeModel()

@@ -34,9 +34,9 @@ QDialog *framed(QWidget *parent, const QString &title, QWidget *content, const Q
 const QList<QPair<QString, QString>> &viewKeys()
 {
     static const QList<QPair<QString, QString>> keys{
-        {QObject::tr("Del (in a share's file list)"), QObject::tr("Delete the selected files and folders (asks first)")},
-        {QObject::tr("Ctrl+F (in the logs)"), QObject::tr("Search the log")},
-        {QObject::tr("Ctrl or Shift + click (runs table)"), QObject::tr("Choose several jobs to overlay their charts")},
+        {QObject::tr("Del (a share's files)"), QObject::tr("Delete the selected files (asks first)")},
+        {QObject::tr("Enter, Shift+Enter (log's Find)"), QObject::tr("Next, previous match in the log")},
+        {QObject::tr("Ctrl+click, Shift+click (runs)"), QObject::tr("Choose several jobs: their charts overlaid")},
     };
     return keys;
 }
@@ -73,8 +73,11 @@ QDialog *showShortcuts(QWidget *parent, const QList<QAction *> &actions)
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     for (int r = 0; r < rows.size(); ++r) {
-        table->setItem(r, 0, new QTableWidgetItem(rows.at(r).first));
-        table->setItem(r, 1, new QTableWidgetItem(rows.at(r).second));
+        for (int c = 0; c < 2; ++c) {
+            auto *item = new QTableWidgetItem(c == 0 ? rows.at(r).first : rows.at(r).second);
+            item->setToolTip(item->text());
+            table->setItem(r, c, item);
+        }
     }
     table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
@@ -85,7 +88,7 @@ QDialog *showShortcuts(QWidget *parent, const QList<QAction *> &actions)
     const int rowHeight = table->fontMetrics().height() + 8;
     table->verticalHeader()->setDefaultSectionSize(rowHeight);
     const int height = table->horizontalHeader()->sizeHint().height() + rowHeight * int(rows.size()) + 70;
-    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(table->fontMetrics().averageCharWidth() * 80,
+    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(table->fontMetrics().averageCharWidth() * 90,
                                                                           qMin(height, 760)));
 }
 

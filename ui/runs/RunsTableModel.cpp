@@ -1,7 +1,6 @@
 #include "RunsTableModel.h"
 
 #include "common/StateStyle.h"
-#include "jobs/RunParameters.h"
 
 #include <QSet>
 
@@ -65,7 +64,8 @@ void RunsTableModel::rebuild()
             for (const Job &job : exp.jobs) {
                 const auto *cluster = m_snapshot.findCluster(job.clusterId);
                 rows.append({job, exp.experiment.name, cluster ? cluster->cluster.name : QString(),
-                             RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec))});
+                             RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec)),
+                             RunParameters::shapeOf(job.spec)});
             }
         }
     }
@@ -182,7 +182,7 @@ QVariant RunsTableModel::cell(const Row &row, int column, bool forSort) const
     case StateColumn: return jobStateText(job);
     case ClusterColumn: return row.cluster;
     case ShapeColumn: {
-        const RunParameters::Shape shape = RunParameters::shapeOf(job.spec);
+        const RunParameters::Shape &shape = row.shape;
         if (forSort)
             return shape.processes * 1000 + shape.nodes;
         return QStringLiteral("%1 × %2").arg(shape.nodes).arg(shape.processes / shape.nodes);

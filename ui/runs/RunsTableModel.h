@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "session/ResourceSnapshot.h"
 
@@ -48,6 +49,7 @@ private:
         QString experiment;
         QString cluster;
         QMap<QString, QString> parameters;  // from the command line; the info record wins
+        RunParameters::Shape shape;         // read once: sorting asks for it often
     };
     struct ExtraColumn
     {

@@ -169,6 +169,14 @@ void RunsView::requestSummaries()
     if (!m_workspaceId)
         return;
     m_summaryRequest = m_backend->readRunSummaries(m_model->jobIds());
+    // Metrics arrive without a new snapshot while jobs run: look again while one does.
+    const ResourceSnapshot &snapshot = m_backend->snapshot();
+    for (qint64 id : m_model->jobIds()) {
+        if (const Job *job = snapshot.findJob(id); job && isActive(job->state)) {
+            m_summaryTimer->start();
+            break;
+        }
+    }
 }
 
 void RunsView::chooseJobs(const QList<qint64> &jobIds)
