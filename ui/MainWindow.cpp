@@ -4,10 +4,14 @@
 #include "cluster/ClusterView.h"
 #include "common/Icons.h"
 #include "common/StateStyle.h"
+#include "common/ElidedToolTips.h"
+#include "common/Theme.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "files/OutputFilesView.h"
 #include "info/ResourceInfoView.h"
+#include "charts/MetricSeries.h"
+#include "job/JobProgress.h"
 #include "job/JobView.h"
 #include "runs/RunsView.h"
 #include "shares/ShareBrowser.h"
@@ -49,6 +53,8 @@ int runMainWindow()
                                  QObject::tr("Cannot create the default workspace:\n%1").arg(ensured.error()));
         }
     }
+    Theme::applyStored();
+    ElidedToolTips::install();
     Backend backend(databasePath);
     MainWindow window(&backend);
     window.show();
@@ -69,7 +75,8 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_infoView(new ResourceInfoView),
       m_runsView(new RunsView(backend)),
       m_shareBrowser(new ShareBrowser(backend, DataPaths::databasePath())),
-      m_jobsLabel(new QLabel)
+      m_jobsLabel(new QLabel),
+      m_progressLabel(new QLabel)
 {
     setObjectName(QStringLiteral("TrainDeskMainWindow"));
     setWindowTitle(tr("TrainDesk"));
@@ -100,7 +107,10 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
 
     createActions();
     createMenus();
+    m_progressLabel->setObjectName(QStringLiteral("jobProgress"));
+    statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_jobsLabel);
+    connect(m_jobView->series(), &MetricSeries::changed, this, &MainWindow::updateProgress);
     setWindowIcon(appIcon(QStringLiteral("traindesk")));
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QTreeView::customContextMenuRequested, this, &MainWindow::showTreeMenu);
@@ -206,6 +216,7 @@ void MainWindow::showSelection()
         m_runsView->showScope(0, 0);
         m_stack->setCurrentWidget(m_emptyPage);
         updateActions();
+        updateProgress();
         return;
     }
     const Kind kind = index.data(ResourceTreeModel::KindRole).value<Kind>();
@@ -238,6 +249,20 @@ void MainWindow::showSelection()
     m_infoView->setExtraTab(runs ? static_cast<QWidget *>(m_runsView) : files ? m_shareBrowser : nullptr,
                             runs ? tr("Runs") : tr("Files"));
     updateActions();
+    updateProgress();
+}
+
+void MainWindow::updateProgress()
+{
+    const Job *job = selectedJob();
+    const QString text = job && isActive(job->state) ? JobProgress::of(m_jobView->series()->records()).text() : QString();
+    if (m_progressLabel->text() != text)
+        m_progressLabel->setText(text);
+}
+
+QString MainWindow::progressStatusText() const
+{
+    return m_progressLabel->text();
 }
 
 void MainWindow::updateActions()
