@@ -82,7 +82,7 @@ shot 05-job-files.png fashion-mnist-demo "Output files" 4
 shot 12-charts-per-rank.png fashion-mnist-demo Charts 5 "" "perRankCheck=1"
 shot 13-charts-compare.png fashion-mnist-demo Charts 5 "" "menu:compareButton=$compare"
 # The experiment's runs side by side, both chosen: their charts overlaid below the table.
-shot_scales 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
+shot_themes 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
 # Terminate and Delete ask first; the Help menu's shortcuts and About.
 shot_scales 20-terminate-asks fashion-mnist-demo Overview 3 terminateJobAction ""
 shot_scales 21-delete-job "$compare" Overview 3 deleteJobAction ""
@@ -105,7 +105,7 @@ shot 10-share-upload.png "" "" 5 newShareAction \
   "shareName=myshare|next|folderCombo=cifar|files:$home/upload/hello_horovod.py|click:uploadButton"
 shot 11-share-folder.png cifar Overview 3
 # The share browser: the folder's files with sizes and dates (the Files tab of a share).
-shot_scales 19-share-files cifar Files 4
+shot_themes 19-share-files cifar Files 4
 # A share for SSH clusters: the kind asks for a cluster (none here but the local one).
 shot 14-new-share-kinds.png "" "" 3 newShareAction "shareName=nfs|shareKind=1|shareFolder=/srv/nfs/traindesk"
 # Data sets: CIFAR-10 in share "data", fetched from a small archive in the published layout
