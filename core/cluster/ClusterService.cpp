@@ -644,14 +644,6 @@ VoidResult ClusterService::refresh(qint64 clusterId)
     return {};
 }
 
-void ClusterService::refreshAll()
-{
-    for (const Workspace &ws : m_store.workspaces()) {
-        for (const Cluster &c : m_store.clusters(ws.id))
-            refresh(c.id);
-    }
-}
-
 Result<int> ClusterService::exec(const QString &workspace, const QString &clusterName, const QString &nodeName,
                                  const QString &command, const ExecHandlers &handlers, const CancelFlag *cancel,
                                  int timeoutMs)
