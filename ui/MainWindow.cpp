@@ -13,6 +13,8 @@
 #include "charts/MetricSeries.h"
 #include "job/JobProgress.h"
 #include "job/JobView.h"
+#include "runs/RunsView.h"
+#include "shares/ShareBrowser.h"
 #include "session/Backend.h"
 #include "store/Store.h"
 
@@ -71,6 +73,8 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_jobView(new JobView(backend)),
       m_clusterView(new ClusterView),
       m_infoView(new ResourceInfoView),
+      m_runsView(new RunsView(backend)),
+      m_shareBrowser(new ShareBrowser(backend, DataPaths::databasePath())),
       m_jobsLabel(new QLabel),
       m_progressLabel(new QLabel)
 {
@@ -117,7 +121,18 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
     connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
-    connect(m_jobView, &JobView::terminateRequested, this, [this](qint64 id) { m_backend->terminateJob(id); });
+    connect(m_jobView, &JobView::terminateRequested, this, &MainWindow::confirmTerminate);
+    connect(m_runsView, &RunsView::jobActivated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+    });
+    // A folder made, deleted or uploaded to: the tree's folders of the share.
+    connect(m_shareBrowser, &ShareBrowser::changed, m_backend, &Backend::pollNow);
+    connect(m_backend, &Backend::requestFinished, this, [this](int id, qint64, const QString &error) {
+        if (id != m_deleteRequest)
+            return;
+        m_deleteRequest = 0;
+        statusBar()->showMessage(error.isEmpty() ? tr("Job deleted") : error, 10000);
+    });
     connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
     connect(m_backend, &Backend::fileWritten, this, [this](int id, const QString &error) {
         if (id == m_exportRequest)
@@ -198,6 +213,7 @@ void MainWindow::showSelection()
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     if (!index.isValid()) {
         m_jobView->showJob(0, snapshot);
+        m_runsView->showScope(0, 0);
         m_stack->setCurrentWidget(m_emptyPage);
         updateActions();
         updateProgress();
@@ -219,6 +235,19 @@ void MainWindow::showSelection()
         m_stack->setCurrentWidget(m_infoView);
         break;
     }
+    // Workspaces and experiments have their runs, shares their files.
+    const bool runs = kind == Kind::Workspace || kind == Kind::ExperimentGroup || kind == Kind::Experiment;
+    const bool files = kind == Kind::Share || kind == Kind::ShareFolder;
+    if (runs) {
+        const auto *exp = kind == Kind::Experiment ? snapshot.findExperiment(id) : nullptr;
+        m_runsView->showScope(exp ? exp->experiment.workspaceId : id, exp ? id : 0);
+    } else {
+        m_runsView->showScope(0, 0);
+    }
+    if (files)
+        m_shareBrowser->showShare(id, kind == Kind::ShareFolder ? index.data(Qt::DisplayRole).toString() : QString());
+    m_infoView->setExtraTab(runs ? static_cast<QWidget *>(m_runsView) : files ? m_shareBrowser : nullptr,
+                            runs ? tr("Runs") : tr("Files"));
     updateActions();
     updateProgress();
 }
@@ -242,6 +271,7 @@ void MainWindow::updateActions()
     m_startAction->setEnabled(job && job->state == JobState::Draft);
     m_terminateAction->setEnabled(job && !isFinished(job->state) && job->state != JobState::Draft
                                   && job->state != JobState::Terminating);
+    m_deleteJobAction->setEnabled(job && job->state != JobState::Queued && !isActive(job->state));
     m_downloadAction->setEnabled(job && !job->jobDir.isEmpty());
     m_cloneJobAction->setEnabled(job);
     m_exportJobAction->setEnabled(job);

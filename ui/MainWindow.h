@@ -3,9 +3,12 @@
 #include "tree/ResourceTreeModel.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 
 class QAction;
 class QLabel;
+
 class QSplitter;
 class QStackedWidget;
 class QTreeView;
@@ -22,6 +25,8 @@ class DataSetsDialog;
 class JobView;
 class NewJobWizard;
 class ResourceInfoView;
+class RunsView;
+class ShareBrowser;
 class ShareWizard;
 class WorkspaceWizard;
 
@@ -50,9 +55,18 @@ public:
     JobView *jobView() const { return m_jobView; }
     ClusterView *clusterView() const { return m_clusterView; }
     ResourceInfoView *infoView() const { return m_infoView; }
+    // The Runs tab of a workspace or experiment, the Files tab of a share.
+    RunsView *runsView() const { return m_runsView; }
+    ShareBrowser *shareBrowser() const { return m_shareBrowser; }
     QWidget *currentView() const;
     QAction *startAction() const { return m_startAction; }
     QAction *terminateAction() const { return m_terminateAction; }
+    QAction *deleteJobAction() const { return m_deleteJobAction; }
+    QAction *userGuideAction() const { return m_userGuideAction; }
+    QAction *shortcutsAction() const { return m_shortcutsAction; }
+    QAction *aboutAction() const { return m_aboutAction; }
+    // The open "terminate?" or "delete?" question, else null.
+    QMessageBox *pendingQuestion() const { return m_question; }
     QAction *refreshAction() const { return m_refreshAction; }
     QAction *downloadAction() const { return m_downloadAction; }
     QAction *newJobAction() const { return m_newJobAction; }
@@ -79,6 +93,9 @@ public:
     DataSetsDialog *openDataSetsDialog();
     // Writes the selected job's job.json to `path` (in the worker).
     void exportSelectedJob(const QString &path);
+    // Ask first (pendingQuestion()), then terminate or delete the job.
+    void confirmTerminate(qint64 jobId);
+    void confirmDelete(qint64 jobId);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -86,6 +103,7 @@ protected:
 private:
     void createActions();
     void createMenus();
+    void createHelpMenu();
     QAction *addAction(const QString &icon, const QString &text, const QKeySequence &shortcut, const QString &toolTip);
     void showTreeMenu(const QPoint &pos);
     // What the tree's selection lies in (0 when it lies in none): to preset the wizards.
@@ -111,8 +129,16 @@ private:
     JobView *m_jobView;
     ClusterView *m_clusterView;
     ResourceInfoView *m_infoView;
+    RunsView *m_runsView;
+    ShareBrowser *m_shareBrowser;
     QAction *m_startAction = nullptr;
     QAction *m_terminateAction = nullptr;
+    QAction *m_deleteJobAction = nullptr;
+    QAction *m_userGuideAction = nullptr;
+    QAction *m_shortcutsAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QPointer<QMessageBox> m_question;
+    int m_deleteRequest = 0;
     QAction *m_refreshAction = nullptr;
     QAction *m_downloadAction = nullptr;
     QAction *m_newJobAction = nullptr;

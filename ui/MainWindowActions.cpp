@@ -3,8 +3,12 @@
 #include "common/FileDialogs.h"
 
 #include "common/Icons.h"
+#include "common/StateStyle.h"
 #include "common/ThemeMenu.h"
 #include "datasets/DataSetsDialog.h"
+#include "help/HelpDialogs.h"
+#include "info/ResourceInfoView.h"
+#include "shares/ShareBrowser.h"
 #include "files/OutputFilesView.h"
 #include "job/JobView.h"
 #include "session/Backend.h"
@@ -19,6 +23,8 @@
 #include <QFileDialog>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -91,7 +97,18 @@ void MainWindow::createActions()
                                       .arg(m_terminateAction->shortcut().toString(QKeySequence::NativeText)));
     connect(m_terminateAction, &QAction::triggered, this, [this] {
         if (const Job *job = selectedJob(); job && !isFinished(job->state))
-            m_backend->terminateJob(job->id);
+            confirmTerminate(job->id);
+    });
+
+    m_deleteJobAction = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("De&lete job…"), this);
+    m_deleteJobAction->setObjectName(QStringLiteral("deleteJobAction"));
+    m_deleteJobAction->setShortcut(QKeySequence(tr("Shift+Del")));
+    m_deleteJobAction->setToolTip(tr("Remove the selected draft or finished job from TrainDesk; its files on the "
+                                     "share stay (%1)")
+                                      .arg(m_deleteJobAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_deleteJobAction, &QAction::triggered, this, [this] {
+        if (const Job *job = selectedJob())
+            confirmDelete(job->id);
     });
 
     m_downloadAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Download…"), this);
@@ -160,6 +177,8 @@ void MainWindow::createActions()
         m_backend->pollNow();
         if (currentView() == m_jobView)
             m_jobView->files()->refresh();
+        else if (currentView() == m_infoView && m_infoView->extraTab() == m_shareBrowser)
+            m_shareBrowser->refresh();
     });
 
     m_quitAction = new QAction(tr("&Quit"), this);
@@ -204,6 +223,8 @@ void MainWindow::createMenus()
     job->addAction(m_startAction);
     job->addAction(m_terminateAction);
     job->addAction(m_downloadAction);
+    job->addSeparator();
+    job->addAction(m_deleteJobAction);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_refreshAction);
     auto *focusTree = view->addAction(tr("Go to the &tree"));
@@ -225,6 +246,81 @@ void MainWindow::createMenus()
     view->addMenu(new ThemeMenu(view));
     for (QMenu *menu : {file, job, view})
         menu->setToolTipsVisible(true);
+    createHelpMenu();
+}
+
+void MainWindow::createHelpMenu()
+{
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    m_userGuideAction = help->addAction(tr("&User guide"));
+    m_userGuideAction->setObjectName(QStringLiteral("userGuideAction"));
+    m_userGuideAction->setShortcut(QKeySequence::HelpContents);
+    connect(m_userGuideAction, &QAction::triggered, this, [this] { HelpDialogs::showUserGuide(this); });
+    m_shortcutsAction = help->addAction(tr("&Keyboard shortcuts"));
+    m_shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
+    m_shortcutsAction->setShortcut(QKeySequence(tr("Ctrl+/")));
+    connect(m_shortcutsAction, &QAction::triggered, this, [this] {
+        QList<QAction *> actions;
+        for (QAction *menu : menuBar()->actions()) {
+            if (menu->menu())
+                actions += menu->menu()->actions();
+        }
+        HelpDialogs::showShortcuts(this, actions);
+    });
+    help->addSeparator();
+    m_aboutAction = help->addAction(tr("&About TrainDesk"));
+    m_aboutAction->setObjectName(QStringLiteral("aboutAction"));
+    connect(m_aboutAction, &QAction::triggered, this, [this] { HelpDialogs::showAbout(this); });
+}
+
+void MainWindow::confirmTerminate(qint64 jobId)
+{
+    const Job *job = m_backend->snapshot().findJob(jobId);
+    if (!job || isFinished(job->state) || m_question)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Terminate job"), tr("Terminate job %1?").arg(job->name),
+                                QMessageBox::NoButton, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(tr("Its processes get SIGTERM, then SIGKILL after a grace period. What it wrote so far "
+                               "stays; the job shows as terminated."));
+    QPushButton *terminate = box->addButton(tr("&Terminate"), QMessageBox::DestructiveRole);
+    QPushButton *keep = box->addButton(tr("&Keep running"), QMessageBox::RejectRole);
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    connect(box, &QMessageBox::finished, this, [this, box, terminate, jobId] {
+        if (box->clickedButton() == terminate)
+            m_backend->terminateJob(jobId);
+    });
+    m_question = box;
+    box->open();
+}
+
+void MainWindow::confirmDelete(qint64 jobId)
+{
+    const Job *job = m_backend->snapshot().findJob(jobId);
+    if (!job || m_question)
+        return;
+    if (job->state == JobState::Queued || isActive(job->state)) {
+        statusBar()->showMessage(tr("Job %1 is %2: terminate it first").arg(job->name, jobStateText(*job)), 10000);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Delete job"), tr("Delete job %1?").arg(job->name),
+                                QMessageBox::NoButton, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(job->jobDir.isEmpty()
+                                ? tr("The job and its job.json are removed. This cannot be undone.")
+                                : tr("The job, its metrics and its state are removed from TrainDesk. Its files stay on "
+                                     "the share, in %1. This cannot be undone.").arg(job->jobDir));
+    QPushButton *remove = box->addButton(tr("&Delete"), QMessageBox::DestructiveRole);
+    QPushButton *keep = box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    connect(box, &QMessageBox::finished, this, [this, box, remove, jobId] {
+        if (box->clickedButton() == remove)
+            m_deleteRequest = m_backend->deleteJob(jobId);
+    });
+    m_question = box;
+    box->open();
 }
 
 void MainWindow::showTreeMenu(const QPoint &pos)
@@ -238,6 +334,8 @@ void MainWindow::showTreeMenu(const QPoint &pos)
     switch (kind) {
     case Kind::Job:
         menu.addActions({m_startAction, m_terminateAction, m_cloneJobAction, m_exportJobAction, m_downloadAction});
+        menu.addSeparator();
+        menu.addAction(m_deleteJobAction);
         break;
     case Kind::Experiment:
     case Kind::ExperimentGroup:

@@ -36,7 +36,8 @@ QDialog *openWizard(MainWindow *window)
 
 // One step of TRAINDESK_SCREENSHOT_STEPS on the open wizard (or the main window when no
 // action opened one): "next", "name=value" (sets the named field), "click:name",
-// "activate:name=row" (as Enter on a list row), "menu:name=text" (the entry of a tool
+// "activate:name=row" (as Enter on a list row), "select:name=0,2" (rows of a view chosen
+// together), "menu:name=text" (the entry of a tool
 // button's menu), "files:/a,/b" (files to upload, on the share wizard's upload page).
 void runStep(QWidget *root, const QString &step)
 {
@@ -66,6 +67,21 @@ void runStep(QWidget *root, const QString &step)
     if (step.startsWith(QLatin1String("click:"))) {
         if (auto *button = root->findChild<QAbstractButton *>(step.mid(6)))
             button->click();
+        return;
+    }
+    if (step.startsWith(QLatin1String("select:"))) {
+        // "select:name=0,2": those rows of a view chosen together (the runs table's overlay).
+        const QString entry = step.mid(7);
+        const qsizetype eq = entry.indexOf(QLatin1Char('='));
+        auto *view = root->findChild<QAbstractItemView *>(entry.left(eq));
+        if (!view)
+            return;
+        QItemSelection rows;
+        for (const QString &row : entry.mid(eq + 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QModelIndex index = view->model()->index(row.toInt(), 0);
+            rows.select(index, index.siblingAtColumn(view->model()->columnCount() - 1));
+        }
+        view->selectionModel()->select(rows, QItemSelectionModel::ClearAndSelect);
         return;
     }
     const bool activate = step.startsWith(QLatin1String("activate:"));

@@ -405,9 +405,7 @@ QList<Command> jobCommands()
         const auto ref = findJob(c, QStringLiteral("name"));
         if (!ref)
             return c.error(ref.error());
-        if (ref->job.state == JobState::Queued || isActive(ref->job.state))
-            return c.error(QStringLiteral("job '%1' is %2: terminate it first").arg(ref->job.name, toString(ref->job.state)));
-        if (auto deleted = c.store.deleteJob(ref->job.id); !deleted)
+        if (auto deleted = JobRunner(c.store).remove(ref->job.id); !deleted)
             return c.error(deleted.error());
         return 0;
     }});

@@ -109,6 +109,16 @@ Result<Job> JobRunner::queue(qint64 jobId)
     return m_store.jobById(jobId);
 }
 
+VoidResult JobRunner::remove(qint64 jobId)
+{
+    const auto job = m_store.jobById(jobId);
+    if (!job)
+        return job.failure();
+    if (job->state == JobState::Queued || isActive(job->state))
+        return fail(QStringLiteral("job '%1' is %2: terminate it first").arg(job->name, toString(job->state)));
+    return m_store.deleteJob(jobId);
+}
+
 Result<LaunchPlan> JobRunner::plan(const QString &workspace, const QString &clusterName, const QByteArray &spec,
                                    const QString &experiment, const QString &jobName)
 {

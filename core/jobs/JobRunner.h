@@ -40,6 +40,9 @@ public:
     Result<Job> submit(const SubmitRequest &request);
     // Draft -> queued.
     Result<Job> queue(qint64 jobId);
+    // Deletes a draft or finished job's record, its metrics and read offsets (its files on
+    // the share stay); refused while it is queued, running or terminating.
+    VoidResult remove(qint64 jobId);
     // Gang scheduling: queued jobs in priority then submit order start when nodeCount
     // nodes are idle; the first that does not fit waits and holds back those behind it.
     void schedule(qint64 clusterId);

@@ -33,6 +33,7 @@ Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *paren
     connect(m_requests, &JobRequests::uploadFinished, this, &Backend::uploadFinished);
     connect(m_requests, &JobRequests::fileRead, this, &Backend::fileRead);
     connect(m_requests, &JobRequests::fileWritten, this, &Backend::fileWritten);
+    connect(m_monitor, &JobMonitor::runSummariesRead, this, &Backend::runSummariesRead);
     m_thread.start();
 }
 
@@ -44,12 +45,33 @@ Backend::~Backend()
 
 void Backend::watchJob(qint64 jobId)
 {
+    // Every new watcher gets the whole series so far (a reset the others take as well).
+    ++m_watchers[jobId];
     QMetaObject::invokeMethod(m_monitor, [m = m_monitor, jobId] { m->watchJob(jobId); }, Qt::QueuedConnection);
 }
 
 void Backend::unwatchJob(qint64 jobId)
 {
+    const auto it = m_watchers.find(jobId);
+    if (it == m_watchers.end() || --*it > 0)
+        return;
+    m_watchers.erase(it);
     QMetaObject::invokeMethod(m_monitor, [m = m_monitor, jobId] { m->unwatchJob(jobId); }, Qt::QueuedConnection);
+}
+
+int Backend::deleteJob(qint64 jobId)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_requests, [r = m_requests, id, jobId] { r->deleteJob(id, jobId); }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::readRunSummaries(const QList<qint64> &jobIds)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, jobIds] { m->readRunSummaries(id, jobIds); },
+                              Qt::QueuedConnection);
+    return id;
 }
 
 void Backend::queueJob(qint64 jobId)

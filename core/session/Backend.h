@@ -4,6 +4,7 @@
 #include "ResourceSnapshot.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
+#include "metrics/RunSummary.h"
 #include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
 
@@ -32,6 +33,10 @@ public:
     void unwatchJob(qint64 jobId);
     void queueJob(qint64 jobId);
     void terminateJob(qint64 jobId);
+    // Deletes a draft or finished job: requestFinished(id, jobId, error) after the snapshot.
+    int deleteJob(qint64 jobId);
+    // The jobs' settings and last/best metrics: runSummariesRead(id, summaries).
+    int readRunSummaries(const QList<qint64> &jobIds);
     void pollNow();
 
     // See JobMonitor: a job's file as it grows (fileChunk), its file list (jobFilesListed)
@@ -76,6 +81,7 @@ Q_SIGNALS:
     void uploadFinished(int requestId, int filesCopied, const QString &error);
     void fileRead(int requestId, const QByteArray &data, const QString &error);
     void fileWritten(int requestId, const QString &error);
+    void runSummariesRead(int requestId, const TrainDesk::RunSummaries &summaries);
 
 private:
     QThread m_thread;
@@ -83,6 +89,8 @@ private:
     JobRequests *m_requests = nullptr;  // lives in m_thread
     ResourceSnapshot m_snapshot;
     int m_nextRequestId = 1;
+    // Views that watch each job: the worker stops reporting a job when the last one stops.
+    QHash<qint64, int> m_watchers;
 };
 
 } // namespace TrainDesk

@@ -35,6 +35,7 @@ JobMonitor::JobMonitor(const QString &databasePath, int pollIntervalMs)
     qRegisterMetaType<QList<TrainDesk::SystemSample>>();
     qRegisterMetaType<TrainDesk::JobFile>();
     qRegisterMetaType<QList<TrainDesk::JobFile>>();
+    qRegisterMetaType<TrainDesk::RunSummaries>();
     m_pool.setMaxThreadCount(2);
 }
 
@@ -60,6 +61,7 @@ void JobMonitor::start()
     }
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
+    m_summaries = std::make_unique<RunSummaryReader>(*m_store);
     m_agent = std::make_unique<AgentClient>(QFileInfo(m_databasePath).absolutePath());
     m_subscription = new AgentSubscription(QFileInfo(m_databasePath).absolutePath(), this);
     connect(m_subscription, &AgentSubscription::jobsChanged, this, &JobMonitor::jobsChanged);
@@ -155,6 +157,19 @@ void JobMonitor::terminateJob(qint64 jobId)
     if (auto asked = m_agent->request({{"op", "terminate"}, {"job", jobId}}); !asked)
         Q_EMIT operationFailed(asked.error());
     publishSnapshot(false);
+}
+
+void JobMonitor::forgetJob(qint64 jobId)
+{
+    unwatchJob(jobId);
+    if (m_summaries)
+        m_summaries->forget(jobId);
+}
+
+void JobMonitor::readRunSummaries(int requestId, const QList<qint64> &jobIds)
+{
+    if (m_summaries)
+        Q_EMIT runSummariesRead(requestId, m_summaries->read(jobIds));
 }
 
 void JobMonitor::publishMetrics(qint64 jobId, bool reset)

@@ -2,6 +2,7 @@
 
 #include "JobFile.h"
 #include "ResourceSnapshot.h"
+#include "RunSummaryReader.h"
 #include "common/Result.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
@@ -55,6 +56,10 @@ public Q_SLOTS:
     void unwatchJob(qint64 jobId);
     void queueJob(qint64 jobId);    // draft -> queued
     void terminateJob(qint64 jobId);
+    // A deleted job: nothing of it is reported or summed up any more (JobRequests::deleteJob).
+    void forgetJob(qint64 jobId);
+    // The runs table's settings and last/best metrics of these jobs: runSummariesRead.
+    void readRunSummaries(int requestId, const QList<qint64> &jobIds);
 
     // Reports a job's file (relative to the job directory) as it grows, starting with its
     // last `tailBytes` (cut at a line start); waits for the file when it does not exist yet.
@@ -89,6 +94,7 @@ Q_SIGNALS:
     void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);
     void downloadProgress(int requestId, qint64 done, qint64 total);
     void downloadFinished(int requestId, const QString &error);  // empty error: done
+    void runSummariesRead(int requestId, const TrainDesk::RunSummaries &summaries);
 
 private:
     struct Follow
@@ -113,6 +119,7 @@ private:
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
     std::unique_ptr<AgentClient> m_agent;
+    std::unique_ptr<RunSummaryReader> m_summaries;
     AgentSubscription *m_subscription = nullptr;
     int m_pollsSinceSnapshot = 0;
     QString m_agentProblem;

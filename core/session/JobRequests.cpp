@@ -55,6 +55,18 @@ void JobRequests::submitJob(int requestId, const SubmitRequest &request)
     finishRequest(requestId, job ? job->id : 0, job.error());
 }
 
+void JobRequests::deleteJob(int requestId, qint64 jobId)
+{
+    if (!m_runner) {
+        finishRequest(requestId, 0, QStringLiteral("the database is not open"));
+        return;
+    }
+    const auto removed = m_runner->remove(jobId);
+    if (removed)
+        m_monitor.forgetJob(jobId);
+    finishRequest(requestId, jobId, removed.error());
+}
+
 void JobRequests::createWorkspace(int requestId, const QString &name)
 {
     if (!m_store) {

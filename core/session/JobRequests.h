@@ -32,6 +32,9 @@ public Q_SLOTS:
     void start();  // call in the worker thread
 
     void submitJob(int requestId, const TrainDesk::SubmitRequest &request);
+    // Deletes a draft or finished job (JobRunner::remove): requestFinished(requestId, jobId,
+    // error) after the snapshot without it.
+    void deleteJob(int requestId, qint64 jobId);
     void createWorkspace(int requestId, const QString &name);
     void createExperiment(int requestId, const QString &workspace, const QString &name);
     // Through ShareService: a local share here, cluster and replicated ones in the pool

@@ -178,11 +178,21 @@ Result<QString> ShareService::download(const Share &share, const QString &file, 
     const auto source = ShareUpload::folderPath(share, file);
     if (!source)
         return source.failure();
-    if (*source == QDir::cleanPath(share.path))
-        return fail(QStringLiteral("share '%1': name a file to download").arg(share.name));
     if (!QDir().mkpath(destination))
         return fail(QStringLiteral("cannot create folder %1").arg(destination));
-    const QString target = QDir(destination).filePath(QFileInfo(*source).fileName());
+    return downloadAs(share, file, QDir(destination).filePath(QFileInfo(*source).fileName()), options);
+}
+
+Result<QString> ShareService::downloadAs(const Share &share, const QString &file, const QString &target,
+                                         const TransferOptions &options)
+{
+    const auto source = ShareUpload::folderPath(share, file);
+    if (!source)
+        return source.failure();
+    if (*source == QDir::cleanPath(share.path))
+        return fail(QStringLiteral("share '%1': name a file to download").arg(share.name));
+    if (const QString folder = QFileInfo(target).absolutePath(); !QDir().mkpath(folder))
+        return fail(QStringLiteral("cannot create folder %1").arg(folder));
     if (share.kind == ShareKind::Local) {
         const auto real = confinedPath(share, *source, nullptr);
         if (!real)
@@ -209,6 +219,43 @@ Result<QString> ShareService::download(const Share &share, const QString &file, 
     if (auto got = node->download(*source, target, options); !got)
         return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, nodes->first().node.name, got.error()));
     return target;
+}
+
+VoidResult ShareService::deletePath(const Share &share, const QString &path)
+{
+    const auto full = ShareUpload::folderPath(share, path);
+    if (!full)
+        return full.failure();
+    if (*full == QDir::cleanPath(share.path))
+        return fail(QStringLiteral("share '%1': name a file or folder to delete, not the share itself").arg(share.name));
+    // The folder that holds it is resolved (links there may not lead out); the last part is
+    // removed as it is, so a link is deleted and never what it points to.
+    const QString name = QFileInfo(*full).fileName();
+    const QString parent = QFileInfo(*full).path();
+    if (share.kind == ShareKind::Local) {
+        const auto real = confinedPath(share, parent, nullptr);
+        if (!real)
+            return real.failure();
+        const QFileInfo target(*real + QLatin1Char('/') + name);
+        if (!target.exists() && !target.isSymLink())
+            return fail(QStringLiteral("share '%1': no file or folder %2").arg(share.name, path));
+        const bool removed = target.isDir() && !target.isSymLink() ? QDir(target.filePath()).removeRecursively()
+                                                                   : QFile::remove(target.filePath());
+        if (!removed)
+            return fail(QStringLiteral("share '%1': cannot delete %2").arg(share.name, target.filePath()));
+        return {};
+    }
+    const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
+    if (!nodes)
+        return nodes.failure();
+    for (const NodeTransport &n : *nodes) {
+        const auto real = confinedPath(share, parent, n.transport.get());
+        if (!real)
+            return real.failure();
+        if (auto removed = n.transport->remove(*real + QLatin1Char('/') + name, true); !removed)
+            return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, removed.error()));
+    }
+    return {};
 }
 
 Result<QStringList> ShareService::folders(const Share &share)

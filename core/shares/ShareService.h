@@ -54,6 +54,13 @@ public:
     // Copies `file` of the share into the local folder `destination`; returns the local path.
     Result<QString> download(const Share &share, const QString &file, const QString &destination,
                              const TransferOptions &options = {});
+    // The same to the local file `target` (replaced when complete, atomically).
+    Result<QString> downloadAs(const Share &share, const QString &file, const QString &target,
+                               const TransferOptions &options = {});
+    // Deletes the file or folder `path` of the share (a folder with all it holds; a link
+    // itself, never what it points to) on every node that holds it. Refuses the share's own
+    // folder and paths that leave the share, also through a link.
+    VoidResult deletePath(const Share &share, const QString &path);
     // The share's top-level folders, by name; reaches the head node for remote kinds.
     Result<QStringList> folders(const Share &share);
 

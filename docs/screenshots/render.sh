@@ -81,6 +81,13 @@ shot 05-job-files.png fashion-mnist-demo "Output files" 4
 # Each rank's own curves; then the shorter run overlaid.
 shot 12-charts-per-rank.png fashion-mnist-demo Charts 5 "" "perRankCheck=1"
 shot 13-charts-compare.png fashion-mnist-demo Charts 5 "" "menu:compareButton=$compare"
+# The experiment's runs side by side, both chosen: their charts overlaid below the table.
+shot_themes 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
+# Terminate and Delete ask first; the Help menu's shortcuts and About.
+shot_scales 20-terminate-asks fashion-mnist-demo Overview 3 terminateJobAction ""
+shot_scales 21-delete-job "$compare" Overview 3 deleteJobAction ""
+shot_scales 22-keyboard-shortcuts "" "" 3 shortcutsAction ""
+shot 23-about.png "" "" 3 aboutAction ""
 
 
 # The wizards (see ui/ScreenshotMode.cpp for the steps).
@@ -96,7 +103,9 @@ print("rank", hvd.rank(), "of", hvd.size())
 PY
 shot 10-share-upload.png "" "" 5 newShareAction \
   "shareName=myshare|next|folderCombo=cifar|files:$home/upload/hello_horovod.py|click:uploadButton"
-shot 11-share-folder.png cifar "" 3
+shot 11-share-folder.png cifar Overview 3
+# The share browser: the folder's files with sizes and dates (the Files tab of a share).
+shot_themes 19-share-files cifar Files 4
 # A share for SSH clusters: the kind asks for a cluster (none here but the local one).
 shot 14-new-share-kinds.png "" "" 3 newShareAction "shareName=nfs|shareKind=1|shareFolder=/srv/nfs/traindesk"
 # Data sets: CIFAR-10 in share "data", fetched from a small archive in the published layout

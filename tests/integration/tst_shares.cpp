@@ -254,6 +254,34 @@ private slots:
         QCOMPARE(entries->first().name, QStringLiteral("train.txt"));
     }
 
+    void deletedFromEveryNode()
+    {
+        // A folder and a file of their own on the cluster share and the replicated one.
+        ShareService service(m_store);
+        QVERIFY(writeFile(m_home.filePath(QStringLiteral("src/gone.txt")), "to be deleted\n"));
+        for (const QString &name : {QStringLiteral("nfs"), QStringLiteral("rep")}) {
+            const auto share = service.find(QStringLiteral("ws"), name);
+            QVERIFY2(share, qPrintable(share.error()));
+            const auto outcome = service.upload(*share, QStringLiteral("trash/inner"), {m_home.filePath(QStringLiteral("src/gone.txt"))});
+            QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+            QCOMPARE(readOnNode2(share->path + QStringLiteral("/trash/inner/gone.txt")), QByteArray("to be deleted\n"));
+            QVERIFY2(service.deletePath(*share, QStringLiteral("trash/inner/gone.txt")), qPrintable(name));
+            QCOMPARE(readOnNode2(share->path + QStringLiteral("/trash/inner/gone.txt")), QByteArray("<missing on n2>"));
+            QVERIFY(!QFileInfo::exists(share->path + QStringLiteral("/trash/inner/gone.txt")));
+            QVERIFY(QFileInfo(share->path + QStringLiteral("/trash/inner")).isDir());
+            // A folder goes with what it holds, on every node.
+            QVERIFY(service.upload(*share, QStringLiteral("trash/inner"), {m_home.filePath(QStringLiteral("src/gone.txt"))}).error.isEmpty());
+            const auto removed = service.deletePath(*share, QStringLiteral("trash"));
+            QVERIFY2(removed, qPrintable(removed.error()));
+            QVERIFY(!QFileInfo::exists(share->path + QStringLiteral("/trash")));
+            QCOMPARE(readOnNode2(share->path + QStringLiteral("/trash/inner/gone.txt")), QByteArray("<missing on n2>"));
+            QCOMPARE(service.deletePath(*share, QStringLiteral("trash/..")).error(),
+                     QStringLiteral("share '%1': name a file or folder to delete, not the share itself").arg(name));
+            QCOMPARE(service.deletePath(*share, QStringLiteral("../../etc/passwd")).error(),
+                     QStringLiteral("folder '../../etc/passwd' is outside share '%1'").arg(name));
+        }
+    }
+
     void dataSetReachesEveryNodeOfAReplicatedShare()
     {
         // A data set given by hand (--from): fetched into this machine's cache, verified, then

@@ -20,6 +20,22 @@ QColor stateColor(JobState state)
     return Qt::gray;
 }
 
+bool wasTerminated(const Job &job)
+{
+    return job.state == JobState::Failed && !job.errors.isEmpty()
+           && job.errors.first().code == QLatin1String("JobTerminated");
+}
+
+QString jobStateText(const Job &job)
+{
+    return wasTerminated(job) ? QStringLiteral("terminated") : toString(job.state);
+}
+
+QColor jobStateColor(const Job &job)
+{
+    return wasTerminated(job) ? QColor(0x80, 0x6a, 0x5a) : stateColor(job.state);
+}
+
 QColor stateColor(NodeState state)
 {
     switch (state) {

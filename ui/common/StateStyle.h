@@ -11,6 +11,11 @@ namespace TrainDesk::Ui {
 QColor stateColor(JobState state);
 QColor stateColor(NodeState state);
 QIcon stateIcon(const QColor &color);  // a filled dot, cached per colour
+// A job's state as the user reads it: "terminated" for a job that failed because it was
+// terminated (its JobTerminated error), in a colour apart from failures.
+bool wasTerminated(const Job &job);
+QString jobStateText(const Job &job);
+QColor jobStateColor(const Job &job);
 
 // "1 h 02 min", "45 s": for durations in the overview.
 QString formatDuration(qint64 seconds);

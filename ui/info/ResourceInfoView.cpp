@@ -41,6 +41,22 @@ ResourceInfoView::ResourceInfoView(QWidget *parent) : QTabWidget(parent), m_titl
     addTab(page, tr("Overview"));
 }
 
+void ResourceInfoView::setExtraTab(QWidget *page, const QString &label)
+{
+    if (page == m_extra) {
+        if (page)
+            setTabText(indexOf(page), label);
+        return;
+    }
+    if (m_extra)
+        removeTab(indexOf(m_extra));
+    m_extra = page;
+    if (page) {
+        insertTab(0, page, label);
+        setCurrentIndex(0);
+    }
+}
+
 void ResourceInfoView::clearRows()
 {
     while (m_form->rowCount() > 0)

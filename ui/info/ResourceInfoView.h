@@ -21,6 +21,10 @@ public:
     // `name`: the folder's, for a share folder (its id is its share's).
     void showResource(ResourceTreeModel::Kind kind, qint64 id, const ResourceSnapshot &snapshot,
                       const QString &name = {});
+    // A page of the resource's besides the facts (the runs table, a share's files), shown
+    // first; nullptr removes it. The page stays its owner's.
+    void setExtraTab(QWidget *page, const QString &label);
+    QWidget *extraTab() const { return m_extra; }
     // The rows shown, as "label: value" lines (for tests and copy).
     QStringList rows() const;
 
@@ -30,6 +34,7 @@ private:
 
     QLabel *m_title;
     QFormLayout *m_form;
+    QWidget *m_extra = nullptr;
 };
 
 } // namespace TrainDesk::Ui

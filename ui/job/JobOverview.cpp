@@ -2,11 +2,10 @@
 
 #include "common/Icons.h"
 #include "common/StateStyle.h"
+#include "jobs/RunParameters.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QStyle>
@@ -75,24 +74,12 @@ QLabel *JobOverview::addRow(const QString &label)
 
 QString JobOverview::commandOf(const QByteArray &spec)
 {
-    const QJsonObject props = QJsonDocument::fromJson(spec).object().value(QLatin1String("properties")).toObject();
-    const int nodeCount = props.value(QLatin1String("nodeCount")).toInt(1);
-    for (const char *key : {"customMpiSettings", "customToolkitSettings"}) {
-        const QJsonObject s = props.value(QLatin1String(key)).toObject();
-        if (!s.isEmpty()) {
-            const int processes = s.value(QLatin1String("processCount")).toInt(nodeCount);
-            return tr("%1  (%2, %3)")
-                .arg(s.value(QLatin1String("commandLine")).toString(), countOf(nodeCount, tr("node"), tr("nodes")),
-                     countOf(processes, tr("process"), tr("processes")));
-        }
-    }
-    const QJsonObject horovod = props.value(QLatin1String("horovodSettings")).toObject();
-    if (!horovod.isEmpty()) {
-        return tr("horovod: %1 %2  (%3)")
-            .arg(horovod.value(QLatin1String("pythonScriptFilePath")).toString(),
-                 horovod.value(QLatin1String("commandLineArgs")).toString(), countOf(nodeCount, tr("node"), tr("nodes")));
-    }
-    return {};
+    const QString command = RunParameters::commandLineOf(spec);
+    if (command.isEmpty())
+        return {};
+    const RunParameters::Shape shape = RunParameters::shapeOf(spec);
+    return tr("%1  (%2, %3)")
+        .arg(command, countOf(shape.nodes, tr("node"), tr("nodes")), countOf(shape.processes, tr("process"), tr("processes")));
 }
 
 void JobOverview::setJob(const Job &job, const QString &experiment, const QString &cluster)
@@ -101,10 +88,10 @@ void JobOverview::setJob(const Job &job, const QString &experiment, const QStrin
     m_name->setText(job.name);
     // A Slurm job says what Slurm says of it (its id, and why it waits).
     m_state->setText(job.schedulerId.isEmpty() || job.schedulerId.startsWith(QLatin1String("submitting:"))
-                         ? toString(job.state)
-                         : tr("%1 — Slurm job %2: %3").arg(toString(job.state), job.schedulerId, job.schedulerState));
+                         ? jobStateText(job)
+                         : tr("%1 — Slurm job %2: %3").arg(jobStateText(job), job.schedulerId, job.schedulerState));
     QPalette palette = m_state->palette();
-    palette.setColor(QPalette::WindowText, stateColor(job.state));
+    palette.setColor(QPalette::WindowText, jobStateColor(job));
     m_state->setPalette(palette);
     m_experiment->setText(experiment);
     m_cluster->setText(cluster);

@@ -2,7 +2,7 @@
 
 #include "JobOverview.h"
 #include "charts/MetricSeries.h"
-#include "charts/CompareJobsButton.h"
+#include "charts/JobMetricsFeed.h"
 #include "charts/MetricsChartView.h"
 #include "charts/SystemChartsView.h"
 #include "charts/SystemSeries.h"
@@ -23,7 +23,8 @@ JobView::JobView(Backend *backend, QWidget *parent)
       m_systemSeries(new SystemSeries(this)),
       m_systemCharts(new SystemChartsView(m_systemSeries, this)),
       m_logs(new LogView(backend, this)),
-      m_files(new OutputFilesView(backend, this))
+      m_files(new OutputFilesView(backend, this)),
+      m_feed(new JobMetricsFeed(backend, m_series, m_charts, this))
 {
     setDocumentMode(true);
     addTab(m_overview, tr("Overview"));
@@ -41,16 +42,6 @@ JobView::JobView(Backend *backend, QWidget *parent)
     connect(m_overview, &JobOverview::startRequested, this, &JobView::startRequested);
     connect(m_overview, &JobOverview::terminateRequested, this, &JobView::terminateRequested);
     connect(m_overview, &JobOverview::cloneRequested, this, &JobView::cloneRequested);
-    connect(m_backend, &Backend::metricsArrived, this,
-            [this](qint64 jobId, const QList<MetricRecord> &records, bool reset) {
-                MetricSeries *series = jobId == m_jobId ? m_series : m_compared.value(jobId);
-                if (!series)
-                    return;
-                if (reset)
-                    series->reset(records);
-                else
-                    series->append(records);
-            });
     connect(m_backend, &Backend::systemSamplesArrived, this,
             [this](qint64 jobId, const QList<SystemSample> &samples, bool reset) {
                 if (jobId != m_jobId)
@@ -60,42 +51,13 @@ JobView::JobView(Backend *backend, QWidget *parent)
                 else
                     m_systemSeries->append(samples);
             });
-    connect(m_charts, &MetricsChartView::comparisonToggled, this, &JobView::setComparison);
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
         if (index == FilesTab)
             m_files->refresh();
     });
 }
 
-JobView::~JobView()
-{
-    if (m_jobId)
-        m_backend->unwatchJob(m_jobId);
-    for (auto it = m_compared.cbegin(); it != m_compared.cend(); ++it)
-        m_backend->unwatchJob(it.key());
-}
-
-void JobView::setComparison(qint64 jobId, bool on)
-{
-    if (on == m_compared.contains(jobId))
-        return;
-    if (!on) {
-        m_charts->removeComparison(jobId);
-        delete m_compared.take(jobId);
-        if (jobId != m_jobId)
-            m_backend->unwatchJob(jobId);
-        return;
-    }
-    QString name;
-    for (const auto &[id, jobName] : m_charts->compareButton()->candidates()) {
-        if (id == jobId)
-            name = jobName;
-    }
-    auto *series = new MetricSeries(this);
-    m_compared.insert(jobId, series);
-    m_charts->addComparison({jobId, name, series});
-    m_backend->watchJob(jobId);  // answers with the whole series so far
-}
+JobView::~JobView() = default;
 
 void JobView::updateComparisonCandidates(const ResourceSnapshot &snapshot, const Job &job)
 {
@@ -115,21 +77,16 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     const Job *job = snapshot.findJob(jobId);
     if (!job)
         jobId = 0;
-    const bool switched = jobId != m_jobId;
-    if (switched) {
-        if (m_jobId)
-            m_backend->unwatchJob(m_jobId);
-        m_jobId = jobId;
-        m_series->reset();
+    if (jobId != m_jobId)
         m_systemSeries->reset();
-    }
+    // A job that was overlaid and is now shown is drawn in full (the feed drops its overlay;
+    // watching it again brings its metrics and system samples whole).
+    m_jobId = jobId;
+    m_feed->setMainJob(jobId);
     if (job)
         updateComparisonCandidates(snapshot, *job);
     else
         m_charts->setComparisonCandidates({});
-    // After the candidates: a job that was compared and is now shown is watched again.
-    if (switched && m_jobId)
-        m_backend->watchJob(m_jobId);
     if (!job) {
         m_logs->setJob(0, true);
         m_files->setJob(0, false);

@@ -2,7 +2,6 @@
 
 #include "session/ResourceSnapshot.h"
 
-#include <QHash>
 #include <QTabWidget>
 
 namespace TrainDesk {
@@ -11,6 +10,7 @@ class Backend;
 
 namespace TrainDesk::Ui {
 
+class JobMetricsFeed;
 class JobOverview;
 class LogView;
 class MetricSeries;
@@ -50,7 +50,6 @@ Q_SIGNALS:
     void cloneRequested(qint64 jobId);
 
 private:
-    void setComparison(qint64 jobId, bool on);
     void updateComparisonCandidates(const ResourceSnapshot &snapshot, const Job &job);
 
     Backend *m_backend;
@@ -62,7 +61,7 @@ private:
     SystemChartsView *m_systemCharts;  // under m_charts, in the same tab
     LogView *m_logs;
     OutputFilesView *m_files;
-    QHash<qint64, MetricSeries *> m_compared;  // job id -> its metrics, overlaid on the charts
+    JobMetricsFeed *m_feed;  // this job's metrics and those overlaid on its charts
 };
 
 } // namespace TrainDesk::Ui

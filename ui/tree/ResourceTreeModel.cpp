@@ -76,13 +76,13 @@ std::vector<ResourceTreeModel::Spec> ResourceTreeModel::specsFrom(const Resource
                           active ? tr("%1 running").arg(active) : countOf(exp.jobs.size(), tr("job"), tr("jobs")),
                           tr("Experiment %1").arg(exp.experiment.name), folder}, {}};
             for (const Job &j : exp.jobs) {
-                QString tip = tr("Job %1: %2").arg(j.name, toString(j.state));
+                QString tip = tr("Job %1: %2").arg(j.name, jobStateText(j));
                 if (j.exitCode)
                     tip += tr(", exit code %1").arg(*j.exitCode);
                 for (const JobError &e : j.errors)
                     tip += QStringLiteral("\n%1: %2").arg(e.code, e.message);
-                expSpec.children.push_back({{Kind::Job, j.id, keyFor(Kind::Job, j.id), j.name, toString(j.state), tip,
-                                             stateIcon(stateColor(j.state))}, {}});
+                expSpec.children.push_back({{Kind::Job, j.id, keyFor(Kind::Job, j.id), j.name, jobStateText(j), tip,
+                                             stateIcon(jobStateColor(j))}, {}});
             }
             experiments.children.push_back(std::move(expSpec));
         }

@@ -1,0 +1,78 @@
+#include "RunSummary.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+#include <cmath>
+
+namespace TrainDesk {
+
+namespace {
+
+// Fields that count or time the run rather than measure the model: never a metric column.
+const QSet<QString> &counters()
+{
+    static const QSet<QString> names{
+        QStringLiteral("time"), QStringLiteral("epoch"), QStringLiteral("step"), QStringLiteral("global_step"),
+        QStringLiteral("workers"), QStringLiteral("rank"), QStringLiteral("seconds"), QStringLiteral("eval_seconds"),
+        QStringLiteral("train_seconds"), QStringLiteral("complete"), QStringLiteral("lr")};
+    return names;
+}
+
+QString infoText(const QJsonValue &value)
+{
+    if (value.isString())
+        return value.toString();
+    if (value.isBool())
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (value.isDouble())
+        return QString::number(value.toDouble(), 'g', 10);
+    // Arrays and objects (input_shape): their compact JSON.
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    return {};
+}
+
+} // namespace
+
+bool RunSummary::lowerIsBetter(const QString &metric)
+{
+    return metric.contains(QLatin1String("loss")) || metric.contains(QLatin1String("error"));
+}
+
+void RunSummary::add(const QByteArray &record)
+{
+    const QJsonObject object = QJsonDocument::fromJson(record).object();
+    const QString kind = object.value(QLatin1String("kind")).toString();
+    if (kind == QLatin1String("info")) {
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            if (it.key() != QLatin1String("time") && it.key() != QLatin1String("kind"))
+                info.insert(it.key(), infoText(it.value()));
+        }
+        return;
+    }
+    // Per-rank records measure one rank, not the job.
+    if (kind != QLatin1String("train") && kind != QLatin1String("val") && kind != QLatin1String("epoch")
+        && kind != QLatin1String("done"))
+        return;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (!it.value().isDouble() || counters().contains(it.key()))
+            continue;
+        const double v = it.value().toDouble();
+        if (!std::isfinite(v))
+            continue;
+        auto found = metrics.find(it.key());
+        if (found == metrics.end()) {
+            metrics.insert(it.key(), {v, v});
+            continue;
+        }
+        found->last = v;
+        found->best = lowerIsBetter(it.key()) ? std::min(found->best, v) : std::max(found->best, v);
+    }
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+
+namespace TrainDesk {
+
+// What the runs table shows of one job besides its record: its settings (hyperparameters)
+// and the last and best value of each metric. Built from the job's metric records (the
+// lines of metrics.jsonl, or the records parsed from Keras progress) one at a time, so a
+// reader can go on from where it stopped.
+struct RunSummary
+{
+    struct Value
+    {
+        double last = 0;
+        double best = 0;
+    };
+
+    // The settings the trainer reported in its `info` record (numbers and words as text).
+    QMap<QString, QString> info;
+    // By metric name: loss, acc, val_loss, val_acc, images_per_sec and any other number a
+    // train, val, epoch or done record carries that is not a counter.
+    QMap<QString, Value> metrics;
+
+    // Adds one record (a JSON object); lines that are not are ignored.
+    void add(const QByteArray &record);
+
+    // Loss-like metrics are best when lowest, the others (accuracy, throughput) when highest.
+    static bool lowerIsBetter(const QString &metric);
+};
+
+// By job id.
+using RunSummaries = QHash<qint64, RunSummary>;
+
+} // namespace TrainDesk
+
+Q_DECLARE_METATYPE(TrainDesk::RunSummary)
+Q_DECLARE_METATYPE(TrainDesk::RunSummaries)

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "metrics/RunSummary.h"
+
+#include <QList>
+
+namespace TrainDesk {
+
+class Store;
+
+// The runs table's summaries of jobs, read from the metric records in the Store. Each job's
+// summary is kept with the last record it has seen, so asking again reads only what the
+// agent stored since: a table of a hundred jobs costs a few rows a refresh.
+class RunSummaryReader
+{
+public:
+    explicit RunSummaryReader(Store &store) : m_store(store) {}
+
+    RunSummaries read(const QList<qint64> &jobIds);
+    // A deleted job: its summary goes with it.
+    void forget(qint64 jobId) { m_cache.remove(jobId); }
+
+private:
+    struct Entry
+    {
+        qint64 lastId = 0;
+        RunSummary summary;
+    };
+
+    Store &m_store;
+    QHash<qint64, Entry> m_cache;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,273 @@
+// The runs table: the experiment's jobs with settings from the trainer's info record or the
+// command line, last and best metrics from the records the agent stored, sorted by a
+// metric, filtered, exported as CSV, and the chosen rows' charts overlaid. Jobs are fake
+// (FakeJob.h): their metrics.jsonl is written by the test and read by the real agent.
+#include "BackendFixture.h"
+#include "FakeJob.h"
+#include "MainWindow.h"
+#include "TestHome.h"
+#include "charts/ChartPanel.h"
+#include "charts/MetricSeries.h"
+#include "charts/MetricsChartView.h"
+#include "info/ResourceInfoView.h"
+#include "jobs/RunParameters.h"
+#include "metrics/RunSummary.h"
+#include "runs/RunsFilterModel.h"
+#include "runs/RunsTableModel.h"
+#include "runs/RunsView.h"
+#include "session/Backend.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <memory>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+namespace {
+
+QByteArray specWith(const QString &commandLine, int nodes, int processes)
+{
+    const QJsonObject mpi{{"processCount", processes}, {"commandLine", commandLine}};
+    const QJsonObject properties{{"nodeCount", nodes}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/local"},
+                                 {"customMpiSettings", mpi}};
+    return QJsonDocument(QJsonObject{{"properties", properties}}).toJson();
+}
+
+// `steps` train records with falling loss, then one val record per "epoch" of 10 steps whose
+// val_acc rises to `finalAcc`; the best val_acc is `peakAcc`, reached one epoch before the end.
+QByteArray metrics(int steps, double finalAcc, double peakAcc)
+{
+    QByteArray lines;
+    for (int i = 1; i <= steps; ++i) {
+        lines += QStringLiteral("{\"time\": %1, \"kind\": \"train\", \"epoch\": %2, \"step\": %3, "
+                                "\"global_step\": %3, \"loss\": %4, \"acc\": 0.5, \"lr\": 0.001}\n")
+                     .arg(1000 + i).arg(1 + (i - 1) / 10).arg(i).arg(2.0 / i).toUtf8();
+        if (i % 10 == 0) {
+            const double acc = i == steps ? finalAcc : i == steps - 10 ? peakAcc : 0.1;
+            lines += QStringLiteral("{\"time\": %1, \"kind\": \"val\", \"epoch\": %2, \"global_step\": %3, "
+                                    "\"val_loss\": %4, \"val_acc\": %5}\n")
+                         .arg(1000 + i).arg(i / 10).arg(i).arg(3.0 / i).arg(acc).toUtf8();
+        }
+    }
+    return lines;
+}
+
+QStringList columnTexts(const QAbstractItemModel *model, int column)
+{
+    QStringList texts;
+    for (int r = 0; r < model->rowCount(); ++r)
+        texts << model->index(r, column).data().toString();
+    return texts;
+}
+
+} // namespace
+
+class TestRunsTable : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        QVERIFY(startBackend(m_store, m_backend));
+    }
+
+    void cleanupTestCase()
+    {
+        m_backend.reset();
+        QProcess::execute(qEnvironmentVariable("TRAINDESK_AGENT_PROGRAM"), {QStringLiteral("agent"), QStringLiteral("stop")});
+    }
+
+    void commandLineParameters()
+    {
+        const auto p = RunParameters::fromCommandLine(
+            QStringLiteral("traindesk-trainer --epochs 5 --lr=0.01 --augment --data $AZ_BATCHAI_JOB_MOUNT_ROOT/x "
+                           "--dir /tmp/out --batch-size 64 --name 'a b' --note \"say \\\"hi\\\"\" --verbose"));
+        QCOMPARE(p.value(QStringLiteral("epochs")), QStringLiteral("5"));
+        QCOMPARE(p.value(QStringLiteral("lr")), QStringLiteral("0.01"));
+        QCOMPARE(p.value(QStringLiteral("augment")), QStringLiteral("true"));
+        QCOMPARE(p.value(QStringLiteral("batch-size")), QStringLiteral("64"));
+        QCOMPARE(p.value(QStringLiteral("name")), QStringLiteral("a b"));
+        QCOMPARE(p.value(QStringLiteral("note")), QStringLiteral("say \"hi\""));
+        QCOMPARE(p.value(QStringLiteral("verbose")), QStringLiteral("true"));
+        QVERIFY(!p.contains(QStringLiteral("data")));  // paths and variables are not settings
+        QVERIFY(!p.contains(QStringLiteral("dir")));
+        QCOMPARE(p.size(), 7);
+        const auto shape = RunParameters::shapeOf(specWith(QStringLiteral("x"), 2, 8));
+        QCOMPARE(shape.nodes, 2);
+        QCOMPARE(shape.processes, 8);
+    }
+
+    void summaryOfRecords()
+    {
+        RunSummary summary;
+        for (const QByteArray &line : metrics(30, 0.7, 0.9).split('\n'))
+            summary.add(line);
+        summary.add(R"({"time": 1, "kind": "rank", "rank": 1, "loss": 0.0001})");  // one rank's: not the job's
+        summary.add(R"({"time": 1, "kind": "info", "epochs": 3, "device": "cpu", "augment": true})");
+        summary.add("not json");
+        // As the records wrote them (six digits).
+        const double lastLoss = QString::number(2.0 / 30).toDouble();
+        QCOMPARE(summary.metrics.value(QStringLiteral("loss")).last, lastLoss);
+        QCOMPARE(summary.metrics.value(QStringLiteral("loss")).best, lastLoss);
+        QCOMPARE(summary.metrics.value(QStringLiteral("val_acc")).last, 0.7);
+        QCOMPARE(summary.metrics.value(QStringLiteral("val_acc")).best, 0.9);
+        QCOMPARE(summary.metrics.value(QStringLiteral("val_loss")).best, QString::number(3.0 / 30).toDouble());
+        QVERIFY(!summary.metrics.contains(QStringLiteral("lr")));  // a schedule, not a result
+        QVERIFY(!summary.metrics.contains(QStringLiteral("global_step")));
+        QCOMPARE(summary.info.value(QStringLiteral("epochs")), QStringLiteral("3"));
+        QCOMPARE(summary.info.value(QStringLiteral("augment")), QStringLiteral("true"));
+    }
+
+    void sortsFiltersExportsAndOverlays()
+    {
+        // Three jobs whose best val_acc orders them b (0.95), c (0.85), a (0.75), while
+        // their last val_acc orders them a (0.7), c (0.6), b (0.5).
+        struct Made { QString name; qint64 id; QString dir; };
+        QList<Made> made;
+        const QList<std::tuple<QString, int, double, double, QString>> jobs{
+            {QStringLiteral("runs-a"), 30, 0.7, 0.75, QStringLiteral("--epochs 3 --lr 0.001")},
+            {QStringLiteral("runs-b"), 40, 0.5, 0.95, QStringLiteral("--epochs 4 --lr 0.01")},
+            {QStringLiteral("runs-c"), 20, 0.6, 0.85, QStringLiteral("--epochs 2 --lr 0.1")}};
+        for (const auto &[name, steps, last, peak, args] : jobs) {
+            const QString dir = m_home.filePath(name);
+            const qint64 id = createFakeRunningJob(m_store, name, dir);
+            QVERIFY(id);
+            auto job = m_store.jobById(id);
+            job->spec = specWith(QStringLiteral("traindesk-trainer --dir $AZ_BATCHAI_OUTPUT_MODEL ") + args, 1, 2);
+            QVERIFY(m_store.updateJob(*job));
+            QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/metrics.jsonl"), metrics(steps, last, peak)));
+            made.append({name, id, dir});
+        }
+        // runs-a's trainer says what it really ran with: its info record wins over the command line.
+        QVERIFY(appendToFile(made[0].dir + QStringLiteral("/stdouterr/metrics.jsonl"),
+                             R"({"time": 2000, "kind": "info", "epochs": 6, "device": "cpu"})" "\n"));
+
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectByName(QStringLiteral("demo")), 10000);
+        RunsView *runs = window.runsView();
+        QCOMPARE(window.infoView()->extraTab(), static_cast<QWidget *>(runs));
+        QCOMPARE(window.infoView()->currentWidget(), static_cast<QWidget *>(runs));
+        QAbstractItemModelTester tester(runs->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester filterTester(runs->filterModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunsTableModel *model = runs->model();
+        // The agent stores the records; the table shows them once read (every 2 s at most).
+        QTRY_VERIFY_WITH_TIMEOUT(model->columnOfKey(QStringLiteral("best_val_acc")) >= 0
+                                     && model->columnOfKey(QStringLiteral("device")) >= 0
+                                     && model->index(model->rowOf(made[1].id), model->columnOfKey(QStringLiteral("loss")))
+                                            .data().toString() == QString::number(2.0 / 40, 'g', 5),
+                                 20000);
+        QCOMPARE(model->rowCount(), 4);  // and the demo draft
+        const int epochs = model->columnOfKey(QStringLiteral("epochs"));
+        QCOMPARE(model->index(model->rowOf(made[0].id), epochs).data().toString(), QStringLiteral("6"));
+        QCOMPARE(model->index(model->rowOf(made[1].id), epochs).data().toString(), QStringLiteral("4"));
+        QCOMPARE(model->index(model->rowOf(made[0].id), RunsTableModel::ShapeColumn).data().toString(),
+                 QStringLiteral("1 × 2"));
+        QCOMPARE(model->index(model->rowOf(made[0].id), RunsTableModel::StateColumn).data().toString(),
+                 QStringLiteral("running"));
+
+        // Sorted by a metric: best val_acc, highest first; the draft has none and goes last.
+        QTableView *table = runs->table();
+        const int best = model->columnOfKey(QStringLiteral("best_val_acc"));
+        const int last = model->columnOfKey(QStringLiteral("val_acc"));
+        table->sortByColumn(best, Qt::DescendingOrder);
+        QCOMPARE(columnTexts(runs->filterModel(), RunsTableModel::JobColumn),
+                 (QStringList{QStringLiteral("runs-b"), QStringLiteral("runs-c"), QStringLiteral("runs-a"),
+                              QString::fromLatin1(EmbeddedDefaults::demoJobName)}));
+        table->sortByColumn(last, Qt::DescendingOrder);
+        QCOMPARE(columnTexts(runs->filterModel(), RunsTableModel::JobColumn).mid(0, 3),
+                 (QStringList{QStringLiteral("runs-a"), QStringLiteral("runs-c"), QStringLiteral("runs-b")}));
+        table->sortByColumn(last, Qt::AscendingOrder);
+        QCOMPARE(columnTexts(runs->filterModel(), RunsTableModel::JobColumn),
+                 (QStringList{QStringLiteral("runs-b"), QStringLiteral("runs-c"), QStringLiteral("runs-a"),
+                              QString::fromLatin1(EmbeddedDefaults::demoJobName)}));
+
+        // Filtered: a number compared, a column's text, free text, and a key no column has.
+        runs->filterEdit()->setText(QStringLiteral("best_val_acc>0.8"));
+        QCOMPARE(runs->filterModel()->rowCount(), 2);
+        runs->filterEdit()->setText(QStringLiteral("best_val_acc>0.8 lr=0.1"));
+        QCOMPARE(columnTexts(runs->filterModel(), RunsTableModel::JobColumn), QStringList{QStringLiteral("runs-c")});
+        runs->filterEdit()->setText(QStringLiteral("state:draft"));
+        QCOMPARE(columnTexts(runs->filterModel(), RunsTableModel::JobColumn),
+                 QStringList{QString::fromLatin1(EmbeddedDefaults::demoJobName)});
+        runs->filterEdit()->setText(QStringLiteral("runs-"));
+        QCOMPARE(runs->filterModel()->rowCount(), 3);
+        runs->filterEdit()->setText(QStringLiteral("vall_acc>0.5"));
+        QCOMPARE(runs->filterModel()->rowCount(), 0);
+        QVERIFY2(runs->statusText().contains(QStringLiteral("vall_acc")), qPrintable(runs->statusText()));
+        runs->filterEdit()->clear();
+        QCOMPARE(runs->filterModel()->rowCount(), 4);
+
+        // CSV: a header of keys and each job's values in full.
+        const QString csvPath = m_home.filePath(QStringLiteral("runs.csv"));
+        QSignalSpy exported(runs, &RunsView::exported);
+        runs->exportCsv(csvPath);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 10000);
+        QCOMPARE(exported.first().at(1).toString(), QString());
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 5);
+        const QList<QByteArray> header = lines.first().split(',');
+        QVERIFY(header.contains("best_val_acc"));
+        QVERIFY(header.contains("epochs"));
+        const qsizetype bestAt = header.indexOf("best_val_acc");
+        bool sawB = false;
+        for (const QByteArray &line : lines) {
+            if (line.startsWith("runs-b,")) {
+                sawB = true;
+                QCOMPARE(line.split(',').at(bestAt), QByteArray("0.94999999999999996"));
+            }
+        }
+        QVERIFY(sawB);
+
+        // Two rows chosen: the first in full, the other overlaid with all its training points.
+        runs->chooseJobs({made[1].id, made[2].id});
+        QCOMPARE(runs->chosenJobs().size(), 2);
+        QVERIFY(runs->charts()->isVisible());
+        const qint64 mainJob = runs->chosenJobs().first();
+        const qint64 overlaid = runs->chosenJobs().last();
+        const int mainSteps = mainJob == made[1].id ? 40 : 20;
+        const int overlaidSteps = overlaid == made[1].id ? 40 : 20;
+        const QString overlaidName = overlaid == made[1].id ? QStringLiteral("runs-b") : QStringLiteral("runs-c");
+        QTRY_COMPARE_WITH_TIMEOUT(runs->series()->trainPointCount(), mainSteps, 10000);
+        runs->charts()->redrawNow();
+        QTRY_COMPARE_WITH_TIMEOUT(runs->charts()->lossPanel()->lineCount(overlaidName), overlaidSteps, 10000);
+        // A third row joins the overlay; choosing one row again leaves no overlay.
+        runs->chooseJobs({made[1].id, made[2].id, made[0].id});
+        QTRY_COMPARE_WITH_TIMEOUT(runs->charts()->comparisons().size(), 2, 10000);
+        runs->chooseJobs({made[0].id});
+        QTRY_VERIFY_WITH_TIMEOUT(runs->charts()->comparisons().isEmpty(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(runs->series()->trainPointCount(), 30, 10000);
+
+        // The workspace's table has the same jobs with their experiment.
+        QVERIFY(window.selectByName(QStringLiteral("default")));
+        QCOMPARE(window.infoView()->extraTab(), static_cast<QWidget *>(runs));
+        QTRY_COMPARE_WITH_TIMEOUT(runs->model()->rowCount(), 4, 10000);
+        QVERIFY(!runs->table()->isColumnHidden(RunsTableModel::ExperimentColumn));
+        QVERIFY(runs->chosenJobs().isEmpty());
+
+        for (const Made &m : made)
+            QVERIFY(appendToFile(m.dir + QStringLiteral("/exit_code"), "0\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobsStatusText(), QStringLiteral("0 jobs running"), 10000);
+    }
+
+private:
+    TestHome m_home;
+    Store m_store;
+    std::unique_ptr<Backend> m_backend;
+};
+
+QTEST_MAIN(TestRunsTable)
+#include "tst_runstable.moc"

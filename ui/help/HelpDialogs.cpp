@@ -1,0 +1,117 @@
+#include "HelpDialogs.h"
+
+#include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QHeaderView>
+#include <QMessageBox>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace TrainDesk::Ui::HelpDialogs {
+
+namespace {
+
+QDialog *framed(QWidget *parent, const QString &title, QWidget *content, const QSize &size)
+{
+    auto *dialog = new QDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    auto *layout = new QVBoxLayout(dialog);
+    content->setParent(dialog);
+    layout->addWidget(content, 1);
+    layout->addWidget(buttons);
+    dialog->resize(size);
+    dialog->show();
+    return dialog;
+}
+
+// Keys that are not an action's but a view's own.
+const QList<QPair<QString, QString>> &viewKeys()
+{
+    static const QList<QPair<QString, QString>> keys{
+        {QObject::tr("Del (a share's files)"), QObject::tr("Delete the selected files (asks first)")},
+        {QObject::tr("Enter, Shift+Enter (log's Find)"), QObject::tr("Next, previous match in the log")},
+        {QObject::tr("Ctrl+click, Shift+click (runs)"), QObject::tr("Choose several jobs: their charts overlaid")},
+    };
+    return keys;
+}
+
+} // namespace
+
+QDialog *showUserGuide(QWidget *parent)
+{
+    auto *browser = new QTextBrowser;
+    browser->setObjectName(QStringLiteral("userGuideText"));
+    browser->setOpenExternalLinks(true);
+    QFile guide(QStringLiteral(":/traindesk/ui/docs/USER_GUIDE.md"));
+    browser->setMarkdown(guide.open(QIODevice::ReadOnly) ? QString::fromUtf8(guide.readAll())
+                                                         : QObject::tr("The user guide is missing from this build."));
+    return framed(parent, QObject::tr("TrainDesk user guide"), browser, QSize(820, 640));
+}
+
+QDialog *showShortcuts(QWidget *parent, const QList<QAction *> &actions)
+{
+    QList<QPair<QString, QString>> rows;
+    for (const QAction *action : actions) {
+        if (action->shortcut().isEmpty())
+            continue;
+        QString text = action->text();
+        text.remove(QLatin1Char('&'));
+        text.remove(QStringLiteral("…"));
+        rows.append({action->shortcut().toString(QKeySequence::NativeText), text});
+    }
+    rows += viewKeys();
+    auto *table = new QTableWidget(int(rows.size()), 2);
+    table->setObjectName(QStringLiteral("shortcutTable"));
+    table->setHorizontalHeaderLabels({QObject::tr("Keys"), QObject::tr("Does")});
+    table->verticalHeader()->setVisible(false);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    for (int r = 0; r < rows.size(); ++r) {
+        for (int c = 0; c < 2; ++c) {
+            auto *item = new QTableWidgetItem(c == 0 ? rows.at(r).first : rows.at(r).second);
+            item->setToolTip(item->text());
+            table->setItem(r, c, item);
+        }
+    }
+    table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    table->setWordWrap(false);
+    table->setShowGrid(false);
+    table->setAlternatingRowColors(true);
+    // Rows as high as the text, and a window that shows them all where the screen allows.
+    const int rowHeight = table->fontMetrics().height() + 8;
+    table->verticalHeader()->setDefaultSectionSize(rowHeight);
+    const int height = table->horizontalHeader()->sizeHint().height() + rowHeight * int(rows.size()) + 70;
+    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(table->fontMetrics().averageCharWidth() * 90,
+                                                                          qMin(height, 760)));
+}
+
+QString aboutText()
+{
+    return QObject::tr("<h3>TrainDesk %1</h3>"
+                       "<p>Distributed deep-learning training on machines you own: clusters of this machine, "
+                       "SSH nodes or Slurm, Batch AI job files, live charts.</p>"
+                       "<p>Licence: GNU General Public License, version 3 or later (GPL-3.0-or-later). "
+                       "This program comes with no warranty.</p>"
+                       "<p>Built with Qt %2 (Qt Charts under the GPLv3).</p>")
+        .arg(QStringLiteral(TRAINDESK_VERSION), QString::fromLatin1(qVersion()));
+}
+
+QMessageBox *showAbout(QWidget *parent)
+{
+    auto *box = new QMessageBox(QMessageBox::Information, QObject::tr("About TrainDesk"), aboutText(), QMessageBox::Ok, parent);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setIconPixmap(QIcon(QStringLiteral(":/traindesk/ui/icons/traindesk.svg")).pixmap(64, 64));
+    box->open();
+    return box;
+}
+
+} // namespace TrainDesk::Ui::HelpDialogs

@@ -1,0 +1,300 @@
+#include "RunsTableModel.h"
+
+#include "common/StateStyle.h"
+
+#include <QSet>
+
+namespace TrainDesk::Ui {
+
+namespace {
+
+qint64 durationOf(const Job &job)
+{
+    if (!job.started.isValid())
+        return -1;
+    const QDateTime end = job.ended.isValid() ? job.ended : QDateTime::currentDateTimeUtc();
+    return job.started.secsTo(end);
+}
+
+QString csvField(const QString &text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString metricText(double value)
+{
+    return QString::number(value, 'g', 5);
+}
+
+} // namespace
+
+RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RunsTableModel::setScope(qint64 workspaceId, qint64 experimentId)
+{
+    m_workspaceId = workspaceId;
+    m_experimentId = experimentId;
+    rebuild();
+}
+
+void RunsTableModel::setSnapshot(const ResourceSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    rebuild();
+}
+
+void RunsTableModel::setSummaries(const RunSummaries &summaries)
+{
+    m_summaries = summaries;
+    rebuild();
+}
+
+void RunsTableModel::rebuild()
+{
+    QList<Row> rows;
+    const ResourceSnapshot::WorkspaceEntry *ws = m_snapshot.findWorkspace(m_workspaceId);
+    if (ws) {
+        for (const auto &exp : ws->experiments) {
+            if (m_experimentId && exp.experiment.id != m_experimentId)
+                continue;
+            for (const Job &job : exp.jobs) {
+                const auto *cluster = m_snapshot.findCluster(job.clusterId);
+                rows.append({job, exp.experiment.name, cluster ? cluster->cluster.name : QString(),
+                             RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec)),
+                             RunParameters::shapeOf(job.spec)});
+            }
+        }
+    }
+    // Each metric's last and best value first (what runs are compared by), then the
+    // settings, each group by name.
+    QSet<QString> parameterNames;
+    QSet<QString> metricNames;
+    for (const Row &row : std::as_const(rows)) {
+        for (auto it = row.parameters.cbegin(); it != row.parameters.cend(); ++it)
+            parameterNames.insert(it.key());
+        const RunSummary summary = m_summaries.value(row.job.id);
+        for (auto it = summary.info.cbegin(); it != summary.info.cend(); ++it)
+            parameterNames.insert(it.key());
+        for (auto it = summary.metrics.cbegin(); it != summary.metrics.cend(); ++it)
+            metricNames.insert(it.key());
+    }
+    QStringList parameters(parameterNames.cbegin(), parameterNames.cend());
+    QStringList metrics(metricNames.cbegin(), metricNames.cend());
+    parameters.sort();
+    metrics.sort();
+    QList<ExtraColumn> extra;
+    for (const QString &name : std::as_const(metrics)) {
+        extra.append({ExtraColumn::Last, name});
+        extra.append({ExtraColumn::Best, name});
+    }
+    for (const QString &name : std::as_const(parameters))
+        extra.append({ExtraColumn::Parameter, name});
+
+    bool sameShape = rows.size() == m_rows.size() && extra.size() == m_extra.size();
+    for (qsizetype i = 0; sameShape && i < rows.size(); ++i)
+        sameShape = rows.at(i).job.id == m_rows.at(i).job.id;
+    for (qsizetype i = 0; sameShape && i < extra.size(); ++i)
+        sameShape = extra.at(i).kind == m_extra.at(i).kind && extra.at(i).name == m_extra.at(i).name;
+    if (sameShape) {
+        // In place: the view keeps its selection, sort and scroll position.
+        m_rows = rows;
+        if (!m_rows.isEmpty())
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        return;
+    }
+    beginResetModel();
+    m_rows = rows;
+    m_extra = extra;
+    endResetModel();
+}
+
+QList<qint64> RunsTableModel::jobIds() const
+{
+    QList<qint64> ids;
+    for (const Row &row : m_rows)
+        ids.append(row.job.id);
+    return ids;
+}
+
+qint64 RunsTableModel::jobIdAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).job.id : 0;
+}
+
+int RunsTableModel::rowOf(qint64 jobId) const
+{
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).job.id == jobId)
+            return int(i);
+    }
+    return -1;
+}
+
+QString RunsTableModel::keyOf(int column) const
+{
+    static const char *const fixed[] = {"job", "experiment", "state", "cluster", "nodes", "started", "duration"};
+    if (column >= 0 && column < FixedColumns)
+        return QLatin1String(fixed[column]);
+    const int extra = column - FixedColumns;
+    if (extra < 0 || extra >= m_extra.size())
+        return {};
+    const ExtraColumn &c = m_extra.at(extra);
+    return c.kind == ExtraColumn::Best ? QStringLiteral("best_") + c.name : c.name;
+}
+
+int RunsTableModel::columnOfKey(const QString &key) const
+{
+    for (int c = 0; c < columnCount(); ++c) {
+        if (keyOf(c).compare(key, Qt::CaseInsensitive) == 0)
+            return c;
+    }
+    return -1;
+}
+
+int RunsTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int RunsTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FixedColumns + int(m_extra.size());
+}
+
+QString RunsTableModel::parameter(const Row &row, const QString &name) const
+{
+    const auto summary = m_summaries.constFind(row.job.id);
+    if (summary != m_summaries.cend() && summary->info.contains(name))
+        return summary->info.value(name);
+    return row.parameters.value(name);
+}
+
+QVariant RunsTableModel::cell(const Row &row, int column, bool forSort) const
+{
+    const Job &job = row.job;
+    switch (column) {
+    case JobColumn: return job.name;
+    case ExperimentColumn: return row.experiment;
+    case StateColumn: return jobStateText(job);
+    case ClusterColumn: return row.cluster;
+    case ShapeColumn: {
+        const RunParameters::Shape &shape = row.shape;
+        if (forSort)
+            return shape.processes * 1000 + shape.nodes;
+        return QStringLiteral("%1 × %2").arg(shape.nodes).arg(shape.processes / shape.nodes);
+    }
+    case StartedColumn:
+        if (forSort)
+            return job.started.isValid() ? job.started.toMSecsSinceEpoch() : qint64(-1);
+        return job.started.isValid() ? formatTime(job.started) : QString();
+    case DurationColumn: {
+        const qint64 seconds = durationOf(job);
+        if (forSort)
+            return seconds;
+        return seconds < 0 ? QString() : formatDuration(seconds);
+    }
+    default: break;
+    }
+    const ExtraColumn &extra = m_extra.at(column - FixedColumns);
+    if (extra.kind == ExtraColumn::Parameter) {
+        const QString text = parameter(row, extra.name);
+        bool number = false;
+        const double value = text.toDouble(&number);
+        return forSort && number ? QVariant(value) : QVariant(text);
+    }
+    const auto summary = m_summaries.constFind(job.id);
+    if (summary == m_summaries.cend() || !summary->metrics.contains(extra.name))
+        return forSort ? QVariant() : QVariant(QString());
+    const RunSummary::Value value = summary->metrics.value(extra.name);
+    const double v = extra.kind == ExtraColumn::Last ? value.last : value.best;
+    return forSort ? QVariant(v) : QVariant(metricText(v));
+}
+
+QVariant RunsTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size() || index.column() >= columnCount())
+        return {};
+    const Row &row = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole: return cell(row, index.column(), false);
+    case SortRole: return cell(row, index.column(), true);
+    case JobIdRole: return row.job.id;
+    case Qt::DecorationRole:
+        return index.column() == StateColumn ? QVariant(stateIcon(jobStateColor(row.job))) : QVariant();
+    case Qt::ToolTipRole:
+        if (index.column() == StateColumn && !row.job.errors.isEmpty())
+            return QStringLiteral("%1: %2").arg(row.job.errors.first().code, row.job.errors.first().message);
+        return cell(row, index.column(), false);
+    case Qt::TextAlignmentRole:
+        return index.column() >= FixedColumns || index.column() == DurationColumn
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    default: return {};
+    }
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return {};
+    if (role == KeyRole)
+        return keyOf(section);
+    if (role == Qt::ToolTipRole) {
+        if (section < FixedColumns)
+            return tr("Filter with %1:text").arg(keyOf(section));
+        const ExtraColumn &c = m_extra.at(section - FixedColumns);
+        const QString what = c.kind == ExtraColumn::Parameter
+                                 ? tr("Setting %1 (the trainer's info record, else the command line)").arg(c.name)
+                             : c.kind == ExtraColumn::Last ? tr("The last value of %1").arg(c.name)
+                             : tr("The best value of %1 (%2)").arg(c.name, RunSummary::lowerIsBetter(c.name)
+                                                                               ? tr("lowest") : tr("highest"));
+        return tr("%1. Filter with %2>0.5, %2<0.5 or %2:text").arg(what, keyOf(section));
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case JobColumn: return tr("Job");
+    case ExperimentColumn: return tr("Experiment");
+    case StateColumn: return tr("State");
+    case ClusterColumn: return tr("Cluster");
+    case ShapeColumn: return tr("Nodes × proc.");
+    case StartedColumn: return tr("Started");
+    case DurationColumn: return tr("Duration");
+    default: break;
+    }
+    const ExtraColumn &c = m_extra.at(section - FixedColumns);
+    switch (c.kind) {
+    case ExtraColumn::Parameter: return c.name;
+    case ExtraColumn::Last: return tr("%1 (last)").arg(c.name);
+    case ExtraColumn::Best: return tr("%1 (best)").arg(c.name);
+    }
+    return {};
+}
+
+QByteArray RunsTableModel::toCsv() const
+{
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < columnCount(); ++c)
+        header << csvField(keyOf(c));
+    lines << header.join(QLatin1Char(','));
+    for (int r = 0; r < rowCount(); ++r) {
+        QStringList fields;
+        for (int c = 0; c < columnCount(); ++c) {
+            // Numbers in full, times in ISO 8601: a spreadsheet reads them as such.
+            QVariant v = c == StartedColumn ? QVariant(m_rows.at(r).job.started.toUTC().toString(Qt::ISODate))
+                         : c == DurationColumn ? QVariant(durationOf(m_rows.at(r).job))
+                                               : data(index(r, c), SortRole);
+            if (c == ShapeColumn || c == StateColumn || (c == DurationColumn && v.toLongLong() < 0))
+                v = c == DurationColumn ? QVariant(QString()) : data(index(r, c), Qt::DisplayRole);
+            fields << csvField(v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', 17) : v.toString());
+        }
+        lines << fields.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')).toUtf8() + '\n';
+}
+
+} // namespace TrainDesk::Ui

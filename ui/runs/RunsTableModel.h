@@ -1,0 +1,71 @@
+#pragma once
+
+#include "jobs/RunParameters.h"
+#include "metrics/RunSummary.h"
+#include "session/ResourceSnapshot.h"
+
+#include <QAbstractTableModel>
+
+namespace TrainDesk::Ui {
+
+// The runs table: one row per job of an experiment (or of every experiment of a workspace)
+// with its state, cluster, nodes x processes, start and duration, the last and best value
+// of each metric and its settings (the trainer's info record, else the command line's
+// `--name value` pairs). Widget-free: sorting (SortRole), filtering (RunsFilterModel)
+// and CSV are tested without a window.
+class RunsTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { JobColumn, ExperimentColumn, StateColumn, ClusterColumn, ShapeColumn, StartedColumn,
+                  DurationColumn, FixedColumns };
+    enum Role { SortRole = Qt::UserRole + 1, JobIdRole, KeyRole };
+
+    explicit RunsTableModel(QObject *parent = nullptr);
+
+    // The jobs of `experimentId`, or of every experiment of `workspaceId` when it is 0.
+    void setScope(qint64 workspaceId, qint64 experimentId);
+    void setSnapshot(const ResourceSnapshot &snapshot);
+    void setSummaries(const RunSummaries &summaries);
+    QList<qint64> jobIds() const;
+    qint64 jobIdAt(int row) const;
+    int rowOf(qint64 jobId) const;
+    // The column a filter names: "state", "epochs", "val_acc" (last), "best_val_acc"; -1.
+    int columnOfKey(const QString &key) const;
+    QString keyOf(int column) const;
+    // Every row and column as CSV (RFC 4180 quoting), header first.
+    QByteArray toCsv() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        Job job;
+        QString experiment;
+        QString cluster;
+        QMap<QString, QString> parameters;  // from the command line; the info record wins
+        RunParameters::Shape shape;         // read once: sorting asks for it often
+    };
+    struct ExtraColumn
+    {
+        enum Kind { Parameter, Last, Best } kind;
+        QString name;
+    };
+    void rebuild();
+    QVariant cell(const Row &row, int column, bool forSort) const;
+    QString parameter(const Row &row, const QString &name) const;
+
+    ResourceSnapshot m_snapshot;
+    RunSummaries m_summaries;
+    qint64 m_workspaceId = 0;
+    qint64 m_experimentId = 0;
+    QList<Row> m_rows;
+    QList<ExtraColumn> m_extra;
+};
+
+} // namespace TrainDesk::Ui

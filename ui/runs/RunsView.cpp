@@ -1,0 +1,252 @@
+#include "RunsView.h"
+
+#include "RunsFilterModel.h"
+#include "RunsTableModel.h"
+#include "charts/CompareJobsButton.h"
+#include "charts/JobMetricsFeed.h"
+#include "charts/MetricSeries.h"
+#include "charts/MetricsChartView.h"
+#include "common/StateStyle.h"
+#include "session/Backend.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace TrainDesk::Ui {
+
+namespace {
+// Summaries are read again at most this often while jobs report (the worker reads only
+// the records stored since).
+constexpr int summaryIntervalMs = 2000;
+} // namespace
+
+RunsView::RunsView(Backend *backend, QWidget *parent)
+    : QWidget(parent),
+      m_backend(backend),
+      m_model(new RunsTableModel(this)),
+      m_filter(new RunsFilterModel(m_model, this)),
+      m_filterEdit(new QLineEdit(this)),
+      m_count(new QLabel(this)),
+      m_export(new QPushButton(tr("Export &CSV…"), this)),
+      m_table(new QTableView(this)),
+      m_splitter(new QSplitter(Qt::Vertical, this)),
+      m_chartHint(new QLabel(this)),
+      m_series(new MetricSeries(this)),
+      m_charts(new MetricsChartView(m_series, this)),
+      m_status(new QLabel(this)),
+      m_summaryTimer(new QTimer(this)),
+      m_feed(new JobMetricsFeed(backend, m_series, m_charts, this))
+{
+    m_table->setObjectName(QStringLiteral("runsTable"));
+    m_filterEdit->setObjectName(QStringLiteral("runsFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter: text, state:failed, epochs=5, val_acc>0.7, best_loss<0.5"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setToolTip(tr("Every term must hold: text anywhere in a row, or a column's key (in its header's "
+                                "tooltip) with :text, =value, >number, <number, >=number or <=number"));
+    m_export->setToolTip(tr("Save the table (every row and column) as a CSV file"));
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RunsTableModel::StartedColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_chartHint->setText(tr("Choose jobs in the table (Ctrl or Shift + click for several) to overlay their charts."));
+    m_chartHint->setAlignment(Qt::AlignCenter);
+    m_chartHint->setEnabled(false);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *bar = new QHBoxLayout;
+    auto *filterLabel = new QLabel(tr("&Filter:"), this);
+    filterLabel->setBuddy(m_filterEdit);
+    bar->addWidget(filterLabel);
+    bar->addWidget(m_filterEdit, 1);
+    bar->addWidget(m_count);
+    bar->addWidget(m_export);
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(bar);
+    topLayout->addWidget(m_table, 1);
+    topLayout->addWidget(m_status);
+    auto *bottom = new QWidget(this);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_chartHint, 1);
+    bottomLayout->addWidget(m_charts, 1);
+    m_charts->setVisible(false);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(bottom);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
+    // The charts need the height: a few rows of jobs are read at a glance, a chart is not.
+    m_charts->setMinimumHeight(300);
+    m_table->setMinimumHeight(120);
+    m_splitter->setSizes({1, 2});
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_splitter);
+
+    m_summaryTimer->setSingleShot(true);
+    m_summaryTimer->setInterval(summaryIntervalMs);
+    connect(m_summaryTimer, &QTimer::timeout, this, &RunsView::requestSummaries);
+    connect(m_backend, &Backend::runSummariesRead, this, [this](int id, const RunSummaries &summaries) {
+        if (id != m_summaryRequest)
+            return;
+        m_summaryRequest = 0;
+        m_model->setSummaries(summaries);
+    });
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_filter->setFilterText(text);
+        updateStatus();
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export runs"), tr("runs.csv"), tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            exportCsv(path);
+    });
+    connect(m_backend, &Backend::fileWritten, this, [this](int id, const QString &error) {
+        if (id != m_exportRequest)
+            return;
+        m_exportRequest = 0;
+        m_status->setText(error.isEmpty() ? tr("Saved %1").arg(m_exportPath) : error);
+        Q_EMIT exported(m_exportPath, error);
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        if (const qint64 id = index.data(RunsTableModel::JobIdRole).toLongLong())
+            Q_EMIT jobActivated(id);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsView::updateChosen);
+    // A reset (a job or a metric column came or went) clears the selection: choose again.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_restoring = m_chosen; });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        const QList<qint64> chosen = m_restoring;
+        m_restoring.clear();
+        chooseJobs(chosen);
+        updateStatus();
+    });
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateStatus);
+    updateStatus();
+}
+
+void RunsView::showScope(qint64 workspaceId, qint64 experimentId)
+{
+    const bool switched = workspaceId != m_workspaceId || experimentId != m_experimentId;
+    m_workspaceId = workspaceId;
+    m_experimentId = experimentId;
+    if (switched) {
+        m_table->clearSelection();
+        m_model->setSummaries({});
+        m_status->clear();
+    }
+    m_model->setScope(workspaceId, experimentId);
+    m_model->setSnapshot(m_backend->snapshot());
+    // One experiment's table needs no experiment column.
+    m_table->setColumnHidden(RunsTableModel::ExperimentColumn, experimentId != 0);
+    if (switched)
+        requestSummaries();
+    else if (!m_summaryTimer->isActive())
+        m_summaryTimer->start();
+    updateStatus();
+}
+
+void RunsView::requestSummaries()
+{
+    m_summaryTimer->stop();
+    if (!m_workspaceId)
+        return;
+    m_summaryRequest = m_backend->readRunSummaries(m_model->jobIds());
+    // Metrics arrive without a new snapshot while jobs run: look again while one does.
+    const ResourceSnapshot &snapshot = m_backend->snapshot();
+    for (qint64 id : m_model->jobIds()) {
+        if (const Job *job = snapshot.findJob(id); job && isActive(job->state)) {
+            m_summaryTimer->start();
+            break;
+        }
+    }
+}
+
+void RunsView::chooseJobs(const QList<qint64> &jobIds)
+{
+    QItemSelection selection;
+    for (qint64 id : jobIds) {
+        const int row = m_model->rowOf(id);
+        if (row < 0)
+            continue;
+        const QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
+        if (index.isValid())
+            selection.select(index, index.siblingAtColumn(m_filter->columnCount() - 1));
+    }
+    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    updateChosen();
+}
+
+void RunsView::updateChosen()
+{
+    if (!m_restoring.isEmpty())
+        return;  // between a reset's start and end
+    QList<int> rows;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        rows.append(index.row());
+    std::sort(rows.begin(), rows.end());
+    QList<qint64> chosen;
+    for (int row : std::as_const(rows))
+        chosen.append(m_filter->index(row, 0).data(RunsTableModel::JobIdRole).toLongLong());
+    if (chosen == m_chosen)
+        return;
+    m_chosen = chosen;
+
+    const qint64 main = chosen.value(0);
+    m_feed->setMainJob(main);  // drawn in full; the others overlaid below
+    QList<QPair<qint64, QString>> others;
+    const ResourceSnapshot &snapshot = m_backend->snapshot();
+    for (qint64 id : chosen.mid(1)) {
+        const Job *job = snapshot.findJob(id);
+        others.append({id, job ? job->name : QString::number(id)});
+    }
+    m_charts->setComparisonCandidates(others);  // drops the overlays no longer chosen
+    for (const auto &[id, name] : std::as_const(others))
+        m_charts->compareButton()->setChecked(id, true);
+    m_charts->setVisible(main != 0);
+    m_chartHint->setVisible(main == 0);
+    updateStatus();
+}
+
+void RunsView::exportCsv(const QString &path)
+{
+    m_exportPath = path;
+    m_exportRequest = m_backend->writeFile(path, m_model->toCsv());
+}
+
+void RunsView::updateStatus()
+{
+    const int shown = m_filter->rowCount();
+    const int all = m_model->rowCount();
+    m_count->setText(shown == all ? countOf(all, tr("job"), tr("jobs")) : tr("%1 of %2 jobs").arg(shown).arg(all));
+    const QStringList unknown = m_filter->unknownKeys();
+    m_filterEdit->setStyleSheet(unknown.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c83232; }"));
+    if (!unknown.isEmpty())
+        m_status->setText(tr("No column is called %1.").arg(unknown.join(QStringLiteral(", "))));
+    else if (m_status->text().startsWith(tr("No column")))
+        m_status->clear();
+}
+
+QString RunsView::statusText() const
+{
+    return m_status->text();
+}
+
+} // namespace TrainDesk::Ui

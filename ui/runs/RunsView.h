@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QTimer;
+
+namespace TrainDesk {
+class Backend;
+}
+
+namespace TrainDesk::Ui {
+
+class JobMetricsFeed;
+class MetricSeries;
+class MetricsChartView;
+class RunsFilterModel;
+class RunsTableModel;
+
+// The runs of an experiment or a workspace side by side: the table (RunsTableModel, sorted
+// and filtered by RunsFilterModel), CSV export, and the charts of the chosen rows: the
+// first chosen job is drawn as on its own page, the others overlaid on it (the Charts
+// tab's comparison lines).
+class RunsView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit RunsView(Backend *backend, QWidget *parent = nullptr);
+
+    // The jobs of `experimentId`, or of every experiment of `workspaceId` when it is 0;
+    // (0, 0) shows nothing and stops watching. Call again on every snapshot.
+    void showScope(qint64 workspaceId, qint64 experimentId);
+    // Chooses these jobs' rows (their charts overlaid), in this order.
+    void chooseJobs(const QList<qint64> &jobIds);
+    QList<qint64> chosenJobs() const { return m_chosen; }
+    // Writes the table as CSV (in the worker); exported() answers.
+    void exportCsv(const QString &path);
+
+    RunsTableModel *model() const { return m_model; }
+    RunsFilterModel *filterModel() const { return m_filter; }
+    QTableView *table() const { return m_table; }
+    QLineEdit *filterEdit() const { return m_filterEdit; }
+    MetricsChartView *charts() const { return m_charts; }
+    MetricSeries *series() const { return m_series; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    void jobActivated(qint64 jobId);  // double-click: show the job's own page
+    void exported(const QString &path, const QString &error);
+
+private:
+    void requestSummaries();
+    void updateChosen();
+    void updateStatus();
+
+    Backend *m_backend;
+    RunsTableModel *m_model;
+    RunsFilterModel *m_filter;
+    QLineEdit *m_filterEdit;
+    QLabel *m_count;
+    QPushButton *m_export;
+    QTableView *m_table;
+    QSplitter *m_splitter;
+    QLabel *m_chartHint;
+    MetricSeries *m_series;
+    MetricsChartView *m_charts;
+    QLabel *m_status;
+    QTimer *m_summaryTimer;
+    qint64 m_workspaceId = 0;
+    qint64 m_experimentId = 0;
+    int m_summaryRequest = 0;
+    int m_exportRequest = 0;
+    QString m_exportPath;
+    QList<qint64> m_chosen;  // in the table's order; the first is drawn in full
+    JobMetricsFeed *m_feed;
+    QList<qint64> m_restoring;  // the chosen jobs, chosen again after a model reset
+};
+
+} // namespace TrainDesk::Ui
