@@ -4,6 +4,7 @@
 #include "JsonViews.h"
 #include "MetricSeries.h"
 #include "ProgressPrinter.h"
+#include "SystemMetricsTable.h"
 
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
@@ -581,13 +582,19 @@ QList<Command> jobCommands()
         return 0;
     }});
     commands.append({{"job", "metrics"}, "Print a job's train and validation series as a table, or as CSV with "
-                     "--csv; -o json prints every metric record stored for it.",
+                     "--csv; -o json prints every metric record stored for it. With --system, what its nodes did "
+                     "(CPU, memory, GPUs, network).",
                      {workspaceOption(), experimentOption(), jobOption(), queryOption(),
-                      QCommandLineOption(QStringList{"csv"}, "Print the series as CSV.")},
+                      QCommandLineOption(QStringList{"csv"}, "Print the series as CSV."),
+                      {QStringLiteral("system"), QStringLiteral("The system samples of the job's nodes instead.")}},
                      [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
+        if (c.args.isSet(QStringLiteral("system"))) {
+            const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
+            return c.print(system.json, system.table);
+        }
         const auto records = c.store.jobMetrics(ref->job.id);
         QJsonArray array;
         for (const auto &[id, record] : records)
