@@ -54,6 +54,14 @@ Result<QList<Step>> parse(const QString &path)
     const auto bad = [&](const QString &why) {
         return fail(QStringLiteral("--query '%1': %2 at character %3").arg(path, why).arg(i + 1));
     };
+    // A bracketed step ends at `close`: it is kept with its text, and a '.' after it skipped.
+    const auto closeStep = [&](Step &step, qsizetype close) {
+        i = close + 1;
+        step.text = path.left(i);
+        steps.append(step);
+        if (i < path.size() && path.at(i) == QLatin1Char('.'))
+            ++i;
+    };
     while (i < path.size()) {
         if (path.at(i) == QLatin1Char('{')) {
             // A multiselect hash, as `[].{name:name, state:state}`: an object of the named paths.
@@ -73,11 +81,7 @@ Result<QList<Step>> parse(const QString &path)
             Step step;
             step.kind = Step::Kind::Select;
             step.select = *pairs;
-            i = close + 1;
-            step.text = path.left(i);
-            steps.append(step);
-            if (i < path.size() && path.at(i) == QLatin1Char('.'))
-                ++i;
+            closeStep(step, close);
             continue;
         }
         if (path.at(i) == QLatin1Char('[')) {
@@ -95,11 +99,7 @@ Result<QList<Step>> parse(const QString &path)
                     return bad(QStringLiteral("expected a number, '*' or nothing inside [ ]"));
                 step.kind = Step::Kind::Index;
             }
-            i = close + 1;
-            step.text = path.left(i);
-            steps.append(step);
-            if (i < path.size() && path.at(i) == QLatin1Char('.'))
-                ++i;
+            closeStep(step, close);
             continue;
         }
         qsizetype end = i;

@@ -17,7 +17,7 @@ cleanup() { netns_down; rm -rf "$work"; }
 trap cleanup EXIT
 
 bench=$work/bench_deploy
-g++ -std=c++20 -O2 -fPIC "$here/bench_deploy.cpp" -I"$here/../../core" $(pkg-config --cflags Qt6Core) \
+g++ -std=c++20 -O2 -fPIC "$here/bench_deploy.cpp" -I"$here/../../core" $(pkg-config --cflags Qt6Core Qt6Sql Qt6Network) \
   "$build/core/libtraindesk_core.a" $(pkg-config --libs Qt6Core Qt6Sql Qt6Concurrent Qt6Network libssh) -lcrypto -o "$bench"
 
 netns_up "$work" 2
