@@ -41,13 +41,4 @@ JSON
   through_agent+=($(( $(ms) - t0 )))
   "$traindesk" job wait -e bench -n j$i >/dev/null
 done
-python3 - "${by_hand[*]}" "${through_agent[*]}" <<'PY'
-import statistics, sys
-hand = [float(x) / 1000 for x in sys.argv[1].split()]
-agent = [float(x) / 1000 for x in sys.argv[2].split()]
-mh, ma = statistics.median(hand), statistics.median(agent)
-print(f"runs: {len(hand)}")
-print(f"mpirun by hand, start to first record in the file: median {mh*1000:.0f} ms (min {min(hand)*1000:.0f}, max {max(hand)*1000:.0f})")
-print(f"traindesk job create to first record in the store:  median {ma*1000:.0f} ms (min {min(agent)*1000:.0f}, max {max(agent)*1000:.0f})")
-print(f"overhead: {(ma-mh)*1000:.0f} ms; ratio {ma/mh:.2f}x")
-PY
+python3 "$(dirname "$0")/summary.py" "" "mpirun by hand, start to first record in the file" "${by_hand[*]}" "${through_agent[*]}"

@@ -9,7 +9,6 @@
 #include "NodeAddress.h"
 #include "SshKeys.h"
 #include "common/DataPaths.h"
-#include "jobs/JobRunner.h"
 #include "store/Names.h"
 #include "store/Store.h"
 #include "transport/KnownHosts.h"
@@ -642,14 +641,6 @@ VoidResult ClusterService::refresh(qint64 clusterId)
         }
     }
     return {};
-}
-
-void ClusterService::refreshAll()
-{
-    for (const Workspace &ws : m_store.workspaces()) {
-        for (const Cluster &c : m_store.clusters(ws.id))
-            refresh(c.id);
-    }
 }
 
 Result<int> ClusterService::exec(const QString &workspace, const QString &clusterName, const QString &nodeName,

@@ -81,7 +81,6 @@ public:
     // Node states from what the nodes answer: unreachable nodes become unusable (with the
     // reason) and usable again when they answer; leaving nodes whose jobs ended leave.
     VoidResult refresh(qint64 clusterId);
-    void refreshAll();
 
     // Runs a command on one node, streaming its output; returns its exit status.
     Result<int> exec(const QString &workspace, const QString &cluster, const QString &node, const QString &command,

@@ -20,7 +20,7 @@ JobOutput::JobOutput(Store &store) : m_store(store) {}
 Result<std::shared_ptr<Transport>> JobOutput::headTransport(const Job &job)
 {
     if (job.jobDir.isEmpty())
-        return fail(QStringLiteral("job '%%1' has not started: it has no files yet").arg(job.name));
+        return fail(QStringLiteral("job '%1' has not started: it has no files yet").arg(job.name));
     return openHeadTransport(m_store, job);
 }
 

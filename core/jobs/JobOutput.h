@@ -41,9 +41,10 @@ public:
     Result<QStringList> linksUnder(const Job &job, const QString &relativePath, const QString &shownAs = {});
     // The files of stdouterr that appear while a job runs (stdout.txt, the per-node logs, ...).
     static bool isWrittenLater(const QString &name);
+    // The head node of a started job, where its directory is (fails for a job not started).
+    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
 
 private:
-    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
     Result<int> ingestTrainerMetrics(const Job &job, Transport &transport);
     Result<int> ingestKerasProgress(const Job &job, Transport &transport);
 

@@ -1,6 +1,7 @@
 #include "JobRunner.h"
 
 #include "JobSpec.h"
+#include "JobScope.h"
 #include "JobSweep.h"
 #include "RunWithoutContainer.h"
 #include "TrainerDeployment.h"
@@ -333,12 +334,10 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
         return tokenMade.failure();
     if (tokenMade->exitCode != 0)
         return {};  // launched before: refresh() adopts the launch script's pid file
-    // The launch script carries the job's marker from its start, so the sweeper waits for
-    // it (and its clean-up steps) too.
+    // The launch script carries the job's marker from its start (and runs in the job's scope
+    // where the node has one), so the sweeper waits for it and its clean-up steps too.
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
-                                             + QStringLiteral("%1=%2 exec /bin/sh %3")
-                                                   .arg(jobMarkerVariable(), shellQuote(job.uuid),
-                                                        shellQuote(plan->launchScriptPath())));
+                                             + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath()));
     if (!pid)
         return pid.failure();
     job.pid = *pid;
@@ -363,9 +362,10 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     m_store.updateJob(job);
     if (!job.nodes.isEmpty()) {
         setNodesState(job, NodeState::Idle);
-        // A node out of reach now is swept when it comes back (retryPendingSweeps).
+        // A node out of reach now is swept when it comes back (retryPendingSweeps), by this
+        // agent or the next one.
         for (const QString &node : JobSweep::sweepNodes(m_store, job, m_terminateGraceMs / 1000))
-            m_nodeWatch.addPendingSweep({job.clusterId, node, job.uuid});
+            m_store.addPendingSweep({job.clusterId, node, job.uuid});
     }
     m_nodeWatch.forget(job.id);
 }
@@ -488,9 +488,11 @@ std::optional<std::pair<QString, qint64>> JobRunner::lostNode(const Job &job, co
 
 void JobRunner::retryPendingSweeps()
 {
-    for (const NodeWatch::PendingSweep &sweep : m_nodeWatch.takeDueSweeps()) {
-        if (!JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
-            m_nodeWatch.addPendingSweep(sweep);
+    if (!m_nodeWatch.sweepsDue())
+        return;
+    for (const PendingSweep &sweep : m_store.pendingSweeps()) {
+        if (JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
+            m_store.removePendingSweep(sweep);
     }
 }
 

@@ -75,7 +75,7 @@ private:
     Result<Job> adoptLaunch(Job &job, Transport &transport);
     // The job's node out of reach for longer than the cluster's grace period, with seconds.
     std::optional<std::pair<QString, qint64>> lostNode(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
-    // Sweeps of ended jobs whose node was out of reach (NodeWatch), tried again.
+    // Sweeps of ended jobs whose node was out of reach (in the Store), tried again.
     void retryPendingSweeps();
     // Plans from a spec parsed once by the caller (submit, the scheduler, the Slurm submit).
     Result<LaunchPlan> planOfSpec(const JobSpec &spec, const Workspace &ws, const Cluster &cluster,

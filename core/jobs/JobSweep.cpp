@@ -1,5 +1,6 @@
 #include "JobSweep.h"
 
+#include "JobScope.h"
 #include "LaunchPlan.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
@@ -16,15 +17,19 @@ QString listMarkedCommand(const QString &jobUuid)
 
 QString sweepCommand(const QString &jobUuid, int graceSeconds)
 {
+    // The job's scope (JobScope), where the launch made one, is signalled too: it holds
+    // what dropped the marker from its environment.
     return QStringLiteral("marked() { %1; }\n"
-                          "pids=$(marked); [ -n \"$pids\" ] || exit 0\n"
-                          "kill -TERM $pids 2>/dev/null\n"
+                          "left() { pids=$(marked); [ -n \"$pids\" ] || %2; }\n"
+                          "left || exit 0\n"
+                          "kill -TERM $pids 2>/dev/null; %3\n"
                           "i=0\n"
-                          "while [ $i -lt %2 ]; do sleep 0.5; pids=$(marked); [ -n \"$pids\" ] || exit 0; i=$((i + 1)); done\n"
-                          "kill -KILL $pids 2>/dev/null\n"
+                          "while [ $i -lt %4 ]; do sleep 0.5; left || exit 0; i=$((i + 1)); done\n"
+                          "kill -KILL $pids 2>/dev/null; %5\n"
                           "exit 0\n")
-        .arg(listMarkedCommand(jobUuid))
-        .arg(graceSeconds * 2);
+        .arg(listMarkedCommand(jobUuid), JobScope::activeCommand(jobUuid), JobScope::signalCommand(jobUuid, QStringLiteral("TERM")))
+        .arg(graceSeconds * 2)
+        .arg(JobScope::signalCommand(jobUuid, QStringLiteral("KILL")));
 }
 
 bool sweepNode(Store &store, qint64 clusterId, const QString &nodeName, const QString &jobUuid, int graceSeconds)

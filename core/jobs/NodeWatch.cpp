@@ -36,13 +36,13 @@ void NodeWatch::forget(qint64 jobId)
     }
 }
 
-QList<NodeWatch::PendingSweep> NodeWatch::takeDueSweeps()
+bool NodeWatch::sweepsDue()
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (m_pendingSweeps.isEmpty() || (m_lastSweepTry.isValid() && m_lastSweepTry.msecsTo(now) < lookIntervalMs))
-        return {};
+    if (m_lastSweepTry.isValid() && m_lastSweepTry.msecsTo(now) < lookIntervalMs)
+        return false;
     m_lastSweepTry = now;
-    return std::exchange(m_pendingSweeps, {});
+    return true;
 }
 
 } // namespace TrainDesk

@@ -8,8 +8,8 @@
 namespace TrainDesk {
 
 // Whether the nodes of running jobs can be reached, as the agent's JobRunner last saw
-// them (kept in memory: a restarted agent starts its clocks again), and the sweeps of
-// ended jobs that wait for a node to come back.
+// them (kept in memory: a restarted agent starts its clocks again), and when to try the
+// sweeps of ended jobs that wait for a node to come back (those are in the Store).
 class NodeWatch
 {
 public:
@@ -21,20 +21,13 @@ public:
     qint64 record(qint64 jobId, const QString &node, bool reached);
     void forget(qint64 jobId);
 
-    struct PendingSweep
-    {
-        qint64 clusterId = 0;
-        QString node;
-        QString jobUuid;
-    };
-    void addPendingSweep(const PendingSweep &sweep) { m_pendingSweeps.append(sweep); }
-    // The pending sweeps, when it is time to try them again (every lookIntervalMs).
-    QList<PendingSweep> takeDueSweeps();
+    // Whether it is time to try the pending sweeps again (every lookIntervalMs; at once
+    // for a new agent).
+    bool sweepsDue();
 
 private:
     QHash<qint64, QDateTime> m_lastLook;                  // job id -> when its nodes were looked at
     QHash<QPair<qint64, QString>, QDateTime> m_lostSince; // (job id, node) -> first failed look
-    QList<PendingSweep> m_pendingSweeps;
     QDateTime m_lastSweepTry;
 };
 

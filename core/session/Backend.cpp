@@ -1,6 +1,7 @@
 #include "Backend.h"
 
 #include "JobMonitor.h"
+#include "JobRequests.h"
 
 namespace TrainDesk {
 
@@ -22,11 +23,16 @@ Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *paren
     connect(m_monitor, &JobMonitor::jobFilesListed, this, &Backend::jobFilesListed);
     connect(m_monitor, &JobMonitor::downloadProgress, this, &Backend::downloadProgress);
     connect(m_monitor, &JobMonitor::downloadFinished, this, &Backend::downloadFinished);
-    connect(m_monitor, &JobMonitor::requestFinished, this, &Backend::requestFinished);
-    connect(m_monitor, &JobMonitor::uploadProgress, this, &Backend::uploadProgress);
-    connect(m_monitor, &JobMonitor::uploadFinished, this, &Backend::uploadFinished);
-    connect(m_monitor, &JobMonitor::fileRead, this, &Backend::fileRead);
-    connect(m_monitor, &JobMonitor::fileWritten, this, &Backend::fileWritten);
+    // The requests live beside the poller, in the same thread (they publish its snapshot).
+    m_requests = new JobRequests(databasePath, *m_monitor);
+    m_requests->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_requests, &QObject::deleteLater);
+    connect(&m_thread, &QThread::started, m_requests, &JobRequests::start);
+    connect(m_requests, &JobRequests::requestFinished, this, &Backend::requestFinished);
+    connect(m_requests, &JobRequests::uploadProgress, this, &Backend::uploadProgress);
+    connect(m_requests, &JobRequests::uploadFinished, this, &Backend::uploadFinished);
+    connect(m_requests, &JobRequests::fileRead, this, &Backend::fileRead);
+    connect(m_requests, &JobRequests::fileWritten, this, &Backend::fileWritten);
     m_thread.start();
 }
 
@@ -97,21 +103,21 @@ void Backend::cancelDownload(int requestId)
 int Backend::submitJob(const SubmitRequest &request)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, request] { m->submitJob(id, request); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, request] { m->submitJob(id, request); }, Qt::QueuedConnection);
     return id;
 }
 
 int Backend::createWorkspace(const QString &name)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, name] { m->createWorkspace(id, name); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, name] { m->createWorkspace(id, name); }, Qt::QueuedConnection);
     return id;
 }
 
 int Backend::createExperiment(const QString &workspace, const QString &name)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, workspace, name] { m->createExperiment(id, workspace, name); },
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, workspace, name] { m->createExperiment(id, workspace, name); },
                               Qt::QueuedConnection);
     return id;
 }
@@ -124,7 +130,7 @@ int Backend::createShare(const QString &workspace, const QString &name, const QS
 int Backend::createShare(const CreateShareRequest &request)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, request] { m->createShare(id, request); },
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, request] { m->createShare(id, request); },
                               Qt::QueuedConnection);
     return id;
 }
@@ -132,7 +138,7 @@ int Backend::createShare(const CreateShareRequest &request)
 int Backend::uploadToShare(qint64 shareId, const QString &directory, const QStringList &files)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, shareId, directory, files] {
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, shareId, directory, files] {
         m->uploadToShare(id, shareId, directory, files);
     }, Qt::QueuedConnection);
     return id;
@@ -140,13 +146,13 @@ int Backend::uploadToShare(qint64 shareId, const QString &directory, const QStri
 
 void Backend::cancelUpload(int requestId)
 {
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, requestId] { m->cancelUpload(requestId); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, requestId] { m->cancelUpload(requestId); }, Qt::QueuedConnection);
 }
 
 int Backend::readFile(const QString &path)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, path] { m->readFile(id, path, maxReadBytes); },
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, path] { m->readFile(id, path, maxReadBytes); },
                               Qt::QueuedConnection);
     return id;
 }
@@ -154,7 +160,7 @@ int Backend::readFile(const QString &path)
 int Backend::writeFile(const QString &path, const QByteArray &data)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_monitor, [m = m_monitor, id, path, data] { m->writeFile(id, path, data); },
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, path, data] { m->writeFile(id, path, data); },
                               Qt::QueuedConnection);
     return id;
 }

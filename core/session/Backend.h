@@ -13,9 +13,11 @@
 namespace TrainDesk {
 
 class JobMonitor;
+class JobRequests;
 
-// The GUI's handle on the core: starts a JobMonitor in a worker thread and forwards
-// requests to it as queued calls, so nothing here blocks. Keeps the latest snapshot.
+// The GUI's handle on the core: starts a JobMonitor (the poller) and its JobRequests in a
+// worker thread and forwards calls to them as queued calls, so nothing here blocks. Keeps
+// the latest snapshot.
 class Backend : public QObject
 {
     Q_OBJECT
@@ -78,6 +80,7 @@ Q_SIGNALS:
 private:
     QThread m_thread;
     JobMonitor *m_monitor = nullptr;  // lives in m_thread
+    JobRequests *m_requests = nullptr;  // lives in m_thread
     ResourceSnapshot m_snapshot;
     int m_nextRequestId = 1;
 };

@@ -42,8 +42,6 @@ JobMonitor::~JobMonitor()
 {
     for (const auto &cancel : std::as_const(m_downloads))
         cancel->store(true);
-    for (const auto &cancel : std::as_const(m_uploads))
-        cancel->cancel();
     m_pool.waitForDone();
 }
 
@@ -241,13 +239,6 @@ void listRecursively(Transport &transport, const QString &root, const QString &r
 
 } // namespace
 
-Result<std::shared_ptr<Transport>> JobMonitor::headTransport(const Job &job)
-{
-    if (job.jobDir.isEmpty())
-        return fail(QStringLiteral("job '%%1' has not started: it has no files yet").arg(job.name));
-    return openHeadTransport(*m_store, job);
-}
-
 void JobMonitor::followFile(qint64 jobId, const QString &file, qint64 tailBytes)
 {
     if (!m_store || file.contains(QLatin1String("..")))
@@ -282,7 +273,7 @@ void JobMonitor::readFollow(const QPair<qint64, QString> &key, Follow &follow)
     if (job->jobDir.isEmpty())
         return;  // not started yet: look again next poll
     const bool ended = isFinished(job->state);
-    auto transport = headTransport(*job);
+    auto transport = m_output->headTransport(*job);
     if (!transport) {
         follow.idle = ended;
         return;
@@ -331,7 +322,7 @@ void JobMonitor::listJobFiles(qint64 jobId)
         Q_EMIT jobFilesListed(jobId, {}, job.error());
         return;
     }
-    auto transport = headTransport(*job);
+    auto transport = m_output->headTransport(*job);
     if (!transport) {
         Q_EMIT jobFilesListed(jobId, {}, transport.error());
         return;
@@ -369,7 +360,7 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
         return;
     }
     // A transport of its own: the copy runs in the pool while this thread keeps polling.
-    auto transport = headTransport(*job);
+    auto transport = m_output->headTransport(*job);
     if (!transport) {
         Q_EMIT downloadFinished(requestId, transport.error());
         return;
@@ -424,6 +415,57 @@ void JobMonitor::cancelDownload(int requestId)
 {
     if (const auto cancel = m_downloads.value(requestId))
         cancel->store(true);
+}
+
+void JobMonitor::publishSnapshotNow()
+{
+    if (m_store)
+        publishSnapshot(false);
+}
+
+void JobMonitor::wakeAgent()
+{
+    if (m_store)
+        keepAgentWatching(true);
+}
+
+void JobMonitor::setShareFolders(qint64 shareId, const QStringList &folders)
+{
+    m_remoteFolders.insert(shareId, folders);
+}
+
+void JobMonitor::refreshShareFolders()
+{
+    if (!m_store || m_listingFolders)
+        return;
+    QList<Share> remote;
+    for (const Workspace &ws : m_store->workspaces()) {
+        for (const Share &s : m_store->shares(ws.id)) {
+            if (s.kind != ShareKind::Local)
+                remote.append(s);
+        }
+    }
+    if (remote.isEmpty())
+        return;
+    m_listingFolders = true;
+    (void)QtConcurrent::run(&m_pool, [this, remote, path = m_databasePath] {
+        QHash<qint64, QStringList> listed;
+        // A Store belongs to the thread that opened it: the pool task opens its own.
+        Store store;
+        if (store.open(path)) {
+            ShareService service(store);
+            // A node that does not answer keeps the folders listed before.
+            for (const Share &s : remote) {
+                if (const auto folders = service.folders(s))
+                    listed.insert(s.id, *folders);
+            }
+        }
+        QMetaObject::invokeMethod(this, [this, listed] {
+            m_listingFolders = false;
+            m_remoteFolders.insert(listed);
+            publishSnapshot(false);
+        }, Qt::QueuedConnection);
+    });
 }
 
 } // namespace TrainDesk

@@ -27,12 +27,13 @@ class Store;
 class JobOutput;
 class Transport;
 
-// The GUI's worker: lives in its own thread with its own Store connection, reads the jobs
-// (state, metrics) the agent stores when the agent pushes that they changed, reports what
-// changed, and asks the agent to start, queue and terminate; it never polls job state on
-// the nodes itself. A slower look at the store catches what other processes did (a
-// workspace made with the CLI).
-// Everything that blocks on the disk or the nodes happens here (downloads in its pool).
+// The GUI's worker, the poller: lives in its own thread with its own Store connection,
+// reads the jobs (state, metrics) the agent stores when the agent pushes that they changed,
+// reports what changed (snapshots, metrics, followed files), and asks the agent to start,
+// queue and terminate; it never polls job state on the nodes itself. A slower look at the
+// store catches what other processes did (a workspace made with the CLI). Job files are
+// listed and downloaded here (downloads in its pool); requests that create things or
+// upload are JobRequests', in the same thread.
 class JobMonitor : public QObject
 {
     Q_OBJECT
@@ -65,26 +66,16 @@ public Q_SLOTS:
     void downloadJobFile(int requestId, qint64 jobId, const QString &remotePath, const QString &localPath);
     void cancelDownload(int requestId);
 
-    // Requests that create something; each answers with requestFinished(requestId, the new
-    // row's id, error) after the snapshot that shows it.
-    void submitJob(int requestId, const TrainDesk::SubmitRequest &request);
-    void createWorkspace(int requestId, const QString &name);
-    void createExperiment(int requestId, const QString &workspace, const QString &name);
-    // Through ShareService: a local share here, cluster and replicated ones in the pool
-    // (they reach the nodes).
-    void createShare(int requestId, const TrainDesk::CreateShareRequest &request);
-
-    // Copies files of this machine into `directory` of a share, in the pool.
-    void uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files);
-    void cancelUpload(int requestId);
     // Lists the top-level folders of cluster and replicated shares again, in the pool. Their
     // folders are cached: the 500 ms poll does not reach the nodes (local ones are read on
     // every poll). Runs at start, on Refresh, and after a create or an upload.
     void refreshShareFolders();
 
-    // Small files the GUI reads or writes (job.json import and export), off its thread.
-    void readFile(int requestId, const QString &path, qint64 maxBytes);
-    void writeFile(int requestId, const QString &path, const QByteArray &data);
+    // For JobRequests, in this thread: the snapshot now (the answer to a create follows
+    // it), the agent woken for a job just queued, a remote share's folders as listed.
+    void publishSnapshotNow();
+    void wakeAgent();
+    void setShareFolders(qint64 shareId, const QStringList &folders);
 
 Q_SIGNALS:
     void snapshotChanged(const TrainDesk::ResourceSnapshot &snapshot);
@@ -98,11 +89,6 @@ Q_SIGNALS:
     void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);
     void downloadProgress(int requestId, qint64 done, qint64 total);
     void downloadFinished(int requestId, const QString &error);  // empty error: done
-    void requestFinished(int requestId, qint64 id, const QString &error);  // id 0 on error
-    void uploadProgress(int requestId, qint64 done, qint64 total, const QString &file);
-    void uploadFinished(int requestId, int filesCopied, const QString &error);
-    void fileRead(int requestId, const QByteArray &data, const QString &error);
-    void fileWritten(int requestId, const QString &error);
 
 private:
     struct Follow
@@ -120,8 +106,6 @@ private:
     void jobsChanged(const QList<qint64> &jobIds);  // pushed by the agent
     void pollFollows();
     void readFollow(const QPair<qint64, QString> &key, Follow &follow);
-    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
-    void finishRequest(int requestId, qint64 id, const QString &error);
 
     QString m_databasePath;
     int m_pollIntervalMs;
@@ -138,10 +122,9 @@ private:
     QHash<qint64, qint64> m_watchedSamples;  // job id -> last system sample row reported
     QHash<QPair<qint64, QString>, Follow> m_follows;
     QHash<int, std::shared_ptr<std::atomic_bool>> m_downloads;  // request id -> cancel flag
-    QHash<int, std::shared_ptr<CancelFlag>> m_uploads;
     QHash<qint64, QStringList> m_remoteFolders;  // share id -> top-level folders (cluster, replicated)
     bool m_listingFolders = false;
-    QThreadPool m_pool;               // downloads and uploads, so polling goes on meanwhile
+    QThreadPool m_pool;               // downloads and share listings, so polling goes on meanwhile
 };
 
 } // namespace TrainDesk

@@ -143,4 +143,12 @@ struct Job
     QString schedulerState;
 };
 
+// A job's node that is to be swept (its leftover processes ended) once it can be reached.
+struct PendingSweep
+{
+    qint64 clusterId = 0;
+    QString node;
+    QString jobUuid;
+};
+
 } // namespace TrainDesk

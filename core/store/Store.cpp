@@ -101,6 +101,13 @@ CREATE TABLE job_system_samples (
     sample TEXT NOT NULL);
 CREATE INDEX job_system_samples_by_job ON job_system_samples(job_id, id);
 )sql",
+    // 9: sweeps of ended jobs whose node was out of reach, kept until the node is swept (an
+    // agent started after the one that failed the job finishes them).
+    R"sql(
+CREATE TABLE pending_sweeps (
+    cluster_id INTEGER NOT NULL, node TEXT NOT NULL, job_uuid TEXT NOT NULL, since TEXT NOT NULL,
+    PRIMARY KEY(cluster_id, node, job_uuid));
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -885,6 +892,39 @@ qint64 Store::lastMetricId(qint64 jobId) const
     if (q.exec() && q.next())
         return q.value(0).toLongLong();
     return 0;
+}
+
+VoidResult Store::addPendingSweep(const PendingSweep &sweep)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT OR IGNORE INTO pending_sweeps (cluster_id, node, job_uuid, since) VALUES (?, ?, ?, ?)"));
+    q.addBindValue(sweep.clusterId);
+    q.addBindValue(text(sweep.node));
+    q.addBindValue(text(sweep.jobUuid));
+    q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
+    if (!q.exec())
+        return fail(lastError(QStringLiteral("cannot record the pending sweep of node %1").arg(sweep.node)));
+    return {};
+}
+
+QList<PendingSweep> Store::pendingSweeps() const
+{
+    return selectAll<PendingSweep>(m_db, QStringLiteral("SELECT cluster_id, node, job_uuid FROM pending_sweeps ORDER BY since"), {},
+                                   [](const QSqlQuery &q) {
+                                       return PendingSweep{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString()};
+                                   });
+}
+
+VoidResult Store::removePendingSweep(const PendingSweep &sweep)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("DELETE FROM pending_sweeps WHERE cluster_id = ? AND node = ? AND job_uuid = ?"));
+    q.addBindValue(sweep.clusterId);
+    q.addBindValue(text(sweep.node));
+    q.addBindValue(text(sweep.jobUuid));
+    if (!q.exec())
+        return fail(lastError(QStringLiteral("cannot remove the pending sweep of node %1").arg(sweep.node)));
+    return {};
 }
 
 QList<QPair<qint64, QByteArray>> Store::jobMetrics(qint64 jobId, qint64 afterId) const

@@ -95,6 +95,12 @@ public:
     QList<QPair<qint64, QByteArray>> systemSamples(qint64 jobId, qint64 afterId = 0) const;
     qint64 lastSystemSampleId(qint64 jobId) const;
 
+    // Sweeps of ended jobs (JobSweep) that wait for their node to be reachable again; kept
+    // here, not in the agent's memory, so that a restarted agent finishes them.
+    VoidResult addPendingSweep(const PendingSweep &sweep);  // once per (cluster, node, job)
+    QList<PendingSweep> pendingSweeps() const;               // oldest first
+    VoidResult removePendingSweep(const PendingSweep &sweep);
+
 private:
     VoidResult migrate();
     QString lastError(const QString &context) const;

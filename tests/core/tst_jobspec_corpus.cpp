@@ -8,6 +8,7 @@
 //   plan-error: <the whole reason buildLaunchPlan refuses>
 //   plan-command: <text the plan's command line contains>
 //   plan-script: <text the launch script (as shown) contains>
+//   plan-lacks: <text neither the command line nor the launch script contains>
 //   plan-job-dir: <the job directory>
 #include "jobs/JobSpec.h"
 #include "jobs/LaunchPlan.h"
@@ -32,6 +33,7 @@ struct Expectation
     QString planError;
     QStringList planCommand;
     QStringList planScript;
+    QStringList planLacks;
     QString planJobDir;
 };
 
@@ -74,6 +76,8 @@ Expectation readExpectation(const QString &path)
             e.planCommand << value;
         } else if (key == "plan-script") {
             e.planScript << value;
+        } else if (key == "plan-lacks") {
+            e.planLacks << value;
         } else if (key == "plan-job-dir") {
             e.planJobDir = value;
         } else {
@@ -231,6 +235,8 @@ private Q_SLOTS:
         const Expectation e = readExpectation(file.chopped(5) + ".expected");
         const ParsedJobSpec parsed = parseJobSpec(readFile(file));
         QVERIFY(!parsed.hasErrors());
+        // Every valid spec says what its plan must be (or why there is none).
+        QVERIFY2(!e.planError.isEmpty() || !e.planCommand.isEmpty(), "no plan-command or plan-error in its .expected");
         const auto plan = buildLaunchPlan(parsed.spec, launchContext(e));
         if (!e.planError.isEmpty()) {
             QVERIFY2(!plan, "the plan should be refused");
@@ -242,6 +248,8 @@ private Q_SLOTS:
             QVERIFY2(plan->commandLine.contains(part), qPrintable(plan->commandLine + "\nlacks\n" + part));
         for (const QString &part : e.planScript)
             QVERIFY2(plan->launchScriptShown.contains(part), qPrintable(plan->launchScriptShown + "\nlacks\n" + part));
+        for (const QString &part : e.planLacks)
+            QVERIFY2(!plan->commandLine.contains(part) && !plan->launchScriptShown.contains(part), qPrintable(part));
         if (!e.planJobDir.isEmpty())
             QCOMPARE(plan->jobDir, e.planJobDir);
         // What is shown holds no secret; what runs has them all.

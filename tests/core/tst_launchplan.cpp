@@ -1,6 +1,6 @@
 // Launch plans: what each toolkit runs, and launch scripts run for real on "nodes" that are
 // all this machine (mpirun starts one app context per node), with fake docker/python/apt
-// where the tutorial needs them.
+// where the tutorial needs them, and this machine's real docker where it has one.
 #include "jobs/LaunchPlan.h"
 #include "jobs/NodeStory.h"
 
@@ -10,6 +10,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSysInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,6 +60,37 @@ struct Run
     QByteArray err;
     QByteArray log;
 };
+
+// The docker client this machine has (on PATH, or in /usr/local/bin, /usr/bin or /bin)
+// and whether its engine answers (what `docker info` said when it does not).
+struct Docker
+{
+    QString program;
+    bool engineAnswers = false;
+    QString infoError;
+};
+Docker findDocker()
+{
+    Docker d;
+    d.program = QStandardPaths::findExecutable("docker");
+    if (d.program.isEmpty())
+        d.program = QStandardPaths::findExecutable("docker", {"/usr/local/bin", "/usr/bin", "/bin"});
+    if (d.program.isEmpty())
+        return d;
+    QProcess info;
+    info.start(d.program, {"info", "--format", "{{.ServerVersion}}"});
+    d.engineAnswers = info.waitForFinished(30000) && info.exitStatus() == QProcess::NormalExit && info.exitCode() == 0;
+    if (!d.engineAnswers)
+        d.infoError = QString::fromUtf8(info.readAllStandardError()).simplified().left(300);
+    return d;
+}
+
+QByteArray dockerOut(const QString &docker, const QStringList &arguments)
+{
+    QProcess p;
+    p.start(docker, arguments);
+    return p.waitForFinished(60000) && p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
+}
 
 } // namespace
 
@@ -166,6 +199,23 @@ class TestLaunchPlan : public QObject
         r.err = readFile(plan.stdOutErrDir + "/stderr.txt");
         r.log = readFile(plan.stdOutErrDir + "/execution-node0.log");
         return r;
+    }
+
+    // A job on `nodes` nodes (all this machine) whose command runs in `image`, run with PATH
+    // `path`; a plan that cannot be made comes back unfinished with the reason in err.
+    Run runInContainer(const QString &name, int nodes, const QString &commandLine, const QString &image,
+                       const QString &path, int timeoutMs = 60000)
+    {
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", nodes}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                  {"customMpiSettings", QJsonObject{{"commandLine", commandLine}}},
+                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", image}}}}}}),
+                                          localContext(name, nodes));
+        if (!plan.ok()) {
+            Run r;
+            r.err = plan.error().toUtf8();
+            return r;
+        }
+        return run(*plan, path, timeoutMs);
     }
 
     static bool hasContainerRuntime(const QString &path)
@@ -304,20 +354,63 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         const QString path = "/usr/bin:/bin";
         if (hasContainerRuntime(path))
             QSKIP("a container runtime is installed in /usr/bin");
-        LaunchContext c = localContext("noruntime", 2);
-        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 2}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
-                                                  {"customMpiSettings", QJsonObject{{"commandLine", "echo should-not-run"}}},
-                                                  {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "busybox"}}}}}}),
-                                          c);
-        QVERIFY2(plan.ok(), qPrintable(plan.error()));
-        const Run r = run(*plan, path);
-        QVERIFY(r.finished);
+        const Run r = runInContainer("noruntime", 2, "echo should-not-run", "busybox", path);
+        QVERIFY2(r.finished, r.err.constData());
         QCOMPARE(r.exitCode, QStringLiteral("1"));
         QCOMPARE(r.failedStep, QStringLiteral("node_setup"));
         for (const char *node : {"node0", "node1"}) {
             QVERIFY2(r.err.contains(QByteArray("node ") + node + " (localhost): containerSettings needs docker or apptainer, and neither is installed"),
                      r.err.constData());
         }
+        QVERIFY(!r.out.contains("should-not-run"));
+    }
+
+    void realDockerRunsTheJobInAContainer()
+    {
+        // A real engine where one runs (the fake docker serves the other container cases).
+        const Docker docker = findDocker();
+        if (docker.program.isEmpty())
+            QSKIP("no docker client on this machine");
+        if (!docker.engineAnswers)
+            QSKIP(qPrintable("no docker engine runs here: `docker info` says: " + docker.infoError));
+        const QString image = qEnvironmentVariable("TRAINDESK_TEST_DOCKER_IMAGE", "busybox:latest");
+        if (dockerOut(docker.program, {"image", "inspect", image}).isEmpty())
+            QSKIP(qPrintable("the image " + image + " is not on this machine (the test pulls nothing: docker pull it, or name "
+                             "another in TRAINDESK_TEST_DOCKER_IMAGE)"));
+        const QString path = QFileInfo(docker.program).absolutePath() + ":/usr/bin:/bin";
+        const Run r = runInContainer("realdocker", 1, "echo in-container=$(hostname)", image, path, 300000);
+        QVERIFY2(r.finished, r.err.constData());
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        // The command ran in the container: its hostname is the container's, not this machine's.
+        const QRegularExpression line("in-container=(\\S+)");
+        const QRegularExpressionMatch m = line.match(QString::fromUtf8(r.out));
+        QVERIFY2(m.hasMatch(), r.out.constData());
+        QVERIFY2(m.captured(1) != QSysInfo::machineHostName(), qPrintable(m.captured(1)));
+        // And the container is gone.
+        QCOMPARE(dockerOut(docker.program, {"ps", "-a", "-q", "--filter", "name=td-uuid-realdocker"}).trimmed(), QByteArray());
+    }
+
+    void dockerWithoutItsEngineIsNamed()
+    {
+        // This machine's real docker client, when its engine does not answer: the node's setup
+        // says so instead of failing on the first docker run.
+        const Docker docker = findDocker();
+        if (docker.program.isEmpty())
+            QSKIP("no docker client on this machine");
+        if (docker.engineAnswers)
+            QSKIP("the docker engine here answers (realDockerRunsTheJobInAContainer uses it)");
+        const QString path = QFileInfo(docker.program).absolutePath() + ":/usr/bin:/bin";
+        for (const char *other : {"apptainer", "singularity"}) {
+            if (!QStandardPaths::findExecutable(other, path.split(':')).isEmpty())
+                QSKIP(qPrintable(QString(other) + " is installed: it is used before docker"));
+        }
+        const Run r = runInContainer("deaddocker", 1, "echo should-not-run", "busybox", path);
+        QVERIFY2(r.finished, r.err.constData());
+        QCOMPARE(r.exitCode, QStringLiteral("1"));
+        QCOMPARE(r.failedStep, QStringLiteral("node_setup"));
+        QVERIFY2(r.err.contains("node node0 (localhost): containerSettings needs docker or apptainer: docker is installed but "
+                                "its daemon does not answer (docker info failed)"),
+                 r.err.constData());
         QVERIFY(!r.out.contains("should-not-run"));
     }
 

@@ -40,12 +40,12 @@ private Q_SLOTS:
     {
         Store store;
         QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(store.schemaVersion(), 8);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters; 5: Slurm; 6: reader state; 7: node lost grace; 8: system samples
+        QCOMPARE(store.schemaVersion(), 9);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters; 5: Slurm; 6: reader state; 7: node lost grace; 8: system samples; 9: pending sweeps
         // Opening again keeps the data and the version.
         QVERIFY(store.createWorkspace("ws").ok());
         Store again;
         QVERIFY(again.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(again.schemaVersion(), 8);
+        QCOMPARE(again.schemaVersion(), 9);
         QVERIFY(again.workspace("ws").ok());
     }
 
@@ -81,7 +81,8 @@ private Q_SLOTS:
             QVERIFY2(q.exec("ALTER TABLE shares DROP COLUMN cluster_id"), qPrintable(q.lastError().text()));
             for (const char *drop : {"ALTER TABLE clusters DROP COLUMN scheduler", "ALTER TABLE jobs DROP COLUMN scheduler_id",
                                      "ALTER TABLE jobs DROP COLUMN scheduler_state", "ALTER TABLE job_file_offsets DROP COLUMN reader_state",
-                                     "ALTER TABLE clusters DROP COLUMN node_lost_grace", "DROP TABLE job_system_samples"})
+                                     "ALTER TABLE clusters DROP COLUMN node_lost_grace", "DROP TABLE job_system_samples",
+                                     "DROP TABLE pending_sweeps"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
@@ -90,7 +91,7 @@ private Q_SLOTS:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened.ok(), qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 8);
+        QCOMPARE(store.schemaVersion(), 9);
         auto job = store.jobById(jobId);
         QVERIFY(job.ok());
         QCOMPARE(job->nodes, QStringList{"n0"});
@@ -191,6 +192,29 @@ private Q_SLOTS:
         QVERIFY(store.deleteShare(stored->id).ok());
         QVERIFY(!store.share(ws->id, "nfs").ok());
         QVERIFY(!store.deleteShare(stored->id).ok());
+    }
+
+    void pendingSweepsOutliveTheConnection()
+    {
+        const QString path = m_dir.filePath("sweeps.db");
+        {
+            Store store;
+            QVERIFY(store.open(path).ok());
+            QVERIFY(store.addPendingSweep({3, "node2", "u1"}).ok());
+            QVERIFY(store.addPendingSweep({3, "node2", "u1"}).ok());  // the same sweep once
+            QVERIFY(store.addPendingSweep({3, "node1", "u2"}).ok());
+        }
+        Store again;  // a new agent's connection
+        QVERIFY(again.open(path).ok());
+        QList<PendingSweep> pending = again.pendingSweeps();
+        QCOMPARE(pending.size(), 2);
+        QCOMPARE(pending.first().clusterId, qint64(3));
+        QCOMPARE(pending.first().node, QStringLiteral("node2"));
+        QCOMPARE(pending.first().jobUuid, QStringLiteral("u1"));
+        QVERIFY(again.removePendingSweep(pending.first()).ok());
+        pending = again.pendingSweeps();
+        QCOMPARE(pending.size(), 1);
+        QCOMPARE(pending.first().jobUuid, QStringLiteral("u2"));
     }
 
     void jobsAndOutputOffsets()

@@ -56,14 +56,15 @@ private:
     QTemporaryDir m_dir;
 };
 
-inline TrainDesk::SshParameters rootParameters(const SshServer &server, const QString &keyFile,
+// Parameters that log in to one of the test's servers as SshServer::loginUser() with a key.
+inline TrainDesk::SshParameters loginParameters(const SshServer &server, const QString &keyFile,
                                                TrainDesk::HostKeyPolicy policy = TrainDesk::HostKeyPolicy::AcceptNew)
 {
     TrainDesk::SshParameters p;
     p.nodeName = QStringLiteral("node-%1").arg(server.port());
     p.host = server.address();
     p.port = server.port();
-    p.user = QStringLiteral("root");
+    p.user = SshServer::loginUser();
     p.credentials.keyFile = keyFile;
     p.credentials.useAgent = false;
     p.hostKeyPolicy = policy;
@@ -71,10 +72,11 @@ inline TrainDesk::SshParameters rootParameters(const SshServer &server, const QS
     return p;
 }
 
-#define REQUIRE_ROOT()                                                                                               \
+// Skips a case that needs root, saying why (as an ordinary user the rest of the suite runs).
+#define REQUIRE_ROOT(why)                                                                                            \
     do {                                                                                                             \
         if (!SshServer::isRoot())                                                                                    \
-            QSKIP("the integration tests start sshd and make users: run them as root (CI does)");                   \
+            QSKIP("needs root: " why);                                                                               \
     } while (false)
 
 // What a program run to its end printed, and how it ended (-1: it timed out and was killed).

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -34,6 +35,12 @@ QString runTool(const QString &program, const QStringList &arguments, int timeou
 }
 
 bool SshServer::isRoot() { return geteuid() == 0; }
+
+QString SshServer::loginUser()
+{
+    const passwd *pw = getpwuid(geteuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString::number(geteuid());
+}
 
 int SshServer::freePort(const QString &address)
 {
@@ -134,11 +141,23 @@ bool SshServer::launch()
     } else {
         // unshare and sh exec into sshd, so the process the test holds is sshd itself.
         QDir().mkpath(m_options.privateFolder);
+        // Not root: the mount is made as root of a user namespace of its own, and sshd runs
+        // in a second one that maps the user back to itself (an sshd that thinks it is root
+        // would switch to its privilege separation user, which is not mapped).
+        QStringList server = sshd;
+        QStringList unshare{QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private")};
+        if (!isRoot()) {
+            unshare.prepend(QStringLiteral("--map-root-user"));
+            unshare.prepend(QStringLiteral("--user"));
+            server = QStringList{QStringLiteral("unshare"), QStringLiteral("--user"),
+                                 QStringLiteral("--map-user=%1").arg(geteuid()), QStringLiteral("--map-group=%1").arg(getegid())}
+                     + sshd;
+        }
         m_process.setProgram(QStringLiteral("unshare"));
-        m_process.setArguments({QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private"),
-                                QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                                QStringLiteral("mount -t tmpfs -o mode=1777 traindesk-test %1 && exec %2")
-                                    .arg(TrainDesk::shellQuote(m_options.privateFolder), TrainDesk::shellJoin(sshd))});
+        m_process.setArguments(unshare
+                               + QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                             QStringLiteral("mount -t tmpfs -o mode=1777 traindesk-test %1 && exec %2")
+                                                 .arg(TrainDesk::shellQuote(m_options.privateFolder), TrainDesk::shellJoin(server))});
     }
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     // The server goes when the test goes, even if the test crashes or is killed.
@@ -169,7 +188,8 @@ bool SshServer::start(const QString &directory, const Options &options)
     m_dir = directory;
     m_options = options;
     QDir().mkpath(m_dir);
-    QDir().mkpath(QStringLiteral("/run/sshd"));  // sshd's privilege separation directory
+    if (isRoot())
+        QDir().mkpath(QStringLiteral("/run/sshd"));  // sshd's privilege separation directory
     if (!QFile::exists(hostKeyPath()) && !regenerateHostKey())
         return false;
     for (int attempt = 0; attempt < 5; ++attempt) {
@@ -283,4 +303,46 @@ bool TestUser::create(const QString &homeParent)
     }
     m_password = password;
     return true;
+}
+
+bool TestAccount::create(const QString &homeParent)
+{
+    if (SshServer::isRoot())
+        return m_user.create(homeParent);
+    m_home = homeParent + QStringLiteral("/home-") + SshServer::loginUser();
+    m_keyFile = homeParent + QStringLiteral("/account_key");
+    if (!QDir().mkpath(m_home + QStringLiteral("/.ssh"))
+        || runTool(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+                                                  QStringLiteral("-N"), QString(), QStringLiteral("-f"), m_keyFile})
+               .isNull()) {
+        m_error = QStringLiteral("cannot make the test's key in %1").arg(homeParent);
+        return false;
+    }
+    QFile pub(m_keyFile + QStringLiteral(".pub"));
+    QFile keys(m_home + QStringLiteral("/.ssh/authorized_keys"));
+    if (!pub.open(QIODevice::ReadOnly) || !keys.open(QIODevice::WriteOnly) || keys.write(pub.readAll()) < 0) {
+        m_error = QStringLiteral("cannot write %1").arg(keys.fileName());
+        return false;
+    }
+    keys.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return true;
+}
+
+QString TestAccount::name() const { return SshServer::isRoot() ? m_user.name() : SshServer::loginUser(); }
+
+QString TestAccount::home() const { return SshServer::isRoot() ? m_user.home() : m_home; }
+
+void TestAccount::configure(SshServer::Options &options) const
+{
+    if (SshServer::isRoot())
+        return;
+    options.authorizedKeysFile = m_home + QStringLiteral("/.ssh/authorized_keys");
+    // sshd takes the first SetEnv line only: HOME joins it.
+    for (QString &line : options.extraConfig) {
+        if (line.startsWith(QLatin1String("SetEnv "))) {
+            line += QStringLiteral(" HOME=") + m_home;
+            return;
+        }
+    }
+    options.extraConfig << QStringLiteral("SetEnv HOME=") + m_home;
 }

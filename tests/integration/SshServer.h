@@ -19,6 +19,7 @@ public:
         QStringList extraConfig;
         // A folder this server (and all it starts) sees as an empty tmpfs of its own, in a
         // mount namespace of its own: a disk of this node that the other nodes do not see.
+        // Not as root, this needs unprivileged user namespaces.
         QString privateFolder;
     };
 
@@ -48,6 +49,9 @@ public:
     QString log() const;
 
     static bool isRoot();
+    // The user these servers let in with a key: root when the test runs as root, otherwise
+    // the user running it (an sshd that is not root can only log in its own user).
+    static QString loginUser();
     // A free TCP port on `address` (bound and released).
     static int freePort(const QString &address);
     // True when something accepts TCP connections on address:port.
@@ -80,6 +84,29 @@ private:
     QString m_name;
     QString m_password;
     QString m_home;
+    QString m_error;
+};
+
+// Who the cluster tests log in as. As root: a throwaway user with a password (TestUser).
+// As an ordinary user, whose sshd checks no passwords: that user with a key made for the
+// test, authorized in a home of the test's own, which the servers (configure()) read the
+// keys from and give the sessions as HOME, so that nothing lands in the user's own ~/.ssh.
+class TestAccount
+{
+public:
+    bool create(const QString &homeParent);
+    QString name() const;
+    QString password() const { return m_user.password(); }  // empty as an ordinary user
+    QString keyFile() const { return m_keyFile; }           // empty as root
+    QString home() const;
+    QString error() const { return m_error.isEmpty() ? m_user.error() : m_error; }
+    // Adds what the servers need for this account (nothing as root).
+    void configure(SshServer::Options &options) const;
+
+private:
+    TestUser m_user;
+    QString m_home;
+    QString m_keyFile;
     QString m_error;
 };
 

@@ -36,7 +36,7 @@ class TestShares : public QObject
     Q_OBJECT
 
     IntegrationHome m_home;
-    TestUser m_user;
+    TestAccount m_user;
     SshServer m_node1;
     SshServer m_node2;
     Store m_store;
@@ -93,7 +93,7 @@ class TestShares : public QObject
 private slots:
     void initTestCase()
     {
-        REQUIRE_ROOT();
+        // As an ordinary user the servers run as that user and let it in with its key only.
         QVERIFY2(m_user.create(m_home.path()), qPrintable(m_user.error()));
         // Folders the test user may write into (n1's view of node2-disk among them).
         for (const char *name : {"shared", "node2-disk", "tmp-n1", "tmp-n2"}) {
@@ -105,9 +105,11 @@ private slots:
         options.address = QStringLiteral("127.0.0.2");
         // Each node has a temporary folder of its own, as separate machines do (mpirun).
         options.extraConfig = {QStringLiteral("SetEnv TMPDIR=%1").arg(m_home.filePath(QStringLiteral("tmp-n1")))};
+        m_user.configure(options);
         QVERIFY2(m_node1.start(m_home.filePath(QStringLiteral("sshd1")), options), qPrintable(m_node1.error()));
         options.address = QStringLiteral("127.0.0.3");
         options.extraConfig = {QStringLiteral("SetEnv TMPDIR=%1").arg(m_home.filePath(QStringLiteral("tmp-n2")))};
+        m_user.configure(options);
         options.privateFolder = m_home.filePath(QStringLiteral("node2-disk"));
         QVERIFY2(m_node2.start(m_home.filePath(QStringLiteral("sshd2")), options), qPrintable(m_node2.error()));
 
@@ -123,6 +125,7 @@ private slots:
                            .arg(server->port());
         }
         r.password = m_user.password();
+        r.keyFile = m_user.keyFile();
         r.generateSshKeys = true;
         r.acceptNewHostKeys = true;
         r.connectTimeoutMs = 5000;
@@ -210,10 +213,11 @@ private slots:
 
     void clusterShareWhereTheHeadCannotWriteIsRefused()
     {
-        // A folder of root's that the test user may not write into.
+        // A folder that no one but root may write into (read-only to its owner too, so that
+        // it holds whether the nodes' user is a throwaway one or the user running the test).
         const QString locked = m_home.filePath(QStringLiteral("locked"));
         QVERIFY(QDir().mkpath(locked));
-        QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions(0x7755)));
+        QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions(0x5555)));
         const auto share = ShareService(m_store).create({QStringLiteral("ws"), QStringLiteral("locked"),
                                                          ShareKind::ClusterPath, locked + QStringLiteral("/share"),
                                                          QStringLiteral("c1")});

@@ -6,7 +6,9 @@
 # - a node cut off the network (its link down) for less than the cluster's grace period
 #   changes nothing; for longer, the agent fails the job with NodeUnreachable within grace
 #   + 30 s, ends the job's processes on the node it still reaches, and when the link
-#   returns ends those left on the lost node: 0 processes of the job on any node.
+#   returns ends those left on the lost node: 0 processes of the job on any node, even when
+#   the agent that failed the job was SIGKILLed meanwhile (the pending sweep is in the store
+#   and the next agent finishes it).
 set -u
 traindesk=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,7 +97,14 @@ echo "   failed $took s after the cut"
 [ -n "${TD_DEBUG:-}" ] && { netns_exec 1 ps -eo pid,ppid,stat,lstart,args | cut -c1-200; cat "$work/ps1.txt"; cat "$TRAINDESK_HOME/agent.log"; }
 [ "$(marked 1 "$uuid")" = 0 ] || fail "$(marked 1 "$uuid") processes of the job left on the head node: $(marked_list 1 "$uuid")"
 [ "$(marked 2 "$uuid")" -ge 1 ] || fail "the cut node's processes ended by themselves: the test proves nothing"
+agent=$(td agent status -o json | python3 -c 'import json, sys; print(json.load(sys.stdin).get("pid", ""))')
+[ -n "$agent" ] || fail "no agent runs: $(td agent status)"
+kill -KILL "$agent"
+while kill -0 "$agent" 2>/dev/null; do sleep 0.1; done
 netns_link 2 up
+sleep 8  # the node is back, no agent runs: nothing sweeps it
+[ "$(marked 2 "$uuid")" -ge 1 ] || fail "node2's processes ended with no agent running: the test proves nothing"
+td agent >/dev/null || fail "a new agent does not start"
 for _ in $(seq 1 60); do [ "$(marked 2 "$uuid")" = 0 ] && break; sleep 0.5; done
-[ "$(marked 2 "$uuid")" = 0 ] || fail "$(marked 2 "$uuid") processes of the job left on node2 30 s after the link returned"
+[ "$(marked 2 "$uuid")" = 0 ] || fail "$(marked 2 "$uuid") processes of the job left on node2 30 s after a new agent started"
 echo "two nodes ok"

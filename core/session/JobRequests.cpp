@@ -1,5 +1,5 @@
-// JobMonitor's requests from the GUI that create things or move files: each runs in the
-// worker thread (copies in its pool) and answers with a signal that carries its request id.
+#include "JobRequests.h"
+
 #include "JobMonitor.h"
 
 #include "shares/ShareUpload.h"
@@ -14,15 +14,36 @@
 
 namespace TrainDesk {
 
-void JobMonitor::finishRequest(int requestId, qint64 id, const QString &error)
+JobRequests::JobRequests(const QString &databasePath, JobMonitor &monitor) : m_databasePath(databasePath), m_monitor(monitor)
+{
+    m_pool.setMaxThreadCount(2);
+}
+
+JobRequests::~JobRequests()
+{
+    for (const auto &cancel : std::as_const(m_uploads))
+        cancel->cancel();
+    m_pool.waitForDone();
+}
+
+void JobRequests::start()
+{
+    m_store = std::make_unique<Store>();
+    if (auto opened = m_store->open(m_databasePath); !opened) {
+        m_store.reset();  // every request answers "the database is not open"
+        return;
+    }
+    m_runner = std::make_unique<JobRunner>(*m_store);
+}
+
+void JobRequests::finishRequest(int requestId, qint64 id, const QString &error)
 {
     // The snapshot first: whoever waits for the answer finds the new row in it.
-    if (m_store)
-        publishSnapshot(false);
+    m_monitor.publishSnapshotNow();
     Q_EMIT requestFinished(requestId, error.isEmpty() ? id : 0, error);
 }
 
-void JobMonitor::submitJob(int requestId, const SubmitRequest &request)
+void JobRequests::submitJob(int requestId, const SubmitRequest &request)
 {
     if (!m_runner) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
@@ -30,11 +51,11 @@ void JobMonitor::submitJob(int requestId, const SubmitRequest &request)
     }
     const auto job = m_runner->submit(request);
     if (job && job->state == JobState::Queued)
-        keepAgentWatching(true);
+        m_monitor.wakeAgent();
     finishRequest(requestId, job ? job->id : 0, job.error());
 }
 
-void JobMonitor::createWorkspace(int requestId, const QString &name)
+void JobRequests::createWorkspace(int requestId, const QString &name)
 {
     if (!m_store) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
@@ -44,7 +65,7 @@ void JobMonitor::createWorkspace(int requestId, const QString &name)
     finishRequest(requestId, ws ? ws->id : 0, ws.error());
 }
 
-void JobMonitor::createExperiment(int requestId, const QString &workspace, const QString &name)
+void JobRequests::createExperiment(int requestId, const QString &workspace, const QString &name)
 {
     if (!m_store) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
@@ -73,7 +94,7 @@ auto withPoolStore(const QString &databasePath, Work work) -> decltype(work(std:
 
 } // namespace
 
-void JobMonitor::createShare(int requestId, const CreateShareRequest &request)
+void JobRequests::createShare(int requestId, const CreateShareRequest &request)
 {
     if (!m_store) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
@@ -98,13 +119,13 @@ void JobMonitor::createShare(int requestId, const CreateShareRequest &request)
         });
         QMetaObject::invokeMethod(this, [this, requestId, created, folders] {
             if (created)
-                m_remoteFolders.insert(created->id, folders);
+                m_monitor.setShareFolders(created->id, folders);
             finishRequest(requestId, created ? created->id : 0, created.error());
         }, Qt::QueuedConnection);
     });
 }
 
-void JobMonitor::uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files)
+void JobRequests::uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files)
 {
     if (!m_store) {
         Q_EMIT uploadFinished(requestId, 0, QStringLiteral("the database is not open"));
@@ -148,53 +169,20 @@ void JobMonitor::uploadToShare(int requestId, qint64 shareId, const QString &dir
         QMetaObject::invokeMethod(this, [this, requestId, outcome, folders, share] {
             m_uploads.remove(requestId);
             if (share.kind != ShareKind::Local)
-                m_remoteFolders.insert(share.id, folders);
-            publishSnapshot(false);
+                m_monitor.setShareFolders(share.id, folders);
+            m_monitor.publishSnapshotNow();
             Q_EMIT uploadFinished(requestId, outcome.copied, outcome.error);
         }, Qt::QueuedConnection);
     });
 }
 
-void JobMonitor::cancelUpload(int requestId)
+void JobRequests::cancelUpload(int requestId)
 {
     if (const auto cancel = m_uploads.value(requestId))
         cancel->cancel();
 }
 
-void JobMonitor::refreshShareFolders()
-{
-    if (!m_store || m_listingFolders)
-        return;
-    QList<Share> remote;
-    for (const Workspace &ws : m_store->workspaces()) {
-        for (const Share &s : m_store->shares(ws.id)) {
-            if (s.kind != ShareKind::Local)
-                remote.append(s);
-        }
-    }
-    if (remote.isEmpty())
-        return;
-    m_listingFolders = true;
-    (void)QtConcurrent::run(&m_pool, [this, remote, path = m_databasePath] {
-        QHash<qint64, QStringList> listed;
-        withPoolStore(path, [&remote, &listed](Store &store) -> VoidResult {
-            ShareService service(store);
-            // A node that does not answer keeps the folders listed before.
-            for (const Share &s : remote) {
-                if (const auto folders = service.folders(s))
-                    listed.insert(s.id, *folders);
-            }
-            return {};
-        });
-        QMetaObject::invokeMethod(this, [this, listed] {
-            m_listingFolders = false;
-            m_remoteFolders.insert(listed);
-            publishSnapshot(false);
-        }, Qt::QueuedConnection);
-    });
-}
-
-void JobMonitor::readFile(int requestId, const QString &path, qint64 maxBytes)
+void JobRequests::readFile(int requestId, const QString &path, qint64 maxBytes)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -208,7 +196,7 @@ void JobMonitor::readFile(int requestId, const QString &path, qint64 maxBytes)
     Q_EMIT fileRead(requestId, file.readAll(), {});
 }
 
-void JobMonitor::writeFile(int requestId, const QString &path, const QByteArray &data)
+void JobRequests::writeFile(int requestId, const QString &path, const QByteArray &data)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "jobs/JobRunner.h"
+#include "shares/ShareService.h"
+
+#include <QHash>
+#include <QObject>
+#include <QThreadPool>
+
+#include <memory>
+
+namespace TrainDesk {
+
+class JobMonitor;
+class Store;
+
+// The GUI's requests that create things or move files (job submit, workspace, experiment,
+// share, uploads to a share, small file reads and writes). Lives in the worker thread beside
+// JobMonitor, the poller, with a Store connection of its own (copies in its own pool, each
+// task with its own connection); each request answers with a signal that carries its id.
+// Requests that create something answer after the monitor published the snapshot that
+// shows the new row, so a wizard can select it.
+class JobRequests : public QObject
+{
+    Q_OBJECT
+
+public:
+    JobRequests(const QString &databasePath, JobMonitor &monitor);
+    ~JobRequests() override;
+
+public Q_SLOTS:
+    void start();  // call in the worker thread
+
+    void submitJob(int requestId, const TrainDesk::SubmitRequest &request);
+    void createWorkspace(int requestId, const QString &name);
+    void createExperiment(int requestId, const QString &workspace, const QString &name);
+    // Through ShareService: a local share here, cluster and replicated ones in the pool
+    // (they reach the nodes).
+    void createShare(int requestId, const TrainDesk::CreateShareRequest &request);
+    // Copies files of this machine into `directory` of a share, in the pool.
+    void uploadToShare(int requestId, qint64 shareId, const QString &directory, const QStringList &files);
+    void cancelUpload(int requestId);
+    // Small files the GUI reads or writes (job.json import and export), off its thread.
+    void readFile(int requestId, const QString &path, qint64 maxBytes);
+    void writeFile(int requestId, const QString &path, const QByteArray &data);
+
+Q_SIGNALS:
+    void requestFinished(int requestId, qint64 id, const QString &error);  // id 0 on error
+    void uploadProgress(int requestId, qint64 done, qint64 total, const QString &file);
+    void uploadFinished(int requestId, int filesCopied, const QString &error);
+    void fileRead(int requestId, const QByteArray &data, const QString &error);
+    void fileWritten(int requestId, const QString &error);
+
+private:
+    void finishRequest(int requestId, qint64 id, const QString &error);
+
+    QString m_databasePath;
+    JobMonitor &m_monitor;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<JobRunner> m_runner;
+    QHash<int, std::shared_ptr<CancelFlag>> m_uploads;
+    QThreadPool m_pool;
+};
+
+} // namespace TrainDesk
