@@ -4,6 +4,8 @@
 
 #include "cluster/ClusterService.h"
 #include "cluster/NodeProbe.h"
+#include "cluster/TrainerCheck.h"
+#include "cluster/TransportFactory.h"
 #include "store/Store.h"
 
 #include <QJsonArray>
@@ -142,11 +144,47 @@ int createCluster(Context &c)
     return c.print(toJson(*cluster, created, r.workspace), clusterTable({{*cluster, created}}));
 }
 
+// `cluster setup --install-missing`: probes the nodes, then installs the packages the trainer
+// lacks on each (apt-get through passwordless sudo). Returns the nodes it could not fix.
+QStringList installMissingPackages(Context &c, const QString &name)
+{
+    const auto results = ClusterService(c.store).probe(c.workspaceName(), name, {});
+    if (!results)
+        return {results.error()};
+    const auto ws = c.workspace();
+    const auto cluster = ws ? c.store.cluster(ws->id, name) : Result<Cluster>(ws.failure());
+    if (!cluster)
+        return {cluster.error()};
+    QStringList failed;
+    for (const NodeProbeResult &r : *results) {
+        if (r.missingPackages.isEmpty())
+            continue;
+        c.err << r.node.name << ": installing " << r.missingPackages.join(QLatin1Char(' ')) << '\n';
+        auto transport = openTransport(*cluster, r.node);
+        const VoidResult installed = transport ? TrainerCheck::installPackages(**transport, r.node.name, r.missingPackages)
+                                               : VoidResult(transport.failure());
+        if (!installed)
+            failed << installed.error();
+        else
+            c.err << r.node.name << ": installed " << r.missingPackages.join(QLatin1Char(' ')) << '\n';
+    }
+    return failed;
+}
+
 int runSetup(Context &c)
 {
     const auto name = c.required(QStringLiteral("name"));
     if (!name)
         return c.error(name.error());
+    if (c.args.isSet(QStringLiteral("install-missing"))) {
+        if (const QStringList failed = installMissingPackages(c, *name); !failed.isEmpty())
+            return c.error(failed.join(QStringLiteral("; ")));
+        // Without a setup task, the packages were the whole job.
+        if (const auto ws = c.workspace(); ws) {
+            if (const auto cluster = c.store.cluster(ws->id, *name); cluster && cluster->setupTask.isEmpty())
+                return 0;
+        }
+    }
     CancelFlag cancel;
     const CancelOnInterrupt interrupt(cancel);
     const auto runs = ClusterService(c.store).runSetup(c.workspaceName(), *name, c.args.values(QStringLiteral("node")),
@@ -241,7 +279,10 @@ QList<Command> clusterCommands()
     commands.append({{"cluster", "setup"}, "Run the setup task again (after its script changed, say) on every node or "
                                            "the --node ones; nodes running a job are refused.",
                      {workspaceOption(), clusterNameOption(),
-                      option({"node"}, "Run it on this node only (repeat for more).", "NODE")},
+                      option({"node"}, "Run it on this node only (repeat for more).", "NODE"),
+                      option({"install-missing"}, "First install the Debian/Ubuntu packages of the shared libraries the "
+                                                  "trainer lacks on each node (as 'cluster probe' names them), with "
+                                                  "apt-get where the node's user may use sudo without a password.")},
                      runSetup});
     commands.append({{"cluster", "delete"}, "Delete a cluster (refused while it has queued or running jobs) and take "
                                             "back the key its nodes use to reach each other: its line in every node's "

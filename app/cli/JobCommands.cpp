@@ -2,6 +2,7 @@
 // job node list. Jobs start and move in the agent; these commands store, queue and read.
 #include "Command.h"
 #include "JsonViews.h"
+#include "MetricSeries.h"
 #include "ProgressPrinter.h"
 #include "SystemMetricsTable.h"
 
@@ -9,7 +10,8 @@
 #include "common/DataPaths.h"
 #include "jobs/JobFileDownload.h"
 #include "jobs/JobOutput.h"
-#include "metrics/MetricRecord.h"
+#include "jobs/NodeStory.h"
+#include "jobs/RunWithoutContainer.h"
 #include "common/SafeFiles.h"
 #include "jobs/JobRunner.h"
 #include "jobs/Secrets.h"
@@ -26,7 +28,6 @@
 #include <QJsonObject>
 #include <QThread>
 
-#include <cmath>
 
 namespace TrainDesk::Cli {
 
@@ -35,6 +36,12 @@ namespace {
 constexpr int pollMs = 1000;
 
 QCommandLineOption jobNameOption() { return nameOption(QStringLiteral("job"), QStringLiteral("j"), QStringLiteral("job")); }
+QCommandLineOption noContainerOption()
+{
+    return QCommandLineOption(QStringLiteral("no-container"),
+                              QStringLiteral("Run on the nodes as they are: leave out the job.json's containerSettings and "
+                                             "the jobPreparation that ran in the container."));
+}
 QCommandLineOption jobOption()
 {
     return {{QStringLiteral("j"), QStringLiteral("job")}, QStringLiteral("Job."), QStringLiteral("JOB")};
@@ -301,7 +308,7 @@ QList<Command> jobCommands()
     const QCommandLineOption draftOption(QStringLiteral("draft"), QStringLiteral("Save without queueing."));
     commands.append({{"job", "create"}, "Create (submit) a job from a job.json.",
                      {workspaceOption(), experimentOption(), jobNameOption(), clusterOption(),
-                      fileOption("The job.json."), draftOption},
+                      fileOption("The job.json."), draftOption, noContainerOption()},
                      [](Context &c) {
         const auto spec = readSpecFile(c);
         if (!spec)
@@ -314,8 +321,10 @@ QList<Command> jobCommands()
                 return c.error(v.error());
         }
         JobRunner runner(c.store);
-        const auto job = runner.submit({c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"),
-                                        *spec, c.args.isSet("draft")});
+        SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
+                              c.args.isSet("draft")};
+        request.noContainer = c.args.isSet("no-container");
+        const auto job = runner.submit(request);
         if (!job)
             return c.error(job.error());
         if (job->state != JobState::Queued)
@@ -437,8 +446,10 @@ QList<Command> jobCommands()
         return errors == 0 ? 0 : 1;
     }});
     commands.append({{"job", "plan"}, "Print what a job.json would run on a cluster; nothing is started.",
-                     {workspaceOption(), clusterOption(), fileOption("The job.json.")}, [](Context &c) {
-        const auto spec = readSpecFile(c);
+                     {workspaceOption(), clusterOption(), fileOption("The job.json."), noContainerOption()}, [](Context &c) {
+        auto spec = readSpecFile(c);
+        if (spec && c.args.isSet("no-container"))
+            spec = RunWithoutContainer::apply(*spec);
         if (!spec)
             return c.error(spec.error());
         const auto cluster = c.required("cluster");
@@ -568,9 +579,11 @@ QList<Command> jobCommands()
         }
         return 0;
     }});
-    commands.append({{"job", "metrics"}, "Print the metric records stored for a job (one JSON object per record "
-                     "with -o json); with --system, what its nodes did (CPU, memory, GPUs, network).",
+    commands.append({{"job", "metrics"}, "Print a job's train and validation series as a table, or as CSV with "
+                     "--csv; -o json prints every metric record stored for it. With --system, what its nodes did "
+                     "(CPU, memory, GPUs, network).",
                      {workspaceOption(), experimentOption(), jobOption(), queryOption(),
+                      QCommandLineOption(QStringList{"csv"}, "Print the series as CSV."),
                       {QStringLiteral("system"), QStringLiteral("The system samples of the job's nodes instead.")}},
                      [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
@@ -580,38 +593,51 @@ QList<Command> jobCommands()
             const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
             return c.print(system.json, system.table);
         }
-        Table t{{"Kind", "Rank", "Epoch", "Step", "Loss", "Accuracy", "Val loss", "Val accuracy"}, {}};
+        const auto records = c.store.jobMetrics(ref->job.id);
         QJsonArray array;
-        const auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 6); };
-        const auto counter = [](qint64 v) { return v < 0 ? QString() : QString::number(v); };
-        for (const auto &[id, record] : c.store.jobMetrics(ref->job.id)) {
+        for (const auto &[id, record] : records)
             array.append(QJsonDocument::fromJson(record).object());
-            const auto m = MetricRecord::fromJson(record);
-            if (!m)
-                continue;
-            t.rows.append({m->kind, counter(m->rank), counter(m->epoch), counter(m->step), number(m->loss),
-                           number(m->acc), number(m->valLoss), number(m->valAcc)});
+        if (c.args.isSet("csv") && !c.json() && !c.args.isSet("query")) {
+            c.out << metricSeriesCsv(records);
+            c.out.flush();
+            return 0;
         }
-        return c.print(array, t);
+        return c.print(array, metricSeriesTable(records));
     }});
-    commands.append({{"job", "node", "list"}, "List the nodes a job runs on.",
+    commands.append({{"job", "node", "list"}, "List the nodes a job runs on: each node's role, ranks, state in "
+                     "the job (from its execution-<node>.log) and state in the cluster.",
                      {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
-        Table t{{"Node", "Role", "State"}, {}};
+        const Job &job = ref->job;
+        Table t{{"Node", "Role", "Ranks", "In the job", "In the cluster"}, {}};
         QJsonArray array;
-        const QList<Node> nodes = c.store.nodes(ref->job.clusterId);
-        for (int i = 0; i < ref->job.nodes.size(); ++i) {
-            const QString &name = ref->job.nodes.at(i);
+        const QList<Node> nodes = c.store.nodes(job.clusterId);
+        JobOutput output(c.store);
+        for (int i = 0; i < job.nodes.size(); ++i) {
+            const QString &name = job.nodes.at(i);
             QString state;
             for (const Node &n : nodes) {
                 if (n.name == name)
                     state = toString(n.state);
             }
+            QStringList ranks;
+            for (qsizetype r = 0; r < job.rankNodes.size(); ++r) {
+                if (job.rankNodes.at(r) == name)
+                    ranks << QString::number(r);
+            }
+            const auto log = job.jobDir.isEmpty()
+                ? Result<QByteArray>(QByteArray())
+                : output.readFile(job, QStringLiteral("stdouterr/execution-%1.log").arg(name), 0, 4 << 20);
+            const QString inJob = log ? nodeStateInJob(*log) : QStringLiteral("unknown (%1)").arg(log.error());
             const QString role = i == 0 ? QStringLiteral("head (rank 0)") : QStringLiteral("worker");
-            t.rows.append({name, role, state});
-            array.append(QJsonObject{{"name", name}, {"role", role}, {"state", state}});
+            t.rows.append({name, role, ranks.join(QLatin1Char(',')), inJob, state});
+            QJsonArray rankArray;
+            for (const QString &r : ranks)
+                rankArray.append(r.toInt());
+            array.append(QJsonObject{{"name", name}, {"role", role}, {"ranks", rankArray}, {"stateInJob", inJob},
+                                     {"state", state}});
         }
         return c.print(array, t);
     }});

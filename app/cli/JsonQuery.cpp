@@ -10,11 +10,42 @@ namespace {
 // One step of a path: a field name, an index, or every element.
 struct Step
 {
-    enum class Kind { Field, Index, Each } kind = Kind::Field;
+    enum class Kind { Field, Index, Each, Select } kind = Kind::Field;
     QString field;
     qsizetype index = 0;
     QString text;  // the path up to and with this step, for messages
+    QList<QPair<QString, QString>> select;  // {key: path, ...}: each key and its path
 };
+
+Result<QList<Step>> parse(const QString &path);
+
+// The inside of `{name: name, n: nodes[0].name}`, split at its top-level commas.
+Result<QList<QPair<QString, QString>>> parseSelect(const QString &inside)
+{
+    QList<QPair<QString, QString>> pairs;
+    int depth = 0;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= inside.size(); ++i) {
+        const QChar c = i < inside.size() ? inside.at(i) : QLatin1Char(',');
+        if (c == QLatin1Char('{') || c == QLatin1Char('['))
+            ++depth;
+        else if (c == QLatin1Char('}') || c == QLatin1Char(']'))
+            --depth;
+        if (c != QLatin1Char(',') || depth > 0)
+            continue;
+        const QString item = inside.mid(start, i - start);
+        start = i + 1;
+        const qsizetype colon = item.indexOf(QLatin1Char(':'));
+        const QString key = item.left(colon).trimmed();
+        const QString value = item.mid(colon + 1).trimmed();
+        if (colon < 0 || key.isEmpty() || value.isEmpty())
+            return fail(QStringLiteral("expected key: path in { }, found '%1'").arg(item.trimmed()));
+        if (auto checked = parse(value); !checked)
+            return checked.failure();
+        pairs.append({key, value});
+    }
+    return pairs;
+}
 
 Result<QList<Step>> parse(const QString &path)
 {
@@ -23,7 +54,36 @@ Result<QList<Step>> parse(const QString &path)
     const auto bad = [&](const QString &why) {
         return fail(QStringLiteral("--query '%1': %2 at character %3").arg(path, why).arg(i + 1));
     };
+    // A bracketed step ends at `close`: it is kept with its text, and a '.' after it skipped.
+    const auto closeStep = [&](Step &step, qsizetype close) {
+        i = close + 1;
+        step.text = path.left(i);
+        steps.append(step);
+        if (i < path.size() && path.at(i) == QLatin1Char('.'))
+            ++i;
+    };
     while (i < path.size()) {
+        if (path.at(i) == QLatin1Char('{')) {
+            // A multiselect hash, as `[].{name:name, state:state}`: an object of the named paths.
+            int depth = 0;
+            qsizetype close = i;
+            for (; close < path.size(); ++close) {
+                if (path.at(close) == QLatin1Char('{'))
+                    ++depth;
+                else if (path.at(close) == QLatin1Char('}') && --depth == 0)
+                    break;
+            }
+            if (close == path.size())
+                return bad(QStringLiteral("'{' without '}'"));
+            const auto pairs = parseSelect(path.mid(i + 1, close - i - 1));
+            if (!pairs)
+                return bad(pairs.error());
+            Step step;
+            step.kind = Step::Kind::Select;
+            step.select = *pairs;
+            closeStep(step, close);
+            continue;
+        }
         if (path.at(i) == QLatin1Char('[')) {
             const qsizetype close = path.indexOf(QLatin1Char(']'), i);
             if (close < 0)
@@ -39,15 +99,12 @@ Result<QList<Step>> parse(const QString &path)
                     return bad(QStringLiteral("expected a number, '*' or nothing inside [ ]"));
                 step.kind = Step::Kind::Index;
             }
-            i = close + 1;
-            step.text = path.left(i);
-            steps.append(step);
-            if (i < path.size() && path.at(i) == QLatin1Char('.'))
-                ++i;
+            closeStep(step, close);
             continue;
         }
         qsizetype end = i;
-        while (end < path.size() && path.at(end) != QLatin1Char('.') && path.at(end) != QLatin1Char('['))
+        while (end < path.size() && path.at(end) != QLatin1Char('.') && path.at(end) != QLatin1Char('[')
+               && path.at(end) != QLatin1Char('{'))
             ++end;
         if (end == i)
             return bad(QStringLiteral("expected a field name"));
@@ -106,6 +163,19 @@ Result<QJsonValue> apply(const QJsonValue &value, const QList<Step> &steps, qsiz
                                               .arg(step.text, kindOf(v)));
             }
             v = array.at(index);
+            break;
+        }
+        case Step::Kind::Select: {
+            if (v.isNull() || v.isUndefined())
+                return QJsonValue(QJsonValue::Null);
+            QJsonObject selected;
+            for (const auto &[key, subpath] : step.select) {
+                const auto value = apply(v, *parse(subpath), 0, true);
+                if (!value)
+                    return value;
+                selected.insert(key, value->isUndefined() ? QJsonValue(QJsonValue::Null) : *value);
+            }
+            v = selected;
             break;
         }
         case Step::Kind::Each: {

@@ -2,6 +2,8 @@
 
 #include "ClusterCredentials.h"
 #include "ClusterMesh.h"
+#include "TrainerCheck.h"
+#include "jobs/TrainerDeployment.h"
 #include "common/ShellQuote.h"
 #include "transport/LocalTransport.h"
 #include "transport/SshTransport.h"
@@ -82,6 +84,10 @@ QString factsScript(const Cluster &cluster, const ProbeOptions &options)
                         "printf '%s\\n' \"$gpus\" | sed 's/^/gpu=/'; echo \"nvidia_smi_status=$st\"; "
                         "else echo nvidia_smi=no; fi\n");
     s += QStringLiteral("echo \"mpirun=$(mpirun --version 2>/dev/null | head -n 1)\"\n");
+    // Container runtimes a job's containerSettings can use: docker only when its daemon answers.
+    s += QStringLiteral("for t in apptainer singularity; do command -v $t >/dev/null 2>&1 && echo container=$t; done; "
+                        "command -v docker >/dev/null 2>&1 && timeout 10 docker info >/dev/null 2>&1 && echo container=docker; "
+                        "true\n");
     QString path = QStringLiteral("$PATH");
     if (!options.trainerDirectory.isEmpty())
         path = shellQuote(options.trainerDirectory) + QStringLiteral(":$PATH");
@@ -142,6 +148,61 @@ bool isLoopbackHost(const QString &host)
         || (parseIpv4(host, &address) && (address >> 24) == 127);
 }
 
+// The trainer check: the node's own traindesk-trainer, else this machine's copied there
+// (as a job would), run with --version; a missing shared library is named with its package.
+template<typename Report>
+void checkTrainer(Transport &transport, const Cluster &cluster, const ProbeOptions &options, const NodeFacts &f,
+                  NodeProbeResult &result, const Report &report)
+{
+    const QString id = QStringLiteral("trainer");
+    const QString title = QStringLiteral("Trainer");
+    QString path = f.trainerPath;
+    if (path.isEmpty() && options.trainerCopied && !cluster.mountRoot.isEmpty()) {
+        const auto bundle = TrainerDeployment::localBundle(options.trainerDirectory);
+        if (bundle) {
+            // One node at a time: nodes that share a home (NFS) share the folder, and the copy's
+            // temporary name is this process's.
+            static std::mutex copying;
+            std::lock_guard lock(copying);
+            if (auto copied = TrainerDeployment::ensureOnNode(transport, cluster, *bundle); !copied) {
+                report(id, title, false, copied.error(), QStringLiteral("the mount root must be writable on the node"));
+                return;
+            }
+            path = TrainerDeployment::remoteDirectory(cluster, *bundle) + QStringLiteral("/traindesk-trainer");
+        }
+    }
+    if (path.isEmpty()) {
+        report(id, title, options.trainerCopied,
+               options.trainerCopied ? QStringLiteral("not on the node: TrainDesk copies its own when a job starts")
+                                     : QStringLiteral("traindesk-trainer not found"),
+               QStringLiteral("jobs that use the bundled trainer need traindesk-trainer in %1 or on the PATH")
+                   .arg(options.trainerDirectory.isEmpty() ? QStringLiteral("the trainer folder") : options.trainerDirectory));
+        return;
+    }
+    const auto outcome = TrainerCheck::run(transport, path);
+    if (!outcome) {
+        report(id, title, false, outcome.error(), QString());
+        return;
+    }
+    if (outcome->runs) {
+        report(id, title, true, QStringLiteral("%1 (%2)").arg(outcome->version, path), QString());
+        return;
+    }
+    result.missingPackages = outcome->packageNames();
+    if (outcome->missingLibraries.isEmpty()) {
+        report(id, title, false, QStringLiteral("%1 does not run: %2").arg(path, outcome->error),
+               QStringLiteral("run it on the node to see why"));
+        return;
+    }
+    const QString packages = result.missingPackages.join(QLatin1Char(' '));
+    report(id, title, false, QStringLiteral("%1 does not run: it needs %2").arg(path, outcome->missingText()),
+           packages.isEmpty()
+               ? QStringLiteral("install the libraries named on the node")
+               : QStringLiteral("install them on the node (Debian/Ubuntu: sudo apt-get install %1), or run 'traindesk "
+                                "cluster setup --install-missing' where the node's user may use sudo without a password")
+                     .arg(packages));
+}
+
 } // namespace
 
 QString ProbeCheck::toText() const
@@ -161,7 +222,7 @@ QJsonObject NodeFacts::toJson() const
         addressArray.append(QJsonObject{{"interface", iface}, {"address", cidr}});
     return {{"hostname", hostname}, {"os", os}, {"cores", cores}, {"memoryBytes", memoryBytes},
             {"gpus", QJsonArray::fromStringList(gpus)}, {"openMpi", openMpiVersion}, {"trainer", trainerPath},
-            {"addresses", addressArray}};
+            {"containerRuntimes", QJsonArray::fromStringList(containerRuntimes)}, {"addresses", addressArray}};
 }
 
 NodeFacts NodeFacts::fromJson(const QJsonObject &o)
@@ -175,9 +236,16 @@ NodeFacts NodeFacts::fromJson(const QJsonObject &o)
         f.gpus << g.toString();
     f.openMpiVersion = o.value("openMpi").toString();
     f.trainerPath = o.value("trainer").toString();
+    for (const QJsonValue &r : o.value("containerRuntimes").toArray())
+        f.containerRuntimes << r.toString();
     for (const QJsonValue &a : o.value("addresses").toArray())
         f.addresses.append({a.toObject().value("interface").toString(), a.toObject().value("address").toString()});
     return f;
+}
+
+bool NodeFacts::knowsContainerRuntimes(const QJsonObject &json)
+{
+    return json.contains(QStringLiteral("containerRuntimes"));
 }
 
 bool NodeProbeResult::allPassed() const
@@ -312,6 +380,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
         f.memoryBytes = v.value(QStringLiteral("memory_kb")).value(0).toLongLong() * 1024;
         f.gpus = v.value(QStringLiteral("gpu"));
         f.trainerPath = v.value(QStringLiteral("trainer")).value(0);
+        f.containerRuntimes = v.value(QStringLiteral("container"));
         const QString mpirun = v.value(QStringLiteral("mpirun")).value(0);
         if (mpirun.contains(QLatin1String("Open MPI")))
             f.openMpiVersion = mpirun.section(QLatin1Char(' '), -1);
@@ -341,12 +410,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
                f.openMpiVersion.isEmpty() ? (mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun)
                                           : QStringLiteral("Open MPI %1").arg(f.openMpiVersion),
                QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
-        report(QStringLiteral("trainer"), QStringLiteral("Trainer"), !f.trainerPath.isEmpty() || options.trainerCopied,
-               !f.trainerPath.isEmpty() ? f.trainerPath
-               : options.trainerCopied  ? QStringLiteral("not on the node: TrainDesk copies its own when a job starts")
-                                        : QStringLiteral("traindesk-trainer not found"),
-               QStringLiteral("jobs that use the bundled trainer need traindesk-trainer in %1 or on the PATH")
-                   .arg(options.trainerDirectory.isEmpty() ? QStringLiteral("the trainer folder") : options.trainerDirectory));
+        checkTrainer(**transport, cluster, options, f, result, report);
         const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");
         report(QStringLiteral("mountRoot"), QStringLiteral("Mount root writable"), rootOk,
                cluster.mountRoot.isEmpty() ? QStringLiteral("~/traindesk/mounts (the default)") : cluster.mountRoot,

@@ -38,10 +38,13 @@ struct NodeFacts
     QStringList gpus;            // "NVIDIA H100 80GB HBM3, 81559 MiB"
     QString openMpiVersion;      // empty when mpirun is missing or not Open MPI
     QString trainerPath;
+    QStringList containerRuntimes;  // apptainer, singularity, docker (its daemon answering) on the PATH
     QList<QPair<QString, QString>> addresses;  // interface, address/prefix (IPv4)
 
     QJsonObject toJson() const;
     static NodeFacts fromJson(const QJsonObject &json);
+    // Whether `json` comes from a probe that looked for container runtimes.
+    static bool knowsContainerRuntimes(const QJsonObject &json);
 };
 
 struct NodeProbeResult
@@ -50,6 +53,7 @@ struct NodeProbeResult
     bool connected = false;
     NodeFacts facts;
     QList<ProbeCheck> checks;
+    QStringList missingPackages;  // Debian/Ubuntu packages the trainer needs on the node
     bool allPassed() const;
 };
 

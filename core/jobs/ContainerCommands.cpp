@@ -51,14 +51,16 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
     auto failWith = [&](const QString &message) {
         return QStringLiteral("{ echo %1 >&2; exit 1; }").arg(shellQuote(node + QStringLiteral(": ") + message));
     };
+    // How to run the job anyway, after either message.
+    const QString without = QStringLiteral(" (or submit the job with --no-container to run it on the nodes as they are)");
     QString t;
     t += QStringLiteral("if command -v apptainer >/dev/null 2>&1; then td_rt=apptainer; "
                         "elif command -v singularity >/dev/null 2>&1; then td_rt=singularity; "
                         "elif command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then td_rt=docker; "
                         "elif command -v docker >/dev/null 2>&1; then %1; else %2; fi\n")
              .arg(failWith(QStringLiteral("containerSettings needs docker or apptainer: docker is installed but its "
-                                          "daemon does not answer (docker info failed), and apptainer is not installed")),
-                  failWith(QStringLiteral("containerSettings needs docker or apptainer, and neither is installed")));
+                                          "daemon does not answer (docker info failed), and apptainer is not installed") + without),
+                  failWith(QStringLiteral("containerSettings needs docker or apptainer, and neither is installed") + without));
     const QString password = QStringLiteral("\"$%1\"").arg(registryPasswordVariable);
     QStringList dockerMounts{QStringLiteral("-v"), QStringLiteral("/tmp:/tmp")};
     for (const QString &p : bindPaths)

@@ -3,6 +3,7 @@
 #include "JobSpec.h"
 #include "JobScope.h"
 #include "JobSweep.h"
+#include "RunWithoutContainer.h"
 #include "TrainerDeployment.h"
 #include "SlurmBatchScript.h"
 #include "jobs/MultiNodeJob.h"
@@ -68,15 +69,19 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
     const auto cluster = m_store.cluster(ws->id, request.cluster);
     if (!cluster)
         return cluster.failure();
+    const QByteArray spec = request.noContainer ? RunWithoutContainer::apply(request.spec) : request.spec;
     // The same checks as `job validate`, plus the cluster's size and the workspace's shares.
-    const ParsedJobSpec parsed = parseJobSpec(request.spec, specContextFor(m_store, *ws, *cluster));
+    const ParsedJobSpec parsed = parseJobSpec(spec, specContextFor(m_store, *ws, *cluster));
     if (parsed.hasErrors())
         return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
     // Build the plan now so that a job that could never start is refused at submit.
     if (auto plan = planOfSpec(parsed.spec, *ws, *cluster, request.experiment, request.job); !plan)
         return plan.failure();
+    // An image the nodes cannot run would fail at node setup: refused now, saying what to do.
+    if (const auto refused = RunWithoutContainer::refusal(parsed.spec, m_store.nodes(cluster->id)))
+        return fail(*refused);
     // Secret values never reach the database in clear.
-    const auto stored = Secrets::sealForStore(request.spec, parsed.spec, m_store.path());
+    const auto stored = Secrets::sealForStore(spec, parsed.spec, m_store.path());
     if (!stored)
         return stored.failure();
 
@@ -283,14 +288,7 @@ VoidResult JobRunner::deployTrainer(const Cluster &cluster, const QList<Node> &n
     const auto bundle = TrainerDeployment::localBundle(DataPaths::trainerDirectory());
     if (!bundle)
         return {};  // nothing to copy: the nodes' own traindesk-trainer, if any, runs
-    for (const Node &node : nodes) {
-        auto transport = openTransport(cluster, node);
-        if (!transport)
-            return transport.failure();
-        if (auto copied = TrainerDeployment::ensureOnNode(**transport, cluster, *bundle); !copied)
-            return fail(QStringLiteral("node %1: %2").arg(node.name, copied.error()));
-    }
-    return {};
+    return TrainerDeployment::ensureOnNodes(cluster, nodes, *bundle);
 }
 
 VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes)

@@ -25,6 +25,7 @@ struct SubmitRequest
     QString cluster;
     QByteArray spec;     // job.json text
     bool draft = false;  // save without queueing (the demo job starts like this)
+    bool noContainer = false;  // run on the nodes as they are (RunWithoutContainer::apply)
 };
 
 // Submits, schedules, starts, watches and terminates jobs. Clients only submit and queue;

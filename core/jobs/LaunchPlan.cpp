@@ -484,6 +484,12 @@ struct Builder
         for (const auto &[name, value] : env)
             passed << name;
         passed << plan.secretNames << QStringLiteral("AZ_BATCHAI_NUM_GPUS");
+        const QString pythonWord = QStringLiteral("\"$%1\"").arg(defaultPythonVariable);
+        bool defaultPython = launch->program.contains(pythonWord);
+        for (const LaunchTask &task : launch->tasks)
+            defaultPython = defaultPython || task.program.contains(pythonWord);
+        if (defaultPython)
+            passed << defaultPythonVariable;
         // The launch script puts the bundled trainer's folder on PATH: every rank needs it.
         if (!context.trainerDirectory.isEmpty())
             passed << QStringLiteral("PATH");
@@ -498,6 +504,13 @@ struct Builder
         in.environment = env;
         in.secrets = secrets;
         in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), gpuCount}};
+        if (defaultPython) {
+            // Decided on the head node, said once in its log; every rank gets the same name.
+            in.computed.append({defaultPythonVariable,
+                                QStringLiteral("command -v python >/dev/null 2>&1 && echo python || echo python3")});
+            in.beforeCommand = QStringLiteral("[ \"$%1\" = python ] || log \"no 'python' on this node: the job's "
+                                              "Python script runs with python3\"").arg(defaultPythonVariable);
+        }
         if (context.slurm) {
             // The allocation's hosts are known only when it starts.
             in.computed.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"),
@@ -520,6 +533,7 @@ struct Builder
         in.cleanupTexts = cleanup;
         in.preparationTexts = preparation;
         in.command = plan.commandLine;
+        in.rankNodes = plan.rankNodes;
         if (spec.containerSettings && spec.containerSettings->imageSourceRegistry.credentials)
             in.registryPassword = spec.containerSettings->imageSourceRegistry.credentials->password.value_or(QString());
         in.limit = plan.maxWallClockTime;

@@ -22,7 +22,51 @@ QString backgroundStep(const QString &command, const QString &logFile, const QSt
 
 const QString stdErrFile = QStringLiteral("stdouterr/stderr.txt");
 
+QString timestamp() { return QStringLiteral("$(date -u +%Y-%m-%dT%H:%M:%SZ)"); }
+
+QString nodeLogName(const Node &node) { return QStringLiteral("execution-%1.log").arg(node.name); }
+
+// "ranks 2, 3 of 4 on this node" for the node's log when the job starts.
+QString ranksOn(const QString &node, const QStringList &rankNodes)
+{
+    QStringList ranks;
+    for (qsizetype r = 0; r < rankNodes.size(); ++r) {
+        if (rankNodes.at(r) == node)
+            ranks << QString::number(r);
+    }
+    if (ranks.isEmpty())
+        return QStringLiteral("no rank on this node");
+    return QStringLiteral("rank%1 %2 of %3 on this node")
+        .arg(ranks.size() == 1 ? QString() : QStringLiteral("s"), ranks.join(QStringLiteral(", ")))
+        .arg(rankNodes.size());
+}
+
 } // namespace
+
+QStringList withNodeLogs(const QStringList &texts, const QList<Node> &nodes, const QString &step, bool logStart)
+{
+    if (nodes.size() < 2)
+        return texts;
+    QStringList wrapped;
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        const QString text = texts.value(i);
+        if (i == 0) {  // the head node's log is written by the launch script itself
+            wrapped << text;
+            continue;
+        }
+        QString w = QStringLiteral("nlog() { mkdir -p \"$AZ_BATCHAI_STDOUTERR_DIR\" 2>/dev/null; echo \"%1 $*\" >> "
+                                   "\"$AZ_BATCHAI_STDOUTERR_DIR\"/%2; }\n")
+                        .arg(timestamp(), shellQuote(nodeLogName(nodes.at(i))));
+        if (logStart)
+            w += QStringLiteral("nlog %1\n").arg(shellQuote(step + QStringLiteral(" started")));
+        // A subshell: the step's own `exit` still reaches the lines after it.
+        w += QStringLiteral("( :\n%1\n); rc=$?\n").arg(text);
+        w += QStringLiteral("if [ $rc -eq 0 ]; then nlog %1; else nlog \"%2 failed with exit code $rc\"; fi\nexit $rc")
+                 .arg(shellQuote(step + QStringLiteral(" succeeded")), step);
+        wrapped << w;
+    }
+    return wrapped;
+}
 
 QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QString &hostfilePath,
                     const QStringList &environment, bool slurm)
@@ -83,7 +127,15 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     // Open MPI refuses root unless told; TrainDesk's nodes are often containers run as root.
     s += QStringLiteral("if [ \"$(id -u)\" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi\n");
     s += QStringLiteral("mkdir -p \"$AZ_BATCHAI_JOB_TEMP\" \"$AZ_BATCHAI_SHARED_JOB_TEMP\" \"$AZ_BATCHAI_STDOUTERR_DIR\"\n");
-    s += QStringLiteral("log() { echo \"$(date -u +%Y-%m-%dT%H:%M:%SZ) $*\" >> %1; }\n").arg(shellQuote(logFile));
+    s += QStringLiteral("log() { echo \"%1 $*\" >> %2; }\n").arg(timestamp(), shellQuote(logFile));
+    // The other nodes' logs get the job's start and end from here (their own steps write the rest).
+    QStringList otherLogs;
+    for (qsizetype i = 1; i < in.nodes.size(); ++i)
+        otherLogs << shellQuote(QStringLiteral("stdouterr/") + nodeLogName(in.nodes.at(i)));
+    if (otherLogs.isEmpty())
+        s += QStringLiteral("log_nodes() { :; }\n");
+    else
+        s += QStringLiteral("log_nodes() { for f in %1; do echo \"%2 $*\" >> \"$f\"; done; }\n").arg(otherLogs.join(QLatin1Char(' ')), timestamp());
 
     // Every step runs in the background and is waited for, so that a SIGTERM (terminate, or
     // the wall clock) reaches the trap and the exit code is still written.
@@ -103,6 +155,7 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
                         "  cleanup\n"
                         "  record_exit \"$1\"\n"
                         "  log \"finished with exit code $1\"\n"
+                        "  log_nodes \"job finished with exit code $1\"\n"
                         "  exit 0\n"
                         "}\n");
     s += QStringLiteral("record_exit() { printf '%-15s\\n' \"$1\" 1<> exit_code.tmp && mv exit_code.tmp exit_code; }\n");
@@ -141,7 +194,9 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
             setupPassed << ContainerCommands::registryPasswordVariable;
         }
         s += QStringLiteral("log 'node setup started'\n");
-        s += backgroundStep(onEveryNode(in.setupTexts, in.nodes, in.hostfilePath, setupPassed, in.slurm), logFile, stdErrFile);
+        s += backgroundStep(onEveryNode(withNodeLogs(in.setupTexts, in.nodes, QStringLiteral("node setup"), false), in.nodes,
+                                        in.hostfilePath, setupPassed, in.slurm),
+                            logFile, stdErrFile);
         if (!in.registryPassword.isEmpty())
             s += QStringLiteral("unset %1\n").arg(ContainerCommands::registryPasswordVariable);
         s += QStringLiteral("if [ $rc -ne 0 ]; then failed node_setup; log \"node setup failed with exit code $rc "
@@ -151,14 +206,26 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     }
     if (!in.preparationTexts.isEmpty()) {
         s += QStringLiteral("log 'job preparation started'\n");
-        s += backgroundStep(onEveryNode(in.preparationTexts, in.nodes, in.hostfilePath, passed, in.slurm), logFile, stdErrFile);
+        s += backgroundStep(onEveryNode(withNodeLogs(in.preparationTexts, in.nodes, QStringLiteral("job preparation"), true),
+                                        in.nodes, in.hostfilePath, passed, in.slurm),
+                            logFile, stdErrFile);
         s += QStringLiteral("if [ $rc -ne 0 ]; then failed job_prep; finish $rc; fi\n");
         s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
         s += QStringLiteral("log 'job preparation succeeded'\n");
     }
     for (const QString &path : in.outputDirectories)
         s += QStringLiteral("mkdir -p %1\n").arg(shellQuote(path));
-    s += QStringLiteral("log 'job started'\n");
+    if (!in.beforeCommand.isEmpty())
+        s += in.beforeCommand + QLatin1Char('\n');
+    if (in.nodes.size() < 2) {
+        s += QStringLiteral("log 'job started'\n");
+    } else {
+        s += QStringLiteral("log %1\n").arg(shellQuote(QStringLiteral("job started: ") + ranksOn(in.nodes.first().name, in.rankNodes)));
+        for (qsizetype i = 1; i < in.nodes.size(); ++i)
+            s += QStringLiteral("echo \"%1 \"%2 >> %3\n")
+                     .arg(timestamp(), shellQuote(QStringLiteral("job started: ") + ranksOn(in.nodes.at(i).name, in.rankNodes)),
+                          shellQuote(QStringLiteral("stdouterr/") + nodeLogName(in.nodes.at(i))));
+    }
     // The command is the user's shell text (or built around it): a group, so that `a; b` stays one job.
     s += QStringLiteral("{\n%1\n} > stdouterr/stdout.txt 2> stdouterr/stderr.txt &\n").arg(in.command);
     s += QStringLiteral("wait_for $!\nfinish $?\n");

@@ -26,6 +26,8 @@ struct LaunchScriptInput
     QStringList preparationTexts;  // jobPreparation on each node
     QStringList cleanupTexts;      // after the job, whatever happened
     QString command;               // the job itself (shell text, run on the head node)
+    QStringList rankNodes;         // the node of each rank, for the nodes' execution logs
+    QString beforeCommand;         // head node shell text just before the job (its notes go to the log)
     QString registryPassword;      // for the setup only; empty when none
     WallClockTime limit;
     bool slurm = false;            // inside a Slurm allocation: per-node steps are srun steps
@@ -41,6 +43,11 @@ QString launchScript(const LaunchScriptInput &input, bool revealSecrets);
 // one mpirun with an app context per node. `environment` names the variables to pass.
 // In a Slurm allocation (`slurm`), one srun step with a task per node, each picking its
 // text by $SLURM_NODEID.
+// Wraps each node's `texts` of a step (`step`: "node setup", "job preparation") so that,
+// on a job of several nodes, each node writes how the step went in its own
+// $AZ_BATCHAI_STDOUTERR_DIR/execution-<node>.log (the head node's log is the script's own).
+QStringList withNodeLogs(const QStringList &texts, const QList<Node> &nodes, const QString &step, bool logStart);
+
 QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QString &hostfilePath,
                     const QStringList &environment, bool slurm = false);
 

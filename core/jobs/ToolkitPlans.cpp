@@ -8,6 +8,8 @@
 
 namespace TrainDesk {
 
+const QString defaultPythonVariable = QStringLiteral("TRAINDESK_PYTHON");
+
 QString toString(ToolkitLaunch::Kind kind)
 {
     switch (kind) {
@@ -28,7 +30,9 @@ QString python(const std::optional<QString> &interpreter, bool inContainer)
 {
     if (interpreter && !interpreter->isEmpty())
         return shellWordWithVariables(*interpreter);
-    return inContainer ? QStringLiteral("python") : QStringLiteral("python3");
+    // On a node, the launch script sets the variable to python, or python3 where there is no
+    // python (Debian, Ubuntu): scripts written for the service's images run unchanged.
+    return inContainer ? QStringLiteral("python") : QStringLiteral("\"$%1\"").arg(defaultPythonVariable);
 }
 
 // The interpreter and the script are paths: one word each, in which only $AZ_BATCHAI_*

@@ -41,9 +41,13 @@ struct ToolkitLaunch
 
 QString toString(ToolkitLaunch::Kind kind);
 
+// The interpreter of a Python toolkit that names none, on a node (outside a container):
+// "python", or "python3" where the node has no python; set by the launch script.
+extern const QString defaultPythonVariable;
+
 // The launch of `spec`'s toolkit on `nodes` (the job's nodes, head first), or why it cannot
 // run there. `inContainer` picks the default interpreter: "python" in an image (as the
-// service ran it), "python3" on a node.
+// service ran it), $TRAINDESK_PYTHON on a node (defaultPythonVariable).
 Result<ToolkitLaunch> toolkitLaunch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer);
 
 } // namespace TrainDesk

@@ -1,5 +1,6 @@
 #include "TrainerDeployment.h"
 
+#include "cluster/TransportFactory.h"
 #include "common/ShellQuote.h"
 #include "transport/Transport.h"
 
@@ -7,6 +8,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
+#include <thread>
 
 namespace TrainDesk::TrainerDeployment {
 
@@ -44,16 +47,28 @@ QString remoteDirectory(const Cluster &cluster, const Bundle &bundle)
     return cluster.mountRoot + QStringLiteral("/.traindesk-trainer/") + bundle.id;
 }
 
-VoidResult ensureOnNode(Transport &transport, const Cluster &cluster, const Bundle &bundle)
+namespace {
+
+// Whether the node has the bundle (the executable is written last: once it is there, the whole bundle is).
+Result<bool> isOnNode(Transport &transport, const Cluster &cluster, const Bundle &bundle)
 {
-    const QString directory = remoteDirectory(cluster, bundle);
-    const QString installed = directory + QLatin1Char('/') + executableName;
-    // The executable is written last: once it is there, the whole bundle is.
+    const QString installed = remoteDirectory(cluster, bundle) + QLatin1Char('/') + executableName;
     const auto there = transport.exec(QStringLiteral("test -x %1").arg(shellQuote(installed)), 15000);
     if (!there)
         return there.failure();
-    if (there->exitCode == 0)
+    return there->exitCode == 0;
+}
+
+} // namespace
+
+VoidResult ensureOnNode(Transport &transport, const Cluster &cluster, const Bundle &bundle)
+{
+    const auto there = isOnNode(transport, cluster, bundle);
+    if (!there)
+        return there.failure();
+    if (*there)
         return {};
+    const QString directory = remoteDirectory(cluster, bundle);
     if (auto made = transport.makeDirectories(directory); !made)
         return made;
     const auto executable = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
@@ -67,6 +82,42 @@ VoidResult ensureOnNode(Transport &transport, const Cluster &cluster, const Bund
         const QString target = directory + QLatin1Char('/') + QFileInfo(path).fileName();
         if (auto written = transport.writeFile(target, f.readAll(), executable); !written)
             return fail(QStringLiteral("cannot copy the trainer to %1 (%2): %3").arg(transport.nodeName(), target, written.error()));
+    }
+    return {};
+}
+
+VoidResult ensureOnNodes(const Cluster &cluster, const QList<Node> &nodes, const Bundle &bundle)
+{
+    // Looked for on every node at once (the common case: there already); copied one node at
+    // a time, looking again first, since nodes that share a home (NFS) share the folder too.
+    QList<std::shared_ptr<Transport>> transports(nodes.size());
+    QStringList errors(nodes.size());
+    QList<bool> there(nodes.size(), false);
+    std::vector<std::thread> threads;
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        threads.emplace_back([&, i] {
+            auto transport = openTransport(cluster, nodes.at(i));
+            if (!transport) {
+                errors[i] = transport.error();
+                return;
+            }
+            transports[i] = *transport;
+            const auto found = isOnNode(**transport, cluster, bundle);
+            if (!found)
+                errors[i] = found.error();
+            else
+                there[i] = *found;
+        });
+    }
+    for (std::thread &t : threads)
+        t.join();
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        if (errors.at(i).isEmpty() && !there.at(i)) {
+            if (auto copied = ensureOnNode(*transports.at(i), cluster, bundle); !copied)
+                errors[i] = copied.error();
+        }
+        if (!errors.at(i).isEmpty())
+            return fail(QStringLiteral("node %1: %2").arg(nodes.at(i).name, errors.at(i)));
     }
     return {};
 }

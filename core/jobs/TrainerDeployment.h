@@ -10,8 +10,9 @@ class Transport;
 // The bundled trainer on the nodes of an SSH cluster. Jobs run `traindesk-trainer` on
 // every node, and nodes other than this machine do not have its folder: before a job
 // starts, each of its nodes gets a copy (the executable and, where built, its CUDA plugin)
-// in a folder named after the files' hash under the cluster's mount root, which has the
-// same path on every node. A node that has that folder already gets nothing.
+// in a folder named after the files' hash (a checksum of this version) under the cluster's
+// mount root (~/traindesk/mounts/<workspace>/<cluster> by default), which has the same path
+// on every node. A node that has that folder already gets nothing.
 namespace TrainerDeployment {
 
 struct Bundle
@@ -28,6 +29,8 @@ Result<Bundle> localBundle(const QString &trainerDirectory);
 QString remoteDirectory(const Cluster &cluster, const Bundle &bundle);
 // Copies the bundle to the node unless it is there already (each file written atomically).
 VoidResult ensureOnNode(Transport &transport, const Cluster &cluster, const Bundle &bundle);
+// The same on every node of `nodes`, in parallel; a failure names the node.
+VoidResult ensureOnNodes(const Cluster &cluster, const QList<Node> &nodes, const Bundle &bundle);
 
 } // namespace TrainerDeployment
 } // namespace TrainDesk

@@ -2,6 +2,7 @@
 // all this machine (mpirun starts one app context per node), with fake docker/python/apt
 // where the tutorial needs them, and this machine's real docker where it has one.
 #include "jobs/LaunchPlan.h"
+#include "jobs/NodeStory.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -497,6 +498,18 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QCOMPARE(r.out.count("through the alias"), 2);
         for (const char *node : {"node0", "node1"})
             QCOMPARE(readFile(plan->stdOutErrDir + "/stdout-job_prep-" + node + ".txt"), QByteArray("prepared\n"));
+        // Each node's own execution log: its setup and preparation, its ranks, the job's end.
+        const QByteArray node1 = readFile(plan->stdOutErrDir + "/execution-node1.log");
+        int at = 0;
+        for (const char *line : {"node setup succeeded", "job preparation started", "job preparation succeeded",
+                                 "job started: rank 1 of 2 on this node", "job finished with exit code 0"}) {
+            const int found = node1.indexOf(line, at);
+            QVERIFY2(found >= at, qPrintable(QStringLiteral("'%1' not in order in:\n%2").arg(line, node1)));
+            at = found;
+        }
+        QVERIFY2(r.log.contains("job started: rank 0 of 2 on this node"), r.log.constData());
+        QCOMPARE(nodeStateInJob(node1), QStringLiteral("finished"));
+        QCOMPARE(nodeStateInJob(r.log), QStringLiteral("finished"));
         const QString jobMountRoot = c.mountRoot + "/.jobs/uuid-mounts";
         // The mount command ran on each node with the mount path after it, as on the service.
         QCOMPARE(readFile(m_dir.filePath("fake.log")),
@@ -519,6 +532,11 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QCOMPARE(r.failedStep, QStringLiteral("job_prep"));
         QCOMPARE(readFile(plan->stdOutErrDir + "/stderr-job_prep-node1.txt"), QByteArray("oops\n"));
         QVERIFY(!QFileInfo::exists(plan->stdOutErrDir + "/stdout.txt"));
+        // node1's own log says its preparation failed, and how the job ended.
+        const QByteArray node1 = readFile(plan->stdOutErrDir + "/execution-node1.log");
+        QVERIFY2(node1.contains("job preparation failed with exit code 7") && !node1.contains("job started"), node1.constData());
+        QCOMPARE(nodeStateInJob(node1), QStringLiteral("failed (exit code 7)"));
+        QCOMPARE(nodeStateInJob(node1.left(node1.indexOf("job finished"))), QStringLiteral("job preparation failed (exit code 7)"));
     }
 
     void wallClockTimeEndsTheJob()
@@ -606,9 +624,9 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QTest::newRow("custom MPI defaults to nodeCount") << with("customMpiSettings", {{"commandLine", "./a.out --x"}})
                                                           << mpirun.arg(2) + " * ./a.out --x";
         QTest::newRow("horovod") << with("horovodSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 8}})
-                                 << mpirun.arg(8) + " * python3 \"t.py\"";
+                                 << mpirun.arg(8) + " * \"$TRAINDESK_PYTHON\" \"t.py\"";
         QTest::newRow("chainer") << with("chainerSettings", {{"pythonScriptFilePath", "t.py"}, {"commandLineArgs", "-g"}})
-                                 << mpirun.arg(2) + " * python3 \"t.py\" -g";
+                                 << mpirun.arg(2) + " * \"$TRAINDESK_PYTHON\" \"t.py\" -g";
         QTest::newRow("cntk brainscript") << with("cntkSettings", {{"configFilePath", "c.cntk"}, {"commandLineArgs", "a=1"}})
                                           << mpirun.arg(2) + " * cntk configFile=\"c.cntk\" a=1";
         QTest::newRow("cntk python") << with("cntkSettings", {{"languageType", "python"}, {"pythonScriptFilePath", "t.py"},
@@ -617,9 +635,9 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QTest::newRow("caffe solver") << with("caffeSettings", {{"configFilePath", "s.prototxt"}})
                                       << mpirun.arg(2) + " * caffe train --solver=\"s.prototxt\"";
         QTest::newRow("caffe python") << with("caffeSettings", {{"pythonScriptFilePath", "t.py"}, {"processCount", 1}})
-                                      << mpirun.arg(1) + " * python3 \"t.py\"";
+                                      << mpirun.arg(1) + " * \"$TRAINDESK_PYTHON\" \"t.py\"";
         QTest::newRow("pytorch mpi") << with("pyTorchSettings", {{"pythonScriptFilePath", "t.py"}, {"communicationBackend", "mpi"}})
-                                     << mpirun.arg(2) + " * python3 \"t.py\"";
+                                     << mpirun.arg(2) + " * \"$TRAINDESK_PYTHON\" \"t.py\"";
         QTest::newRow("custom toolkit runs as written") << with("customToolkitSettings", {{"commandLine", "cd x; ./run.sh | tee o"}})
                                                         << "cd x; ./run.sh | tee o";
     }
@@ -638,7 +656,10 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         }
         QVERIFY2(plan->commandLine.startsWith(parts.at(0) + " -x AZ_BATCHAI_MOUNT_ROOT "), qPrintable(plan->commandLine));
         // PATH too: the launch script puts the bundled trainer's folder on it for every rank.
-        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS -x PATH " + parts.at(1)), qPrintable(plan->commandLine));
+        // A Python toolkit on a node gets the interpreter the head node chose (python, else python3).
+        const QString python = parts.at(1).contains("$TRAINDESK_PYTHON") ? "-x TRAINDESK_PYTHON " : "";
+        QVERIFY2(plan->commandLine.endsWith(" -x AZ_BATCHAI_NUM_GPUS " + python + "-x PATH " + parts.at(1)),
+                 qPrintable(plan->commandLine));
     }
 
     void rankNodesFollowTheSlots_data()

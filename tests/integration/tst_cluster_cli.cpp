@@ -100,6 +100,16 @@ private slots:
         QCOMPARE(idle.out, QStringLiteral("2\n"));
         const ProgramRun hosts = cli({"cluster", "node", "list", "-c", "c", "--query", "[*].host", "-o", "json"});
         QCOMPARE(QJsonDocument::fromJson(hosts.out.toUtf8()).array(), QJsonArray({"127.0.0.2", "127.0.0.3"}));
+        // az's projections: an object of the named paths for each element.
+        const ProgramRun picked = cli({"cluster", "node", "list", "-c", "c", "--query", "[].{host:host, first:name, no:missing}"});
+        QVERIFY2(picked.exitCode == 0, qPrintable(picked.describe()));
+        const QJsonArray pickedArray = QJsonDocument::fromJson(picked.out.toUtf8()).array();
+        QCOMPARE(pickedArray.size(), 2);
+        const QString secondName = cli({"cluster", "node", "list", "-c", "c", "--query", "[1].name"}).out.trimmed();
+        QCOMPARE(pickedArray.at(1).toObject(),
+                 (QJsonObject{{"host", "127.0.0.3"}, {"first", secondName}, {"no", QJsonValue::Null}}));
+        const ProgramRun unclosed = cli({"cluster", "node", "list", "-c", "c", "--query", "[].{host:host"});
+        QVERIFY(unclosed.exitCode != 0 && unclosed.err.contains("'{' without '}'"));
 
         const ProgramRun list = cli({"cluster", "list"});
         QVERIFY(list.out.contains(QRegularExpression(QStringLiteral("\\nc\\s+steady\\s+2"))));

@@ -125,6 +125,39 @@ private Q_SLOTS:
         QCOMPARE(editor->text(), EmbeddedDefaults::demoJobSpec());
     }
 
+    void runWithoutTheContainer()
+    {
+        // The tutorial's job with its image and the preparation that ran in it; the editor's
+        // switch submits it without both, for nodes with neither docker nor apptainer.
+        NewJobWizard wizard(m_backend.get());
+        wizard.show();
+        wizard.sourcePage()->selectTemplate(2);
+        wizard.next();
+        wizard.targetPage()->nameEdit()->setText(QStringLiteral("no-image"));
+        wizard.targetPage()->draftCheck()->setChecked(true);
+        wizard.next();
+        JobEditor *editor = wizard.editPage()->editor();
+        QJsonObject root = QJsonDocument::fromJson(editor->text()).object();
+        QJsonObject properties = root.value("properties").toObject();
+        properties.insert("nodeCount", 1);
+        properties.insert("containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "tensorflow/tensorflow:1.8.0-gpu"}}}});
+        properties.insert("jobPreparation", QJsonObject{{"commandLine", "pip install keras horovod"}});
+        root.insert("properties", properties);
+        editor->jsonEdit()->setPlainText(QString::fromUtf8(QJsonDocument(root).toJson()).replace("myshare", "local"));
+        QVERIFY2(!editor->hasErrors(), qPrintable(editor->summaryText()));
+        QVERIFY(!editor->runWithoutContainer());
+        editor->noContainerSwitch()->setChecked(true);
+        QVERIFY(editor->runWithoutContainer());
+        QSignalSpy submitted(&wizard, &NewJobWizard::jobSubmitted);
+        wizard.button(QWizard::FinishButton)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.count(), 1, 10000);
+        const Job *job = m_backend->snapshot().findJob(submitted.at(0).at(0).toLongLong());
+        QVERIFY(job);
+        const QJsonObject stored = QJsonDocument::fromJson(job->spec).object().value("properties").toObject();
+        QVERIFY2(!stored.contains("containerSettings") && !stored.contains("jobPreparation"), job->spec.constData());
+        QVERIFY(stored.contains("horovodSettings"));
+    }
+
     void refusedSubmitKeepsTheWizardOpen()
     {
         NewJobWizard wizard(m_backend.get());

@@ -4,6 +4,7 @@
 #include "JobSpecDocument.h"
 #include "JobSpecForm.h"
 
+#include <QCheckBox>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QListView>
@@ -24,6 +25,7 @@ JobEditor::JobEditor(QWidget *parent)
       m_issues(new IssueListModel(this)),
       m_issueView(new QListView(this)),
       m_summary(new QLabel(this)),
+      m_noContainer(new QCheckBox(tr("Run &without the container"), this)),
       m_splitter(new QSplitter(Qt::Horizontal, this))
 {
     m_json->setObjectName(QStringLiteral("jsonEdit"));
@@ -67,6 +69,10 @@ JobEditor::JobEditor(QWidget *parent)
     auto *issuesRow = new QHBoxLayout;
     issuesRow->addWidget(issuesTitle);
     issuesRow->addWidget(m_summary, 1);
+    m_noContainer->setObjectName(QStringLiteral("noContainer"));
+    m_noContainer->setToolTip(tr("Run on the nodes as they are: submit leaves out containerSettings and the "
+                                 "jobPreparation that ran in the container (for nodes with neither docker nor apptainer)"));
+    issuesRow->addWidget(m_noContainer);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_splitter, 1);
@@ -115,6 +121,8 @@ bool JobEditor::hasErrors() const
 {
     return m_document->hasErrors();
 }
+
+bool JobEditor::runWithoutContainer() const { return m_noContainer->isChecked(); }
 
 QString JobEditor::summaryText() const
 {

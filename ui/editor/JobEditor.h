@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QListView;
 class QModelIndex;
@@ -42,6 +43,10 @@ public:
     QListView *issueView() const { return m_issueView; }
     IssueListModel *issueModel() const { return m_issues; }
     QString summaryText() const;
+    // "Run without the container": submit leaves out containerSettings and the jobPreparation
+    // that ran in it (RunWithoutContainer), for nodes with neither docker nor apptainer.
+    bool runWithoutContainer() const;
+    QCheckBox *noContainerSwitch() const { return m_noContainer; }
 
 Q_SIGNALS:
     void validityChanged(bool valid);  // valid: no errors (warnings allowed)
@@ -58,6 +63,7 @@ private:
     IssueListModel *m_issues;
     QListView *m_issueView;
     QLabel *m_summary;
+    QCheckBox *m_noContainer;
     QSplitter *m_splitter;
     bool m_settingText = false;
     bool m_valid = false;

@@ -149,6 +149,7 @@ void NewJobWizard::submit()
     request.cluster = m_target->clusterName();
     request.spec = m_edit->editor()->text();
     request.draft = m_target->draft();
+    request.noContainer = m_edit->editor()->runWithoutContainer();
     m_edit->setBusy(true, request.draft ? tr("Saving the draft…") : tr("Submitting…"));
     m_request = m_backend->submitJob(request);
 }
