@@ -4,10 +4,14 @@
 #include "cluster/ClusterView.h"
 #include "common/Icons.h"
 #include "common/StateStyle.h"
+#include "common/ElidedToolTips.h"
+#include "common/Theme.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "files/OutputFilesView.h"
 #include "info/ResourceInfoView.h"
+#include "charts/MetricSeries.h"
+#include "job/JobProgress.h"
 #include "job/JobView.h"
 #include "session/Backend.h"
 #include "store/Store.h"
@@ -47,6 +51,8 @@ int runMainWindow()
                                  QObject::tr("Cannot create the default workspace:\n%1").arg(ensured.error()));
         }
     }
+    Theme::applyStored();
+    ElidedToolTips::install();
     Backend backend(databasePath);
     MainWindow window(&backend);
     window.show();
@@ -65,7 +71,8 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_jobView(new JobView(backend)),
       m_clusterView(new ClusterView),
       m_infoView(new ResourceInfoView),
-      m_jobsLabel(new QLabel)
+      m_jobsLabel(new QLabel),
+      m_progressLabel(new QLabel)
 {
     setObjectName(QStringLiteral("TrainDeskMainWindow"));
     setWindowTitle(tr("TrainDesk"));
@@ -96,7 +103,10 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
 
     createActions();
     createMenus();
+    m_progressLabel->setObjectName(QStringLiteral("jobProgress"));
+    statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_jobsLabel);
+    connect(m_jobView->series(), &MetricSeries::changed, this, &MainWindow::updateProgress);
     setWindowIcon(appIcon(QStringLiteral("traindesk")));
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QTreeView::customContextMenuRequested, this, &MainWindow::showTreeMenu);
@@ -190,6 +200,7 @@ void MainWindow::showSelection()
         m_jobView->showJob(0, snapshot);
         m_stack->setCurrentWidget(m_emptyPage);
         updateActions();
+        updateProgress();
         return;
     }
     const Kind kind = index.data(ResourceTreeModel::KindRole).value<Kind>();
@@ -209,6 +220,20 @@ void MainWindow::showSelection()
         break;
     }
     updateActions();
+    updateProgress();
+}
+
+void MainWindow::updateProgress()
+{
+    const Job *job = selectedJob();
+    const QString text = job && isActive(job->state) ? JobProgress::of(m_jobView->series()->records()).text() : QString();
+    if (m_progressLabel->text() != text)
+        m_progressLabel->setText(text);
+}
+
+QString MainWindow::progressStatusText() const
+{
+    return m_progressLabel->text();
 }
 
 void MainWindow::updateActions()

@@ -65,6 +65,8 @@ public:
     QAction *uploadAction() const { return m_uploadAction; }
     QAction *dataSetsAction() const { return m_dataSetsAction; }
     QString jobsStatusText() const;
+    // The selected running job's epoch and ETA (JobProgress), empty otherwise.
+    QString progressStatusText() const;
 
     // The wizards, opened window-modal (not blocking) and deleted when closed; each
     // selects what it made in the tree.
@@ -95,6 +97,7 @@ private:
     void showSelection();
     void updateActions();
     void updateStatus();
+    void updateProgress();
     const Job *selectedJob() const;
     void saveSettings() const;
     void restoreSettings();
@@ -124,6 +127,7 @@ private:
     QAction *m_quitAction = nullptr;
     int m_exportRequest = 0;
     QLabel *m_jobsLabel;
+    QLabel *m_progressLabel;
     bool m_firstSnapshot = true;
     QString m_restoredKey;
 };

@@ -1,7 +1,9 @@
 // MainWindow's actions, menus, tree context menu and the wizards they open.
 #include "MainWindow.h"
+#include "common/FileDialogs.h"
 
 #include "common/Icons.h"
+#include "common/ThemeMenu.h"
 #include "datasets/DataSetsDialog.h"
 #include "files/OutputFilesView.h"
 #include "job/JobView.h"
@@ -66,8 +68,8 @@ void MainWindow::createActions()
         const Job *job = selectedJob();
         if (!job)
             return;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export job.json"), job->name + QStringLiteral(".json"),
-                                                          tr("Job files (*.json)"));
+        const QString path = FileDialogs::saveFileName(this, QStringLiteral("export-job"), tr("Export job.json"),
+                                                             job->name + QStringLiteral(".json"), tr("Job files (*.json)"));
         if (!path.isEmpty())
             exportSelectedJob(path);
     });
@@ -219,6 +221,8 @@ void MainWindow::createMenus()
             }
         }
     });
+    view->addSeparator();
+    view->addMenu(new ThemeMenu(view));
     for (QMenu *menu : {file, job, view})
         menu->setToolTipsVisible(true);
 }

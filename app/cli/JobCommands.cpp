@@ -3,6 +3,7 @@
 #include "Command.h"
 #include "JsonViews.h"
 #include "ProgressPrinter.h"
+#include "SystemMetricsTable.h"
 
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
@@ -570,11 +571,17 @@ QList<Command> jobCommands()
         return 0;
     }});
     commands.append({{"job", "metrics"}, "Print the metric records stored for a job (one JSON object per record "
-                     "with -o json).",
-                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
+                     "with -o json); with --system, what its nodes did (CPU, memory, GPUs, network).",
+                     {workspaceOption(), experimentOption(), jobOption(), queryOption(),
+                      {QStringLiteral("system"), QStringLiteral("The system samples of the job's nodes instead.")}},
+                     [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
         if (!ref)
             return c.error(ref.error());
+        if (c.args.isSet(QStringLiteral("system"))) {
+            const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
+            return c.print(system.json, system.table);
+        }
         Table t{{"Kind", "Rank", "Epoch", "Step", "Loss", "Accuracy", "Val loss", "Val accuracy"}, {}};
         QJsonArray array;
         const auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 6); };

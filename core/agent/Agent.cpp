@@ -1,6 +1,7 @@
 #include "Agent.h"
 
 #include "AgentChannel.h"
+#include "NodeSampling.h"
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
@@ -46,6 +47,7 @@ VoidResult Agent::start()
         return opened;
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
+    m_sampling = std::make_unique<NodeSampling>(*m_store);
     // Owner only: whoever can talk to the agent can start and end jobs.
     const QString socket = AgentChannel::socketPath(m_options.dataDirectory);
     QLocalServer::removeServer(socket);  // a socket file left by a killed agent
@@ -87,6 +89,7 @@ void Agent::tick()
             m_output->ingestMetrics(*job);
     }
     m_ingestOnce.clear();
+    m_sampling->tick(m_store->jobsInStates({JobState::Running}));
     int running = 0, queued = 0;
     for (const Job &job : m_store->jobsInStates(watchedStates)) {
         if (job.state == JobState::Queued) {
@@ -113,7 +116,7 @@ void Agent::tick()
 
 QSet<qint64> Agent::changedJobs()
 {
-    // A job changed when its state or its newest stored metric record did.
+    // A job changed when its state, its newest stored metric record or system sample did.
     QSet<qint64> changed;
     QSet<qint64> ids(m_seen.keyBegin(), m_seen.keyEnd());
     for (const Job &job : m_store->jobsInStates(watchedStates))
@@ -125,7 +128,10 @@ QSet<qint64> Agent::changedJobs()
             changed.insert(id);
             continue;
         }
-        const QString seen = QStringLiteral("%1/%2").arg(toString(job->state)).arg(m_store->lastMetricId(id));
+        const QString seen = QStringLiteral("%1/%2/%3")
+                                 .arg(toString(job->state))
+                                 .arg(m_store->lastMetricId(id))
+                                 .arg(m_store->lastSystemSampleId(id));
         if (m_seen.value(id) != seen)
             changed.insert(id);
         if (isFinished(job->state))

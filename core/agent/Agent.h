@@ -20,6 +20,7 @@ namespace TrainDesk {
 
 class JobOutput;
 class JobRunner;
+class NodeSampling;
 class Store;
 
 struct AgentOptions
@@ -66,6 +67,7 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
+    std::unique_ptr<NodeSampling> m_sampling;  // CPU, memory, GPUs, network of running jobs' nodes
     QLocalServer m_server;
     QTimer m_timer;
     QSet<QLocalSocket *> m_clients;

@@ -37,6 +37,9 @@ std::optional<MetricRecord> MetricRecord::fromJson(const QByteArray &line)
     r.imagesPerSec = number("images_per_sec");
     r.seconds = number("seconds");
     r.workers = int(integer("workers"));
+    r.epochs = int(integer("epochs"));
+    r.startEpoch = int(integer("start_epoch"));
+    r.stepsPerEpoch = integer("steps_per_epoch");
     return r;
 }
 

@@ -28,6 +28,11 @@ struct MetricRecord
     double imagesPerSec = NAN;
     double seconds = NAN;
     int workers = -1;
+    // The run's plan (info records; Keras "Epoch 3/34" lines give `epochs`): the last
+    // epoch, the first one (a resumed run starts later) and the steps of one epoch.
+    int epochs = -1;
+    int startEpoch = -1;
+    qint64 stepsPerEpoch = -1;
 
     static std::optional<MetricRecord> fromJson(const QByteArray &line);
 };

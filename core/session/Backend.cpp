@@ -16,6 +16,7 @@ Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *paren
         Q_EMIT snapshotChanged();
     });
     connect(m_monitor, &JobMonitor::metricsArrived, this, &Backend::metricsArrived);
+    connect(m_monitor, &JobMonitor::systemSamplesArrived, this, &Backend::systemSamplesArrived);
     connect(m_monitor, &JobMonitor::operationFailed, this, &Backend::operationFailed);
     connect(m_monitor, &JobMonitor::fileChunk, this, &Backend::fileChunk);
     connect(m_monitor, &JobMonitor::jobFilesListed, this, &Backend::jobFilesListed);

@@ -4,6 +4,7 @@
 #include "ResourceSnapshot.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
+#include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
 
 #include <QObject>
@@ -62,6 +63,7 @@ public:
 Q_SIGNALS:
     void snapshotChanged();
     void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
+    void systemSamplesArrived(qint64 jobId, const QList<TrainDesk::SystemSample> &samples, bool reset);
     void operationFailed(const QString &message);
     void fileChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data);
     void jobFilesListed(qint64 jobId, const QList<TrainDesk::JobFile> &files, const QString &error);

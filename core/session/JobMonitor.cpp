@@ -31,6 +31,8 @@ JobMonitor::JobMonitor(const QString &databasePath, int pollIntervalMs)
     qRegisterMetaType<TrainDesk::ResourceSnapshot>();
     qRegisterMetaType<TrainDesk::MetricRecord>();
     qRegisterMetaType<QList<TrainDesk::MetricRecord>>();
+    qRegisterMetaType<TrainDesk::SystemSample>();
+    qRegisterMetaType<QList<TrainDesk::SystemSample>>();
     qRegisterMetaType<TrainDesk::JobFile>();
     qRegisterMetaType<QList<TrainDesk::JobFile>>();
     m_pool.setMaxThreadCount(2);
@@ -86,8 +88,10 @@ void JobMonitor::poll()
 void JobMonitor::jobsChanged(const QList<qint64> &jobIds)
 {
     for (qint64 id : jobIds) {
-        if (m_watched.contains(id))
+        if (m_watched.contains(id)) {
             publishMetrics(id, false);
+            publishSystemSamples(id, false);
+        }
     }
     publishSnapshot(false);
 }
@@ -125,11 +129,13 @@ void JobMonitor::watchJob(qint64 jobId)
         return;
     m_watched.insert(jobId, 0);
     publishMetrics(jobId, true);
+    publishSystemSamples(jobId, true);
 }
 
 void JobMonitor::unwatchJob(qint64 jobId)
 {
     m_watched.remove(jobId);
+    m_watchedSamples.remove(jobId);
 }
 
 void JobMonitor::queueJob(qint64 jobId)
@@ -160,6 +166,20 @@ void JobMonitor::publishMetrics(qint64 jobId, bool reset)
     m_watched[jobId] = lastId;
     if (reset || !records.isEmpty())
         Q_EMIT metricsArrived(jobId, records, reset);
+}
+
+void JobMonitor::publishSystemSamples(qint64 jobId, bool reset)
+{
+    QList<SystemSample> samples;
+    qint64 lastId = reset ? 0 : m_watchedSamples.value(jobId);
+    for (const auto &[id, json] : m_store->systemSamples(jobId, lastId)) {
+        lastId = id;
+        if (const auto sample = SystemSample::fromJson(json))
+            samples.append(*sample);
+    }
+    m_watchedSamples[jobId] = lastId;
+    if (reset || !samples.isEmpty())
+        Q_EMIT systemSamplesArrived(jobId, samples, reset);
 }
 
 void JobMonitor::publishSnapshot(bool force)

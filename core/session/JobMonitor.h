@@ -5,6 +5,7 @@
 #include "common/Result.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRecord.h"
+#include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
 
 #include <QHash>
@@ -89,6 +90,8 @@ Q_SIGNALS:
     void snapshotChanged(const TrainDesk::ResourceSnapshot &snapshot);
     // `reset`: the records are the job's whole series so far, not an addition.
     void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
+    // The system samples of a watched job's nodes (the same `reset` rule).
+    void systemSamplesArrived(qint64 jobId, const QList<TrainDesk::SystemSample> &samples, bool reset);
     void operationFailed(const QString &message);
     // `offset`: where `data` starts in the file (more than 0 on the first chunk of a tail).
     void fileChunk(qint64 jobId, const QString &file, qint64 offset, const QByteArray &data);
@@ -113,6 +116,7 @@ private:
     void keepAgentWatching(bool wake = false);
     void publishSnapshot(bool force);
     void publishMetrics(qint64 jobId, bool reset);
+    void publishSystemSamples(qint64 jobId, bool reset);
     void jobsChanged(const QList<qint64> &jobIds);  // pushed by the agent
     void pollFollows();
     void readFollow(const QPair<qint64, QString> &key, Follow &follow);
@@ -131,6 +135,7 @@ private:
     QTimer *m_timer = nullptr;
     QByteArray m_lastSignature;
     QHash<qint64, qint64> m_watched;  // job id -> last metric row reported
+    QHash<qint64, qint64> m_watchedSamples;  // job id -> last system sample row reported
     QHash<QPair<qint64, QString>, Follow> m_follows;
     QHash<int, std::shared_ptr<std::atomic_bool>> m_downloads;  // request id -> cancel flag
     QHash<int, std::shared_ptr<CancelFlag>> m_uploads;

@@ -92,6 +92,15 @@ ALTER TABLE job_file_offsets ADD COLUMN reader_state TEXT NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE clusters ADD COLUMN node_lost_grace INTEGER NOT NULL DEFAULT 120;
 )sql",
+    // 8: what the nodes of a running job were doing (CPU, memory, GPUs, network): one JSON
+    // object per node and moment (metrics/SystemSample).
+    R"sql(
+CREATE TABLE job_system_samples (
+    id INTEGER PRIMARY KEY,
+    job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    sample TEXT NOT NULL);
+CREATE INDEX job_system_samples_by_job ON job_system_samples(job_id, id);
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
@@ -885,6 +894,36 @@ QList<QPair<qint64, QByteArray>> Store::jobMetrics(qint64 jobId, qint64 afterId)
         {jobId, afterId}, [](const QSqlQuery &q) {
             return qMakePair(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
         });
+}
+
+VoidResult Store::addSystemSample(qint64 jobId, const QByteArray &sample)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO job_system_samples (job_id, sample) VALUES (?, ?)"));
+    q.addBindValue(jobId);
+    q.addBindValue(QString::fromUtf8(sample));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot store a system sample of job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    return {};
+}
+
+QList<QPair<qint64, QByteArray>> Store::systemSamples(qint64 jobId, qint64 afterId) const
+{
+    return selectAll<QPair<qint64, QByteArray>>(
+        m_db, QStringLiteral("SELECT id, sample FROM job_system_samples WHERE job_id = ? AND id > ? ORDER BY id"),
+        {jobId, afterId}, [](const QSqlQuery &q) {
+            return qMakePair(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
+        });
+}
+
+qint64 Store::lastSystemSampleId(qint64 jobId) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM job_system_samples WHERE job_id = ?"));
+    q.addBindValue(jobId);
+    if (q.exec() && q.next())
+        return q.value(0).toLongLong();
+    return 0;
 }
 
 } // namespace TrainDesk

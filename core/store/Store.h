@@ -89,6 +89,11 @@ public:
     QByteArray lastJobMetric(qint64 jobId) const;
     // The row id of the newest metric record, 0 when none (the agent's change detection).
     qint64 lastMetricId(qint64 jobId) const;
+    // System samples of a job's nodes (agent/NodeSampling), one JSON object each, with
+    // their row ids, after `afterId`; and the newest row id (0: none).
+    VoidResult addSystemSample(qint64 jobId, const QByteArray &sample);
+    QList<QPair<qint64, QByteArray>> systemSamples(qint64 jobId, qint64 afterId = 0) const;
+    qint64 lastSystemSampleId(qint64 jobId) const;
 
 private:
     VoidResult migrate();

@@ -3,10 +3,15 @@
 # demo job started with the CLI, then the app under Xvfb once per view, each saving a grab
 # of its window (TRAINDESK_SCREENSHOT, see ui/ScreenshotMode.h). The demo job is terminated
 # at the end.
-#   docs/screenshots/render.sh [BUILD_DIR]    (default: build; needs bin/traindesk and
-#                                              bin/traindesk-trainer there, xvfb-run, mpirun)
+# The main screens (job charts with the system metrics, cluster, new job) come light and
+# dark (NAME-dark.png: View > Theme > Dark, TRAINDESK_THEME), each at scale 1 and 2.
+#   docs/screenshots/render.sh [--main] [BUILD_DIR]
+#     (default: build; needs bin/traindesk and bin/traindesk-trainer there, xvfb-run, mpirun)
+#     --main: only the main screens, light and dark (skips the compare run and the wizards)
 set -euo pipefail
 
+main_only=0
+if [ "${1:-}" = --main ]; then main_only=1; shift; fi
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)
 app="$build/bin/traindesk"
@@ -24,7 +29,8 @@ trap cleanup EXIT
 
 shot() {  # shot FILE SELECT TAB [DELAY] [ACTION STEPS]: ACTION opens a wizard, STEPS drive it
   local scale=${SCALE:-1}  # SCALE=2: a high-DPI screen (QT_SCALE_FACTOR), twice the pixels
-  TRAINDESK_SCREENSHOT="$here/$1" TRAINDESK_SCREENSHOT_SELECT="$2" TRAINDESK_SCREENSHOT_TAB="$3" \
+  # THEME=dark: the dark theme; light otherwise, whatever the desktop of the machine says.
+  TRAINDESK_THEME=${THEME:-light} TRAINDESK_SCREENSHOT="$here/$1" TRAINDESK_SCREENSHOT_SELECT="$2" TRAINDESK_SCREENSHOT_TAB="$3" \
     TRAINDESK_SCREENSHOT_DELAY="${4:-4}" TRAINDESK_SCREENSHOT_ACTION="${5:-}" TRAINDESK_SCREENSHOT_STEPS="${6:-}" \
     QT_SCALE_FACTOR=$scale xvfb-run -a -s "-screen 0 $((1400 * scale))x$((900 * scale))x24" "$app" >/dev/null 2>&1
   echo "render.sh: $1"
@@ -35,16 +41,23 @@ shot_scales() {  # shot_scales NAME ARGS...: NAME.png at scale 1 and NAME@2x.png
   shot "$name.png" "$@"
   SCALE=2 shot "$name@2x.png" "$@"
 }
+shot_themes() {  # shot_themes NAME ARGS...: shot_scales light, then NAME-dark(.png, @2x.png)
+  local name=$1
+  shift
+  shot_scales "$name" "$@"
+  THEME=dark shot_scales "$name-dark" "$@"
+}
 
 # The first start creates the defaults; the draft demo job is what a new user sees.
-shot 01-first-start.png fashion-mnist-demo Overview 3
-
-# A shorter run of the demo with a ten times larger learning rate, to compare with.
+[ $main_only = 1 ] || shot 01-first-start.png fashion-mnist-demo Overview 3
 compare=fashion-mnist-lr1e-3
+if [ $main_only = 0 ]; then
+# A shorter run of the demo with a ten times larger learning rate, to compare with.
 sed 's/--epochs 5/--epochs 1 --max-steps 500 --lr 0.001/' "$here/../../resources/jobs/fashion-mnist-demo.json" > "$home/compare.json"
 "$app" job create -e demo -n "$compare" -c local -f "$home/compare.json" >/dev/null
 echo "render.sh: running $compare first (the local cluster runs one 2-rank job at a time)"
 "$app" job wait -e demo -n "$compare" >/dev/null
+fi
 
 "$app" job start "${demo[@]}" >/dev/null
 # Wait for the first epoch's validation, so the charts have both kinds of points.
@@ -58,18 +71,19 @@ for _ in $(seq 1 600); do
 done
 sleep 20  # a few training points after the validation one
 
-shot 02-job-charts.png fashion-mnist-demo Charts 5
+shot_themes 02-job-charts fashion-mnist-demo Charts 5
+shot_themes 06-cluster local Cluster 3
+shot_themes 07-new-job demo "" 3 newJobAction ""
+[ $main_only = 0 ] || exit 0
 shot 03-job-logs.png fashion-mnist-demo Logs 4
 shot 04-job-overview.png fashion-mnist-demo Overview 3
 shot 05-job-files.png fashion-mnist-demo "Output files" 4
-shot 06-cluster.png local Cluster 3
 # Each rank's own curves; then the shorter run overlaid.
 shot 12-charts-per-rank.png fashion-mnist-demo Charts 5 "" "perRankCheck=1"
 shot 13-charts-compare.png fashion-mnist-demo Charts 5 "" "menu:compareButton=$compare"
 
 
 # The wizards (see ui/ScreenshotMode.cpp for the steps).
-shot 07-new-job.png demo "" 3 newJobAction ""
 # The tutorial's job.json on the local cluster: what the core finds wrong, the first one chosen.
 shot 08-job-editor.png demo "" 5 newJobAction "templateList=2|next|next|activate:issueList=0"
 shot 09-new-workspace.png "" "" 3 newWorkspaceAction "workspaceName=tutorial|experimentName=cifar"

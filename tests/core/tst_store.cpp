@@ -40,12 +40,12 @@ private Q_SLOTS:
     {
         Store store;
         QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(store.schemaVersion(), 7);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters; 5: Slurm; 6: reader state; 7: node lost grace
+        QCOMPARE(store.schemaVersion(), 8);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters; 5: Slurm; 6: reader state; 7: node lost grace; 8: system samples
         // Opening again keeps the data and the version.
         QVERIFY(store.createWorkspace("ws").ok());
         Store again;
         QVERIFY(again.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(again.schemaVersion(), 7);
+        QCOMPARE(again.schemaVersion(), 8);
         QVERIFY(again.workspace("ws").ok());
     }
 
@@ -81,7 +81,7 @@ private Q_SLOTS:
             QVERIFY2(q.exec("ALTER TABLE shares DROP COLUMN cluster_id"), qPrintable(q.lastError().text()));
             for (const char *drop : {"ALTER TABLE clusters DROP COLUMN scheduler", "ALTER TABLE jobs DROP COLUMN scheduler_id",
                                      "ALTER TABLE jobs DROP COLUMN scheduler_state", "ALTER TABLE job_file_offsets DROP COLUMN reader_state",
-                                     "ALTER TABLE clusters DROP COLUMN node_lost_grace"})
+                                     "ALTER TABLE clusters DROP COLUMN node_lost_grace", "DROP TABLE job_system_samples"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
@@ -90,7 +90,7 @@ private Q_SLOTS:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened.ok(), qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 7);
+        QCOMPARE(store.schemaVersion(), 8);
         auto job = store.jobById(jobId);
         QVERIFY(job.ok());
         QCOMPARE(job->nodes, QStringList{"n0"});

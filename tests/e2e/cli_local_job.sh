@@ -40,7 +40,7 @@ cat > "$TRAINDESK_HOME/job.json" <<'JSON'
   "properties": {
     "nodeCount": 1,
     "customMpiSettings": {
-      "commandLine": "traindesk-trainer --format synthetic --synthetic-train 1024 --synthetic-test 256 --synthetic-shape 16x16x1 --epochs 3 --log-every 4 --lr 0.001 --dir $AZ_BATCHAI_OUTPUT_MODEL",
+      "commandLine": "traindesk-trainer --format synthetic --synthetic-train 1024 --synthetic-test 256 --synthetic-shape 16x16x1 --epochs 3 --log-every 4 --lr 0.001 --deterministic --dir $AZ_BATCHAI_OUTPUT_MODEL",
       "processCount": 2
     },
     "stdOutErrPathPrefix": "$AZ_BATCHAI_JOB_MOUNT_ROOT/local",
@@ -118,6 +118,7 @@ assert all(r["workers"] == 2 for r in train), "workers"
 assert [r["global_step"] for r in train] == sorted(r["global_step"] for r in train)
 assert sum(1 for r in records if r["kind"] == "val") == 3
 first, last = train[0]["loss"], train[-1]["loss"]
+# --deterministic fixes the seed: with a clock seed the last window's loss ranged 0.96-1.99 over runs.
 assert last < 0.8 * first, f"loss did not fall: {first} -> {last}"
 print(f"metrics ok: {len(records)} records, loss {first:.4f} -> {last:.4f}")
 PY

@@ -219,7 +219,7 @@ private slots:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened, qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 7);
+        QCOMPARE(store.schemaVersion(), 8);
         const auto share = store.share(1, QStringLiteral("myshare"));
         QVERIFY(share);
         QCOMPARE(share->clusterId, qint64(0));  // shares made before version 4 are local

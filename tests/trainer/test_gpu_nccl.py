@@ -1,7 +1,7 @@
 """NCCL all-reduce of the GPU backend (skipped without a GPU).
 
 - One rank under mpirun with --force-nccl: the NCCL path (unique id from rank 0 over MPI,
-  ncclAvg inside the CUDA graph, overlapped or not with the backward pass) gives exactly the
+  ncclSum and the 1/ranks scale inside the CUDA graph, overlapped or not with the backward pass) gives exactly the
   weights of a run without NCCL. (NCCL refuses two ranks on one GPU, so one rank is what a
   one-GPU machine can test.)
 - With two or more GPUs: 2 ranks x batch 32 and 1 rank x batch 64 see the same images (same

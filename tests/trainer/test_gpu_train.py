@@ -4,9 +4,12 @@
   bit for bit like the CPU batcher; dropout off, since the two backends' masks differ):
   step 1's loss within 1e-4 (relative), every step within 0.01 + 1% in FP32; with --tf32
   within 0.05 + 5%. The step-1 gradient within 1e-4 of the largest entry (FP32).
+- Every GPU run starts with the self-check against the CPU backend (train/self_check.h):
+  it must pass and cost under 2 s; --skip-gpu-check skips it.
 - The GPU run reports a CUDA graph and its kernels per step, writes the usual outputs,
   and in --deterministic mode a resumed run ends with exactly the uninterrupted weights."""
 import os
+import re
 import shutil
 
 import numpy as np
@@ -41,6 +44,14 @@ t.check(info["device"] == "cuda" and "gpu" in info and info["tf32"] is False, f"
 t.check("CUDA graph: " in r.stdout and "kernels per step" in r.stdout, "no CUDA graph reported")
 t.check("us/step" in r.stdout, "no GPU summary line")
 print([l for l in r.stdout.splitlines() if "CUDA graph" in l or "us/step" in l])
+m = re.search(r"GPU self-check passed: .* \(([0-9.]+) s\)", r.stdout)
+t.check(m is not None, f"no passed GPU self-check in the log:\n{r.stdout[:2000]}")
+t.check(float(m.group(1)) < 2.0, f"the GPU self-check took {m.group(1)} s, over its 2 s budget")
+print(m.group(0))
+t.check("device: auto -> cpu" not in r.stdout, "the GPU run fell back to the CPU")
+skipped = t.run([T, "--device", "cuda", "--synthetic-train", "64", "--synthetic-test", "32", "--epochs", "1",
+                 "--max-steps", "2", "--no-save", "--dir", os.path.join(a.work, "skip"), "--skip-gpu-check"], timeout=600)
+t.check("GPU self-check skipped (--skip-gpu-check)" in skipped.stdout, "--skip-gpu-check not reported")
 
 print("step  cpu loss   gpu loss   gpu-tf32 loss")
 for i in (0, 1, 2, 9, 19, 29, 39, 49):

@@ -14,7 +14,10 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QSignalSpy>
+#include <QSplitter>
+#include <QMessageBox>
 #include <QTest>
 
 using namespace TrainDesk;
@@ -320,7 +323,18 @@ private Q_SLOTS:
         QTRY_COMPARE(exported.count(), 2);
         QCOMPARE(exported.at(1).at(1).toString(), QString());
         const QImage image(png);
-        QCOMPARE(image.size(), view.size());
+        // The two charts only: not the controls above them.
+        QCOMPARE(image.size(), view.chartsSplitter()->size());
+        QVERIFY(image.height() < view.height());
+        // The user is told where it went.
+        QMessageBox *box = nullptr;
+        for (QMessageBox *b : view.findChildren<QMessageBox *>(QStringLiteral("exportConfirmation"))) {
+            if (b->text().contains(png))
+                box = b;
+        }
+        QVERIFY2(box, "no message names the exported file");
+        QVERIFY(box->isVisible());
+        QCOMPARE(box->icon(), QMessageBox::Information);
 
         const QString svg = m_home.filePath(QStringLiteral("charts.svg"));
         view.exportSvg(svg);
@@ -335,6 +349,10 @@ private Q_SLOTS:
         view.exportCsv(m_home.filePath(QStringLiteral("no/such/dir/x.csv")));
         QTRY_COMPARE(exported.count(), 4);
         QVERIFY(!exported.at(3).at(1).toString().isEmpty());
+        bool warned = false;
+        for (QMessageBox *b : view.findChildren<QMessageBox *>(QStringLiteral("exportConfirmation")))
+            warned = warned || (b->icon() == QMessageBox::Warning && b->text().contains(QStringLiteral("x.csv")));
+        QVERIFY2(warned, "no warning names the file that could not be written");
     }
 
 private:

@@ -1,5 +1,5 @@
 # The trainer's optional CUDA backend: built whenever the CUDA Toolkit (with nvcc), cuDNN
-# (>= 8, its convolution API) and NCCL (>= 2.10, ncclAvg) are found, as a plugin,
+# (>= 8, its convolution API) and NCCL (>= 2.10) are found, as a plugin,
 # libtraindesk-trainer-cuda.so, that the trainer loads at run time (--device auto|cuda).
 # The trainer itself never links CUDA, so it runs on machines without it.
 #   -DTRAINDESK_TRAINER_CUDA=OFF                    never build it
@@ -76,7 +76,7 @@ else()
     elseif(NOT NCCL_INCLUDE_DIR OR NOT NCCL_LIBRARY)
       set(_td_cuda_why "NCCL not found (nccl.h / libnccl; set NCCL_ROOT)")
     elseif(_td_nccl_version VERSION_LESS 2.10)
-      set(_td_cuda_why "NCCL ${_td_nccl_version} is older than 2.10 (no ncclAvg)")
+      set(_td_cuda_why "NCCL ${_td_nccl_version} is older than 2.10")
     endif()
   endif()
 endif()

@@ -8,6 +8,7 @@
 
 #include "cli/options.h"
 #include "dist/dist.h"
+#include "dist/run_guard.h"
 #include "train/cuda_plugin.h"
 #include "train/trainer.h"
 #include "util/check.h"
@@ -52,16 +53,5 @@ int main(int argc, char** argv) {
         return 1;
     }
     td::log::setRank(dist->rank(), dist->size());
-    try {
-        return td::runTraining(opts, *dist);
-    } catch (const td::UsageError& e) {
-        // Detected after start-up (e.g. batch larger than the data set): same on all ranks.
-        if (dist->root()) std::fprintf(stderr, "traindesk-trainer: error: %s\n", e.what());
-        dist.reset();
-        return 2;
-    } catch (const std::exception& e) {
-        td::log::error(e.what());
-        if (dist->size() > 1) dist->abort(1);  // peers may be blocked in a collective
-        return 1;
-    }
+    return td::runGuarded(dist, [&] { return td::runTraining(opts, *dist); });
 }

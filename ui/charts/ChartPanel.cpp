@@ -2,7 +2,10 @@
 
 #include "ZoomableChartView.h"
 
+#include "common/Theme.h"
+
 #include <QChart>
+#include <QEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -98,7 +101,43 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
+    applyChartTheme();
     fit();
+}
+
+void ChartPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyChartTheme();
+}
+
+void ChartPanel::applyChartTheme()
+{
+    const bool dark = Theme::isDark(palette());
+    if (m_darkTheme == std::optional<bool>(dark))
+        return;
+    m_darkTheme = dark;
+    // A theme sets every series' pen and the chart's fonts and colours anew.
+    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // One solid colour, the window's own base, instead of the theme's gradient.
+    m_chart->setBackgroundBrush(palette().color(QPalette::Base));
+    m_val->setColor(valColor);
+    m_val->setBorderColor(valColor.darker(130));
+    m_styledForSmoothing.reset();
+    setData(m_lastRaw, m_lastSmooth, m_lastVal, m_smoothing, m_lastLines);
+}
+
+void ChartPanel::setLinesOnly()
+{
+    // Out of the chart (and so of its legend); they stay empty.
+    for (QAbstractSeries *series : {static_cast<QAbstractSeries *>(m_raw), static_cast<QAbstractSeries *>(m_smooth),
+                                    static_cast<QAbstractSeries *>(m_val)}) {
+        if (m_chart->series().contains(series)) {
+            m_chart->removeSeries(series);
+            series->setParent(this);
+        }
+    }
 }
 
 void ChartPanel::setXTitle(const QString &title)
@@ -307,6 +346,9 @@ void ChartPanel::fit()
     }
     if (maxX - minX < 1e-9)
         maxX = minX + 1;
+    // Whole numbers on the step axis: a range shorter than its ticks would label 0 0 0 1 1 1.
+    if (m_x->labelFormat() == QLatin1String("%.0f") && maxX - minX < niceTickCount - 1)
+        maxX = minX + niceTickCount - 1;
     m_applying = true;
     setNiceRange(m_x, minX, maxX);  // round ticks: 0, 250, 500 rather than 20, 304, 589
     if (m_log) {

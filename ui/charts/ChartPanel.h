@@ -31,6 +31,8 @@ public:
     ChartPanel(const QString &title, const QString &yTitle, QWidget *parent = nullptr);
 
     void setXTitle(const QString &title);
+    // A chart of extra lines only (system metrics): no train and validation series.
+    void setLinesOnly();
     // Smoothing off: `smooth` is ignored and the raw series is drawn solid.
     void setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val, bool smoothing,
                  const QList<ChartLine> &lines = {});
@@ -60,7 +62,12 @@ Q_SIGNALS:
     // The user zoomed or panned: what is shown is another part of the data.
     void viewChanged();
 
+protected:
+    // A new application palette (View > Theme): the chart takes the matching Qt Charts theme.
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyChartTheme();
     void fit();
     void setLines(const QList<ChartLine> &lines);
     QList<QAbstractSeries *> allSeries() const;
@@ -88,6 +95,7 @@ private:
     QList<ChartLine> m_lastLines;
     bool m_smoothing = false;
     std::optional<bool> m_styledForSmoothing;  // what the pens and legend are set up for
+    std::optional<bool> m_darkTheme;           // the chart theme applied (dark or light)
 };
 
 } // namespace TrainDesk::Ui

@@ -1,4 +1,5 @@
 #include "MetricsChartView.h"
+#include "common/FileDialogs.h"
 
 #include "ChartPanel.h"
 #include "CompareJobsButton.h"
@@ -6,12 +7,14 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
@@ -86,7 +89,7 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     controls->addWidget(m_resetZoom);
     controls->addWidget(exportButton);
 
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    auto *splitter = m_chartsSplitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("chartsSplitter"));
     splitter->addWidget(m_loss);
     splitter->addWidget(m_accuracy);
@@ -101,6 +104,7 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_redrawTimer.setInterval(redrawIntervalMs);
     connect(&m_redrawTimer, &QTimer::timeout, this, &MetricsChartView::redraw);
     connect(m_series, &MetricSeries::changed, this, &MetricsChartView::scheduleRedraw);
+    connect(this, &MetricsChartView::exported, this, &MetricsChartView::confirmExport);
     connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this, [this] {
         setXAxis(MetricSeries::XAxis(m_xAxisCombo->currentData().toInt()));
     });
@@ -307,7 +311,7 @@ void MetricsChartView::updateSummary()
 void MetricsChartView::exportPng(const QString &path)
 {
     redraw();
-    const QImage image = grab().toImage();
+    const QImage image = m_chartsSplitter->grab().toImage();
     // Encoding and writing happen off the GUI thread.
     auto future = QtConcurrent::run([image, path] {
         return image.save(path, "PNG") ? QString() : tr("cannot write %1").arg(path);
@@ -323,11 +327,11 @@ void MetricsChartView::exportSvg(const QString &path)
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
     generator.setOutputDevice(&buffer);
-    generator.setSize(size());
-    generator.setViewBox(rect());
+    generator.setSize(m_chartsSplitter->size());
+    generator.setViewBox(m_chartsSplitter->rect());
     generator.setTitle(tr("Training metrics"));
     QPainter painter(&generator);
-    render(&painter);
+    m_chartsSplitter->render(&painter);
     painter.end();
     writeAsync(path, buffer.data());
 }
@@ -348,10 +352,23 @@ void MetricsChartView::writeAsync(const QString &path, const QByteArray &data)
     future.then(this, [this, path](const QString &error) { Q_EMIT exported(path, error); });
 }
 
+void MetricsChartView::confirmExport(const QString &path, const QString &error)
+{
+    // Window-modal and not waited for: the export already happened.
+    auto *box = new QMessageBox(error.isEmpty() ? QMessageBox::Information : QMessageBox::Warning,
+                                error.isEmpty() ? tr("Exported") : tr("Export failed"),
+                                error.isEmpty() ? tr("Saved %1").arg(QDir::toNativeSeparators(path)) : error,
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("exportConfirmation"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
 void MetricsChartView::chooseExport(const QString &title, const QString &fileName, const QString &filter,
                                     void (MetricsChartView::*write)(const QString &))
 {
-    const QString path = QFileDialog::getSaveFileName(this, title, fileName, filter);
+    const QString path = FileDialogs::saveFileName(this, QStringLiteral("export-charts"), title, fileName, filter);
     if (!path.isEmpty())
         (this->*write)(path);
 }

@@ -11,6 +11,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
+class QSplitter;
 
 namespace TrainDesk::Ui {
 
@@ -48,7 +49,8 @@ public:
     void removeComparison(qint64 jobId);
     const QList<ComparedJob> &comparisons() const { return m_compared; }
 
-    // Written in a worker thread; exported() reports the result.
+    // Written in a worker thread; exported() reports the result, and a message box names
+    // the file written (or why not). Images hold the two charts, not the controls above.
     void exportPng(const QString &path);
     void exportSvg(const QString &path);
     void exportCsv(const QString &path);
@@ -58,6 +60,7 @@ public:
     int redrawCount() const { return m_redraws; }
     // The redraw the timer would do, now (tests, benchmarks, exports).
     void redrawNow();
+    QSplitter *chartsSplitter() const { return m_chartsSplitter; }
 
 Q_SIGNALS:
     void exported(const QString &path, const QString &error);  // empty error: written
@@ -75,6 +78,7 @@ private:
     void chooseExport(const QString &title, const QString &fileName, const QString &filter,
                       void (MetricsChartView::*write)(const QString &));
     void writeAsync(const QString &path, const QByteArray &data);
+    void confirmExport(const QString &path, const QString &error);
 
     MetricSeries *m_series;
     ChartPanel *m_loss;
@@ -87,6 +91,7 @@ private:
     CompareJobsButton *m_compare;
     QPushButton *m_resetZoom;
     QLabel *m_summary;
+    QSplitter *m_chartsSplitter;
     QTimer m_redrawTimer;
     double m_smoothing = 0.6;
     MetricSeries::XAxis m_xAxis = MetricSeries::XAxis::Step;

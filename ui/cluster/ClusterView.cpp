@@ -45,7 +45,9 @@ ClusterView::ClusterView(QWidget *parent)
     setDocumentMode(true);
     m_summaryView->setModel(m_summary);
     m_summaryView->verticalHeader()->hide();
-    m_summaryView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each column as wide as its text: a long cluster name is not cut.
+    m_summaryView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_summaryView->horizontalHeader()->setStretchLastSection(false);
     m_summaryView->setSelectionMode(QAbstractItemView::NoSelection);
     m_summaryView->setFocusPolicy(Qt::NoFocus);
     // One row: as tall as the header and that row.

@@ -1,4 +1,5 @@
 #include "DataSetFetchBar.h"
+#include "common/FileDialogs.h"
 
 #include "DataSetTexts.h"
 #include "common/StateStyle.h"
@@ -17,7 +18,7 @@ DataSetFetchBar::DataSetFetchBar(DataSetWorker *worker, QWidget *parent)
     : QWidget(parent),
       m_worker(worker),
       m_fetch(new QPushButton(tr("&Fetch"), this)),
-      m_fromFile(new QPushButton(tr("From &file…"), this)),
+      m_fromFile(new QPushButton(tr("From f&ile…"), this)),
       m_stop(new QPushButton(tr("S&top"), this)),
       m_progress(new QProgressBar(this)),
       m_status(new QLabel(this))
@@ -54,8 +55,9 @@ DataSetFetchBar::DataSetFetchBar(DataSetWorker *worker, QWidget *parent)
         const DataSet *set = DataSetCatalogue::find(m_dataSet);
         if (!set)
             return;
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Files of %1 (%2)").arg(set->title, filesText(*set)), QString(), tr("Data set files (*.gz);;All files (*)"));
+        const QStringList files = FileDialogs::openFileNames(this, QStringLiteral("data-set-files"),
+                                                               tr("Files of %1 (%2)").arg(set->title, filesText(*set)),
+                                                               tr("Data set files (*.gz);;All files (*)"));
         if (!files.isEmpty())
             fetch(files);
     });

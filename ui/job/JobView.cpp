@@ -4,9 +4,13 @@
 #include "charts/MetricSeries.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/MetricsChartView.h"
+#include "charts/SystemChartsView.h"
+#include "charts/SystemSeries.h"
 #include "files/OutputFilesView.h"
 #include "logs/LogView.h"
 #include "session/Backend.h"
+
+#include <QSplitter>
 
 namespace TrainDesk::Ui {
 
@@ -16,12 +20,22 @@ JobView::JobView(Backend *backend, QWidget *parent)
       m_series(new MetricSeries(this)),
       m_overview(new JobOverview(this)),
       m_charts(new MetricsChartView(m_series, this)),
+      m_systemSeries(new SystemSeries(this)),
+      m_systemCharts(new SystemChartsView(m_systemSeries, this)),
       m_logs(new LogView(backend, this)),
       m_files(new OutputFilesView(backend, this))
 {
     setDocumentMode(true);
     addTab(m_overview, tr("Overview"));
-    addTab(m_charts, tr("Charts"));
+    // Loss and accuracy above, what the nodes did below: side by side in time.
+    auto *chartsSplitter = new QSplitter(Qt::Vertical, this);
+    chartsSplitter->setObjectName(QStringLiteral("metricsAndSystemSplitter"));
+    chartsSplitter->addWidget(m_charts);
+    chartsSplitter->addWidget(m_systemCharts);
+    chartsSplitter->setStretchFactor(0, 3);
+    chartsSplitter->setStretchFactor(1, 2);
+    chartsSplitter->setChildrenCollapsible(true);
+    addTab(chartsSplitter, tr("Charts"));
     addTab(m_logs, tr("Logs"));
     addTab(m_files, tr("Output files"));
     connect(m_overview, &JobOverview::startRequested, this, &JobView::startRequested);
@@ -36,6 +50,15 @@ JobView::JobView(Backend *backend, QWidget *parent)
                     series->reset(records);
                 else
                     series->append(records);
+            });
+    connect(m_backend, &Backend::systemSamplesArrived, this,
+            [this](qint64 jobId, const QList<SystemSample> &samples, bool reset) {
+                if (jobId != m_jobId)
+                    return;
+                if (reset)
+                    m_systemSeries->reset(samples);
+                else
+                    m_systemSeries->append(samples);
             });
     connect(m_charts, &MetricsChartView::comparisonToggled, this, &JobView::setComparison);
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
@@ -98,6 +121,7 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
             m_backend->unwatchJob(m_jobId);
         m_jobId = jobId;
         m_series->reset();
+        m_systemSeries->reset();
     }
     if (job)
         updateComparisonCandidates(snapshot, *job);

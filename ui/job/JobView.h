@@ -16,6 +16,8 @@ class LogView;
 class MetricSeries;
 class MetricsChartView;
 class OutputFilesView;
+class SystemChartsView;
+class SystemSeries;
 
 // Everything about one job in tabs: overview, live charts, logs and output files.
 // Watches the job's metrics while it is shown, and those of the experiment's jobs that the
@@ -37,6 +39,8 @@ public:
     JobOverview *overview() const { return m_overview; }
     MetricSeries *series() const { return m_series; }
     MetricsChartView *charts() const { return m_charts; }
+    SystemSeries *systemSeries() const { return m_systemSeries; }
+    SystemChartsView *systemCharts() const { return m_systemCharts; }
     LogView *logs() const { return m_logs; }
     OutputFilesView *files() const { return m_files; }
 
@@ -54,6 +58,8 @@ private:
     MetricSeries *m_series;
     JobOverview *m_overview;
     MetricsChartView *m_charts;
+    SystemSeries *m_systemSeries;
+    SystemChartsView *m_systemCharts;  // under m_charts, in the same tab
     LogView *m_logs;
     OutputFilesView *m_files;
     QHash<qint64, MetricSeries *> m_compared;  // job id -> its metrics, overlaid on the charts

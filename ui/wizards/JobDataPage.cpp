@@ -40,7 +40,7 @@ JobDataPage::JobDataPage(Backend *backend, QWidget *parent)
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Data set:"), m_dataSet);
-    form->addRow(tr("&Share:"), m_share);
+    form->addRow(tr("S&hare:"), m_share);
     form->addRow(tr("In the share:"), m_stateLabel);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);

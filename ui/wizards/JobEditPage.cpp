@@ -1,4 +1,5 @@
 #include "JobEditPage.h"
+#include "common/FileDialogs.h"
 
 #include "JobSourcePage.h"
 #include "JobTargetPage.h"
@@ -39,8 +40,8 @@ JobEditPage::JobEditPage(Backend *backend, QWidget *parent)
 
     connect(m_editor, &JobEditor::validityChanged, this, &JobEditPage::completeChanged);
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export job.json"), QStringLiteral("job.json"),
-                                                          tr("Job files (*.json)"));
+        const QString path = FileDialogs::saveFileName(this, QStringLiteral("export-job"), tr("Export job.json"),
+                                                             QStringLiteral("job.json"), tr("Job files (*.json)"));
         if (!path.isEmpty())
             exportTo(path);
     });

@@ -1,4 +1,5 @@
 #include "JobSourcePage.h"
+#include "common/FileDialogs.h"
 
 #include "JobTemplates.h"
 #include "common/Icons.h"
@@ -101,8 +102,8 @@ JobSourcePage::JobSourcePage(Backend *backend, QWidget *parent)
         }
     });
     connect(m_browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import job.json"), m_importPath->text(),
-                                                          tr("Job files (*.json);;All files (*)"));
+        const QString path = FileDialogs::openFileName(this, QStringLiteral("import-job"), tr("Import job.json"),
+                                                             m_importPath->text(), tr("Job files (*.json);;All files (*)"));
         if (!path.isEmpty())
             selectImport(path);
     });

@@ -1,4 +1,5 @@
 #include "SharePage.h"
+#include "common/FileDialogs.h"
 
 #include "common/DataPaths.h"
 #include "session/Backend.h"
@@ -24,14 +25,14 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
       m_backend(backend),
       m_workspace(new QComboBox(this)),
       m_group(new QButtonGroup(this)),
-      m_newRadio(new QRadioButton(tr("A &new share"), this)),
+      m_newRadio(new QRadioButton(tr("A new &share"), this)),
       m_existingRadio(new QRadioButton(tr("An &existing share"), this)),
       m_name(new QLineEdit(this)),
       m_kind(new QComboBox(this)),
       m_cluster(new QComboBox(this)),
-      m_folderLabel(new QLabel(tr("&Folder:"), this)),
+      m_folderLabel(new QLabel(tr("F&older:"), this)),
       m_folder(new QLineEdit(this)),
-      m_browse(new QPushButton(tr("&Browse…"), this)),
+      m_browse(new QPushButton(tr("B&rowse…"), this)),
       m_shares(new QComboBox(this)),
       m_problem(new QLabel(this)),
       m_status(new QLabel(this))
@@ -136,7 +137,8 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     });
     connect(m_shares, &QComboBox::currentIndexChanged, this, &SharePage::check);
     connect(m_browse, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Share folder"), m_folder->text());
+        const QString dir = FileDialogs::existingDirectory(this, QStringLiteral("share-folder"), tr("Share folder"),
+                                                             m_folder->text());
         if (!dir.isEmpty())
             m_folder->setText(dir);
     });
@@ -268,7 +270,7 @@ void SharePage::check()
     m_cluster->setEnabled(newShare() && !local);
     m_folder->setEnabled(newShare());
     m_browse->setEnabled(newShare() && local);  // the dialog shows this machine only
-    m_folderLabel->setText(local ? tr("&Folder:") : tr("&Path on the nodes:"));
+    m_folderLabel->setText(local ? tr("F&older:") : tr("&Path on the nodes:"));
     m_folder->setToolTip(local ? tr("The folder on this machine that holds the share's files (made when missing)")
                                : tr("An absolute path on the nodes (made when missing). A cluster path must be the "
                                     "same folder on every node; a replicated one is a folder of each node's own"));

@@ -1,4 +1,5 @@
 #include "UploadPage.h"
+#include "common/FileDialogs.h"
 
 #include "SharePage.h"
 #include "ShareWizard.h"
@@ -54,7 +55,7 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("uploadStatus"));
 
-    auto *folderLabel = new QLabel(tr("&Folder:"), this);
+    auto *folderLabel = new QLabel(tr("F&older:"), this);
     folderLabel->setBuddy(m_folder);
     auto *filesLabel = new QLabel(tr("F&iles:"), this);
     filesLabel->setBuddy(m_files);
@@ -83,7 +84,7 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
     setTabOrder(m_upload, m_cancel);
 
     connect(m_add, &QPushButton::clicked, this, [this] {
-        addFiles(QFileDialog::getOpenFileNames(this, tr("Files to upload")));
+        addFiles(FileDialogs::openFileNames(this, QStringLiteral("upload"), tr("Files to upload")));
     });
     const auto removeSelected = [this] {
         qDeleteAll(m_files->selectedItems());

@@ -33,7 +33,7 @@ WorkspaceWizard::WorkspaceWizard(Backend *backend, Mode mode, QWidget *parent)
       m_backend(backend),
       m_page(new Page(this)),
       m_group(new QButtonGroup(this)),
-      m_newRadio(new QRadioButton(tr("A &new workspace:"), m_page)),
+      m_newRadio(new QRadioButton(tr("A new &workspace:"), m_page)),
       m_existingRadio(new QRadioButton(tr("An &existing workspace:"), m_page)),
       m_workspaceName(new QLineEdit(m_page)),
       m_workspaces(new QComboBox(m_page)),

@@ -84,6 +84,9 @@ Training:
 Compute:
   --device D              auto | cpu | cuda (default auto: a GPU when one is usable)
   --tf32                  GPU: allow TF32 tensor-core math (faster; default exact FP32)
+  --skip-gpu-check        GPU: skip the self-check that first compares a few steps on
+                          the GPU with the CPU (auto falls back to the CPU when they
+                          disagree, cuda fails)
   --threads N             compute threads per rank (default: cores / ranks on the node))"
 #if !(defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA)
            R"(
@@ -123,6 +126,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--threads", {true, [&](auto& f, auto& v) { o.threads = int(parseInt(f, v, 1, 4096)); }}},
         {"--device", {true, [&](auto& f, auto& v) { o.device = oneOf(f, v, {"auto", "cpu", "cuda"}); }}},
         {"--tf32", {false, [&](auto&, auto&) { o.tf32 = true; }}},
+        {"--skip-gpu-check", {false, [&](auto&, auto&) { o.skipGpuCheck = true; }}},
         {"--metrics-file", {true, [&](auto& f, auto& v) {
              if (v.empty()) throw UsageError(cat(f, ": empty path"));
              o.metricsFile = v; }}},

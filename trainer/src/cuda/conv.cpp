@@ -106,7 +106,7 @@ void CudnnConv::selectAlgorithms(cudnnHandle_t fwdHandle, cudnnHandle_t bwdHandl
                                                                CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, res));
             r = pick(res, n, tf32, det, scratchBytes);
         }
-        if (!r) TD_FAIL("cuDNN has no usable forward algorithm for ", shape, ": ", listResults(res, n, fwdName));
+        if (!r) throw CudnnNotSupported(cat("cuDNN has no usable forward algorithm for ", shape, ": ", listResults(res, n, fwdName)));
         m_fwdAlgo = r->algo;
         m_fwdMath = tf32 ? r->mathType : CUDNN_FMA_MATH;
         m_fwdWs = r->memory;
@@ -126,7 +126,7 @@ void CudnnConv::selectAlgorithms(cudnnHandle_t fwdHandle, cudnnHandle_t bwdHandl
                                                                       CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, res));
             r = pick(res, n, tf32, det, scratchBytes);
         }
-        if (!r) TD_FAIL("cuDNN has no usable backward-filter algorithm for ", shape, ": ", listResults(res, n, bwfName));
+        if (!r) throw CudnnNotSupported(cat("cuDNN has no usable backward-filter algorithm for ", shape, ": ", listResults(res, n, bwfName)));
         m_bwfAlgo = r->algo;
         m_bwfMath = tf32 ? r->mathType : CUDNN_FMA_MATH;
         m_bwfWs = r->memory;
@@ -145,11 +145,35 @@ void CudnnConv::selectAlgorithms(cudnnHandle_t fwdHandle, cudnnHandle_t bwdHandl
                                                                     CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, res));
             r = pick(res, n, tf32, det, scratchBytes);
         }
-        if (!r) TD_FAIL("cuDNN has no usable backward-data algorithm for ", shape, ": ", listResults(res, n, bwdName));
+        if (!r) throw CudnnNotSupported(cat("cuDNN has no usable backward-data algorithm for ", shape, ": ", listResults(res, n, bwdName)));
         m_bwdAlgo = r->algo;
         m_bwdMath = tf32 ? r->mathType : CUDNN_FMA_MATH;
         m_fwdWs = std::max(m_fwdWs, r->memory);
         CUDNN_CHECK(cudnnSetConvolutionMathType(m_bwdConv, m_bwdMath));
+    }
+    // The heuristics chose without running anything: run each chosen algorithm once now, so
+    // that one which cannot run fails here, during set-up inside the layout fallback, not at
+    // the first training step.
+    if (det) {
+        const float one = 1.0f, zero = 0.0f;
+        auto finish = [](cudnnHandle_t h) {
+            cudaStream_t st = nullptr;
+            CUDNN_CHECK(cudnnGetStream(h, &st));
+            CUDA_CHECK(cudaStreamSynchronize(st));
+        };
+        CUDNN_CHECK(cudnnConvolutionForward(fwdHandle, &one, m_xDesc, x, m_wDesc, w, m_fwdConv, m_fwdAlgo, scratch,
+                                            scratchBytes, &zero, m_yDesc, y));
+        finish(fwdHandle);
+        if (m_cfg.backward) {
+            CUDNN_CHECK(cudnnConvolutionBackwardFilter(bwdHandle, &one, m_xDesc, x, m_yDesc, dy, m_bwfConv, m_bwfAlgo,
+                                                       scratch, scratchBytes, &zero, m_wDesc, dw));
+            finish(bwdHandle);
+        }
+        if (m_cfg.backward && m_cfg.needDx) {
+            CUDNN_CHECK(cudnnConvolutionBackwardData(fwdHandle, &one, m_wDesc, w, m_yDesc, dy, m_bwdConv, m_bwdAlgo,
+                                                     scratch, scratchBytes, &zero, m_xDesc, dx));
+            finish(fwdHandle);
+        }
     }
     m_selected = true;
 }

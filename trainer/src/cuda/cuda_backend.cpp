@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <tuple>
+#include <utility>
 
 #include "cuda/context.h"
 #include "cuda/cuda_check.h"
@@ -14,6 +16,8 @@
 #include "cuda/memory.h"
 #include "cuda/nccl_comm.h"
 #include "cuda/step_graph.h"
+#include "dist/gpu_decisions.h"
+#include "dist/wait_for_peers.h"
 #include "data/shuffle.h"
 #include "util/log.h"
 
@@ -47,43 +51,31 @@ class CudaBackend final : public Backend {
 public:
     explicit CudaBackend(const BackendSetup& s)
         : m_setup(s), m_dist(*s.dist), m_table(makeParamTable(s.net)), m_P(m_table.totalFloats()) {
-        const NetConfig& cfg = s.net;
         m_useNccl = m_dist.size() > 1 || s.forceNccl;
         m_overlap = m_useNccl && s.overlapAllreduce && !s.profile;
         m_dev = selectDevice(m_dist.localRank(), m_dist.localSize(), m_useNccl);
         m_ctx = std::make_unique<GpuContext>(/*concurrent=*/!s.profile);
 
-        m_hostWeights = allocFloats(m_P);
-        m_hostAccum = allocFloats(m_P);
-        m_staging.resize(m_P);
-        m_weights.allocate(m_P);
-        m_accum.allocate(m_P);
-        m_grads.allocate(m_P + 4);  // gradients, then [loss sum, correct, images] (+1: float4 alignment)
-        m_counters.allocate(1);
-        CUDA_CHECK(cudaMemset(m_counters.get(), 0, sizeof(StepCounters)));  // cudaMalloc does not zero
-        m_evalSums.allocate(2);
-        CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&m_pinned), 4 * sizeof(double)));
-
-        m_train.upload(*s.train);
-        m_test.upload(*s.test);
-        m_evalB = evalBatch(cfg, cfg.batch, s.test->n);
-        m_probs.allocate(size_t(m_evalB) * cfg.classes);
-
-        // cuDNN builds differ in which FP32 NHWC algorithms they have: NCHW always works. The
-        // layout gives the flat gradient buffer its meaning, so all ranks take NCHW if any rank
-        // must (agreed over MPI, before the NCCL communicator exists).
-        bool nhwcOk = true;
-        try {
-            buildNets();
-        } catch (const RuntimeError& e) {
-            if (!m_setup.nhwc) throw;
-            nhwcOk = false;
-            log::warn(cat("NHWC convolutions unavailable on this rank: ", e.what()));
-        }
-        if (m_setup.nhwc && !m_dist.allOk(nhwcOk)) {
-            log::warn("NHWC convolutions unavailable on at least one rank: all ranks use NCHW");
+        // Every rank reports how its set-up went, and all take the same course before the
+        // NCCL communicator exists (dist/gpu_decisions.h): cuDNN builds differ in which FP32
+        // NHWC algorithms they have, so NHWC may be unsupported (then all ranks use NCHW,
+        // which always works); any other error (out of memory...) ends every rank with it.
+        const auto attempt = [&](bool allocate) -> std::pair<SetupOutcome, std::string> {
+            try {
+                if (allocate) allocateState();
+                buildNets();
+                return {SetupOutcome::Ok, {}};
+            } catch (const CudnnNotSupported& e) {
+                return {m_setup.nhwc ? SetupOutcome::NotSupported : SetupOutcome::Failed, e.what()};
+            } catch (const std::exception& e) {
+                return {SetupOutcome::Failed, e.what()};
+            }
+        };
+        auto [outcome, error] = attempt(true);
+        if (!agreeOnSetup(m_dist, outcome, error, m_setup.nhwc ? "NHWC" : "NCHW")) {
             m_setup.nhwc = false;
-            buildNets();
+            std::tie(outcome, error) = attempt(false);
+            agreeOnSetup(m_dist, outcome, error, "NCHW");
         }
         if (m_useNccl) m_nccl = std::make_unique<NcclComm>(m_dist);
         if (s.profile) m_prof = std::make_unique<ProfileTimeline>();
@@ -173,10 +165,14 @@ public:
         if (m_setup.useGraph && !m_setup.profile && !m_graphTried && m_stepsRun >= 1) {
             m_graphTried = true;
             sync();
-            if (m_graph.capture(main, {m_ctx->side(), m_ctx->comm()}, [&] { enqueueStep(nullptr); }))
+            const bool captured = m_graph.capture(main, {m_ctx->side(), m_ctx->comm()}, [&] { enqueueStep(nullptr); });
+            // Capture may succeed on one rank and fail on another (other cuDNN algorithms):
+            // NCCL needs it uniform, so every rank uses its graph or none does, agreed
+            // before any rank launches one.
+            if (agreeOnGraph(m_dist, captured, m_graph.error()))
                 log::info("CUDA graph: %zu nodes, %zu kernels per step\n", m_graph.nodes(), m_graph.kernels());
             else
-                log::warn(cat("CUDA graph capture failed, the step runs without a graph: ", m_graph.error()));
+                m_graph.clear();
         }
         if (m_graph.ready()) {
             m_graph.launch(main);
@@ -221,7 +217,16 @@ public:
         m_grads.download(m_staging.data(), m_P);
         std::vector<float> out(m_P);
         deviceToCanonical(m_table, m_setup.net, m_setup.nhwc, m_staging.data(), out.data());
-        return out;  // ncclAvg (or one rank): already the average
+        const float scale = 1.0f / float(m_dist.size());  // ncclSum: the sum over ranks
+        for (float& g : out) g *= scale;
+        return out;
+    }
+
+    std::vector<LayerOutput> layerOutputs() override {
+        sync();
+        std::vector<LayerOutput> out;
+        for (auto& [layer, values] : m_net->layerOutputs()) out.push_back({layer, std::move(values)});
+        return out;
     }
 
     EvalResult evaluate() override {
@@ -294,7 +299,42 @@ private:
         return buf;
     }
 
-    void sync() const { CUDA_CHECK(cudaStreamSynchronize(m_ctx->main())); }
+    // Waits for the main stream. With NCCL it may hold an all-reduce that needs every rank:
+    // poll it and NCCL's asynchronous errors, and name the silent ranks after a time-out.
+    void sync() const {
+        const cudaStream_t main = m_ctx->main();
+        if (!m_nccl) {
+            CUDA_CHECK(cudaStreamSynchronize(main));
+            return;
+        }
+        waitForPeers(m_dist, [&] {
+            const cudaError_t e = cudaStreamQuery(main);
+            if (e == cudaSuccess) return true;
+            if (e != cudaErrorNotReady) CUDA_CHECK(e);
+            m_nccl->checkAsyncError();
+            return false;
+        }, m_peerTimeout, "waiting for the GPU step (NCCL all-reduce)");
+    }
+
+    // Host and device state, the data sets uploaded (set-up time only).
+    void allocateState() {
+        const NetConfig& cfg = m_setup.net;
+        m_hostWeights = allocFloats(m_P);
+        m_hostAccum = allocFloats(m_P);
+        m_staging.resize(m_P);
+        m_weights.allocate(m_P);
+        m_accum.allocate(m_P);
+        m_grads.allocate(m_P + 4);  // gradients, then [loss sum, correct, images] (+1: float4 alignment)
+        m_counters.allocate(1);
+        CUDA_CHECK(cudaMemset(m_counters.get(), 0, sizeof(StepCounters)));  // cudaMalloc does not zero
+        m_evalSums.allocate(2);
+        CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&m_pinned), 4 * sizeof(double)));
+
+        m_train.upload(*m_setup.train);
+        m_test.upload(*m_setup.test);
+        m_evalB = evalBatch(cfg, cfg.batch, m_setup.test->n);
+        m_probs.allocate(size_t(m_evalB) * cfg.classes);
+    }
 
     void buildNets() {
         const NetConfig& cfg = m_setup.net;
@@ -364,17 +404,17 @@ private:
             denseReady = [&] {  // dense gradients and the step's sums: all-reduce during the conv backward
                 m_ctx->dependOn(m_ctx->comm(), main);
                 m_ctx->dependOn(m_ctx->comm(), m_ctx->side());
-                m_nccl->allreduceAverage(m_grads.get() + tail, total - tail, m_ctx->comm());
+                m_nccl->allreduceSum(m_grads.get() + tail, total - tail, m_ctx->comm());
             };
         m_net->backward(m_drop, denseReady, prof);
         if (prof) prof->mark(kProfAllreduce, main);
         if (m_nccl) {
             if (m_overlap) {
                 m_ctx->dependOn(m_ctx->comm(), main);
-                m_nccl->allreduceAverage(m_grads.get(), tail, m_ctx->comm());
+                m_nccl->allreduceSum(m_grads.get(), tail, m_ctx->comm());
                 m_ctx->dependOn(main, m_ctx->comm());
             } else {
-                m_nccl->allreduceAverage(m_grads.get(), total, main);
+                m_nccl->allreduceSum(m_grads.get(), total, main);
             }
         }
         if (prof) prof->mark(kProfRmsprop, main);
@@ -383,13 +423,16 @@ private:
         r.accum = m_accum.get();
         r.grads = m_grads.get();
         r.n = m_P;
-        r.gradScale = 1.0f;  // ncclAvg already averaged
+        // ncclSum, then an explicit scale: the Horovod average of the gradients, and the
+        // step's sums (loss, correct, images) stay exact sums (ncclAvg divides them too,
+        // inexactly when the rank count is not a power of two).
+        r.gradScale = 1.0f / float(m_dist.size());
         r.lr = m_setup.opt.lr;
         r.decay = m_setup.opt.decay;
         r.rho = m_setup.opt.rho;
         r.epsilon = m_setup.opt.epsilon;
         r.counters = m_counters.get();
-        r.extrasScale = double(m_dist.size());  // the sums were averaged too
+        r.extrasScale = 1.0;
         rmspropStep(r, main);
         if (prof) prof->end(main);
     }
@@ -417,6 +460,7 @@ private:
     int m_evalB = 0;
     std::unique_ptr<GpuNet> m_net, m_evalNet;
     std::unique_ptr<NcclComm> m_nccl;
+    double m_peerTimeout = peerTimeoutSeconds();
     StepGraph m_graph;
     bool m_graphTried = false;
     std::unique_ptr<ProfileTimeline> m_prof;

@@ -14,6 +14,23 @@
 
 namespace td::cuda {
 
+// cuDNN cannot do this here (a layout, shape or algorithm it lacks): the one error the
+// NHWC-to-NCHW fallback takes (cuda_backend.cpp). Memory and every other error fail the job.
+struct CudnnNotSupported : RuntimeError {
+    using RuntimeError::RuntimeError;
+};
+
+inline bool cudnnNotSupported(cudnnStatus_t s) {
+#if CUDNN_MAJOR >= 9
+    return int(s) >= int(CUDNN_STATUS_NOT_SUPPORTED) && int(s) < int(CUDNN_STATUS_NOT_SUPPORTED) + 1000;
+#else
+    return s == CUDNN_STATUS_NOT_SUPPORTED;
+#endif
+}
+
+// "GPU 1 (NVIDIA H100 80GB HBM3, 1.2 of 79.1 GiB free)": which GPU ran out of memory.
+std::string currentGpuMemory();
+
 inline std::string cudnnLastError() {
     char buf[512] = {0};
     cudnnGetLastErrorString(buf, sizeof buf);
@@ -25,9 +42,16 @@ inline std::string cudnnLastError() {
 #define CUDNN_CHECK(call)                                                                          \
     do {                                                                                           \
         const cudnnStatus_t cudnn_rc_ = (call);                                                    \
-        if (cudnn_rc_ != CUDNN_STATUS_SUCCESS)                                                     \
-            TD_FAIL("cuDNN call failed: ", #call, ": ", cudnnGetErrorString(cudnn_rc_),            \
-                    ::td::cuda::cudnnLastError());                                                 \
+        if (cudnn_rc_ != CUDNN_STATUS_SUCCESS) {                                                   \
+            const std::string cudnn_msg_ = ::td::cat("cuDNN call failed: ", #call, ": ",           \
+                cudnnGetErrorString(cudnn_rc_), ::td::cuda::cudnnLastError(),                      \
+                cudnn_rc_ == CUDNN_STATUS_ALLOC_FAILED ? " on " + ::td::cuda::currentGpuMemory()   \
+                                                       : std::string(),                            \
+                " [", __FILE__, ":", __LINE__, "]");                                               \
+            if (::td::cuda::cudnnNotSupported(cudnn_rc_))                                          \
+                throw ::td::cuda::CudnnNotSupported(cudnn_msg_);                                   \
+            throw ::td::RuntimeError(cudnn_msg_);                                                  \
+        }                                                                                          \
     } while (0)
 
 #define CUBLAS_CHECK(call)                                                                         \

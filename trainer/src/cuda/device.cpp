@@ -97,4 +97,23 @@ DeviceInfo selectDevice(int localRank, int localSize, bool ncclWillRun) {
     return DeviceInfo{id, p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem};
 }
 
+std::string currentGpuMemory() {
+    int id = -1;
+    cudaDeviceProp p{};
+    size_t freeBytes = 0, totalBytes = 0;
+    if (cudaGetDevice(&id) != cudaSuccess || cudaGetDeviceProperties(&p, id) != cudaSuccess) {
+        cudaGetLastError();
+        return "the current GPU";
+    }
+    std::string s = cat("GPU ", id, " (", p.name);
+    if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, ", %.1f of %.1f GiB free", double(freeBytes) / (1 << 30),
+                      double(totalBytes) / (1 << 30));
+        s += buf;
+    }
+    cudaGetLastError();
+    return s + ")";
+}
+
 }  // namespace td::cuda

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cuda/cuda_check.h"
+#include "cuda/layout.h"
 
 namespace td::cuda {
 
@@ -134,6 +135,16 @@ void GpuNet::selectAlgorithms() {
         CUDA_CHECK(cudaMemset(m_grads, 0, total * sizeof(float)));
         CUDA_CHECK(cudaDeviceSynchronize());  // the legacy stream: the step's streams do not wait for it
     }
+}
+
+std::vector<std::pair<std::string, std::vector<float>>> GpuNet::layerOutputs() const {
+    const std::pair<const char*, std::pair<const DeviceBuffer<float>*, Tensor4>> layers[] = {
+        {"conv2d_1", {&m_act1, m_a1}}, {"conv2d_2", {&m_act2, m_a2}}, {"max_pooling2d_1", {&m_pool1, m_p1}},
+        {"conv2d_3", {&m_act3, m_a3}}, {"conv2d_4", {&m_act4, m_a4}}, {"max_pooling2d_2", {&m_pool2, m_p2}},
+        {"dense_1", {&m_fc1, m_f1}}};
+    std::vector<std::pair<std::string, std::vector<float>>> out;
+    for (const auto& [name, buf] : layers) out.emplace_back(name, activationToNhwc(buf.first->toHost().data(), buf.second));
+    return out;
 }
 
 void GpuNet::forward(const ForwardArgs& a, ProfileTimeline* prof) {

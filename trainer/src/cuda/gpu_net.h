@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/context.h"
@@ -71,6 +72,10 @@ public:
     // and side: the all-reduce of that part can start while the convolutions' backward runs.
     void backward(const DropoutArgs drop[3], const std::function<void()>& denseGradsReady,
                   ProfileTimeline* prof = nullptr);
+
+    // The layers' outputs of the last forward pass, conv2d_1 to dense_1, as NHWC (or
+    // (N, units)) host copies, for the self-check. The caller synchronises main first.
+    std::vector<std::pair<std::string, std::vector<float>>> layerOutputs() const;
 
     double trainFlopsPerImage() const;
     std::string describeLayers() const;  // cuDNN algorithms per convolution

@@ -148,7 +148,7 @@ struct RmspropArgs {
     double lr = 1e-4, decay = 1e-6;  // lr_t = lr / (1 + decay * iteration)
     float rho = 0.9f, epsilon = 1e-7f;
     StepCounters* counters = nullptr;
-    double extrasScale = 1.0;      // the step's sums are rank averages: times workers
+    double extrasScale = 1.0;      // factor for the step's sums (1: they are exact sums over ranks)
 };
 void rmspropStep(const RmspropArgs& a, cudaStream_t s);
 

@@ -55,4 +55,14 @@ void deviceToCanonical(const ParamTable& table, const NetConfig& cfg, bool nhwc,
     forEachElement(table, cfg, nhwc, [&](size_t c, size_t d) { canon[c] = dev[d]; });
 }
 
+std::vector<float> activationToNhwc(const float* dev, const Tensor4& t) {
+    std::vector<float> out(size_t(t.size()));
+    size_t i = 0;
+    for (int n = 0; n < t.n; ++n)
+        for (int y = 0; y < t.h; ++y)
+            for (int x = 0; x < t.w; ++x)
+                for (int c = 0; c < t.c; ++c) out[i++] = dev[n * t.sn + c * t.sc + y * t.sh + x * t.sw];
+    return out;
+}
+
 }  // namespace td::cuda

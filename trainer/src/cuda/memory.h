@@ -39,7 +39,8 @@ public:
         void* p = nullptr;
         const cudaError_t e = cudaMalloc(&p, n * sizeof(T));
         if (e != cudaSuccess)
-            TD_FAIL("cudaMalloc of ", n * sizeof(T), " bytes failed: ", cudaGetErrorName(e), ": ", cudaGetErrorString(e));
+            TD_FAIL("cudaMalloc of ", n * sizeof(T), " bytes (", double(n * sizeof(T)) / (1 << 20), " MiB) failed on ",
+                    currentGpuMemory(), ": ", cudaGetErrorName(e), ": ", cudaGetErrorString(e));
         m_ptr = static_cast<T*>(p);
         m_n = n;
         CUDA_CHECK(cudaMemset(m_ptr, 0, n * sizeof(T)));

@@ -31,8 +31,18 @@ NcclComm::~NcclComm() {
     if (m_comm && std::uncaught_exceptions() == 0) ncclCommDestroy(m_comm);
 }
 
-void NcclComm::allreduceAverage(float* data, size_t count, cudaStream_t s) {
-    NCCL_CHECK(ncclAllReduce(data, data, count, ncclFloat, ncclAvg, m_comm, s), m_comm);
+void NcclComm::checkAsyncError() const {
+    ncclResult_t async = ncclSuccess;
+    NCCL_CHECK(ncclCommGetAsyncError(m_comm, &async), m_comm);
+    if (async != ncclSuccess && async != ncclInProgress) {
+        const char* last = ncclGetLastError(m_comm);
+        TD_FAIL("NCCL reported an asynchronous error: ", ncclGetErrorString(async),
+                (last && *last) ? cat(" (", last, ")") : std::string());
+    }
+}
+
+void NcclComm::allreduceSum(float* data, size_t count, cudaStream_t s) {
+    NCCL_CHECK(ncclAllReduce(data, data, count, ncclFloat, ncclSum, m_comm, s), m_comm);
 }
 
 }  // namespace td::cuda

@@ -17,9 +17,13 @@ public:
     NcclComm(const NcclComm&) = delete;
     NcclComm& operator=(const NcclComm&) = delete;
 
-    // In place, ncclAvg: the Horovod average. Captured into CUDA graphs like any launch.
-    void allreduceAverage(float* data, size_t count, cudaStream_t s);
+    // In place, ncclSum (the caller scales: exact for the metric counts, whatever the number
+    // of ranks). Captured into CUDA graphs like any launch.
+    void allreduceSum(float* data, size_t count, cudaStream_t s);
     int size() const { return m_size; }
+    // Throws when NCCL reported an asynchronous error (a peer lost, a network failure):
+    // polled while waiting for a stream (cuda_backend.cpp), which would otherwise hang.
+    void checkAsyncError() const;
 
 private:
     ncclComm_t m_comm = nullptr;

@@ -22,6 +22,7 @@ public:
     // Returns false, with error() saying why, when the work cannot be captured.
     bool capture(cudaStream_t stream, const std::vector<cudaStream_t>& others, const std::function<void()>& enqueue);
     void launch(cudaStream_t stream) const;
+    void clear() { reset(); }  // drop a captured graph (another rank could not capture)
     bool ready() const { return m_exec != nullptr; }
     const std::string& error() const { return m_error; }
     size_t nodes() const { return m_nodes; }

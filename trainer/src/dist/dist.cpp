@@ -3,7 +3,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <thread>
 
 #include "util/check.h"
 
@@ -22,6 +24,7 @@ Dist::Dist(int* argc, char*** argv) {
 }
 
 Dist::~Dist() {
+    if (!m_ownsMpi) return;
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (!finalized) MPI_Finalize();
@@ -64,6 +67,40 @@ bool Dist::allOk(bool ok) const {
 }
 
 void Dist::barrier() const { MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); }
+
+std::vector<int> Dist::silentRanks(double graceSeconds) const {
+    constexpr int kTag = 0x7d5;  // used for nothing else
+    const int waiting = 1;
+    std::vector<int> heard(size_t(m_size), 0);
+    std::vector<MPI_Request> sends, recvs(size_t(m_size), MPI_REQUEST_NULL);
+    for (int r = 0; r < m_size; ++r) {
+        if (r == m_rank) continue;
+        sends.emplace_back();
+        MPI_CHECK(MPI_Isend(&waiting, 1, MPI_INT, r, kTag, MPI_COMM_WORLD, &sends.back()));
+        MPI_CHECK(MPI_Irecv(&heard[size_t(r)], 1, MPI_INT, r, kTag, MPI_COMM_WORLD, &recvs[size_t(r)]));
+    }
+    const double deadline = MPI_Wtime() + graceSeconds;
+    std::vector<int> silent;
+    while (true) {
+        silent.clear();
+        for (int r = 0; r < m_size; ++r) {
+            if (recvs[size_t(r)] == MPI_REQUEST_NULL) continue;
+            int done = 0;
+            MPI_CHECK(MPI_Test(&recvs[size_t(r)], &done, MPI_STATUS_IGNORE));
+            if (!done) silent.push_back(r);
+        }
+        if (silent.empty() || MPI_Wtime() > deadline) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    // The job ends after this: leave the silent ranks' receives cancelled, the sends to them
+    // to the library.
+    for (int r : silent) {
+        MPI_Cancel(&recvs[size_t(r)]);
+        MPI_Request_free(&recvs[size_t(r)]);
+    }
+    for (MPI_Request& q : sends) MPI_Request_free(&q);
+    return silent;
+}
 
 void Dist::abort(int code) const {
     MPI_Abort(MPI_COMM_WORLD, code);

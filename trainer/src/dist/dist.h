@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace td {
 
@@ -32,11 +33,21 @@ public:
     // True on every rank if `ok` is true on every rank (collective error agreement).
     virtual bool allOk(bool ok) const;
     virtual void barrier() const;
+    // Point to point, for a rank that gave up waiting on a collective (dist/wait_for_peers.h):
+    // tells every other rank it is waiting and listens for `graceSeconds` for the others
+    // doing the same; the ranks not heard from are returned (the silent ones).
+    virtual std::vector<int> silentRanks(double graceSeconds) const;
     [[noreturn]] void abort(int code) const;
     virtual std::string processorName() const;
 
+protected:
+    // A process-local view (LocalDist): no MPI_Init here, no MPI_Finalize at the end.
+    Dist(int rank, int size, int localRank, int localSize)
+        : m_rank(rank), m_size(size), m_localRank(localRank), m_localSize(localSize), m_ownsMpi(false) {}
+
 private:
     int m_rank = 0, m_size = 1, m_localRank = 0, m_localSize = 1;
+    bool m_ownsMpi = true;
 };
 
 }  // namespace td

@@ -133,6 +133,26 @@ void Net::backward() {
     m_conv1->backward(m_ctx);
 }
 
+std::vector<std::pair<std::string, std::vector<float>>> Net::layerOutputs() {
+    const std::pair<const char*, const Act*> layers[] = {
+        {"conv2d_1", &m_conv1->out}, {"conv2d_2", &m_conv2->out}, {"max_pooling2d_1", &m_pool1->out},
+        {"conv2d_3", &m_conv3->out}, {"conv2d_4", &m_conv4->out}, {"max_pooling2d_2", &m_pool2->out},
+        {"dense_1", &m_dense1->out}};
+    std::vector<std::pair<std::string, std::vector<float>>> out;
+    for (const auto& [name, act] : layers) {
+        const memory::dims& d = act->dims;
+        size_t n = 1;
+        for (memory::dim v : d) n *= size_t(v);
+        std::vector<float> values(n);
+        memory plainMem;
+        DNNL_CHECK(plainMem = memory(plain(d, d.size() == 4 ? tag::nhwc : tag::nc), m_ctx.eng, values.data()));
+        DNNL_CHECK(dnnl::reorder(act->val, plainMem).execute(m_ctx.stream, const_cast<memory&>(act->val), plainMem));
+        m_ctx.stream.wait();
+        out.emplace_back(name, std::move(values));
+    }
+    return out;
+}
+
 std::vector<const LayerTiming*> Net::timings() const {
     return {&m_conv1->timing, &m_conv2->timing, &m_pool1->timing, &m_conv3->timing, &m_conv4->timing,
             &m_pool2->timing, &m_flatTiming,    &m_dense1->timing, &m_dense2->timing, &m_dropTiming,

@@ -3,6 +3,8 @@
 // Conv32(same)-ReLU-Conv32(valid)-ReLU-MaxPool-Dropout.25-Conv64(same)-ReLU-
 // Conv64(valid)-ReLU-MaxPool-Dropout.25-Flatten-Dense512-ReLU-Dropout.5-Dense10-softmax.
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "model/conv.h"
@@ -40,6 +42,9 @@ public:
     // Backward after a training forward: fills grads() (batch-mean gradients).
     void backward();
     const float* probabilities() const { return m_probs.data(); }
+    // The outputs of the last forward pass, per Keras layer up to dense_1 (after bias, ReLU
+    // and dropout), NHWC or (N, units): what the GPU self-check compares layer by layer.
+    std::vector<std::pair<std::string, std::vector<float>>> layerOutputs();
 
     std::vector<const LayerTiming*> timings() const;
     void resetTimings();

@@ -28,6 +28,12 @@ struct StepSums {
     double loss = 0, correct = 0, count = 0;
 };
 
+// One layer's output of the last training forward pass, NHWC or (N, units).
+struct LayerOutput {
+    std::string layer;  // Keras name, e.g. "conv2d_1"
+    std::vector<float> values;
+};
+
 struct EvalResult {
     double loss = 0, acc = 0;
     int64_t count = 0;
@@ -85,6 +91,9 @@ public:
     virtual StepSums takeLocalSums() = 0;
     // The rank-averaged gradient of the last step, canonical layout (--dump-grads).
     virtual std::vector<float> averagedGradients() = 0;
+    // The layers' outputs of the last step's forward pass, in forward order, conv2d_1 to
+    // dense_1 (the GPU self-check, train/self_check.h). Waits for the step.
+    virtual std::vector<LayerOutput> layerOutputs() = 0;
 
     // Test set: sharded over ranks, exact after one small all-reduce (collective).
     virtual EvalResult evaluate() = 0;

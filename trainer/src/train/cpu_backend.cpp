@@ -97,6 +97,12 @@ public:
         return avg;
     }
 
+    std::vector<LayerOutput> layerOutputs() override {
+        std::vector<LayerOutput> out;
+        for (auto& [layer, values] : m_net.layerOutputs()) out.push_back({layer, std::move(values)});
+        return out;
+    }
+
     EvalResult evaluate() override { return td::evaluate(m_net, *m_setup.test, m_dist); }
     std::vector<float> predictAll() override { return td::predictAll(m_net, *m_setup.test); }
 

@@ -16,11 +16,14 @@
 
 #include "data/batcher.h"
 #include "data/loaders.h"
+#include "dist/agree.h"
+#include "dist/local_dist.h"
 #include "io/checkpoint.h"
 #include "io/exports.h"
 #include "io/metrics.h"
 #include "train/backend.h"
 #include "train/cuda_plugin.h"
+#include "train/self_check.h"
 #include "util/check.h"
 #include "util/log.h"
 #include "util/rng.h"
@@ -83,6 +86,35 @@ bool chooseCuda(const Options& o, const Dist& dist) {
         std::string where = dist.size() > 1 ? cat(" on ", dist.processorName(), " (rank ", dist.rank(), ")") : "";
         throw RuntimeError(cat("--device cuda: no usable NVIDIA GPU", where, ": ", why));
     }
+    log::info("device: auto -> cpu (%s)\n", why.c_str());
+    return false;
+}
+
+// The GPU self-check (train/self_check.h) on every rank's GPU before the real backend
+// exists, agreed over the ranks: with --device auto all ranks fall back to the CPU, with
+// --device cuda all fail together, naming the rank, the layer and the error.
+bool gpuSelfCheckPasses(const Options& o, const BackendSetup& run, const Dist& dist) {
+    if (o.skipGpuCheck) {
+        log::info("GPU self-check skipped (--skip-gpu-check)\n");
+        return true;
+    }
+    LocalDist local(dist);
+    const SelfCheckResult r = runSelfCheck(run, local, [](const BackendSetup& s) { return makeCudaBackend(s); });
+    double seconds = r.seconds;  // the mean over the ranks is logged
+    dist.allreduceSum(&seconds, 1);
+    const double mean = seconds / dist.size();
+    const Agreement a = agree(dist, r.ok, r.describe());
+    if (a.ok) {
+        log::info("GPU self-check passed: %d steps at batch %d on the GPU and the CPU agree within %g (%.2f s)\n",
+                  kSelfCheckSteps, kSelfCheckBatch, kSelfCheckTolerance, mean);
+        if (mean > 2.0) log::warn(cat("the GPU self-check took ", mean, " s, more than its budget of 2 s"));
+        return true;
+    }
+    const std::string where = dist.size() > 1 ? cat(" on rank ", a.rank, " of ", dist.size()) : std::string();
+    char cost[32];
+    std::snprintf(cost, sizeof cost, "%.2f s", mean);
+    const std::string why = cat("GPU self-check failed", where, " (", cost, "): ", a.message);
+    if (o.device == "cuda") throw AgreedError(cat("--device cuda: ", why, " (--skip-gpu-check skips the check)"));
     log::info("device: auto -> cpu (%s)\n", why.c_str());
     return false;
 }
@@ -154,7 +186,8 @@ int runTraining(Options& o, Dist& dist) {
     bs.overlapAllreduce = !o.noOverlap;
     bs.useGraph = !o.noGraph;
     bs.nhwc = o.gpuLayout == "nhwc";
-    std::unique_ptr<Backend> backend = useCuda ? makeCudaBackend(bs) : makeCpuBackend(bs);
+    const bool gpu = useCuda && gpuSelfCheckPasses(o, bs, dist);
+    std::unique_ptr<Backend> backend = gpu ? makeCudaBackend(bs) : makeCpuBackend(bs);
     const std::string device = backend->device();
     const size_t P = backend->paramFloats();
 

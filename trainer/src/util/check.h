@@ -17,6 +17,13 @@ struct RuntimeError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The same error on every rank, decided together (dist/agree.h): rank 0 reports it and
+// every rank ends normally, no MPI_Abort needed. Exit code 1.
+// Default visibility: the GPU plugin (built with hidden symbols) throws it too.
+struct __attribute__((visibility("default"))) AgreedError : RuntimeError {
+    using RuntimeError::RuntimeError;
+};
+
 template <typename... Args>
 std::string cat(const Args&... args) {
     std::ostringstream os;

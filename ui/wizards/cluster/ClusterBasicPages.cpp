@@ -1,4 +1,5 @@
 #include "ClusterBasicPages.h"
+#include "common/FileDialogs.h"
 
 #include "ClusterWizard.h"
 #include "cluster/NodeAddress.h"
@@ -60,7 +61,7 @@ ClusterNamePage::ClusterNamePage(const QStringList &workspaces, QWidget *parent)
 
     auto *form = new QFormLayout(this);
     form->addRow(tr("&Workspace:"), m_workspace);
-    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("Na&me:"), m_name);  // Alt+N is Next
     form->addRow(tr("Kind:"), m_ssh);
     form->addRow(QString(), m_local);
     form->addRow(QString(), m_slurm);
@@ -207,7 +208,8 @@ ClusterCredentialsPage::ClusterCredentialsPage(QWidget *parent) : QWizardPage(pa
     auto *browse = new QPushButton(tr("Browse…"));
     browse->setObjectName(QStringLiteral("browseKeyButton"));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Private key"), m_keyFile->text());
+        const QString file = FileDialogs::openFileName(this, QStringLiteral("private-key"), tr("Private key"),
+                                                             m_keyFile->text());
         if (!file.isEmpty())
             m_keyFile->setText(file);
     });
@@ -217,11 +219,14 @@ ClusterCredentialsPage::ClusterCredentialsPage(QWidget *parent) : QWizardPage(pa
 
     auto *form = new QFormLayout(this);
     form->addRow(m_keyMode);
-    form->addRow(tr("&Key file:"), keyRow);
-    form->addRow(tr("Pass&phrase:"), m_passphrase);
+    // A row of a layout gets a label without a buddy, which would show its "&": one of our own.
+    auto *keyLabel = new QLabel(tr("&Key file:"));
+    keyLabel->setBuddy(m_keyFile);
+    form->addRow(keyLabel, keyRow);
+    form->addRow(tr("Passp&hrase:"), m_passphrase);
     form->addRow(m_generateMode);
     form->addRow(m_passwordMode);
-    form->addRow(tr("Pass&word:"), m_password);
+    form->addRow(tr("P&assword:"), m_password);
     form->addRow(tr("&Mount root:"), m_mountRoot);
     form->addRow(tr("&Setup task:"), m_setupTask);
     form->addRow(m_error);

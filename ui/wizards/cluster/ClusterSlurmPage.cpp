@@ -60,7 +60,7 @@ ClusterSlurmPage::ClusterSlurmPage(ClusterWizard *wizard) : QWizardPage(wizard),
     form->addRow(partitionLabel, partitionRow);
     form->addRow(tr("A&ccount:"), m_account);
     form->addRow(tr("&QoS:"), m_qos);
-    form->addRow(tr("&GPUs per node:"), m_gpus);
+    form->addRow(tr("GP&Us per node:"), m_gpus);
     form->addRow(m_status);
 
     connect(m_loginIsLocal, &QCheckBox::toggled, this, [this](bool local) {
