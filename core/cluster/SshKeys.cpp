@@ -13,6 +13,9 @@
 
 #include <mutex>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace TrainDesk::SshKeys {
 
 namespace {
@@ -32,6 +35,10 @@ Result<KeyPair> generateKeyPair(const QString &privateKeyPath, const QString &co
         return fail(QStringLiteral("cannot generate an ed25519 key"));
     QFile::remove(privateKeyPath);
     const QByteArray path = QFile::encodeName(privateKeyPath);
+    // Made owner-only before a byte is written: libssh writes into it with fopen, which keeps
+    // the mode, so the key is never readable by others, not even for a moment.
+    if (const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_EXCL, 0600); fd >= 0)
+        ::close(fd);
     const int exported = ssh_pki_export_privkey_file(key, nullptr, nullptr, nullptr, path.constData());
     char *base64 = nullptr;
     const int publicExported = ssh_pki_export_pubkey_base64(key, &base64);

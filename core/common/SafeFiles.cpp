@@ -8,11 +8,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QSysInfo>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <signal.h>
 #include <sys/stat.h>
 
 namespace TrainDesk::SafeFiles {
@@ -73,12 +75,44 @@ VoidResult replaceAtomically(const QString &part, const QString &target)
     return {};
 }
 
+bool processIsGone(const QString &token)
+{
+    const QString prefix = QSysInfo::machineHostName() + QLatin1Char('-');
+    if (!token.startsWith(prefix))
+        return false;
+    bool ok = false;
+    const qint64 pid = token.mid(prefix.size()).toLongLong(&ok);
+    if (!ok || pid <= 0 || pid == QCoreApplication::applicationPid())
+        return false;
+    return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+bool isStalePart(const QString &fileName, const QDateTime &modified, qint64 maxAgeSeconds)
+{
+    // ".<name>.<host>-<pid>[-<random>].traindesk-part": processToken()'s, and uniquePartPath's.
+    static const QRegularExpression writer(QStringLiteral("-\\d+(-[0-9a-f]{8})?$"));
+    static const QRegularExpression random(QStringLiteral("-[0-9a-f]{8}$"));
+    if (!isPartFile(fileName))
+        return false;
+    const QString head = fileName.chopped(partSuffix.size());
+    if (!writer.match(head).hasMatch())
+        return false;
+    if (modified.isValid() && modified.toUTC() < QDateTime::currentDateTimeUtc().addSecs(-maxAgeSeconds))
+        return true;
+    // Names and host names may hold dots: the token may start after any of them.
+    for (qsizetype dot = head.indexOf(QLatin1Char('.')); dot >= 0; dot = head.indexOf(QLatin1Char('.'), dot + 1)) {
+        const QString token = head.mid(dot + 1);
+        if (processIsGone(token) || (random.match(token).hasMatch() && processIsGone(token.chopped(9))))
+            return true;
+    }
+    return false;
+}
+
 void sweepStaleParts(const QString &folder, qint64 maxAgeSeconds)
 {
-    const QDateTime limit = QDateTime::currentDateTimeUtc().addSecs(-maxAgeSeconds);
     const QDir dir(folder);
     for (const QFileInfo &info : dir.entryInfoList({QStringLiteral("*") + partSuffix}, QDir::Files | QDir::Hidden)) {
-        if (info.lastModified().toUTC() < limit)
+        if (isStalePart(info.fileName(), info.lastModified(), maxAgeSeconds))
             QFile::remove(info.absoluteFilePath());
     }
 }

@@ -3,6 +3,7 @@
 #include "Result.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QString>
 
 namespace TrainDesk::SafeFiles {
@@ -15,8 +16,15 @@ QString uniquePartPath(const QString &target);
 // The token that makes a part file this process's own: "<host>-<pid>".
 QString processToken();
 bool isPartFile(const QString &fileName);
+// Whether the process a token names ("<host>-<pid>") is one of this machine that has ended.
+bool processIsGone(const QString &token);
 VoidResult replaceAtomically(const QString &part, const QString &target);
-// Part files older than `maxAgeSeconds` in `folder`: left by killed writers.
+// Whether a part file was left by a writer that is gone: its token names a process of this
+// machine that no longer runs, or nothing has written to it for `maxAgeSeconds`. Only part
+// files with a writer's token are judged; a resumable download's part (no token) stays for
+// the next fetch. Judged by name and time alone, so that it serves files on nodes too.
+bool isStalePart(const QString &fileName, const QDateTime &modified, qint64 maxAgeSeconds = 24 * 3600);
+// Removes the stale part files of `folder` (killed uploads and downloads).
 void sweepStaleParts(const QString &folder, qint64 maxAgeSeconds = 24 * 3600);
 
 // What errno says, in words a user can act on: "no space left on device (ENOSPC)".

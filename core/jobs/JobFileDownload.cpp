@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 
 #include <cerrno>
 #include <optional>
@@ -35,6 +36,7 @@ struct Walk
     QList<Planned> files;
     QStringList folders;  // local folders to make, empty ones too
     JobDownloadOutcome outcome;
+    QSet<QString> swept;  // local folders whose killed downloads' part files are gone
 
     QString remotePath(const QString &relative) const
     {
@@ -126,6 +128,10 @@ VoidResult fetch(Walk &walk, Planned &file, qint64 &done, qint64 total, const Jo
     const QString folder = QFileInfo(file.copy.localPath).absolutePath();
     if (!QDir().mkpath(folder))
         return fail(QStringLiteral("cannot create folder %1").arg(folder));
+    if (!walk.swept.contains(folder)) {
+        SafeFiles::sweepStaleParts(folder);
+        walk.swept.insert(folder);
+    }
     QFile out(SafeFiles::uniquePartPath(file.copy.localPath));
     if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
         return fail(QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno)));
@@ -163,7 +169,7 @@ Result<JobDownloadOutcome> JobFileDownload::download(const Job &job, const JobDo
         return relative.failure();
     if (request.destination.isEmpty())
         return fail(QStringLiteral("name a local folder to download into"));
-    Walk walk{m_output, job, request, QDir(request.destination).absoluteFilePath(job.name), {}, {}, {}, {}};
+    Walk walk{m_output, job, request, QDir(request.destination).absoluteFilePath(job.name), {}, {}, {}, {}, {}};
 
     // What the path names: the whole folder, or an entry of its parent folder.
     std::optional<RemoteFileInfo> entry;

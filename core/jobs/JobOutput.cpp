@@ -119,7 +119,15 @@ Result<QList<RemoteFileInfo>> JobOutput::listFiles(const Job &job, const QString
         return transport.failure();
     if (directory.contains(QLatin1String("..")))
         return fail(QStringLiteral("directory '%1' is outside the job directory").arg(directory));
-    return (*transport)->list(job.jobDir + QLatin1Char('/') + directory);
+    // Resolved on the node: a link (the job may make any) must not lead the listing out.
+    const QString path = job.jobDir + QLatin1Char('/') + directory;
+    const auto resolved = (*transport)->exec(SafeFiles::confinedCommand(job.jobDir, path), 30000);
+    if (!resolved)
+        return resolved.failure();
+    if (resolved->exitCode == 3)
+        return fail(QStringLiteral("%1 of job '%2' leads out of the job directory (to %3): refused")
+                        .arg(directory, job.name, QString::fromUtf8(resolved->stdOut)));
+    return (*transport)->list(path);
 }
 
 bool JobOutput::isSymbolicLink(const Job &job, const QString &relativePath)

@@ -1,8 +1,9 @@
 // ShareService: directories and files of a share, on this machine or on the nodes.
 #include "ShareService.h"
 
+#include "NodeUpload.h"
 #include "common/SafeFiles.h"
-#include "transport/SftpClient.h"
+#include "transport/LocalTransport.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,12 +18,13 @@ namespace {
 // Files TrainDesk leaves while it works: partial transfers and the shared-path check.
 bool isInternal(const QString &name)
 {
-    return SafeFiles::isPartFile(name) || name.startsWith(QLatin1String(".traindesk-share-check-"));
+    return SafeFiles::isPartFile(name) || name == NodeUpload::lockName()
+           || name.startsWith(QLatin1String(".traindesk-share-check-"));
 }
 
 // The folder or file `path` of a share, resolved on the side that holds it, refused when a
-// symbolic link leads it out of the share.
-Result<QString> confinedPath(const Share &share, const QString &path, Transport *node)
+// symbolic link leads it out of the share (then `*outside` is set, when given).
+Result<QString> confinedPath(const Share &share, const QString &path, Transport *node, bool *outside = nullptr)
 {
     const QString what = QStringLiteral("share '%1' at").arg(share.name);
     if (!node)
@@ -31,6 +33,8 @@ Result<QString> confinedPath(const Share &share, const QString &path, Transport 
     if (!checked)
         return checked.failure();
     const QString resolved = QString::fromUtf8(checked->stdOut);
+    if (outside)
+        *outside = checked->exitCode == 3;
     if (checked->exitCode == 3)
         return fail(QStringLiteral("'%1' is outside %2 %3 on node %4 (it leads to %5)")
                         .arg(path, what, share.path, node->nodeName(), resolved));
@@ -96,44 +100,27 @@ ShareUpload::Outcome ShareService::upload(const Share &share, const QString &dir
     const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
     if (!nodes)
         return failed(nodes.error());
+    // A link out of the share on any node refuses the whole upload before a folder is made;
+    // a node that cannot be reached or written is reported with the others that failed.
+    QList<NodeUpload::Target> targets;
     for (const NodeTransport &n : *nodes) {
-        if (auto inside = confinedPath(share, *folder, n.transport.get()); !inside)
-            return failed(inside.error());
-        if (auto made = n.transport->makeDirectories(*folder); !made)
-            return failed(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, made.error()));
-    }
-
-    const qint64 total = *sources * nodes->size();
-    qint64 done = 0;
-    for (const QString &file : files) {
-        const QString name = QFileInfo(file).fileName();
-        const QString target = *folder + QLatin1Char('/') + name;
-        // A replicated file counts as copied once every node has it.
-        for (const NodeTransport &n : *nodes) {
-            Transport *const node = n.transport.get();
-            if (progress)
-                progress(done, total, name);
-            TransferOptions options;
-            options.cancel = cancel;
-            options.progress = [&progress, done, total, &name](qint64 fileDone, qint64) {
-                if (progress)
-                    progress(done + fileDone, total, name);
-            };
-            if (auto sent = node->upload(file, target, options); !sent) {
-                if (cancel && cancel->isCancelled()) {
-                    // A cancelled upload is not resumed: nothing is left behind.
-                    node->remove(SftpClient::remotePartPath(target));
-                    return failed(QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size()));
-                }
-                return failed(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, sent.error()));
-            }
-            done += QFileInfo(file).size();
+        NodeUpload::Target target{n.node.name, n.transport, {}};
+        bool outside = false;
+        if (auto inside = confinedPath(share, *folder, n.transport.get(), &outside); !inside) {
+            if (outside)
+                return failed(inside.error());
+            target.error = inside.error();
         }
-        ++outcome.copied;
+        targets.append(target);
     }
-    if (progress)
-        progress(done, total, QString());
-    return outcome;
+    for (NodeUpload::Target &target : targets) {
+        if (target.error.isEmpty()) {
+            if (auto made = target.transport->makeDirectories(*folder); !made)
+                target.error = made.error();
+        }
+    }
+    return NodeUpload::copy(QStringLiteral("share '%1'").arg(share.name), targets, *folder, files,
+                            *sources * nodes->size(), cancel, progress);
 }
 
 Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const QString &directory)
@@ -193,21 +180,16 @@ Result<QString> ShareService::downloadAs(const Share &share, const QString &file
         return fail(QStringLiteral("share '%1': name a file to download").arg(share.name));
     if (const QString folder = QFileInfo(target).absolutePath(); !QDir().mkpath(folder))
         return fail(QStringLiteral("cannot create folder %1").arg(folder));
+    SafeFiles::sweepStaleParts(QFileInfo(target).absolutePath());  // what killed downloads left
     if (share.kind == ShareKind::Local) {
         const auto real = confinedPath(share, *source, nullptr);
         if (!real)
             return real.failure();
         if (!QFileInfo(*real).isFile())
             return fail(QStringLiteral("share '%1': no file %2").arg(share.name, file));
-        const QString part = SafeFiles::uniquePartPath(target);
-        if (!QFile::copy(*real, part)) {
-            QFile::remove(part);
-            return fail(QStringLiteral("cannot copy %1 to %2").arg(*real, part));
-        }
-        if (auto placed = SafeFiles::replaceAtomically(part, target); !placed)
-            return placed.failure();
-        if (options.progress)
-            options.progress(QFileInfo(target).size(), QFileInfo(target).size());
+        // Through a part file of its own renamed into place (a full disk named as such).
+        if (auto copied = LocalTransport().download(*real, target, options); !copied)
+            return fail(QStringLiteral("share '%1': %2").arg(share.name, copied.error()));
         return target;
     }
     const auto nodes = nodesOf(share, true);

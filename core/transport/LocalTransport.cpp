@@ -1,5 +1,7 @@
 #include "LocalTransport.h"
 
+#include "common/SafeFiles.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -154,38 +156,44 @@ VoidResult LocalTransport::rename(const QString &from, const QString &to)
 
 namespace {
 
-// A copy that shows up only when complete: QSaveFile writes a temporary file of its own
-// beside the target and renames it over the target at the end.
+// A copy that shows up only when complete: a part file of this copy's own beside the
+// target (hidden from share listings, swept when its writer is killed) is renamed over the
+// target at the end (common/SafeFiles).
 VoidResult copyWhole(const QString &from, const QString &to, const TransferOptions &options)
 {
     QFile source(from);
     if (!source.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("localhost: cannot read %1: %2").arg(from, source.errorString()));
-    QSaveFile target(to);
-    if (!target.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(to, target.errorString()));
+    QFile target(SafeFiles::uniquePartPath(to));
+    if (!target.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(target.fileName(), SafeFiles::errorText(errno)));
+    const auto failed = [&target](const QString &error) {
+        target.remove();
+        return fail(error);
+    };
     const qint64 total = source.size();
     qint64 done = 0;
     QByteArray buffer(1 << 20, Qt::Uninitialized);
     for (;;) {
-        if (options.cancel && options.cancel->isCancelled()) {
-            target.cancelWriting();
-            return fail(QStringLiteral("localhost: copy of %1 cancelled").arg(from));
-        }
+        if (options.cancel && options.cancel->isCancelled())
+            return failed(QStringLiteral("localhost: copy of %1 cancelled").arg(from));
         const qint64 n = source.read(buffer.data(), buffer.size());
         if (n < 0)
-            return fail(QStringLiteral("localhost: cannot read %1: %2").arg(from, source.errorString()));
+            return failed(QStringLiteral("localhost: cannot read %1: %2").arg(from, source.errorString()));
         if (n == 0)
             break;
-        if (target.write(buffer.constData(), n) != n)
-            return fail(QStringLiteral("localhost: cannot write %1: %2").arg(to, target.errorString()));
+        if (target.write(buffer.constData(), n) != n || !target.flush())
+            return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, SafeFiles::errorText(errno)));
         done += n;
         if (options.progress)
             options.progress(done, total);
     }
     target.setPermissions(source.permissions());
-    if (!target.commit())
-        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(to, target.errorString()));
+    target.close();
+    if (target.error() != QFileDevice::NoError)
+        return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, SafeFiles::errorText(errno)));
+    if (auto placed = SafeFiles::replaceAtomically(target.fileName(), to); !placed)
+        return fail(QStringLiteral("localhost: %1").arg(placed.error()));
     return {};
 }
 

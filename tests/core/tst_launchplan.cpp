@@ -471,6 +471,91 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QCOMPARE(tasks, plan->processCount);
     }
 
+    void shellTextInJobFieldsNeverRuns_data()
+    {
+        // Every job.json field that becomes part of a command, with shell text in it that
+        // would create the canary file if it ran. Only commandLine, commandLineArgs and
+        // jobPreparation are shell text by definition; none of those is here.
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("payload");
+        const QString canary = m_dir.filePath("canary");
+        const QStringList payloads{"; touch " + canary, "$(touch " + canary + ")", "`touch " + canary + "`",
+                                   "'\"; touch " + canary + "; \"'", "\ntouch " + canary + "\n"};
+        const QStringList fields{"horovod script", "horovod interpreter", "chainer script", "tensorflow script",
+                                 "pytorch interpreter", "cntk config", "caffe config", "caffe2 script",
+                                 "stdouterr prefix", "output prefix", "output suffix", "input path",
+                                 "environment value", "container image"};
+        for (const QString &field : fields) {
+            for (int i = 0; i < payloads.size(); ++i)
+                QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(field).arg(i))) << field << payloads.at(i);
+        }
+    }
+
+    void shellTextInJobFieldsNeverRuns()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, payload);
+        const QString canary = m_dir.filePath("canary");
+        QFile::remove(canary);
+        static int count = 0;
+        LaunchContext c = localContext(QStringLiteral("inject%1").arg(++count), 1);
+        const QString script = m_dir.filePath("task.sh");
+        QJsonObject p{{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare"}};
+        const auto python = [&](const char *toolkit, const QString &scriptPath, const QString &interpreter) {
+            p.insert(toolkit, QJsonObject{{"pythonScriptFilePath", scriptPath}, {"pythonInterpreterPath", interpreter}});
+        };
+        const QJsonObject plain{{"commandLine", "true"}};
+        if (field == "horovod script") python("horovodSettings", script + payload, "/bin/sh");
+        else if (field == "horovod interpreter") python("horovodSettings", script, "/bin/sh" + payload);
+        else if (field == "chainer script") python("chainerSettings", script + payload, "/bin/sh");
+        else if (field == "tensorflow script") python("tensorFlowSettings", script + payload, "/bin/sh");
+        else if (field == "pytorch interpreter") python("pyTorchSettings", script, "/bin/sh" + payload);
+        else if (field == "caffe2 script") python("caffe2Settings", script + payload, "/bin/sh");
+        else if (field == "cntk config") p.insert("cntkSettings", QJsonObject{{"configFilePath", "/c.cfg" + payload}});
+        else if (field == "caffe config") p.insert("caffeSettings", QJsonObject{{"configFilePath", "/c.prototxt" + payload}});
+        else p.insert("customToolkitSettings", plain);
+        if (field == "stdouterr prefix")
+            p.insert("stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/o" + payload);
+        else if (field == "output prefix")
+            p.insert("outputDirectories", QJsonArray{QJsonObject{{"id", "OUT"}, {"pathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/p" + payload}}});
+        else if (field == "output suffix")
+            p.insert("outputDirectories", QJsonArray{QJsonObject{{"id", "OUT"}, {"pathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare"}, {"pathSuffix", "s" + payload}}});
+        else if (field == "input path")
+            p.insert("inputDirectories", QJsonArray{QJsonObject{{"id", "IN"}, {"path", "/in" + payload}}});
+        else if (field == "environment value")
+            p.insert("environmentVariables", QJsonArray{QJsonObject{{"name", "E"}, {"value", payload}}});
+        else if (field == "container image")
+            p.insert("containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "busybox" + payload}}}});
+        if (field == "container image" && hasContainerRuntime("/usr/bin:/bin"))
+            QSKIP("a real container runtime is installed in /usr/bin: the fake docker would not be used");
+
+        // Either the field is refused before anything runs (a name rule, a path that cannot be
+        // resolved), naming it, or the job runs and the text stays inert.
+        static const QHash<QString, QString> jsonField{{"stdouterr prefix", "properties.stdOutErrPathPrefix"},
+                                                       {"output prefix", "properties.outputDirectories[0].pathPrefix"},
+                                                       {"output suffix", "properties.outputDirectories[0].pathSuffix"},
+                                                       {"container image", "properties.containerSettings.imageSourceRegistry.image"}};
+        const ParsedJobSpec parsed = parseJobSpec(QJsonDocument(QJsonObject{{"properties", p}}).toJson());
+        if (parsed.hasErrors()) {
+            QVERIFY2(jsonField.contains(field) && parsed.errorTexts().join('\n').contains(jsonField.value(field)),
+                     qPrintable(parsed.errorTexts().join('\n')));
+            return;
+        }
+        const auto plan = buildLaunchPlan(parsed.spec, c);
+        if (!plan.ok()) {
+            QVERIFY2(jsonField.contains(field) && plan.error().startsWith(jsonField.value(field)), qPrintable(plan.error()));
+            return;
+        }
+        const Run r = run(*plan, m_fakeBin + ":/usr/bin:/bin");
+        QVERIFY(r.finished);
+        QVERIFY2(!QFileInfo::exists(canary), qPrintable("the shell text in " + field + " ran:\n" + plan->launchScript));
+        // The script path reached the interpreter as one word, byte for byte.
+        if (field.endsWith("script") && !payload.contains('\n'))  // mpirun prefixes each line
+            QVERIFY2(r.err.contains(("/bin/sh: 0: cannot open " + script + payload).toUtf8())
+                         || r.err.contains(("/bin/sh: cannot open " + script + payload).toUtf8()),
+                     qPrintable(r.err));
+    }
+
     void preparationAndMountsOnEveryNode()
     {
         LaunchContext c = localContext("mounts", 2);

@@ -28,6 +28,9 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QThread>
+#include <QElapsedTimer>
+
+#include <signal.h>
 
 using namespace TrainDesk;
 
@@ -80,6 +83,40 @@ class TestShares : public QObject
         const auto transport = openTransport(*cluster, m_store.nodes(m_clusterId).at(1));
         const auto read = (*transport)->exec(QStringLiteral("cat ") + shellQuote(path));
         return read && read->exitCode == 0 ? read->stdOut : QByteArray("<missing on n2>");
+    }
+
+    // What n2 has in `folder`, hidden entries too, one name a line.
+    QString listOnNode2(const QString &folder)
+    {
+        const auto cluster = m_store.clusterById(m_clusterId);
+        const auto transport = openTransport(*cluster, m_store.nodes(m_clusterId).at(1));
+        const auto listed = (*transport)->exec(QStringLiteral("ls -A ") + shellQuote(folder));
+        return listed && listed->exitCode == 0 ? QString::fromUtf8(listed->stdOut) : QStringLiteral("<no folder on n2>");
+    }
+    bool execOnNode2(const QString &command)
+    {
+        const auto cluster = m_store.clusterById(m_clusterId);
+        const auto transport = openTransport(*cluster, m_store.nodes(m_clusterId).at(1));
+        const auto run = (*transport)->exec(command);
+        return run && run->exitCode == 0;
+    }
+    static QString listHere(const QString &folder)
+    {
+        QString names;
+        for (const QString &name : QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name))
+            names += name + QLatin1Char('\n');
+        return names;
+    }
+
+    QProcess *startCli(const QStringList &arguments)
+    {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.dataDir());
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        auto *p = new QProcess(this);
+        p->setProcessEnvironment(env);
+        p->start(QStringLiteral(TRAINDESK_CLI), arguments);
+        return p;
     }
 
     ProgramRun cli(const QStringList &arguments)
@@ -506,6 +543,148 @@ private slots:
         r = cli({"share", "show", "-w", "ws", "-n", "clinfs"});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err, QStringLiteral("error: share 'clinfs' not found\n"));
+    }
+    void concurrentUploadsOfOneNameAgreeOnEveryNode()
+    {
+        // 20 uploads of data.bin at once into a replicated share: every node ends with one whole
+        // file, the same on both, equal to one of the sources, and nothing else in the folder.
+        const QString path = nodeDisk(QStringLiteral("rep"));
+        QList<QByteArray> sources;
+        QList<QProcess *> runs;
+        for (int i = 0; i < 20; ++i) {
+            QByteArray data(2 * 1024 * 1024, Qt::Uninitialized);
+            QRandomGenerator generator(1000 + i);
+            for (char &c : data)
+                c = char(generator.generate() & 0xff);
+            const QString source = m_home.filePath(QStringLiteral("race-src/%1/data.bin").arg(i));
+            QVERIFY(writeFile(source, data));
+            sources << data;
+        }
+        for (int i = 0; i < 20; ++i) {
+            runs << startCli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "race", "--source",
+                              m_home.filePath(QStringLiteral("race-src/%1/data.bin").arg(i))});
+        }
+        int succeeded = 0;
+        for (QProcess *p : std::as_const(runs)) {
+            QVERIFY(p->waitForFinished(180000));
+            if (p->exitCode() == 0)
+                ++succeeded;
+            else
+                qWarning("an upload failed: %s", p->readAllStandardError().constData());
+            delete p;
+        }
+        QCOMPARE(succeeded, 20);
+        const QByteArray onN1 = readFile(path + QStringLiteral("/race/data.bin"));
+        const qsizetype winner = sources.indexOf(onN1);
+        QVERIFY2(winner >= 0, "the file on n1 equals none of the sources");
+        QVERIFY2(readOnNode2(path + QStringLiteral("/race/data.bin")) == onN1, "n2 has another file than n1");
+        QCOMPARE(listHere(path + QStringLiteral("/race")), QStringLiteral("data.bin\n"));
+        QCOMPARE(listOnNode2(path + QStringLiteral("/race")), QStringLiteral("data.bin\n"));
+    }
+
+    void killedUploadsLeaveNothingThatListingsShow()
+    {
+        // 20 uploads killed (SIGKILL) at random moments: on each node the file is whole or absent,
+        // listings show nothing else, and the next upload sweeps the killed ones' part files.
+        const QString path = nodeDisk(QStringLiteral("rep"));
+        const QString source = m_home.filePath(QStringLiteral("src/killed.bin"));
+        QVERIFY(writeFile(source, randomBytes(24 * 1024 * 1024)));
+        const QByteArray bytes = readFile(source);
+        for (int i = 0; i < 20; ++i) {
+            QProcess *p = startCli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "killed", "--source", source});
+            QVERIFY(p->waitForStarted());
+            if (i % 2 == 1) {
+                // Half of them in the middle of the copy: once its part file is on n1.
+                QElapsedTimer waited;
+                waited.start();
+                const QString own = QStringLiteral("-%1-").arg(p->processId());
+                while (!listHere(path + QStringLiteral("/killed")).contains(own) && waited.elapsed() < 20000)
+                    QThread::msleep(5);
+            } else {
+                QThread::msleep(QRandomGenerator::global()->bounded(1000));
+            }
+            ::kill(pid_t(p->processId()), SIGKILL);
+            p->waitForFinished();
+            delete p;
+            for (const QByteArray &got : {readFile(path + QStringLiteral("/killed/killed.bin")),
+                                          readOnNode2(path + QStringLiteral("/killed/killed.bin"))}) {
+                QVERIFY2(got == bytes || got.startsWith("<missing"), "a killed upload left a partial file");
+            }
+        }
+        ProgramRun r = cli({"share", "file", "list", "-w", "ws", "--share", "rep", "--path", "killed", "-o", "json"});
+        if (r.exitCode == 0) {
+            for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array())
+                QCOMPARE(v.toObject().value("name").toString(), QStringLiteral("killed.bin"));
+        }
+        // The last one was killed mid-copy: its part file is there, hidden from the listing.
+        QVERIFY2(listHere(path + QStringLiteral("/killed")).contains(QLatin1String("traindesk-part")),
+                 qPrintable(listHere(path + QStringLiteral("/killed"))));
+        r = cli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "killed", "--source", source});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        QCOMPARE(listHere(path + QStringLiteral("/killed")), QStringLiteral("killed.bin\n"));
+        QCOMPARE(listOnNode2(path + QStringLiteral("/killed")), QStringLiteral("killed.bin\n"));
+        QCOMPARE(readOnNode2(path + QStringLiteral("/killed/killed.bin")), bytes);
+        QFile::remove(source);
+    }
+
+    void replicatedUploadNamesEveryNodeThatFailed()
+    {
+        ShareService service(m_store);
+        const auto share = service.find(QStringLiteral("ws"), QStringLiteral("rep"));
+        QVERIFY(share);
+        const QString folder = share->path + QStringLiteral("/frozen");
+        QVERIFY(service.createDirectory(*share, QStringLiteral("frozen")));
+        const QString source = m_home.filePath(QStringLiteral("src/train.txt"));
+        // n1 (the first node) cannot write: n2 still gets the file, and n1 is named.
+        QVERIFY(QFile::setPermissions(folder, QFileDevice::Permissions(0x5555)));
+        auto outcome = service.upload(*share, QStringLiteral("frozen"), {source});
+        QVERIFY2(outcome.error.startsWith(QStringLiteral("share 'rep': the upload failed on 1 of 2 nodes: node n1: ")),
+                 qPrintable(outcome.error));
+        QVERIFY2(outcome.error.endsWith(QStringLiteral("; the files reached node n2")), qPrintable(outcome.error));
+        QVERIFY2(outcome.error.contains(folder), qPrintable(outcome.error));
+        QCOMPARE(readOnNode2(folder + QStringLiteral("/train.txt")), QByteArray("replicated bytes\n"));
+        QCOMPARE(listHere(folder), QString());
+        // Neither can write: both are named, each with its reason.
+        QVERIFY(execOnNode2(QStringLiteral("rm -f %1/train.txt && chmod 555 %1").arg(shellQuote(folder))));
+        outcome = service.upload(*share, QStringLiteral("frozen"), {source});
+        QVERIFY2(outcome.error.startsWith(QStringLiteral("share 'rep': node n1: ")), qPrintable(outcome.error));
+        QVERIFY2(outcome.error.contains(QStringLiteral("; node n2: ")), qPrintable(outcome.error));
+        QCOMPARE(outcome.copied, 0);
+        QCOMPARE(listOnNode2(folder), QString());
+        QVERIFY(execOnNode2(QStringLiteral("chmod 755 %1").arg(shellQuote(folder))));
+        QVERIFY(QFile::setPermissions(folder, QFileDevice::Permissions(0x7755)));
+    }
+
+    void linksDoNotLeadOutOfSshShares()
+    {
+        ShareService service(m_store);
+        const auto nfs = service.find(QStringLiteral("ws"), QStringLiteral("nfs"));
+        QVERIFY(nfs);
+        const QString outside = m_home.filePath(QStringLiteral("outside"));
+        QVERIFY(writeFile(outside + QStringLiteral("/secret.txt"), "secret\n"));
+        QVERIFY(QFile::setPermissions(outside, QFileDevice::Permissions(0x7777)));
+        QVERIFY(QFile::link(outside, nfs->path + QStringLiteral("/evil")));
+        QVERIFY(QFile::link(outside + QStringLiteral("/secret.txt"), nfs->path + QStringLiteral("/leak")));
+        const QString escape = QStringLiteral("'%1' is outside share 'nfs' at %2 on node n1 (it leads to %3)");
+        QCOMPARE(service.listFiles(*nfs, QStringLiteral("evil")).error(),
+                 escape.arg(nfs->path + QStringLiteral("/evil"), nfs->path, outside));
+        QCOMPARE(service.download(*nfs, QStringLiteral("leak"), m_home.filePath(QStringLiteral("down-leak"))).error(),
+                 escape.arg(nfs->path + QStringLiteral("/leak"), nfs->path, outside + QStringLiteral("/secret.txt")));
+        QVERIFY(!QFileInfo::exists(m_home.filePath(QStringLiteral("down-leak/leak"))));
+        QCOMPARE(service.upload(*nfs, QStringLiteral("evil"), {m_home.filePath(QStringLiteral("src/script.txt"))}).error,
+                 escape.arg(nfs->path + QStringLiteral("/evil"), nfs->path, outside));
+        QVERIFY(!QFileInfo::exists(outside + QStringLiteral("/script.txt")));
+        // A link that only n2 has: the check runs on each node, and n2's refuses the upload.
+        const auto rep = service.find(QStringLiteral("ws"), QStringLiteral("rep"));
+        QVERIFY(execOnNode2(QStringLiteral("ln -s %1 %2").arg(shellQuote(outside), shellQuote(rep->path + QStringLiteral("/n2evil")))));
+        QCOMPARE(service.upload(*rep, QStringLiteral("n2evil"), {m_home.filePath(QStringLiteral("src/script.txt"))}).error,
+                 QStringLiteral("'%1' is outside share 'rep' at %2 on node n2 (it leads to %3)")
+                     .arg(rep->path + QStringLiteral("/n2evil"), rep->path, outside));
+        QVERIFY(!QFileInfo::exists(outside + QStringLiteral("/script.txt")));
+        QVERIFY(!QFileInfo::exists(rep->path + QStringLiteral("/n2evil")));  // nor did n1 get a folder of that name
+        QFile::remove(nfs->path + QStringLiteral("/evil"));
+        QFile::remove(nfs->path + QStringLiteral("/leak"));
+        QVERIFY(execOnNode2(QStringLiteral("rm %1").arg(shellQuote(rep->path + QStringLiteral("/n2evil")))));
     }
 };
 

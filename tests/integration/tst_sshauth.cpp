@@ -118,6 +118,29 @@ private slots:
         QVERIFY2(refused.error().contains(QStringLiteral("the key %1 was refused").arg(other)), qPrintable(refused.error()));
     }
 
+    void keyOthersCanReadIsRefused()
+    {
+        // As OpenSSH: a private key that other users can read is not used, and the message
+        // says how to fix it; once fixed, it logs in.
+        const QString loose = m_home.filePath(QStringLiteral("loose_key"));
+        QFile::remove(loose);
+        QVERIFY(QFile::copy(m_key, loose));
+        for (const int mode : {0x6644, 0x6640, 0x6606}) {
+            QVERIFY(QFile::setPermissions(loose, QFileDevice::Permissions(mode)));
+            const auto refused = whoami(loginParameters(m_keyServer, loose));
+            QVERIFY(!refused);
+            QVERIFY2(refused.error().contains(
+                         QStringLiteral("the private key %1 can be read by other users of this machine, so it is not used "
+                                        "(as OpenSSH refuses it); fix it with: chmod 600 %1")
+                             .arg(loose)),
+                     qPrintable(refused.error()));
+        }
+        QVERIFY(QFile::setPermissions(loose, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        const auto who = whoami(loginParameters(m_keyServer, loose));
+        QVERIFY2(who, qPrintable(who.error()));
+        QCOMPARE(*who, SshServer::loginUser().toUtf8());
+    }
+
     void keyWithPassphrase()
     {
         const QString key = m_home.makeClientKey(QStringLiteral("locked_key"), QStringLiteral("open sesame"));
