@@ -6,7 +6,10 @@
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -91,12 +94,15 @@ void Agent::tick()
     m_ingestOnce.clear();
     m_sampling->tick(m_store->jobsInStates({JobState::Running}));
     int running = 0, queued = 0;
+    bool justStarted = false;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
     for (const Job &job : m_store->jobsInStates(watchedStates)) {
         if (job.state == JobState::Queued) {
             ++queued;
         } else {
             ++running;
             m_ingestOnce.insert(job.id);
+            justStarted = justStarted || (job.started.isValid() && job.started.secsTo(now) < m_options.startSeconds);
         }
     }
     m_activity = running + queued == 0 ? QStringLiteral("idle")
@@ -111,7 +117,7 @@ void Agent::tick()
         stop(QStringLiteral("nothing to do for %1 s").arg(m_options.idleExitSeconds));
         return;
     }
-    m_timer.start(m_options.tickMs);
+    m_timer.start(justStarted ? std::min(m_options.startTickMs, m_options.tickMs) : m_options.tickMs);
 }
 
 QSet<qint64> Agent::changedJobs()

@@ -29,6 +29,10 @@ struct AgentOptions
     bool service = false;       // run until stopped (the systemd unit), never idle out
     int idleExitSeconds = 60;   // otherwise: exit after this long with nothing to do
     int tickMs = 500;           // how often running jobs are looked at
+    // A job's first seconds are looked at more often, so its first records show up quickly
+    // (submit to first record is what a user waits for); later looks keep to tickMs.
+    int startTickMs = 100;
+    int startSeconds = 10;
 };
 
 // The one control plane of a data directory: the only process that starts, watches and
