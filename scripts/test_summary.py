@@ -20,7 +20,9 @@ MAY_SKIP_IN_CI = {
     "trainer_gpu_layers": "needs an NVIDIA GPU",
     "core.tst_launchplan.realDockerRunsTheJobInAContainer": "needs a docker engine",
 }
-REASON = re.compile(r"(?:SKIPPED?\s*(?:\(part\))?\s*:|SKIP\s+:\s+\S+\(\))\s*(.*)")
+# "SKIP: why" (the shell tests), "SKIPPED: why", "SKIP   : Class::case() why" (Qt Test);
+# a reason that starts with SKIP: again is read past it.
+REASON = re.compile(r"(?:SKIP\s+:\s+\S+\(\)|SKIP(?:PED)?\s*(?:\(part\))?\s*:)(?:\s*SKIP:)*\s*(.*)")
 
 
 def reason_of(case):

@@ -83,7 +83,11 @@ private Q_SLOTS:
         const QList<ChartLine> memory = view.systemSeries()->memoryLines();
         QCOMPARE(memory.value(1).points.last().y(), 2.0);  // 2048 MiB in GiB
         QVERIFY(charts->summary().contains(node));
-        QVERIFY(charts->usagePanel()->yRange().y() <= 100.0);
+        // Use in percent on its whole scale, amounts from zero (a CPU at 99-100 % drew an
+        // axis of 95-99 % before).
+        QCOMPARE(charts->usagePanel()->yRange(), QPointF(0.0, 100.0));
+        QCOMPARE(charts->memoryPanel()->yRange().x(), 0.0);
+        QCOMPARE(charts->networkPanel()->yRange().x(), 0.0);
     }
 
 private:

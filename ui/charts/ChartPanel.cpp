@@ -286,6 +286,13 @@ void ChartPanel::setYLimits(double low, double high)
         fit();
 }
 
+void ChartPanel::setYIncludes(double low, double high)
+{
+    m_yIncludes = std::make_pair(low, high);
+    if (m_autoFit)
+        fit();
+}
+
 void ChartPanel::resetZoom()
 {
     setAutoFit(true);
@@ -358,6 +365,10 @@ void ChartPanel::fit()
         if (pad < 1e-9)
             pad = std::max(std::abs(maxY) * 0.05, 0.05);
         double low = minY - pad, high = maxY + pad;
+        if (m_yIncludes) {
+            low = std::min(low, m_yIncludes->first);
+            high = std::max(high, m_yIncludes->second);
+        }
         if (m_yLimits) {
             low = std::max(low, m_yLimits->first);
             high = std::min(high, m_yLimits->second);

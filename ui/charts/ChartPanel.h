@@ -40,6 +40,8 @@ public:
     bool logScale() const { return m_log; }
     // Axis limits that auto-fit never passes (accuracy: 0 to 1).
     void setYLimits(double low, double high);
+    // The y axis always shows [low, high], whatever the data (percent charts show 0-100).
+    void setYIncludes(double low, double high);
     bool isAutoFit() const { return m_autoFit; }
     void resetZoom();
 
@@ -89,6 +91,7 @@ private:
     bool m_autoFit = true;
     bool m_applying = false;  // our own range changes are not the user's zoom
     std::optional<std::pair<double, double>> m_yLimits;
+    std::optional<std::pair<double, double>> m_yIncludes;
     QList<QLineSeries *> m_lines;  // the extra lines, in the order given
     QList<bool> m_lineInLegend;    // of m_lines
     QList<QPointF> m_lastRaw, m_lastSmooth, m_lastVal;

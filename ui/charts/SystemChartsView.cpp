@@ -29,6 +29,10 @@ SystemChartsView::SystemChartsView(SystemSeries *series, QWidget *parent)
     m_usage->setYLimits(0, 100);
     m_memory->setYLimits(0, 1e9);
     m_network->setYLimits(0, 1e9);
+    // Use in percent on its whole scale; amounts from zero, so a small change looks small.
+    m_usage->setYIncludes(0, 100);
+    m_memory->setYIncludes(0, 0);
+    m_network->setYIncludes(0, 0);
     splitter->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);  // the margins of the charts above it
     layout->addWidget(m_summary);
