@@ -113,8 +113,9 @@ QCommandLineOption nameOption(const QString &what, const QString &letter, const 
 QCommandLineOption queryOption()
 {
     return {QStringLiteral("query"),
-            QStringLiteral("Print only this part of the JSON view: fields joined by dots, [N] for an element, [*] for "
-                           "each element (e.g. nodeStateCounts.idleNodeCount, nodes[*].state)."),
+            QStringLiteral("Print only this part of the JSON view: fields joined by dots, [N] for an element, [*] or [] "
+                           "for each element, .{key:path, ...} to pick fields (e.g. nodeStateCounts.idleNodeCount, "
+                           "nodes[*].state, \"[].{name:name, state:executionState}\")."),
             QStringLiteral("PATH")};
 }
 
