@@ -52,6 +52,16 @@ public:
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }
 
+    // An authorized_keys file of the test's own that lets keyPath in (for
+    // SshServer::Options::authorizedKeysFile); empty when it cannot be written.
+    QString authorizedKeysFor(const QString &keyPath) const
+    {
+        QFile keys(filePath(QStringLiteral("authorized_keys")));
+        if (!keys.open(QIODevice::WriteOnly) || keys.write(publicKeyOf(keyPath)) <= 0)
+            return {};
+        return keys.fileName();
+    }
+
 private:
     QTemporaryDir m_dir;
 };

@@ -81,12 +81,10 @@ private slots:
         // No root needed: the server runs as the user running the test and lets that user in.
         m_canary = m_home.filePath(QStringLiteral("canary"));
         m_key = m_home.makeClientKey(QStringLiteral("client_key"));
-        QFile keys(m_home.filePath(QStringLiteral("authorized_keys")));
-        QVERIFY(keys.open(QIODevice::WriteOnly));
-        keys.write(IntegrationHome::publicKeyOf(m_key));
-        keys.close();
+        const QString keys = m_home.authorizedKeysFor(m_key);
+        QVERIFY(!keys.isEmpty());
         SshServer::Options options;
-        options.authorizedKeysFile = keys.fileName();
+        options.authorizedKeysFile = keys;
         QVERIFY2(m_server.start(m_home.filePath(QStringLiteral("sshd")), options), qPrintable(m_server.error()));
     }
 

@@ -38,12 +38,10 @@ private Q_SLOTS:
     {
         // No root needed: each server runs as the user running the test and lets that user in.
         m_key = m_home.makeClientKey(QStringLiteral("client_key"));
-        QFile keys(m_home.filePath(QStringLiteral("authorized_keys")));
-        QVERIFY(keys.open(QIODevice::WriteOnly));
-        keys.write(IntegrationHome::publicKeyOf(m_key));
-        keys.close();
+        const QString keys = m_home.authorizedKeysFor(m_key);
+        QVERIFY(!keys.isEmpty());
         SshServer::Options options;
-        options.authorizedKeysFile = keys.fileName();
+        options.authorizedKeysFile = keys;
         QVERIFY2(m_a.start(m_home.filePath(QStringLiteral("sshd-a")), options), qPrintable(m_a.error()));
         options.address = QStringLiteral("127.0.0.2");
         QVERIFY2(m_b.start(m_home.filePath(QStringLiteral("sshd-b")), options), qPrintable(m_b.error()));
