@@ -3,7 +3,7 @@
 // and the trainer folder as the caller left them, the rest with pooled connections.
 // Usage: bench_deploy WORKSPACE CLUSTER ROUNDS   (TRAINDESK_HOME names the data directory)
 #include "common/DataPaths.h"
-#include "jobs/TrainerDeployment.h"
+#include "cluster/TrainerDeployment.h"
 #include "store/Store.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "ClusterService.h"
 
-#include "jobs/TrainerDeployment.h"
+#include "cluster/TrainerDeployment.h"
 
 #include "SlurmCluster.h"
 

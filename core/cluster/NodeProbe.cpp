@@ -3,7 +3,7 @@
 #include "ClusterCredentials.h"
 #include "ClusterMesh.h"
 #include "TrainerCheck.h"
-#include "jobs/TrainerDeployment.h"
+#include "cluster/TrainerDeployment.h"
 #include "common/ShellQuote.h"
 #include "transport/LocalTransport.h"
 #include "transport/SshTransport.h"

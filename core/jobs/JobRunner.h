@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LaunchPlan.h"
+#include "launch/LaunchPlan.h"
 #include "NodeWatch.h"
 #include "common/Result.h"
 #include "store/Entities.h"

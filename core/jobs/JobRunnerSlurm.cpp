@@ -4,8 +4,8 @@
 // forgotten), and cancels with scancel. The job's files are read as on SSH clusters.
 #include "JobRunner.h"
 
-#include "JobSpec.h"
-#include "SlurmBatchScript.h"
+#include "jobspec/JobSpec.h"
+#include "launch/SlurmBatchScript.h"
 #include "cluster/SlurmQueries.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"

@@ -1,6 +1,6 @@
 #include "JobScope.h"
 
-#include "LaunchPlan.h"
+#include "launch/LaunchPlan.h"
 #include "common/ShellQuote.h"
 
 namespace TrainDesk::JobScope {

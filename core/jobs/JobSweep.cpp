@@ -1,7 +1,7 @@
 #include "JobSweep.h"
 
 #include "JobScope.h"
-#include "LaunchPlan.h"
+#include "launch/LaunchPlan.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
 #include "cluster/TransportFactory.h"

@@ -1,6 +1,6 @@
 #include "ClusterWorker.h"
 
-#include "jobs/TrainerDeployment.h"
+#include "cluster/TrainerDeployment.h"
 
 #include "cluster/SlurmCluster.h"
 #include "common/DataPaths.h"

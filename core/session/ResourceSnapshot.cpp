@@ -1,6 +1,6 @@
 #include "ResourceSnapshot.h"
 
-#include "jobs/JobSpecContext.h"
+#include "launch/JobSpecContext.h"
 
 namespace TrainDesk {
 

@@ -3,7 +3,7 @@
 // the choice made on the node, silently, and the sweep ending the job's processes either way.
 #include "jobs/JobScope.h"
 #include "jobs/JobSweep.h"
-#include "jobs/LaunchPlan.h"
+#include "launch/LaunchPlan.h"
 
 #include <QDir>
 #include <QFile>

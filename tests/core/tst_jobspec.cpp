@@ -1,10 +1,10 @@
 // The job.json model: every field read and written, positions, durations, share names.
 // (The corpus of whole specs and their messages is tst_jobspec_corpus.)
-#include "jobs/JobSpec.h"
-#include "jobs/JobSpecContext.h"
-#include "jobs/JsonLocator.h"
-#include "jobs/ShareMapping.h"
-#include "jobs/WallClockTime.h"
+#include "jobspec/JobSpec.h"
+#include "launch/JobSpecContext.h"
+#include "jobspec/JsonLocator.h"
+#include "jobspec/ShareMapping.h"
+#include "jobspec/WallClockTime.h"
 
 #include <QFile>
 #include <QJsonArray>

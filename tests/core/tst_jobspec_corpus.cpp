@@ -10,9 +10,9 @@
 //   plan-script: <text the launch script (as shown) contains>
 //   plan-lacks: <text neither the command line nor the launch script contains>
 //   plan-job-dir: <the job directory>
-#include "jobs/JobSpec.h"
-#include "jobs/LaunchPlan.h"
-#include "jobs/Secrets.h"
+#include "jobspec/JobSpec.h"
+#include "launch/LaunchPlan.h"
+#include "jobspec/Secrets.h"
 
 #include <QDir>
 #include <QFile>

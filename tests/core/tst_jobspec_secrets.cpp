@@ -1,7 +1,7 @@
 // Secrets of a job.json: sealed before the spec goes into the database, opened only for the
 // launch script, never in a message, a listing or a plan that is shown.
 #include "jobs/JobRunner.h"
-#include "jobs/Secrets.h"
+#include "jobspec/Secrets.h"
 #include "store/Store.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // Launch plans: what each toolkit runs, and launch scripts run for real on "nodes" that are
 // all this machine (mpirun starts one app context per node), with fake docker/python/apt
 // where the tutorial needs them, and this machine's real docker where it has one.
-#include "jobs/LaunchPlan.h"
+#include "launch/LaunchPlan.h"
 #include "jobs/NodeStory.h"
 
 #include <QDir>

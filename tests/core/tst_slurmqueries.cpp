@@ -1,8 +1,8 @@
 // Slurm's output as its commands print it (22.05 format strings of SlurmQueries), read into
 // node states, partitions and job states; host lists expanded; the batch script's options.
 #include "cluster/SlurmQueries.h"
-#include "jobs/JobSpec.h"
-#include "jobs/SlurmBatchScript.h"
+#include "jobspec/JobSpec.h"
+#include "launch/SlurmBatchScript.h"
 
 #include <QtTest>
 

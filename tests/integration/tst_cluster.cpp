@@ -9,7 +9,7 @@
 
 #include "cluster/ClusterMesh.h"
 #include "cluster/ClusterService.h"
-#include "jobs/MultiNodeJob.h"
+#include "launch/MultiNodeJob.h"
 #include "cluster/SshKeys.h"
 #include "jobs/JobRunner.h"
 #include "session/ClusterWorker.h"

@@ -10,7 +10,7 @@
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
 #include "info/ResourceInfoView.h"
-#include "jobs/RunParameters.h"
+#include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "runs/RunsFilterModel.h"
 #include "runs/RunsTableModel.h"

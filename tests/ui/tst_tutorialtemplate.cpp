@@ -11,7 +11,7 @@
 #include "Grab.h"
 #include "TestHome.h"
 #include "editor/JobEditor.h"
-#include "jobs/JobSpec.h"
+#include "jobspec/JobSpec.h"
 #include "wizards/JobDataPage.h"
 #include "wizards/JobEditPage.h"
 #include "wizards/JobSourcePage.h"

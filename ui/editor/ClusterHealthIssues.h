@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobs/JobSpec.h"
+#include "jobspec/JobSpec.h"
 #include "session/ResourceSnapshot.h"
 
 namespace TrainDesk::Ui {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ClusterHealthIssues.h"
-#include "jobs/JobSpec.h"
+#include "jobspec/JobSpec.h"
 
 #include <QWidget>
 

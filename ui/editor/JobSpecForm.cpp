@@ -3,7 +3,7 @@
 #include "JobSpecDocument.h"
 #include "JsonArrayTable.h"
 #include "JsonPath.h"
-#include "jobs/JobSpecValidator.h"
+#include "jobspec/JobSpecValidator.h"
 
 #include <QComboBox>
 #include <QFormLayout>

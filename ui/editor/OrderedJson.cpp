@@ -1,6 +1,6 @@
 #include "OrderedJson.h"
 
-#include "jobs/JsonLocator.h"
+#include "jobspec/JsonLocator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

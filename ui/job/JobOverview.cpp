@@ -2,7 +2,7 @@
 
 #include "common/Icons.h"
 #include "common/StateStyle.h"
-#include "jobs/RunParameters.h"
+#include "jobspec/RunParameters.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobs/RunParameters.h"
+#include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "session/ResourceSnapshot.h"
 

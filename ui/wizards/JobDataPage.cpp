@@ -6,7 +6,7 @@
 #include "common/StateStyle.h"
 #include "datasets/DataSetFetchBar.h"
 #include "datasets/DataSetTexts.h"
-#include "jobs/JobSpecContext.h"
+#include "launch/JobSpecContext.h"
 #include "session/Backend.h"
 #include "session/DataSetWorker.h"
 

@@ -4,7 +4,7 @@
 #include "common/StateStyle.h"
 #include "datasets/DataSetCatalogue.h"
 #include "defaults/EmbeddedDefaults.h"
-#include "jobs/JobSpec.h"
+#include "jobspec/JobSpec.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,11 +1,11 @@
 // libFuzzer target for the job.json parser: anything read must not crash, leak or trip a
 // sanitizer; whatever reads without errors must write back to the same fields, read again
 // without errors, and plan without crashing. A spec's secrets must seal and open again.
-#include "jobs/JobSpec.h"
-#include "jobs/JsonLocator.h"
-#include "jobs/LaunchPlan.h"
-#include "jobs/Secrets.h"
-#include "jobs/WallClockTime.h"
+#include "jobspec/JobSpec.h"
+#include "jobspec/JsonLocator.h"
+#include "launch/LaunchPlan.h"
+#include "jobspec/Secrets.h"
+#include "jobspec/WallClockTime.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -2,7 +2,7 @@
 
 #include "ContainerCommands.h"
 #include "LaunchScript.h"
-#include "ShareMapping.h"
+#include "jobspec/ShareMapping.h"
 #include "common/ShellQuote.h"
 
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "JobSpec.h"
+#include "jobspec/JobSpec.h"
 #include "ToolkitPlans.h"
-#include "WallClockTime.h"
+#include "jobspec/WallClockTime.h"
 #include "common/Result.h"
 #include "store/Entities.h"
 

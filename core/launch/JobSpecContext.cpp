@@ -1,6 +1,6 @@
 #include "JobSpecContext.h"
 
-#include "TrainerDeployment.h"
+#include "cluster/TrainerDeployment.h"
 
 #include "common/DataPaths.h"
 #include "store/Store.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JobSpec.h"
+#include "jobspec/JobSpec.h"
 #include "store/Entities.h"
 
 #include <QByteArray>

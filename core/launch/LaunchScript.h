@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ToolkitPlans.h"
-#include "WallClockTime.h"
+#include "jobspec/WallClockTime.h"
 #include "store/Entities.h"
 
 #include <QString>

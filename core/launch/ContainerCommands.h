@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JobSpecModel.h"
+#include "jobspec/JobSpecModel.h"
 
 #include <QString>
 #include <QStringList>

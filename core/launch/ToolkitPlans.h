@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JobSpec.h"
+#include "jobspec/JobSpec.h"
 #include "common/Result.h"
 #include "store/Entities.h"
 
