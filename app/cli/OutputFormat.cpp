@@ -62,6 +62,64 @@ QString Table::render() const
     return text;
 }
 
+namespace {
+
+QString cellOf(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        return QString();
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    default:
+        return toJsonText(value).trimmed();
+    }
+}
+
+} // namespace
+
+Table tableOf(const QJsonValue &value)
+{
+    Table t;
+    if (value.isObject()) {
+        t.headers = QStringList{QStringLiteral("Name"), QStringLiteral("Value")};
+        const QJsonObject object = value.toObject();
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+            t.rows.append({it.key(), cellOf(it.value())});
+        return t;
+    }
+    const QJsonArray array = value.isArray() ? value.toArray() : QJsonArray{value};
+    bool objects = !array.isEmpty();
+    for (const QJsonValue &v : array)
+        objects = objects && v.isObject();
+    if (!objects) {
+        t.headers = QStringList{QStringLiteral("Value")};
+        for (const QJsonValue &v : array)
+            t.rows.append({cellOf(v)});
+        return t;
+    }
+    for (const QJsonValue &v : array) {
+        const QStringList keys = v.toObject().keys();
+        for (const QString &k : keys) {
+            if (!t.headers.contains(k))
+                t.headers << k;
+        }
+    }
+    for (const QJsonValue &v : array) {
+        const QJsonObject o = v.toObject();
+        QStringList row;
+        for (const QString &k : std::as_const(t.headers))
+            row << cellOf(o.value(k));
+        t.rows.append(row);
+    }
+    return t;
+}
+
 QString toJsonText(const QJsonValue &value)
 {
     if (value.isArray())

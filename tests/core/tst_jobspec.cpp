@@ -6,6 +6,7 @@
 #include "jobspec/ShareMapping.h"
 #include "jobspec/WallClockTime.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -301,6 +302,45 @@ private Q_SLOTS:
         QCOMPARE(at("a[1].d.missing"), QStringLiteral("4:19"));
         QCOMPARE(at("a[7]"), QStringLiteral("6:3"));
         QCOMPARE(l.duplicateKeys(), QStringList{"a"});
+    }
+
+    // locateAll agrees with locate, whatever the order of the paths.
+    void locateAllAgrees()
+    {
+        const QByteArray text = "{\"x\": 1, \"\u00e9\": {\"y\": [1, {\"z\": 2}]}, \"w\": 3}\n{";
+        const JsonLocator l(text);
+        const QStringList paths{"w", "\u00e9.y[1].z", "", "x", "\u00e9.missing", "nowhere", "w"};
+        const QList<JsonLocator::Position> all = l.locateAll(paths);
+        QCOMPARE(all.size(), paths.size());
+        for (qsizetype i = 0; i < paths.size(); ++i) {
+            QCOMPARE(all.at(i).line, l.locate(paths.at(i)).line);
+            QCOMPARE(all.at(i).column, l.locate(paths.at(i)).column);
+        }
+    }
+
+    // Issue #28: 160k unknown fields on one line took 39 s to validate (each issue's column
+    // counted from the line's start). Linear now; the bound is generous, a correctness check.
+    void manyUnknownFieldsAreLinear()
+    {
+        QByteArray json = "{\"nodeCount\": 1, \"stdOutErrPathPrefix\": \"/tmp\", ";
+        constexpr int fields = 160000;
+        for (int i = 0; i < fields; ++i)
+            json += "\"unknownField" + QByteArray::number(i) + "\": " + QByteArray::number(i) + ", ";
+        json += "\"last\": 0}";
+        QElapsedTimer timer;
+        timer.start();
+        const ParsedJobSpec parsed = parseJobSpec(json);
+        const qint64 ms = timer.elapsed();
+        int unknown = 0;
+        for (const SpecIssue &i : parsed.issues) {
+            if (i.message.startsWith(QLatin1String("unknown field"))) {
+                ++unknown;
+                QCOMPARE(i.line, 1);
+                QVERIFY(i.column > 1);
+            }
+        }
+        QCOMPARE(unknown, fields + 1);
+        QVERIFY2(ms < 2000, qPrintable(QStringLiteral("%1 ms to validate %2 unknown fields").arg(ms).arg(fields)));
     }
 
     void shareNames()
