@@ -30,35 +30,44 @@ QString escaped(const QString &cell)
 
 } // namespace
 
-QString Table::render() const
+QList<int> Table::widthsOf(const QStringList &headers)
 {
-    QList<QStringList> rows;
-    for (const QStringList &row : this->rows) {
-        QStringList cells;
-        for (const QString &cell : row)
-            cells << escaped(cell);
-        rows << cells;
-    }
     QList<int> widths;
     for (const QString &h : headers)
-        widths.append(h.size());
-    for (const QStringList &row : rows) {
-        for (int i = 0; i < row.size() && i < widths.size(); ++i)
-            widths[i] = qMax(widths[i], int(row.at(i).size()));
-    }
-    auto line = [&](const QStringList &cells) {
-        QStringList padded;
-        for (int i = 0; i < widths.size(); ++i)
-            padded << cells.value(i).leftJustified(widths[i]);
-        return padded.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
-    };
-    QString text = line(headers);
+        widths.append(int(escaped(h).size()));
+    return widths;
+}
+
+void Table::widen(QList<int> &widths, const QStringList &cells)
+{
+    for (int i = 0; i < cells.size() && i < widths.size(); ++i)
+        widths[i] = qMax(widths[i], int(escaped(cells.at(i)).size()));
+}
+
+QString Table::line(const QStringList &cells, const QList<int> &widths)
+{
+    QStringList padded;
+    for (int i = 0; i < widths.size(); ++i)
+        padded << escaped(cells.value(i)).leftJustified(widths[i]);
+    return padded.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
+}
+
+QString Table::rule(const QList<int> &widths)
+{
     QStringList rules;
     for (int w : widths)
         rules << QString(w, QLatin1Char('-'));
-    text += rules.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    return rules.join(QStringLiteral("  ")) + QLatin1Char('\n');
+}
+
+QString Table::render() const
+{
+    QList<int> widths = widthsOf(headers);
     for (const QStringList &row : rows)
-        text += line(row);
+        widen(widths, row);
+    QString text = line(headers, widths) + rule(widths);
+    for (const QStringList &row : rows)
+        text += line(row, widths);
     return text;
 }
 

@@ -14,6 +14,13 @@ struct Table
     QList<QStringList> rows;
 
     QString render() const;
+
+    // The pieces of render(), for a table printed a row at a time (its widths measured in a
+    // first pass): a row's line, the rule under the headers, and widths grown to fit a row.
+    static QList<int> widthsOf(const QStringList &headers);
+    static void widen(QList<int> &widths, const QStringList &cells);
+    static QString line(const QStringList &cells, const QList<int> &widths);
+    static QString rule(const QList<int> &widths);
 };
 
 QString toJsonText(const QJsonValue &value);
