@@ -201,17 +201,90 @@ private Q_SLOTS:
         nfs.path = "/nfs/a";
         nfs.clusterId = 7;
         const auto clusterName = [](qint64 id) { return id == 7 ? QStringLiteral("gpu2") : QStringLiteral("gpu"); };
-        QVERIFY(clusterSeesShare(local, 3) && clusterSeesShare(nfs, 7) && !clusterSeesShare(nfs, 3));
+        Cluster gpu;
+        gpu.id = 3;
+        gpu.name = "gpu";
+        gpu.kind = ClusterKind::Ssh;
+        Cluster gpu2 = gpu;
+        gpu2.id = 7;
+        gpu2.name = "gpu2";
+        Cluster here;
+        here.id = 1;
+        here.kind = ClusterKind::Local;
+        Cluster slurmHere = gpu;
+        slurmHere.kind = ClusterKind::Slurm;
+        slurmHere.slurm.login = "local";
+        // A local share is a folder of this machine: only a cluster on this machine sees it.
+        QVERIFY(clusterSeesShare(local, here) && clusterSeesShare(local, slurmHere) && !clusterSeesShare(local, gpu));
+        QVERIFY(clusterSeesShare(nfs, gpu2) && !clusterSeesShare(nfs, gpu) && !clusterSeesShare(nfs, here));
         context.clusterNodeCount = 4;
-        setShares(context, {local, nfs}, 3, clusterName);
-        QCOMPARE(*context.shareNames, QStringList{"local"});
+        setShares(context, {local, nfs}, gpu, clusterName);
+        QCOMPARE(*context.shareNames, QStringList{});
         const QStringList elsewhere = parseJobSpec(json, context).errorTexts();
         QCOMPARE(elsewhere.size(), 1);
         QVERIFY2(elsewhere.at(0).contains("properties.mountVolumes.azureFileShares[0] (line 12, column 17): expected a share "
                                           "that the nodes of cluster 'gpu' see, found share 'myshare' of cluster 'gpu2'"),
                  qPrintable(elsewhere.at(0)));
-        setShares(context, {local, nfs}, 7, clusterName);
+        setShares(context, {local, nfs}, gpu2, clusterName);
         QVERIFY(!parseJobSpec(json, context).hasErrors());
+    }
+
+    // Issue #28: the Fashion-MNIST template (stdOutErrPathPrefix and its output under
+    // $AZ_BATCHAI_JOB_MOUNT_ROOT/local) validated on an SSH cluster, then failed at once with
+    // "cannot create directory .../local: permission denied".
+    void aLocalShareOnSshNodesIsRefused()
+    {
+        const QByteArray json = readFile(TRAINDESK_TEST_DATA "/../../resources/jobs/fashion-mnist-demo.json");
+        Share local;
+        local.name = "local";
+        local.path = "/srv/local";
+        Cluster ssh;
+        ssh.id = 3;
+        ssh.name = "gpus";
+        ssh.kind = ClusterKind::Ssh;
+        SpecContext context;
+        context.workspace = "default";
+        context.cluster = "gpus";
+        context.clusterNodeCount = 1;
+        setShares(context, {local}, ssh, [](qint64) { return QString(); });
+        const QStringList errors = parseJobSpec(json, context).errorTexts();
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors.at(0).contains("properties.stdOutErrPathPrefix") && errors.at(0).contains(
+                     "expected a share that the nodes of cluster 'gpus' see, found share 'local', a folder of this machine"),
+                 qPrintable(errors.join('\n')));
+        QVERIFY2(errors.at(1).contains("properties.outputDirectories[0].pathPrefix"), qPrintable(errors.at(1)));
+        Cluster here;
+        here.kind = ClusterKind::Local;
+        setShares(context, {local}, here, [](qint64) { return QString(); });
+        QVERIFY2(!parseJobSpec(json, context).hasErrors(), qPrintable(parseJobSpec(json, context).errorTexts().join('\n')));
+    }
+
+    // Issue #28: a 200 KB environment value validated, then the job vanished with "Argument
+    // list too long". Refused at its path, as is an environment past what a node passes.
+    void environmentWithinTheNodesLimits()
+    {
+        const auto specWith = [](const QJsonArray &variables) {
+            return QJsonDocument(QJsonObject{{"nodeCount", 1}, {"stdOutErrPathPrefix", "/tmp"},
+                                             {"customToolkitSettings", QJsonObject{{"commandLine", "true"}}},
+                                             {"environmentVariables", variables}})
+                .toJson();
+        };
+        const QString big(200 * 1024, QLatin1Char('x'));
+        QStringList errors = parseJobSpec(specWith({QJsonObject{{"name", "BIG"}, {"value", big}}})).errorTexts();
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.at(0).contains("properties.environmentVariables[0].value") && errors.at(0).contains("MAX_ARG_STRLEN")
+                     && errors.at(0).contains("201 KiB"),
+                 qPrintable(errors.at(0)));
+        // Just under the limit for one variable: accepted.
+        const QString fits(128 * 1024 - 1 - 4, QLatin1Char('x'));
+        QVERIFY(!parseJobSpec(specWith({QJsonObject{{"name", "FIT"}, {"value", fits}}})).hasErrors());
+        QJsonArray many;
+        for (int i = 0; i < 10; ++i)
+            many.append(QJsonObject{{"name", QStringLiteral("V%1").arg(i)}, {"value", fits.left(120 * 1024)}});
+        errors = parseJobSpec(specWith(many)).errorTexts();
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.at(0).contains("properties.environmentVariables") && errors.at(0).contains("ARG_MAX"),
+                 qPrintable(errors.at(0)));
     }
 
     void processCountAndPriority()
