@@ -6,11 +6,12 @@
 #include "jobspec/ShareMapping.h"
 #include "jobspec/WallClockTime.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+
+#include <ctime>
 
 using namespace TrainDesk;
 
@@ -400,10 +401,10 @@ private Q_SLOTS:
         for (int i = 0; i < fields; ++i)
             json += "\"unknownField" + QByteArray::number(i) + "\": " + QByteArray::number(i) + ", ";
         json += "\"last\": 0}";
-        QElapsedTimer timer;
-        timer.start();
+        // CPU time, not wall time: a busy machine makes the second larger, never the first.
+        const std::clock_t start = std::clock();
         const ParsedJobSpec parsed = parseJobSpec(json);
-        const qint64 ms = timer.elapsed();
+        const qint64 ms = qint64(std::clock() - start) * 1000 / CLOCKS_PER_SEC;
         int unknown = 0;
         for (const SpecIssue &i : parsed.issues) {
             if (i.message.startsWith(QLatin1String("unknown field"))) {
@@ -412,8 +413,9 @@ private Q_SLOTS:
                 QVERIFY(i.column > 1);
             }
         }
+        qInfo("%lld ms of CPU to validate %d unknown fields", ms, fields);
         QCOMPARE(unknown, fields + 1);
-        QVERIFY2(ms < 2000, qPrintable(QStringLiteral("%1 ms to validate %2 unknown fields").arg(ms).arg(fields)));
+        QVERIFY2(ms < 2000, qPrintable(QStringLiteral("%1 ms of CPU to validate %2 unknown fields").arg(ms).arg(fields)));
     }
 
     void shareNames()
