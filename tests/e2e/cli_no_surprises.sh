@@ -103,7 +103,7 @@ PY
 export PEAK_OUT=$work/peak.out
 for format in table csv json; do
   case $format in table) args=() ;; csv) args=(--csv) ;; json) args=(-o json) ;; esac
-  read -r kib seconds rc <<< "$(peak "$traindesk" job metrics -e demo -n fashion-mnist-demo "${args[@]}")"
+  read -r kib seconds rc <<< "$(peak "$traindesk" job metrics -e demo -j fashion-mnist-demo "${args[@]}")"
   [ "$rc" = 0 ] || fail "job metrics $format: $(tail -3 "$work/peak.out")"
   echo "job metrics ($format) of 1M records: peak RSS $((kib / 1024)) MiB, $seconds s"
   [ "$kib" -lt $((100 * 1024)) ] || fail "job metrics $format took $((kib / 1024)) MiB for 1M records"
