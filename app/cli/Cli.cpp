@@ -15,7 +15,8 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands() + dataCommands();
+    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands() + dataCommands()
+        + doctorCommands();
 }
 
 QString usage(const QList<Command> &commands)
@@ -129,6 +130,10 @@ int run(const QStringList &arguments)
     }
 
     Store store;
+    if (!command->opensStore) {
+        Context context(parser, store, out, err);
+        return command->run(context);
+    }
     if (auto opened = store.open(DataPaths::databasePath()); !opened) {
         err << "error: " << opened.error() << '\n';
         return 1;

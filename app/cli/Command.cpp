@@ -47,7 +47,11 @@ int Context::print(const QJsonValue &json, const QString &text)
         const auto part = queryJson(json, args.value(QStringLiteral("query")));
         if (!part)
             return error(part.error());
-        out << (part->isString() && !this->json() ? part->toString() + QLatin1Char('\n') : toJsonText(*part));
+        // -o table asked for by name: the part as a table, as `az ... --query ... -o table` prints it.
+        if (args.isSet(QStringLiteral("output")) && !this->json())
+            out << tableOf(*part).render();
+        else
+            out << (part->isString() && !this->json() ? part->toString() + QLatin1Char('\n') : toJsonText(*part));
         out.flush();
         return 0;
     }

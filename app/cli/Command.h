@@ -52,6 +52,8 @@ struct Command
     QString summary;
     QList<QCommandLineOption> options;
     std::function<int(Context &)> run;
+    // false: the command works on the database file itself (doctor), so it is not opened.
+    bool opensStore = true;
 };
 
 // While one lives, Ctrl-C cancels `flag`: a remote command ends (its whole process group
@@ -87,6 +89,7 @@ QList<Command> jobCommands();
 QList<Command> shareCommands();
 QList<Command> agentCommands();
 QList<Command> dataCommands();
+QList<Command> doctorCommands();
 
 // Starts the agent when none runs and asks it to look at the jobs now (after a job was
 // queued, a draft started, or a cluster changed).

@@ -3,6 +3,7 @@
 
 #include "datasets/DataSetCatalogue.h"
 #include "datasets/DataSetMirror.h"
+#include "common/ShellQuote.h"
 #include "datasets/DataSetShareFetch.h"
 #include "shares/ShareService.h"
 
@@ -69,7 +70,8 @@ int listDataSets(Context &c)
 }
 
 // How to place the files by hand when this machine cannot download them.
-QString byHandHint(const DataSet &set, const QString &share, const QString &directory)
+// Every option the command needs is in it (the workspace too), so that it runs as printed.
+QString byHandHint(const DataSet &set, const QString &workspace, const QString &share, const QString &directory)
 {
     QStringList urls;
     QStringList from;
@@ -79,9 +81,10 @@ QString byHandHint(const DataSet &set, const QString &share, const QString &dire
     }
     const QString them = set.files.size() == 1 ? QStringLiteral("it") : QStringLiteral("them");
     return QStringLiteral("\nTo place %1 by hand, download %2 on a machine that can (a browser will do), bring %1 "
-                          "here and run:\n  traindesk data fetch %3 --share %4 --path %5 %6\n(any file name will do: "
-                          "each file is recognised and verified by its published md5)")
-        .arg(them, urls.join(QStringLiteral(", ")), set.name, share, directory, from.join(QLatin1Char(' ')));
+                          "here and run:\n  traindesk data fetch %3 -w %4 --share %5 --path %6 %7\n(any file name will "
+                          "do: each file is recognised and verified by its published md5)")
+        .arg(them, urls.join(QStringLiteral(", ")), set.name, shellQuote(workspace), shellQuote(share),
+             shellQuote(directory), from.join(QLatin1Char(' ')));
 }
 
 int fetchDataSet(Context &c, const DataSet &published)
@@ -121,7 +124,7 @@ int fetchDataSet(Context &c, const DataSet &published)
     const auto outcome = fetchIntoShare(service, *share, directory, set, options);
     if (!outcome) {
         const bool network = options.from.isEmpty() && outcome.error().startsWith(QLatin1String("cannot download"));
-        return c.error(outcome.error() + (network ? byHandHint(set, share->name, directory) : QString()));
+        return c.error(outcome.error() + (network ? byHandHint(set, c.workspaceName(), share->name, directory) : QString()));
     }
 
     Table t{{"File", "Action", "MD5", "Size", "Source"}, {}};

@@ -409,11 +409,17 @@ QList<Command> jobCommands()
             return c.error(job.error());
         return showJob(c, {ref->workspace, ref->experiment, *job});
     }});
-    commands.append({{"job", "delete"}, "Delete a finished or draft job.",
+    commands.append({{"job", "delete"}, "Delete a finished or draft job; a queued or running one is refused "
+                     "(terminate it first).",
                      {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("name"));
         if (!ref)
             return c.error(ref.error());
+        // A delete never ends a training: the app and the CLI both ask for a terminate first.
+        if (ref->job.state == JobState::Queued || isActive(ref->job.state))
+            return c.error(QStringLiteral("job '%1' is %2: a queued or running job is not deleted; terminate it first "
+                                          "(traindesk job terminate -w %3 -e %4 -n %1), then delete it")
+                               .arg(ref->job.name, toString(ref->job.state), ref->workspace.name, ref->experiment.name));
         if (auto deleted = JobRunner(c.store).remove(ref->job.id); !deleted)
             return c.error(deleted.error());
         return 0;
@@ -593,16 +599,23 @@ QList<Command> jobCommands()
             const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
             return c.print(system.json, system.table);
         }
-        const auto records = c.store.jobMetrics(ref->job.id);
-        QJsonArray array;
-        for (const auto &[id, record] : records)
-            array.append(QJsonDocument::fromJson(record).object());
-        if (c.args.isSet("csv") && !c.json() && !c.args.isSet("query")) {
-            c.out << metricSeriesCsv(records);
-            c.out.flush();
-            return 0;
+        if (c.args.isSet(QStringLiteral("query"))) {
+            // A query needs the whole JSON view: the records are held in memory for it.
+            QJsonArray array;
+            if (auto read = c.store.forEachJobMetric(ref->job.id, [&array](qint64, const QByteArray &record) {
+                    array.append(QJsonDocument::fromJson(record).object());
+                    return true;
+                });
+                !read)
+                return c.error(read.error());
+            return c.print(array, QString());
         }
-        return c.print(array, metricSeriesTable(records));
+        const MetricSeriesFormat format = c.json()                          ? MetricSeriesFormat::Json
+                                          : c.args.isSet(QStringLiteral("csv")) ? MetricSeriesFormat::Csv
+                                                                              : MetricSeriesFormat::Table;
+        const auto printed = printMetricSeries(c.store, ref->job.id, format, c.out);
+        c.out.flush();
+        return printed ? 0 : c.error(printed.error());
     }});
     commands.append({{"job", "node", "list"}, "List the nodes a job runs on: each node's role, ranks, state in "
                      "the job (from its execution-<node>.log) and state in the cluster.",

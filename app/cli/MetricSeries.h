@@ -1,18 +1,29 @@
 #pragma once
 
 #include "OutputFormat.h"
+#include "common/Result.h"
 
-#include <QByteArray>
-#include <QList>
-#include <QPair>
+#include <QTextStream>
+
+namespace TrainDesk {
+class Store;
+}
 
 namespace TrainDesk::Cli {
 
 // `job metrics`: a job's train and validation series (records of kind train, val and
-// epoch, the others left out) as a table or as CSV. `records` are the store's rows.
-Table metricSeriesTable(const QList<QPair<qint64, QByteArray>> &records);
-// A header line, then one line per record: time,kind,rank,epoch,step,loss,accuracy,
-// val_loss,val_accuracy (empty where the record has no such value).
-QString metricSeriesCsv(const QList<QPair<qint64, QByteArray>> &records);
+// epoch, the others left out), or every record as JSON. Printed as the store reads the
+// records, one at a time, so that a job of millions of records takes constant memory: the
+// table reads them twice (the column widths first), CSV and JSON once.
+enum class MetricSeriesFormat {
+    Table,  // times readable (local time, milliseconds)
+    Csv,    // time,kind,rank,epoch,step,loss,accuracy,val_loss,val_accuracy; time in Unix seconds
+    Json,   // every metric record stored for the job, as an indented array
+};
+
+VoidResult printMetricSeries(const Store &store, qint64 jobId, MetricSeriesFormat format, QTextStream &out);
+
+// A record's time (Unix seconds) as the table shows it: "2026-11-26 11:10:12.345".
+QString readableTime(double unixSeconds);
 
 } // namespace TrainDesk::Cli

@@ -30,36 +30,103 @@ QString escaped(const QString &cell)
 
 } // namespace
 
-QString Table::render() const
+QList<int> Table::widthsOf(const QStringList &headers)
 {
-    QList<QStringList> rows;
-    for (const QStringList &row : this->rows) {
-        QStringList cells;
-        for (const QString &cell : row)
-            cells << escaped(cell);
-        rows << cells;
-    }
     QList<int> widths;
     for (const QString &h : headers)
-        widths.append(h.size());
-    for (const QStringList &row : rows) {
-        for (int i = 0; i < row.size() && i < widths.size(); ++i)
-            widths[i] = qMax(widths[i], int(row.at(i).size()));
-    }
-    auto line = [&](const QStringList &cells) {
-        QStringList padded;
-        for (int i = 0; i < widths.size(); ++i)
-            padded << cells.value(i).leftJustified(widths[i]);
-        return padded.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
-    };
-    QString text = line(headers);
+        widths.append(int(escaped(h).size()));
+    return widths;
+}
+
+void Table::widen(QList<int> &widths, const QStringList &cells)
+{
+    for (int i = 0; i < cells.size() && i < widths.size(); ++i)
+        widths[i] = qMax(widths[i], int(escaped(cells.at(i)).size()));
+}
+
+QString Table::line(const QStringList &cells, const QList<int> &widths)
+{
+    QStringList padded;
+    for (int i = 0; i < widths.size(); ++i)
+        padded << escaped(cells.value(i)).leftJustified(widths[i]);
+    return padded.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
+}
+
+QString Table::rule(const QList<int> &widths)
+{
     QStringList rules;
     for (int w : widths)
         rules << QString(w, QLatin1Char('-'));
-    text += rules.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    return rules.join(QStringLiteral("  ")) + QLatin1Char('\n');
+}
+
+QString Table::render() const
+{
+    QList<int> widths = widthsOf(headers);
     for (const QStringList &row : rows)
-        text += line(row);
+        widen(widths, row);
+    QString text = line(headers, widths) + rule(widths);
+    for (const QStringList &row : rows)
+        text += line(row, widths);
     return text;
+}
+
+namespace {
+
+QString cellOf(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        return QString();
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    default:
+        return toJsonText(value).trimmed();
+    }
+}
+
+} // namespace
+
+Table tableOf(const QJsonValue &value)
+{
+    Table t;
+    if (value.isObject()) {
+        t.headers = QStringList{QStringLiteral("Name"), QStringLiteral("Value")};
+        const QJsonObject object = value.toObject();
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+            t.rows.append({it.key(), cellOf(it.value())});
+        return t;
+    }
+    const QJsonArray array = value.isArray() ? value.toArray() : QJsonArray{value};
+    bool objects = !array.isEmpty();
+    for (const QJsonValue &v : array)
+        objects = objects && v.isObject();
+    if (!objects) {
+        t.headers = QStringList{QStringLiteral("Value")};
+        for (const QJsonValue &v : array)
+            t.rows.append({cellOf(v)});
+        return t;
+    }
+    for (const QJsonValue &v : array) {
+        const QStringList keys = v.toObject().keys();
+        for (const QString &k : keys) {
+            if (!t.headers.contains(k))
+                t.headers << k;
+        }
+    }
+    for (const QJsonValue &v : array) {
+        const QJsonObject o = v.toObject();
+        QStringList row;
+        for (const QString &k : std::as_const(t.headers))
+            row << cellOf(o.value(k));
+        t.rows.append(row);
+    }
+    return t;
 }
 
 QString toJsonText(const QJsonValue &value)

@@ -121,11 +121,13 @@ int downloadFile(Context &c)
     TransferOptions options;
     options.cancel = &cancel;
     options.progress = [&printer, name = *file](qint64 done, qint64 total) { printer(done, total, name); };
-    const auto local = service.download(*share, *file, *dest, options);
+    const auto local = service.download(*share, *file, *dest, options, c.args.isSet(QStringLiteral("overwrite")));
     if (!local)
         return c.error(local.error());
-    return c.print(QJsonObject{{"share", share->name}, {"path", *file}, {"file", *local}},
-                   QStringLiteral("Downloaded %1\n").arg(*local));
+    return c.print(QJsonObject{{"share", share->name}, {"path", *file}, {"file", local->localPath},
+                               {"unchanged", local->unchanged}},
+                   local->unchanged ? QStringLiteral("%1 is already the same as %2: unchanged\n").arg(local->localPath, *file)
+                                    : QStringLiteral("Downloaded %1\n").arg(local->localPath));
 }
 
 int listFiles(Context &c)
@@ -214,9 +216,11 @@ QList<Command> shareCommands()
                       option({"path"}, "Directory of the share (default: its top).", "DIR"),
                       option({"source"}, "A file to upload (repeat for more).", "FILE")},
                      uploadFiles});
-    commands.append({{"share", "file", "download"}, "Download a file of a share; progress on stderr.",
+    commands.append({{"share", "file", "download"}, "Download a file of a share; progress on stderr. A local file "
+                                                    "that differs is not replaced without --overwrite.",
                      {workspaceOption(), shareOption(), option({"path"}, "The file, relative to the share.", "FILE"),
-                      option({"dest"}, "Local folder to download into.", "DIR")},
+                      option({"dest"}, "Local folder to download into.", "DIR"),
+                      option({"overwrite"}, "Replace a local file that differs from the share's.")},
                      downloadFile});
     commands.append({{"share", "file", "list"}, "List a directory of a share.",
                      {workspaceOption(), shareOption(),

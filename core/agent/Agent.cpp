@@ -4,6 +4,7 @@
 #include "NodeSampling.h"
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
+#include "store/DatabaseCheck.h"
 #include "store/Store.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QLocalSocket>
@@ -21,6 +23,23 @@ namespace TrainDesk {
 namespace {
 
 const QList<JobState> watchedStates{JobState::Queued, JobState::Running, JobState::Terminating};
+
+// The last good copy of the database (`traindesk doctor --restore`): made when the agent
+// starts and renewed every 10 minutes while it runs, only from a database that passes the
+// check, so a damaged one never replaces it.
+void keepBackup(const Store &store)
+{
+    constexpr qint64 everySeconds = 600;
+    static QElapsedTimer sinceTry;
+    if (sinceTry.isValid() && sinceTry.elapsed() < everySeconds * 1000)
+        return;
+    const QDateTime last = DatabaseCheck::backupTime(store.path());
+    if (last.isValid() && last.secsTo(QDateTime::currentDateTime()) < everySeconds)
+        return;
+    sinceTry.start();
+    if (auto made = store.backup(); !made)
+        qWarning("traindesk agent: no new last good copy: %s", qPrintable(made.error()));
+}
 
 } // namespace
 
@@ -51,6 +70,7 @@ VoidResult Agent::start()
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
     m_sampling = std::make_unique<NodeSampling>(*m_store);
+    keepBackup(*m_store);
     // Owner only: whoever can talk to the agent can start and end jobs.
     const QString socket = AgentChannel::socketPath(m_options.dataDirectory);
     QLocalServer::removeServer(socket);  // a socket file left by a killed agent
@@ -82,6 +102,7 @@ void Agent::tick()
         return;
     }
     m_ticking = true;
+    keepBackup(*m_store);
     const QList<Job> before = m_store->jobsInStates({JobState::Running, JobState::Terminating});
     m_runner->refreshAll();
     // Metrics of running jobs, and once more of those that just ended (their last lines).

@@ -6,6 +6,7 @@
 
 #include "ClusterCredentials.h"
 #include "ClusterMesh.h"
+#include "KeyFileCheck.h"
 #include "NodeAddress.h"
 #include "SshKeys.h"
 #include "common/DataPaths.h"
@@ -147,6 +148,8 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         return valid.failure();
     if (m_store.cluster(ws->id, request.name))
         return fail(QStringLiteral("cluster '%1' already exists in workspace '%2'").arg(request.name, request.workspace));
+    if (auto key = checkPrivateKeyFile(absolutePath(request.keyFile)); !key)
+        return key.failure();
     if (request.slurm && request.slurm->loginIsLocal())
         return createLocal(request, ws->id, events);
     if (request.local)
@@ -484,6 +487,11 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
                           QStringLiteral("write each node as user@host[:port]")});
             return {};
         }
+        if (auto key = checkPrivateKeyFile(absolutePath(request.keyFile)); !key) {
+            serial.check({QString(), QStringLiteral("authenticated"), QStringLiteral("SSH key"), false, key.error(),
+                          QStringLiteral("choose the private key file")});
+            return {};
+        }
         cluster.kind = ClusterKind::Ssh;
         cluster.mountRoot = request.mountRoot;  // empty: the probe checks the default one
         cluster.sshKeyFile = absolutePath(request.keyFile);
@@ -547,6 +555,8 @@ Result<std::shared_ptr<Transport>> ClusterService::slurmLoginTransport(const Cre
     const auto address = parseNodeAddress(request.slurm->login);
     if (!address)
         return address.failure();
+    if (auto key = checkPrivateKeyFile(absolutePath(request.keyFile)); !key)
+        return key.failure();
     SshParameters p;
     p.nodeName = QStringLiteral("login");
     p.host = address->host;

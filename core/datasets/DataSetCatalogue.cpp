@@ -7,6 +7,11 @@ namespace {
 // Addresses and MD5 checksums as their publishers list them:
 // - CIFAR: https://www.cs.toronto.edu/~kriz/cifar.html (the table of versions and MD5 sums).
 // - Fashion-MNIST: the "Get the Data" table of https://github.com/zalandoresearch/fashion-mnist.
+//   The MD5 sums of the decompressed files are the ones dataset loaders check the unpacked
+//   files against (e.g. the "raw_data" lists of Fashion-MNIST loaders for PyTorch and
+//   Paddle); they are what `zcat FILE | md5sum` gives for the publisher's files and for
+//   Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist), which compresses the
+//   same contents again, so its .gz files have other MD5 sums.
 // - MNIST: Yann LeCun's page lists no checksums; the MD5 sums below are the ones torchvision
 //   checks its MNIST download against, and they agree across independent download scripts.
 //   Its original address often refuses downloads now, so torchvision's copy on S3 follows it.
@@ -29,10 +34,14 @@ QList<DataSet> build()
                  QStringLiteral("cifar100")});
     sets.append({QStringLiteral("fashion-mnist"), QStringLiteral("Fashion-MNIST"),
                  QStringLiteral("https://github.com/zalandoresearch/fashion-mnist"), {fashion},
-                 {{QStringLiteral("train-images-idx3-ubyte.gz"), QStringLiteral("8d4fb7e6c68d591d4c3dfef9ec88bf0d")},
-                  {QStringLiteral("train-labels-idx1-ubyte.gz"), QStringLiteral("25c81989df183df01b3e8a0aad5dffbe")},
-                  {QStringLiteral("t10k-images-idx3-ubyte.gz"), QStringLiteral("bef4ecab320f06d8554ea6380940ec79")},
-                  {QStringLiteral("t10k-labels-idx1-ubyte.gz"), QStringLiteral("bb300cfdad3c16e7a12a480ee83cd310")}},
+                 {{QStringLiteral("train-images-idx3-ubyte.gz"), QStringLiteral("8d4fb7e6c68d591d4c3dfef9ec88bf0d"),
+                   QStringLiteral("f4a8712d7a061bf5bd6d2ca38dc4d50a")},
+                  {QStringLiteral("train-labels-idx1-ubyte.gz"), QStringLiteral("25c81989df183df01b3e8a0aad5dffbe"),
+                   QStringLiteral("9018921c3c673c538a1fc5bad174d6f9")},
+                  {QStringLiteral("t10k-images-idx3-ubyte.gz"), QStringLiteral("bef4ecab320f06d8554ea6380940ec79"),
+                   QStringLiteral("8181f5470baa50b63fa0f6fddb340f0a")},
+                  {QStringLiteral("t10k-labels-idx1-ubyte.gz"), QStringLiteral("bb300cfdad3c16e7a12a480ee83cd310"),
+                   QStringLiteral("15d484375f8d13e6eb1aabb0c3f46965")}},
                  QStringLiteral("idx")});
     sets.append({QStringLiteral("mnist"), QStringLiteral("MNIST"), QStringLiteral("http://yann.lecun.com/exdb/mnist/"),
                  {QStringLiteral("http://yann.lecun.com/exdb/mnist/"), QStringLiteral("https://ossci-datasets.s3.amazonaws.com/mnist/")},

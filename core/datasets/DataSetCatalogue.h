@@ -11,6 +11,10 @@ struct DataSetFile
 {
     QString name;  // also the name it gets in the share
     QString md5;   // lower-case hex
+    // For a .gz file: the MD5 of its decompressed contents. A copy compressed again by a
+    // packager (Debian's dataset-fashion-mnist) has another md5 but these same contents,
+    // and the trainer reads either. Empty where no such checksum is known.
+    QString contentMd5 = {};
 };
 
 // A data set the bundled trainer reads, fetched as published: the trainer reads CIFAR's

@@ -23,6 +23,26 @@ constexpr int resumeAttempts = 5;
 
 QString lockPath(const QString &folder) { return QDir(folder).filePath(QStringLiteral(".traindesk-dataset.lock")); }
 
+// `path` (whose md5 is `md5`) checked against `file`: its published md5, or, for a .gz
+// whose contents' checksum is known, the md5 of its decompressed contents.
+struct Check
+{
+    bool matches = false;
+    QString contentMd5;  // set when it matched by its contents
+};
+
+Check check(const DataSetFile &file, const QString &path, const QString &md5)
+{
+    if (md5 == file.md5)
+        return {true, {}};
+    if (file.contentMd5.isEmpty())
+        return {};
+    const auto contents = FileDigest::gunzippedMd5(path);
+    if (contents && *contents == file.contentMd5)
+        return {true, *contents};
+    return {};
+}
+
 } // namespace
 
 QString toString(FetchedFile::Action action)
@@ -98,7 +118,7 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
     DataSetManifest::Manifest manifest{m_set.name, m_set.title, {}};
     for (const DataSetFile &file : m_set.files) {
         const QString target = QDir(folder).filePath(file.name);
-        FetchedFile placed{file.name, file.md5, 0, {}, FetchedFile::Action::Present};
+        FetchedFile placed{file.name, file.md5, {}, 0, {}, FetchedFile::Action::Present};
         bool present = false;
         if (QFileInfo(target).isFile()) {
             const auto md5 = FileDigest::md5(target);
@@ -106,12 +126,18 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
                 lock.unlock();
                 return md5.failure();
             }
-            present = *md5 == file.md5;
+            const Check checked = check(file, target, *md5);
+            present = checked.matches;
             if (present) {
-                placed.source = recorded.contains(file.name) && recorded.value(file.name).md5 == file.md5
+                placed.md5 = *md5;
+                placed.contentMd5 = checked.contentMd5;
+                placed.source = recorded.contains(file.name) && recorded.value(file.name).md5 == *md5
                                     ? recorded.value(file.name).source
                                     : QStringLiteral("found in place");
-                log(QStringLiteral("%1: present, md5 %2 verified").arg(file.name, file.md5));
+                log(checked.contentMd5.isEmpty()
+                        ? QStringLiteral("%1: present, md5 %2 verified").arg(file.name, file.md5)
+                        : QStringLiteral("%1: present, md5 %2 of its decompressed contents verified")
+                              .arg(file.name, checked.contentMd5));
             } else {
                 log(QStringLiteral("%1: the file there has md5 %2, not the published %3: fetching it again")
                         .arg(file.name, *md5, file.md5));
@@ -136,7 +162,7 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
         placed.size = QFileInfo(target).size();
         const QDateTime when = present && recorded.contains(file.name) ? recorded.value(file.name).placed
                                                                       : QDateTime::currentDateTimeUtc();
-        manifest.files.append({placed.name, placed.md5, placed.size, placed.source, when});
+        manifest.files.append({placed.name, placed.md5, placed.size, placed.source, when, placed.contentMd5});
         outcome.files.append(placed);
     }
 
@@ -145,7 +171,8 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
     for (int i = 0; manifestCurrent && i < manifest.files.size(); ++i) {
         const DataSetManifest::Entry &a = previous->files.at(i);
         const DataSetManifest::Entry &b = manifest.files.at(i);
-        manifestCurrent = a.name == b.name && a.md5 == b.md5 && a.size == b.size && a.source == b.source;
+        manifestCurrent = a.name == b.name && a.md5 == b.md5 && a.size == b.size && a.source == b.source
+            && a.contentMd5 == b.contentMd5;
     }
     if (!manifestCurrent) {
         if (auto written = DataSetManifest::write(folder, manifest); !written)
@@ -193,10 +220,28 @@ Result<QHash<QString, QString>> DataSetFetcher::matchGiven() const
             if (file.md5 == *md5)
                 match = &file;
         }
+        // A packager's copy compressed again: known by what it holds.
+        QString contents;
+        for (qsizetype i = 0; !match && i < m_set.files.size(); ++i) {
+            const DataSetFile &file = m_set.files.at(i);
+            if (file.contentMd5.isEmpty())
+                continue;
+            if (contents.isEmpty()) {
+                const auto unpacked = FileDigest::gunzippedMd5(path);
+                if (!unpacked)
+                    break;
+                contents = *unpacked;
+            }
+            if (contents == file.contentMd5)
+                match = &file;
+        }
         if (!match) {
-            return fail(QStringLiteral("--from %1: md5 %2 is not the published checksum of any file of %3: %4; "
+            return fail(QStringLiteral("--from %1: md5 %2%3 is not the published checksum of any file of %4: %5; "
                                        "the file is damaged, incomplete or another data set: refused")
-                            .arg(path, *md5, m_set.name, published.join(QStringLiteral(", "))));
+                            .arg(path, *md5,
+                                 contents.isEmpty() ? QString()
+                                                    : QStringLiteral(" (%1 decompressed)").arg(contents),
+                                 m_set.name, published.join(QStringLiteral(", "))));
         }
         matched.insert(match->name, QFileInfo(path).absoluteFilePath());
     }
@@ -241,7 +286,8 @@ Result<bool> DataSetFetcher::copyGiven(const DataSetFile &file, const QString &f
     out.close();
     // The copy is what the trainer reads: it is the one checked.
     const auto md5 = FileDigest::md5(part);
-    if (!md5 || *md5 != file.md5) {
+    const Check checked = md5 ? check(file, part, *md5) : Check{};
+    if (!md5 || !checked.matches) {
         QFile::remove(part);
         return fail(md5 ? QStringLiteral("%1: the copy of %2 has md5 %3, not %4 (did the file change while copied?): refused")
                               .arg(file.name, source, *md5, file.md5)
@@ -249,9 +295,16 @@ Result<bool> DataSetFetcher::copyGiven(const DataSetFile &file, const QString &f
     }
     if (auto moved = SafeFiles::replaceAtomically(part, target); !moved)
         return moved.failure();
+    placed.md5 = *md5;
+    placed.contentMd5 = checked.contentMd5;
     placed.source = QStringLiteral("file:") + source;
     placed.action = FetchedFile::Action::Copied;
-    log(QStringLiteral("%1: md5 %2 verified, placed in %3").arg(file.name, file.md5, folder));
+    if (checked.contentMd5.isEmpty())
+        log(QStringLiteral("%1: md5 %2 verified, placed in %3").arg(file.name, file.md5, folder));
+    else
+        log(QStringLiteral("%1: compressed again (md5 %2, not the published %3); the md5 %4 of its decompressed "
+                           "contents verified, placed in %5")
+                .arg(file.name, *md5, file.md5, checked.contentMd5, folder));
     return true;
 }
 

@@ -14,7 +14,9 @@ namespace TrainDesk {
 struct FetchOptions
 {
     // Files the user downloaded by hand (or folders holding them by their published names):
-    // each is matched to the data set's files by its checksum, so any name will do.
+    // each is matched to the data set's files by its checksum, so any name will do; a .gz
+    // compressed again by a packager (Debian's /usr/share/datasets/fashion-mnist) by the
+    // checksum of its decompressed contents.
     QStringList from;
     int inactivitySeconds = 60;  // a download that receives nothing this long is given up
     const CancelFlag *cancel = nullptr;
@@ -26,7 +28,9 @@ struct FetchOptions
 struct FetchedFile
 {
     QString name;
-    QString md5;
+    QString md5;  // of the file placed
+    // Set when the file was verified by its decompressed contents (a repackaged .gz).
+    QString contentMd5;
     qint64 size = 0;
     QString source;  // address, "file:<path>", or "found in place"
     enum class Action { Present, Downloaded, Copied } action = Action::Present;

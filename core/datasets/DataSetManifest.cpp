@@ -28,7 +28,8 @@ Result<Manifest> read(const QString &folder)
         const QJsonObject f = v.toObject();
         manifest.files.append({f.value(QStringLiteral("name")).toString(), f.value(QStringLiteral("md5")).toString(),
                                f.value(QStringLiteral("size")).toInteger(), f.value(QStringLiteral("source")).toString(),
-                               QDateTime::fromString(f.value(QStringLiteral("placed")).toString(), Qt::ISODate)});
+                               QDateTime::fromString(f.value(QStringLiteral("placed")).toString(), Qt::ISODate),
+                               f.value(QStringLiteral("contentMd5")).toString()});
     }
     return manifest;
 }
@@ -37,9 +38,12 @@ VoidResult write(const QString &folder, const Manifest &manifest)
 {
     QJsonArray files;
     for (const Entry &e : manifest.files) {
-        files.append(QJsonObject{{QStringLiteral("name"), e.name}, {QStringLiteral("md5"), e.md5},
-                                 {QStringLiteral("size"), e.size}, {QStringLiteral("source"), e.source},
-                                 {QStringLiteral("placed"), e.placed.toUTC().toString(Qt::ISODate)}});
+        QJsonObject file{{QStringLiteral("name"), e.name}, {QStringLiteral("md5"), e.md5},
+                         {QStringLiteral("size"), e.size}, {QStringLiteral("source"), e.source},
+                         {QStringLiteral("placed"), e.placed.toUTC().toString(Qt::ISODate)}};
+        if (!e.contentMd5.isEmpty())
+            file.insert(QStringLiteral("contentMd5"), e.contentMd5);
+        files.append(file);
     }
     const QJsonObject root{{QStringLiteral("dataSet"), manifest.dataSet}, {QStringLiteral("title"), manifest.title},
                            {QStringLiteral("files"), files}};

@@ -22,6 +22,9 @@ struct Entry
     qint64 size = 0;
     QString source;  // the address it was downloaded from, "file:<path>" given by hand, or "found in place"
     QDateTime placed;
+    // Set when the file was verified by the md5 of its decompressed contents (a .gz a
+    // packager compressed again): `md5` is then the file's own, not the published one.
+    QString contentMd5 = {};
 };
 
 struct Manifest

@@ -31,7 +31,8 @@ DataSetPresence judge(const DataSet &set, const QHash<QString, qint64> &sizes, b
         if (!manifest)
             continue;
         for (const DataSetManifest::Entry &e : manifest->files) {
-            if (e.name == f.name && e.md5 == f.md5 && e.size == size) {
+            const bool verified = e.md5 == f.md5 || (!f.contentMd5.isEmpty() && e.contentMd5 == f.contentMd5);
+            if (e.name == f.name && verified && e.size == size) {
                 ++vouched;
                 if (!p.placed.isValid() || e.placed > p.placed)
                     p.placed = e.placed;

@@ -26,6 +26,10 @@ VoidResult ensure(Store &store)
     const bool newWorkspace = !ws;
     if (newWorkspace) {
         ws = store.createWorkspace(QLatin1String(workspaceName));
+        // Another process (a second CLI started at the same moment) made it first: it also
+        // makes the demo pieces.
+        if (!ws && store.workspace(QLatin1String(workspaceName)))
+            return {};
         if (!ws)
             return ws.failure();
     }

@@ -1,6 +1,7 @@
 #include "JobFileDownload.h"
 
 #include "JobOutput.h"
+#include "common/FileCompare.h"
 #include "common/SafeFiles.h"
 
 #include <QDir>
@@ -101,19 +102,6 @@ Result<QString> relativePath(const JobDownloadRequest &request)
     return clean == QLatin1String(".") ? QString() : clean;
 }
 
-bool sameBytes(const QString &a, const QString &b)
-{
-    QFile fa(a);
-    QFile fb(b);
-    if (!fa.open(QIODevice::ReadOnly) || !fb.open(QIODevice::ReadOnly) || fa.size() != fb.size())
-        return false;
-    while (!fa.atEnd()) {
-        if (fa.read(chunkBytes) != fb.read(chunkBytes))
-            return false;
-    }
-    return true;
-}
-
 void removeParts(const QList<Planned> &files)
 {
     for (const Planned &p : files) {
@@ -212,7 +200,7 @@ Result<JobDownloadOutcome> JobFileDownload::download(const Job &job, const JobDo
             return fetched.failure();
         }
         if (QFileInfo(p.copy.localPath).isFile()) {
-            if (sameBytes(p.part, p.copy.localPath)) {
+            if (FileCompare::sameBytes(p.part, p.copy.localPath)) {
                 QFile::remove(p.part);
                 p.part.clear();
                 p.copy.unchanged = true;

@@ -248,7 +248,9 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
         issues.append({SpecIssue::Severity::Warning, path,
                        QStringLiteral("given more than once; the last one counts")});
     }
-    for (SpecIssue &issue : issues) {
+    QStringList textPaths;
+    textPaths.reserve(issues.size());
+    for (const SpecIssue &issue : std::as_const(issues)) {
         QString textPath = issue.path;
         if (!spec.fileShape) {
             if (textPath == QLatin1String("properties"))
@@ -256,9 +258,12 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
             else if (textPath.startsWith(QLatin1String("properties.")))
                 textPath = textPath.mid(11);
         }
-        const auto position = locator.locate(textPath);
-        issue.line = position.line;
-        issue.column = position.column;
+        textPaths << textPath;
+    }
+    const QList<JsonLocator::Position> positions = locator.locateAll(textPaths);
+    for (qsizetype i = 0; i < issues.size(); ++i) {
+        issues[i].line = positions.at(i).line;
+        issues[i].column = positions.at(i).column;
     }
     // In the file's order, as a compiler lists them.
     std::stable_sort(issues.begin(), issues.end(), [](const SpecIssue &a, const SpecIssue &b) {

@@ -1,9 +1,11 @@
 #include "JobSpecReader.h"
 
 #include <QStringList>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace TrainDesk::SpecReading {
 
@@ -23,18 +25,24 @@ QString typeName(const QJsonValue &v)
 
 namespace {
 
-int editDistance(const QString &a, const QString &b)
+// The edit distance of a and b, or `limit` as soon as it cannot be below it (each row's
+// smallest cell only grows).
+int editDistance(const QString &a, const QString &b, int limit)
 {
-    QList<int> previous(b.size() + 1);
-    QList<int> current(b.size() + 1);
+    QVarLengthArray<int, 80> previous(b.size() + 1);
+    QVarLengthArray<int, 80> current(b.size() + 1);
     for (qsizetype j = 0; j <= b.size(); ++j)
         previous[j] = int(j);
     for (qsizetype i = 1; i <= a.size(); ++i) {
         current[0] = int(i);
+        int rowMinimum = current[0];
         for (qsizetype j = 1; j <= b.size(); ++j) {
             const int substitution = previous[j - 1] + (a.at(i - 1) == b.at(j - 1) ? 0 : 1);
             current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+            rowMinimum = std::min(rowMinimum, current[j]);
         }
+        if (rowMinimum >= limit)
+            return limit;
         std::swap(previous, current);
     }
     return previous[b.size()];
@@ -48,27 +56,55 @@ QString folded(const QString &key)
     return f;
 }
 
+// A candidate's spellings, worked out once for all the keys of an object (160k unknown
+// fields compared with every known name made them most of the validation's time).
+struct Candidate
+{
+    QString name;
+    QString folded;
+    QString lower;
+};
+
+QList<Candidate> prepared(const QStringList &candidates)
+{
+    QList<Candidate> list;
+    list.reserve(candidates.size());
+    for (const QString &c : candidates)
+        list.append({c, folded(c), c.toLower()});
+    return list;
+}
+
+QString suggestFrom(const QString &key, const QList<Candidate> &candidates)
+{
+    // process_count, ProcessCount and processcount all mean processCount.
+    const QString keyFolded = folded(key);
+    for (const Candidate &c : candidates) {
+        if (c.folded == keyFolded)
+            return c.name;
+    }
+    if (key.size() > 64)
+        return {};
+    const QString keyLower = key.toLower();
+    QString best;
+    int bestDistance = std::max<int>(2, int(key.size()) / 4) + 1;
+    for (const Candidate &c : candidates) {
+        // The distance is at least the difference in length: most names are ruled out here.
+        if (std::abs(c.lower.size() - keyLower.size()) >= bestDistance)
+            continue;
+        const int d = editDistance(keyLower, c.lower, bestDistance);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = c.name;
+        }
+    }
+    return best;
+}
+
 } // namespace
 
 QString suggestKey(const QString &key, const QStringList &candidates)
 {
-    // process_count, ProcessCount and processcount all mean processCount.
-    for (const QString &c : candidates) {
-        if (folded(c) == folded(key))
-            return c;
-    }
-    if (key.size() > 64)
-        return {};
-    QString best;
-    int bestDistance = std::max<int>(2, int(key.size()) / 4) + 1;
-    for (const QString &c : candidates) {
-        const int d = editDistance(key.toLower(), c.toLower());
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = c;
-        }
-    }
-    return best;
+    return suggestFrom(key, prepared(candidates));
 }
 
 ObjectReader::ObjectReader(QList<SpecIssue> &issues, const QJsonObject &object, const QString &path)
@@ -149,12 +185,12 @@ std::optional<int> ObjectReader::requiredInt(const QString &key, int minimum, in
 QJsonObject ObjectReader::unknownFields()
 {
     QJsonObject unknown;
-    const QStringList known(m_known.cbegin(), m_known.cend());
+    const QList<Candidate> known = prepared(QStringList(m_known.cbegin(), m_known.cend()));
     for (auto it = m_object.constBegin(); it != m_object.constEnd(); ++it) {
         if (m_known.contains(it.key()))
             continue;
         unknown.insert(it.key(), it.value());
-        const QString suggestion = suggestKey(it.key(), known);
+        const QString suggestion = suggestFrom(it.key(), known);
         QString message = QStringLiteral("unknown field, kept but not used");
         if (!suggestion.isEmpty())
             message += QStringLiteral(" (did you mean '%1'?)").arg(suggestion);

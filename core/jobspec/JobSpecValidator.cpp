@@ -108,10 +108,45 @@ private:
             return;
         }
         if (text.startsWith(QLatin1Char('/')) || text.startsWith(QLatin1String("$AZ_BATCHAI_"))
-            || text.startsWith(QLatin1String("${AZ_BATCHAI_")))
+            || text.startsWith(QLatin1String("${AZ_BATCHAI_"))) {
+            unseenShare(path, text);
             return;
+        }
         error(path, QStringLiteral("expected an absolute path or one under $AZ_BATCHAI_MOUNT_ROOT or "
                                    "$AZ_BATCHAI_JOB_MOUNT_ROOT, found %1").arg(quoted(text)));
+    }
+
+    // A path under a mount root names a share by its first folder: one the cluster's nodes
+    // do not see (a local share on SSH nodes: "cannot create directory .../local: permission
+    // denied" at once) is refused here, unless a mount volume of the job is called that.
+    void unseenShare(const QString &path, const QString &text)
+    {
+        static const QRegularExpression underRoot(QStringLiteral("^\\$\\{?AZ_BATCHAI_(?:JOB_)?MOUNT_ROOT\\}?/([^/]+)"));
+        const QRegularExpressionMatch m = underRoot.match(text);
+        if (!m.hasMatch() || !m_context.otherClustersShares.contains(m.captured(1)))
+            return;
+        const QString share = m.captured(1);
+        for (const MountReference &r : mountReferences(m_spec)) {
+            if (r.relativeMountPath == share)
+                return;
+        }
+        unseenShareError(path, share);
+    }
+
+    void unseenShareError(const QString &path, const QString &share)
+    {
+        const QString owner = m_context.otherClustersShares.value(share);
+        if (owner.isEmpty()) {
+            // A local share: a folder of this machine.
+            error(path, QStringLiteral("expected a share that the nodes of cluster '%1' see, found share '%2', a folder "
+                                       "of this machine that they do not have: use a cluster or replicated share "
+                                       "(traindesk share create --kind cluster|replicated -c %1)")
+                            .arg(m_context.cluster, share));
+        } else {
+            error(path, QStringLiteral("expected a share that the nodes of cluster '%1' see, found share '%2' of cluster "
+                                       "'%3'")
+                            .arg(m_context.cluster, share, owner));
+        }
     }
 
     // A path below another: relative, without "..".
@@ -432,9 +467,29 @@ private:
         }
     }
 
+    // Linux refuses to start a program with an environment string ("NAME=value") of 128 KiB
+    // or more (MAX_ARG_STRLEN), or with arguments and environment past ARG_MAX (2 MiB under
+    // the usual 8 MiB stack, less the node's own environment): the job would validate, then
+    // vanish with "Argument list too long". Said here, naming the variable.
+    static constexpr qsizetype maxVariableBytes = 128 * 1024 - 1;  // and its NUL
+    static constexpr qsizetype maxEnvironmentBytes = 1024 * 1024;
+
+    qsizetype variableSize(const QString &path, const QString &name, const QString &value)
+    {
+        const qsizetype bytes = name.toUtf8().size() + 1 + value.toUtf8().size();
+        if (bytes > maxVariableBytes) {
+            error(path, QStringLiteral("expected at most 128 KiB with the name (Linux's limit for one environment variable, "
+                                       "MAX_ARG_STRLEN), found %1 KiB: the job could not start on any node (\"Argument "
+                                       "list too long\"); put the value in a file on a share and pass its path")
+                            .arg((bytes + 1023) / 1024));
+        }
+        return bytes;
+    }
+
     void checkVariables()
     {
         QHash<QString, QString> seen;
+        qsizetype environmentBytes = 0;
         const QJsonValue envRaw = m_spec.properties.value(QStringLiteral("environmentVariables"));
         if (m_spec.environmentVariables) {
             for (qsizetype i = 0; i < m_spec.environmentVariables->size(); ++i) {
@@ -442,6 +497,8 @@ private:
                 if (envRaw[i][QStringLiteral("name")].isString())
                     variableName(at(path, QStringLiteral("name")), m_spec.environmentVariables->at(i).name, seen);
                 placeholders(at(path, QStringLiteral("value")), m_spec.environmentVariables->at(i).value);
+                environmentBytes += variableSize(at(path, QStringLiteral("value")), m_spec.environmentVariables->at(i).name,
+                                                 m_spec.environmentVariables->at(i).value);
             }
         }
         const QJsonValue secretsRaw = m_spec.properties.value(QStringLiteral("secrets"));
@@ -451,6 +508,8 @@ private:
                 const QString path = at(base, QStringLiteral("secrets[%1]").arg(i));
                 if (secretsRaw[i][QStringLiteral("name")].isString())
                     variableName(at(path, QStringLiteral("name")), s.name, seen);
+                if (s.value)
+                    environmentBytes += variableSize(at(path, QStringLiteral("value")), s.name, *s.value);
                 if (s.valueSecretReference) {
                     error(at(path, QStringLiteral("valueSecretReference")),
                           QStringLiteral("expected value (TrainDesk cannot read Azure Key Vault), found a Key Vault reference"));
@@ -459,6 +518,13 @@ private:
                                                                             "(value or valueSecretReference is required)"));
                 }
             }
+        }
+        if (environmentBytes > maxEnvironmentBytes) {
+            error(at(base, QStringLiteral("environmentVariables")),
+                  QStringLiteral("expected environment variables and secrets of at most 1 MiB together (what every node can "
+                                 "pass to a program, ARG_MAX), found %1 KiB: the job could not start (\"Argument list too "
+                                 "long\"); put large values in files on a share")
+                      .arg((environmentBytes + 1023) / 1024));
         }
     }
 
@@ -582,9 +648,7 @@ private:
             const QString share = matchShare(r, *m_context.shareNames);
             const QString elsewhere = share.isEmpty() ? matchShare(r, m_context.otherClustersShares.keys()) : QString();
             if (!elsewhere.isEmpty()) {
-                error(r.path, QStringLiteral("expected a share that the nodes of cluster '%1' see, found share '%2' "
-                                             "of cluster '%3'")
-                                  .arg(m_context.cluster, elsewhere, m_context.otherClustersShares.value(elsewhere)));
+                unseenShareError(r.path, elsewhere);
             } else if (share.isEmpty()) {
                 QStringList names;
                 for (const QString &c : r.candidateNames)

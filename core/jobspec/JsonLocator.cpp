@@ -62,18 +62,56 @@ JsonLocator::Position JsonLocator::position(qsizetype offset) const
     return {int(lineIndex + 1), column};
 }
 
-JsonLocator::Position JsonLocator::locate(const QString &path) const
+qsizetype JsonLocator::nearestOffset(const QString &path) const
 {
     QString p = path;
     for (;;) {
         const auto it = m_offsets.constFind(p);
         if (it != m_offsets.constEnd())
-            return position(it.value());
+            return it.value();
         if (p.isEmpty())
-            return {};
+            return -1;
         const qsizetype cut = std::max(p.lastIndexOf(QLatin1Char('.')), p.lastIndexOf(QLatin1Char('[')));
         p = cut > 0 ? p.left(cut) : QString();
     }
+}
+
+JsonLocator::Position JsonLocator::locate(const QString &path) const
+{
+    const qsizetype offset = nearestOffset(path);
+    return offset < 0 ? Position{} : position(offset);
+}
+
+QList<JsonLocator::Position> JsonLocator::locateAll(const QStringList &paths) const
+{
+    QList<std::pair<qsizetype, qsizetype>> byOffset;  // (offset, index into paths)
+    byOffset.reserve(paths.size());
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        if (const qsizetype offset = nearestOffset(paths.at(i)); offset >= 0)
+            byOffset.append({std::min(offset, m_text.size()), i});
+    }
+    std::sort(byOffset.begin(), byOffset.end());
+    QList<Position> positions(paths.size());
+    // One cursor walks the text forward: each byte is counted once for all the paths.
+    qsizetype at = 0;
+    qsizetype lineIndex = 0;
+    int column = 1;
+    for (const auto &[offset, index] : std::as_const(byOffset)) {
+        const auto it = std::upper_bound(m_lineStarts.cbegin(), m_lineStarts.cend(), offset);
+        const qsizetype line = (it - m_lineStarts.cbegin()) - 1;
+        if (line != lineIndex) {
+            lineIndex = line;
+            at = m_lineStarts.at(line);
+            column = 1;
+        }
+        for (; at < offset; ++at) {
+            // Count characters, not bytes: skip UTF-8 continuation bytes.
+            if ((static_cast<unsigned char>(m_text.at(at)) & 0xC0) != 0x80)
+                ++column;
+        }
+        positions[index] = {int(lineIndex + 1), column};
+    }
+    return positions;
 }
 
 QString JsonLocator::syntaxError(const QByteArray &text, const QJsonParseError &error, qsizetype *offset)

@@ -7,21 +7,23 @@
 
 namespace TrainDesk {
 
-bool clusterSeesShare(const Share &share, qint64 clusterId)
+bool clusterSeesShare(const Share &share, const Cluster &cluster)
 {
-    return share.kind == ShareKind::Local || share.clusterId == clusterId;
+    if (share.kind == ShareKind::Local)
+        return cluster.kind == ClusterKind::Local || (cluster.kind == ClusterKind::Slurm && cluster.slurm.loginIsLocal());
+    return share.clusterId == cluster.id;
 }
 
-void setShares(SpecContext &context, const QList<Share> &shares, qint64 clusterId,
+void setShares(SpecContext &context, const QList<Share> &shares, const Cluster &cluster,
                const std::function<QString(qint64)> &clusterName)
 {
     QStringList seen;
     context.otherClustersShares.clear();
     for (const Share &s : shares) {
-        if (clusterSeesShare(s, clusterId))
+        if (clusterSeesShare(s, cluster))
             seen << s.name;
         else
-            context.otherClustersShares.insert(s.name, clusterName(s.clusterId));
+            context.otherClustersShares.insert(s.name, s.kind == ShareKind::Local ? QString() : clusterName(s.clusterId));
     }
     context.shareNames = seen;
 }
@@ -32,7 +34,7 @@ SpecContext specContextFor(const Store &store, const Workspace &workspace, const
     context.workspace = workspace.name;
     context.cluster = cluster.name;
     context.clusterNodeCount = int(store.nodes(cluster.id).size());
-    setShares(context, store.shares(workspace.id), cluster.id, [&store](qint64 id) {
+    setShares(context, store.shares(workspace.id), cluster, [&store](qint64 id) {
         const auto owner = store.clusterById(id);
         return owner ? owner->name : QStringLiteral("#%1").arg(id);
     });
@@ -54,7 +56,7 @@ LaunchContext launchContextFor(const Store &store, const Workspace &workspace, c
     }
     // Only what the nodes see: the launch links every share into the job's mount root.
     for (const Share &s : store.shares(workspace.id)) {
-        if (clusterSeesShare(s, cluster.id))
+        if (clusterSeesShare(s, cluster))
             context.shares << s;
     }
     return context;

@@ -10,14 +10,15 @@ namespace TrainDesk {
 
 class Store;
 
-// Whether the nodes of cluster `clusterId` see `share`: a local share is a folder of this
-// machine (what the local cluster's node sees), a cluster-path or replicated share lives on
-// the nodes of its own cluster only.
-bool clusterSeesShare(const Share &share, qint64 clusterId);
+// Whether the nodes of `cluster` see `share`: a local share is a folder of this machine,
+// which only a cluster on this machine sees (the local cluster, Slurm with its login here);
+// a cluster-path or replicated share lives on the nodes of its own cluster only.
+bool clusterSeesShare(const Share &share, const Cluster &cluster);
 
 // context.shareNames: the shares the cluster's nodes see; otherClustersShares: the others,
-// with the name of their cluster (for the error that says where the share is).
-void setShares(SpecContext &context, const QList<Share> &shares, qint64 clusterId,
+// with the name of their cluster (for the error that says where the share is), or "" for a
+// local share: a folder only this machine has.
+void setShares(SpecContext &context, const QList<Share> &shares, const Cluster &cluster,
                const std::function<QString(qint64)> &clusterName);
 
 // What the spec checks need to know about where a job goes: the cluster's size and the

@@ -83,7 +83,7 @@ SpecContext ResourceSnapshot::specContext(qint64 workspaceId, qint64 clusterId) 
     if (const WorkspaceEntry *ws = findWorkspace(workspaceId)) {
         context.workspace = ws->workspace.name;
         if (c) {
-            setShares(context, ws->shares, clusterId, [this](qint64 id) {
+            setShares(context, ws->shares, c->cluster, [this](qint64 id) {
                 const ClusterEntry *owner = findCluster(id);
                 return owner ? owner->cluster.name : QStringLiteral("#%1").arg(id);
             });

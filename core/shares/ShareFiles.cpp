@@ -2,6 +2,7 @@
 #include "ShareService.h"
 
 #include "NodeUpload.h"
+#include "common/FileCompare.h"
 #include "common/SafeFiles.h"
 #include "transport/LocalTransport.h"
 
@@ -159,15 +160,38 @@ Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const 
     return entries;
 }
 
-Result<QString> ShareService::download(const Share &share, const QString &file, const QString &destination,
-                                       const TransferOptions &options)
+Result<ShareDownload> ShareService::download(const Share &share, const QString &file, const QString &destination,
+                                             const TransferOptions &options, bool overwrite)
 {
     const auto source = ShareUpload::folderPath(share, file);
     if (!source)
         return source.failure();
     if (!QDir().mkpath(destination))
         return fail(QStringLiteral("cannot create folder %1").arg(destination));
-    return downloadAs(share, file, QDir(destination).filePath(QFileInfo(*source).fileName()), options);
+    const QString target = QDir(destination).filePath(QFileInfo(*source).fileName());
+    const QFileInfo existing(target);
+    if (existing.isDir())
+        return fail(QStringLiteral("%1 is a folder, but %2 of share '%3' is a file: refused, nothing was downloaded")
+                        .arg(target, file, share.name));
+    if (overwrite || !existing.exists()) {
+        if (auto got = downloadAs(share, file, target, options); !got)
+            return got.failure();
+        return ShareDownload{target, false};
+    }
+    // A local file of that name: the share's file is fetched beside it first and compared,
+    // so that neither a changed local file nor the download is lost.
+    const QString part = SafeFiles::uniquePartPath(target);
+    if (auto got = downloadAs(share, file, part, options); !got) {
+        QFile::remove(part);
+        return got.failure();
+    }
+    const bool same = FileCompare::sameBytes(part, target);
+    QFile::remove(part);
+    if (same)
+        return ShareDownload{target, true};
+    return fail(QStringLiteral("%1 exists and differs from %2 of share '%3': refused, nothing was downloaded "
+                               "(--overwrite replaces it)")
+                    .arg(target, file, share.name));
 }
 
 Result<QString> ShareService::downloadAs(const Share &share, const QString &file, const QString &target,

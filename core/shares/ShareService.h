@@ -23,6 +23,13 @@ struct CreateShareRequest
     QString cluster;  // cluster and replicated shares: the cluster whose nodes hold it
 };
 
+// What `ShareService::download` placed.
+struct ShareDownload
+{
+    QString localPath;
+    bool unchanged = false;  // a local file with the same bytes was there already: left as it was
+};
+
 // Shares and their files, for the CLI and the GUI's worker. A local share is a folder on
 // this machine; a cluster share a path every node of its cluster sees (NFS, say), written
 // and read through the head node; a replicated share a folder on every node: uploads go to
@@ -51,9 +58,11 @@ public:
                                 const CancelFlag *cancel = nullptr, const ShareUpload::Progress &progress = {});
     // The entries of `directory` of the share (the head node's for remote kinds).
     Result<QList<RemoteFileInfo>> listFiles(const Share &share, const QString &directory);
-    // Copies `file` of the share into the local folder `destination`; returns the local path.
-    Result<QString> download(const Share &share, const QString &file, const QString &destination,
-                             const TransferOptions &options = {});
+    // Copies `file` of the share into the local folder `destination`. A local file of that
+    // name is never replaced silently (as job downloads): the same bytes leave it as it is
+    // (`unchanged`), other bytes refuse the download, naming it, unless `overwrite`.
+    Result<ShareDownload> download(const Share &share, const QString &file, const QString &destination,
+                                   const TransferOptions &options = {}, bool overwrite = false);
     // The same to the local file `target` (replaced when complete, atomically).
     Result<QString> downloadAs(const Share &share, const QString &file, const QString &target,
                                const TransferOptions &options = {});

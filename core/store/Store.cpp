@@ -2,6 +2,9 @@
 
 #include <sys/statvfs.h>
 
+#include <cstdio>
+
+#include "DatabaseCheck.h"
 #include "Names.h"
 
 #include <QAtomicInt>
@@ -9,6 +12,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -109,6 +113,15 @@ CREATE TABLE pending_sweeps (
     PRIMARY KEY(cluster_id, node, job_uuid));
 )sql",
 };
+
+// A UNIQUE constraint that failed: another process created the same name between our
+// check and our insert. Said as the caller's own "already exists", never as SQL.
+bool uniqueViolation(const QSqlQuery &q)
+{
+    const QString code = q.lastError().nativeErrorCode();
+    return code == QLatin1String("2067") || code == QLatin1String("1555")
+        || q.lastError().text().contains(QLatin1String("UNIQUE constraint failed"));
+}
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.
 QString text(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
@@ -347,11 +360,19 @@ VoidResult Store::open(const QString &databasePath)
     m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
     if (!m_db.open())
         return fail(lastError(QStringLiteral("cannot open database %1").arg(databasePath)));
+    // Damage first, before anything writes: a migration on a damaged file could make it worse.
+    if (const QString damage = DatabaseCheck::problems(m_db, {}); !damage.isEmpty())
+        return fail(DatabaseCheck::damagedMessage(databasePath, damage));
     QSqlQuery q(m_db);
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
     auto migrated = migrate();
+    // A table dropped behind TrainDesk's back would read as an empty list.
+    if (migrated) {
+        if (const QString damage = DatabaseCheck::problems(m_db, tableNames()); !damage.isEmpty())
+            return fail(DatabaseCheck::damagedMessage(databasePath, damage));
+    }
     // SQLite says "disk I/O error" when it cannot make the write-ahead log on a full disk:
     // say what the user can act on. The database itself is left as it was.
     if (!migrated) {
@@ -362,6 +383,42 @@ VoidResult Store::open(const QString &databasePath)
                             .arg(databasePath, info.absolutePath()));
     }
     return migrated;
+}
+
+QStringList Store::tableNames()
+{
+    static const QStringList names = [] {
+        QStringList list;
+        static const QRegularExpression create(QStringLiteral("CREATE TABLE (?:IF NOT EXISTS )?(\\w+)"));
+        for (const char *migration : migrations) {
+            for (auto it = create.globalMatch(QString::fromUtf8(migration)); it.hasNext();)
+                list << it.next().captured(1);
+        }
+        return list;
+    }();
+    return names;
+}
+
+VoidResult Store::backup() const
+{
+    if (const QString damage = DatabaseCheck::problems(m_db, tableNames()); !damage.isEmpty())
+        return fail(DatabaseCheck::damagedMessage(m_path, damage));
+    const QString target = DatabaseCheck::backupPath(m_path);
+    const QString part = target + QStringLiteral(".part");
+    QFile::remove(part);  // VACUUM INTO writes only a file that is not there
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("VACUUM INTO ?"));
+    q.addBindValue(part);
+    if (!q.exec()) {
+        QFile::remove(part);
+        return fail(QStringLiteral("cannot copy the database %1 to %2: %3").arg(m_path, part, q.lastError().text()));
+    }
+    QFile::setPermissions(part, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (std::rename(QFile::encodeName(part).constData(), QFile::encodeName(target).constData()) != 0) {
+        QFile::remove(part);
+        return fail(QStringLiteral("cannot rename %1 to %2").arg(part, target));
+    }
+    return {};
 }
 
 int Store::schemaVersion() const
@@ -422,7 +479,8 @@ Result<Workspace> Store::createWorkspace(const QString &name)
     q.addBindValue(name);
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
     if (!q.exec())
-        return fail(QStringLiteral("cannot create workspace '%1': %2").arg(name, q.lastError().text()));
+        return fail(uniqueViolation(q) ? QStringLiteral("workspace '%1' already exists").arg(name)
+                                       : QStringLiteral("cannot create workspace '%1': %2").arg(name, q.lastError().text()));
     return workspace(name);
 }
 
@@ -473,7 +531,8 @@ Result<Experiment> Store::createExperiment(qint64 workspaceId, const QString &na
     q.addBindValue(name);
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
     if (!q.exec())
-        return fail(QStringLiteral("cannot create experiment '%1': %2").arg(name, q.lastError().text()));
+        return fail(uniqueViolation(q) ? QStringLiteral("experiment '%1' already exists").arg(name)
+                                       : QStringLiteral("cannot create experiment '%1': %2").arg(name, q.lastError().text()));
     return experiment(workspaceId, name);
 }
 
@@ -525,7 +584,8 @@ Result<Cluster> Store::createCluster(const Cluster &cluster, const QList<Node> &
     q.addBindValue(QString::fromUtf8(cluster.kind == ClusterKind::Slurm ? cluster.slurm.toJson() : QByteArray("{}")));
     q.addBindValue(cluster.nodeLostGraceSeconds);
     if (!q.exec())
-        return fail(QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, q.lastError().text()));
+        return fail(uniqueViolation(q) ? QStringLiteral("cluster '%1' already exists").arg(cluster.name)
+                                       : QStringLiteral("cannot create cluster '%1': %2").arg(cluster.name, q.lastError().text()));
     const qint64 clusterId = q.lastInsertId().toLongLong();
     int index = 0;
     for (const Node &n : nodes) {
@@ -675,7 +735,8 @@ Result<Share> Store::createShare(const Share &share)
     q.addBindValue(share.clusterId);
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
     if (!q.exec())
-        return fail(QStringLiteral("cannot create share '%1': %2").arg(share.name, q.lastError().text()));
+        return fail(uniqueViolation(q) ? QStringLiteral("share '%1' already exists").arg(share.name)
+                                       : QStringLiteral("cannot create share '%1': %2").arg(share.name, q.lastError().text()));
     return this->share(share.workspaceId, share.name);
 }
 
@@ -723,7 +784,8 @@ Result<Job> Store::createJob(const Job &job)
     q.addBindValue(timeText(job.created.isValid() ? job.created : QDateTime::currentDateTimeUtc()));
     q.addBindValue(text(job.uuid));
     if (!q.exec())
-        return fail(QStringLiteral("cannot create job '%1': %2").arg(job.name, q.lastError().text()));
+        return fail(uniqueViolation(q) ? QStringLiteral("job '%1' already exists in this experiment").arg(job.name)
+                                       : QStringLiteral("cannot create job '%1': %2").arg(job.name, q.lastError().text()));
     return jobById(q.lastInsertId().toLongLong());
 }
 
@@ -934,6 +996,21 @@ QList<QPair<qint64, QByteArray>> Store::jobMetrics(qint64 jobId, qint64 afterId)
         {jobId, afterId}, [](const QSqlQuery &q) {
             return qMakePair(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
         });
+}
+
+VoidResult Store::forEachJobMetric(qint64 jobId, const std::function<bool(qint64, const QByteArray &)> &each) const
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);  // rows are not kept once read
+    q.prepare(QStringLiteral("SELECT id, record FROM job_metrics WHERE job_id = ? ORDER BY id"));
+    q.addBindValue(jobId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot read the metrics of job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    while (q.next()) {
+        if (!each(q.value(0).toLongLong(), q.value(1).toString().toUtf8()))
+            break;
+    }
+    return {};
 }
 
 VoidResult Store::addSystemSample(qint64 jobId, const QByteArray &sample)

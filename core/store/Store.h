@@ -5,6 +5,9 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
+
+#include <functional>
 
 namespace TrainDesk {
 
@@ -20,9 +23,16 @@ public:
     Store(const Store &) = delete;
     Store &operator=(const Store &) = delete;
 
+    // Checks the database first (DatabaseCheck): a damaged one, or one that lost a table,
+    // is refused with its path and the way back, and left as it is.
     VoidResult open(const QString &databasePath);
     QString path() const { return m_path; }
     int schemaVersion() const;
+    // The tables of the schema (what the migrations create).
+    static QStringList tableNames();
+    // Copies the database, when it passes the check, to DatabaseCheck::backupPath (made
+    // beside it and renamed into place): the last good copy `traindesk doctor` restores.
+    VoidResult backup() const;
 
     // Workspaces and experiments
     Result<Workspace> createWorkspace(const QString &name);
@@ -85,6 +95,9 @@ public:
                                  const QByteArray &readerState = {});
     // Metric records (one JSON object each) with their row ids, after `afterId`.
     QList<QPair<qint64, QByteArray>> jobMetrics(qint64 jobId, qint64 afterId = 0) const;
+    // The same one at a time, as SQLite reads them (constant memory for any number);
+    // `each` returns false to stop.
+    VoidResult forEachJobMetric(qint64 jobId, const std::function<bool(qint64 id, const QByteArray &record)> &each) const;
     // The job's newest metric record, empty when it has none.
     QByteArray lastJobMetric(qint64 jobId) const;
     // The row id of the newest metric record, 0 when none (the agent's change detection).

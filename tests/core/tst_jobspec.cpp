@@ -11,6 +11,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <ctime>
+
 using namespace TrainDesk;
 
 class TestJobSpec : public QObject
@@ -200,17 +202,90 @@ private Q_SLOTS:
         nfs.path = "/nfs/a";
         nfs.clusterId = 7;
         const auto clusterName = [](qint64 id) { return id == 7 ? QStringLiteral("gpu2") : QStringLiteral("gpu"); };
-        QVERIFY(clusterSeesShare(local, 3) && clusterSeesShare(nfs, 7) && !clusterSeesShare(nfs, 3));
+        Cluster gpu;
+        gpu.id = 3;
+        gpu.name = "gpu";
+        gpu.kind = ClusterKind::Ssh;
+        Cluster gpu2 = gpu;
+        gpu2.id = 7;
+        gpu2.name = "gpu2";
+        Cluster here;
+        here.id = 1;
+        here.kind = ClusterKind::Local;
+        Cluster slurmHere = gpu;
+        slurmHere.kind = ClusterKind::Slurm;
+        slurmHere.slurm.login = "local";
+        // A local share is a folder of this machine: only a cluster on this machine sees it.
+        QVERIFY(clusterSeesShare(local, here) && clusterSeesShare(local, slurmHere) && !clusterSeesShare(local, gpu));
+        QVERIFY(clusterSeesShare(nfs, gpu2) && !clusterSeesShare(nfs, gpu) && !clusterSeesShare(nfs, here));
         context.clusterNodeCount = 4;
-        setShares(context, {local, nfs}, 3, clusterName);
-        QCOMPARE(*context.shareNames, QStringList{"local"});
+        setShares(context, {local, nfs}, gpu, clusterName);
+        QCOMPARE(*context.shareNames, QStringList{});
         const QStringList elsewhere = parseJobSpec(json, context).errorTexts();
         QCOMPARE(elsewhere.size(), 1);
         QVERIFY2(elsewhere.at(0).contains("properties.mountVolumes.azureFileShares[0] (line 12, column 17): expected a share "
                                           "that the nodes of cluster 'gpu' see, found share 'myshare' of cluster 'gpu2'"),
                  qPrintable(elsewhere.at(0)));
-        setShares(context, {local, nfs}, 7, clusterName);
+        setShares(context, {local, nfs}, gpu2, clusterName);
         QVERIFY(!parseJobSpec(json, context).hasErrors());
+    }
+
+    // Issue #28: the Fashion-MNIST template (stdOutErrPathPrefix and its output under
+    // $AZ_BATCHAI_JOB_MOUNT_ROOT/local) validated on an SSH cluster, then failed at once with
+    // "cannot create directory .../local: permission denied".
+    void aLocalShareOnSshNodesIsRefused()
+    {
+        const QByteArray json = readFile(TRAINDESK_TEST_DATA "/../../resources/jobs/fashion-mnist-demo.json");
+        Share local;
+        local.name = "local";
+        local.path = "/srv/local";
+        Cluster ssh;
+        ssh.id = 3;
+        ssh.name = "gpus";
+        ssh.kind = ClusterKind::Ssh;
+        SpecContext context;
+        context.workspace = "default";
+        context.cluster = "gpus";
+        context.clusterNodeCount = 1;
+        setShares(context, {local}, ssh, [](qint64) { return QString(); });
+        const QStringList errors = parseJobSpec(json, context).errorTexts();
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors.at(0).contains("properties.stdOutErrPathPrefix") && errors.at(0).contains(
+                     "expected a share that the nodes of cluster 'gpus' see, found share 'local', a folder of this machine"),
+                 qPrintable(errors.join('\n')));
+        QVERIFY2(errors.at(1).contains("properties.outputDirectories[0].pathPrefix"), qPrintable(errors.at(1)));
+        Cluster here;
+        here.kind = ClusterKind::Local;
+        setShares(context, {local}, here, [](qint64) { return QString(); });
+        QVERIFY2(!parseJobSpec(json, context).hasErrors(), qPrintable(parseJobSpec(json, context).errorTexts().join('\n')));
+    }
+
+    // Issue #28: a 200 KB environment value validated, then the job vanished with "Argument
+    // list too long". Refused at its path, as is an environment past what a node passes.
+    void environmentWithinTheNodesLimits()
+    {
+        const auto specWith = [](const QJsonArray &variables) {
+            return QJsonDocument(QJsonObject{{"nodeCount", 1}, {"stdOutErrPathPrefix", "/tmp"},
+                                             {"customToolkitSettings", QJsonObject{{"commandLine", "true"}}},
+                                             {"environmentVariables", variables}})
+                .toJson();
+        };
+        const QString big(200 * 1024, QLatin1Char('x'));
+        QStringList errors = parseJobSpec(specWith({QJsonObject{{"name", "BIG"}, {"value", big}}})).errorTexts();
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.at(0).contains("properties.environmentVariables[0].value") && errors.at(0).contains("MAX_ARG_STRLEN")
+                     && errors.at(0).contains("201 KiB"),
+                 qPrintable(errors.at(0)));
+        // Just under the limit for one variable: accepted.
+        const QString fits(128 * 1024 - 1 - 4, QLatin1Char('x'));
+        QVERIFY(!parseJobSpec(specWith({QJsonObject{{"name", "FIT"}, {"value", fits}}})).hasErrors());
+        QJsonArray many;
+        for (int i = 0; i < 10; ++i)
+            many.append(QJsonObject{{"name", QStringLiteral("V%1").arg(i)}, {"value", fits.left(120 * 1024)}});
+        errors = parseJobSpec(specWith(many)).errorTexts();
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.at(0).contains("properties.environmentVariables") && errors.at(0).contains("ARG_MAX"),
+                 qPrintable(errors.at(0)));
     }
 
     void processCountAndPriority()
@@ -301,6 +376,46 @@ private Q_SLOTS:
         QCOMPARE(at("a[1].d.missing"), QStringLiteral("4:19"));
         QCOMPARE(at("a[7]"), QStringLiteral("6:3"));
         QCOMPARE(l.duplicateKeys(), QStringList{"a"});
+    }
+
+    // locateAll agrees with locate, whatever the order of the paths.
+    void locateAllAgrees()
+    {
+        const QByteArray text = "{\"x\": 1, \"\u00e9\": {\"y\": [1, {\"z\": 2}]}, \"w\": 3}\n{";
+        const JsonLocator l(text);
+        const QStringList paths{"w", "\u00e9.y[1].z", "", "x", "\u00e9.missing", "nowhere", "w"};
+        const QList<JsonLocator::Position> all = l.locateAll(paths);
+        QCOMPARE(all.size(), paths.size());
+        for (qsizetype i = 0; i < paths.size(); ++i) {
+            QCOMPARE(all.at(i).line, l.locate(paths.at(i)).line);
+            QCOMPARE(all.at(i).column, l.locate(paths.at(i)).column);
+        }
+    }
+
+    // Issue #28: 160k unknown fields on one line took 39 s to validate (each issue's column
+    // counted from the line's start). Linear now; the bound is generous, a correctness check.
+    void manyUnknownFieldsAreLinear()
+    {
+        QByteArray json = "{\"nodeCount\": 1, \"stdOutErrPathPrefix\": \"/tmp\", ";
+        constexpr int fields = 160000;
+        for (int i = 0; i < fields; ++i)
+            json += "\"unknownField" + QByteArray::number(i) + "\": " + QByteArray::number(i) + ", ";
+        json += "\"last\": 0}";
+        // CPU time, not wall time: a busy machine makes the second larger, never the first.
+        const std::clock_t start = std::clock();
+        const ParsedJobSpec parsed = parseJobSpec(json);
+        const qint64 ms = qint64(std::clock() - start) * 1000 / CLOCKS_PER_SEC;
+        int unknown = 0;
+        for (const SpecIssue &i : parsed.issues) {
+            if (i.message.startsWith(QLatin1String("unknown field"))) {
+                ++unknown;
+                QCOMPARE(i.line, 1);
+                QVERIFY(i.column > 1);
+            }
+        }
+        qInfo("%lld ms of CPU to validate %d unknown fields", ms, fields);
+        QCOMPARE(unknown, fields + 1);
+        QVERIFY2(ms < 2000, qPrintable(QStringLiteral("%1 ms of CPU to validate %2 unknown fields").arg(ms).arg(fields)));
     }
 
     void shareNames()

@@ -159,8 +159,18 @@ echo "== the server down: the error names the address and says how to place the 
 stop_server
 td data fetch cifar10 --share s --path down >/dev/null 2>"$work/down.err" && fail "a fetch with the server down succeeded"
 grep -q "http://127.0.0.1:$port$url_path: Connection refused" "$work/down.err" || fail "no address in: $(cat "$work/down.err")"
-grep -q "traindesk data fetch cifar10 --share s --path down --from $archive" "$work/down.err" || fail "no --from hint: $(cat "$work/down.err")"
+grep -q "traindesk data fetch cifar10 -w default --share s --path down --from $archive" "$work/down.err" || fail "no --from hint: $(cat "$work/down.err")"
 [ ! -e "$share/down" ] || fail "the failed fetch left $(find "$share/down")"
+
+echo "== the hint runs as printed, in another workspace too (it dropped -w: \"share 'myshare' not found\")"
+td workspace create -n other >/dev/null || fail "workspace create"
+td share create -w other -n myshare --kind local --path "$work/othershare" >/dev/null || fail "share create -w other"
+td data fetch cifar10 -w other --share myshare >/dev/null 2>"$work/down2.err" && fail "a fetch with the server down succeeded"
+hint=$(grep '^  traindesk data fetch' "$work/down2.err" | sed 's/^  traindesk //')
+[ -n "$hint" ] || fail "no hint in: $(cat "$work/down2.err")"
+mkdir -p "$work/byhand" && cp "$served" "$work/byhand/$archive"
+(cd "$work/byhand" && eval "td $hint" >/dev/null 2>"$work/hint.err") || fail "the printed hint '$hint' fails: $(cat "$work/hint.err")"
+cmp -s "$work/othershare/cifar10/$archive" "$served" || fail "the hint placed a different file"
 
 echo "== --from: an archive downloaded by hand, under any name, verified the same way"
 cp "$served" "$work/my download (1).tgz"
@@ -185,6 +195,25 @@ TRAINDESK_DATASET_CHECKSUMS=$work/MD5SUMS TRAINDESK_DATASET_MIRROR= td data fetc
   >/dev/null 2>"$work/nomirror.err" && fail "test checksums were honoured without a mirror"
 grep -q "honoured only with TRAINDESK_DATASET_MIRROR" "$work/nomirror.err" || fail "$(cat "$work/nomirror.err")"
 stop_server
+
+echo "== Debian's dataset-fashion-mnist: compressed again, accepted by the checksums of its decompressed contents"
+debian=/usr/share/datasets/fashion-mnist
+[ -f "$debian/train-images-idx3-ubyte.gz" ] || fail "$debian is missing (scripts/install-deps.sh installs dataset-fashion-mnist)"
+td data fetch fashion-mnist --share s --path debian --from "$debian" >/dev/null 2>"$work/deb.err" \
+  || fail "Debian's files refused: $(cat "$work/deb.err")"
+for f in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz t10k-labels-idx1-ubyte.gz; do
+  cmp -s "$share/debian/$f" "$debian/$f" || fail "debian: $f differs from Debian's"
+done
+grep -q "decompressed contents verified" "$work/deb.err" || fail "the log does not say how they were verified: $(cat "$work/deb.err")"
+grep -q '"contentMd5": "f4a8712d7a061bf5bd6d2ca38dc4d50a"' "$share/debian/traindesk-dataset.json" || fail "manifest: $(cat "$share/debian/traindesk-dataset.json")"
+td data fetch fashion-mnist --share s --path debian >"$work/deb2.out" 2>"$work/deb2.err" || fail "second fetch: $(cat "$work/deb2.err")"
+grep -q "Nothing to do" "$work/deb2.out" || fail "the second fetch of Debian's files did something: $(cat "$work/deb2.out")"
+# Contents that differ by one byte are refused all the same.
+mkdir -p "$work/debcut"
+zcat "$debian/t10k-labels-idx1-ubyte.gz" | head -c 10007 | gzip > "$work/debcut/t10k-labels-idx1-ubyte.gz"
+td data fetch fashion-mnist --share s --path debcut --from "$work/debcut" >/dev/null 2>"$work/debcut.err" \
+  && fail "a repackaged file with other contents was accepted"
+grep -q "is not the published checksum of any file of fashion-mnist" "$work/debcut.err" || fail "$(cat "$work/debcut.err")"
 
 echo "== the trainer trains one epoch on the fetched archive"
 trainer=$(dirname "$traindesk")/traindesk-trainer

@@ -227,10 +227,25 @@ private slots:
         const auto local = service.download(share, QStringLiteral("cifar/data.bin"), m_home.filePath(QStringLiteral("down")),
                                             options);
         QVERIFY2(local, qPrintable(local.error()));
-        QCOMPARE(*local, m_home.filePath(QStringLiteral("down/data.bin")));
-        QCOMPARE(readFile(*local), big);
+        QCOMPARE(local->localPath, m_home.filePath(QStringLiteral("down/data.bin")));
+        QVERIFY(!local->unchanged);
+        QCOMPARE(readFile(local->localPath), big);
         QCOMPARE(downloaded, qint64(big.size()));
         QVERIFY(!service.download(share, QStringLiteral("cifar/none.bin"), m_home.filePath(QStringLiteral("down"))));
+        // Issue #28: a second download never replaces a changed local file silently.
+        const auto again = service.download(share, QStringLiteral("cifar/data.bin"), m_home.filePath(QStringLiteral("down")));
+        QVERIFY2(again && again->unchanged, qPrintable(again ? QStringLiteral("replaced") : again.error()));
+        QFile edited(local->localPath);
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        edited.write("my edits");
+        edited.close();
+        const auto refused = service.download(share, QStringLiteral("cifar/data.bin"), m_home.filePath(QStringLiteral("down")));
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains("exists and differs from cifar/data.bin of share"), qPrintable(refused.error()));
+        QCOMPARE(readFile(local->localPath), QByteArray("my edits"));
+        QVERIFY(QDir(m_home.filePath(QStringLiteral("down"))).entryList(QDir::Files | QDir::Hidden) == QStringList{"data.bin"});
+        QVERIFY(service.download(share, QStringLiteral("cifar/data.bin"), m_home.filePath(QStringLiteral("down")), {}, true));
+        QCOMPARE(readFile(local->localPath), big);
     }
 
     void clusterShareOnAPathOneNodeSeesIsRefused()

@@ -122,6 +122,62 @@ private Q_SLOTS:
         QCOMPARE(done.at(0).at(0).toString(), ResourceTreeModel::folderKey(shareId, QStringLiteral("cifar")));
     }
 
+    // Issue #28: New share -> Add files (3) -> Finish left the share empty. Finish copies
+    // the files listed first and closes once they arrived.
+    void finishCopiesTheListedFiles()
+    {
+        ShareWizard wizard(m_backend.get());
+        wizard.show();
+        SharePage *page = wizard.sharePage();
+        page->nameEdit()->setText(QStringLiteral("three"));
+        const QString folder = m_home.filePath(QStringLiteral("shares/three"));
+        page->folderEdit()->setText(folder);
+        wizard.next();
+        QTRY_COMPARE_WITH_TIMEOUT(wizard.currentId(), int(ShareWizard::UploadPageId), 10000);
+        const qint64 shareId = page->shareId();
+        const QString src = m_home.filePath(QStringLiteral("src3"));
+        QVERIFY(QDir().mkpath(src));
+        QStringList files;
+        for (const QString &name : {QStringLiteral("a.txt"), QStringLiteral("b.txt"), QStringLiteral("c.txt")}) {
+            QVERIFY(writeFile(src + QLatin1Char('/') + name, name.toUtf8()));
+            files << src + QLatin1Char('/') + name;
+        }
+        UploadPage *upload = wizard.uploadPage();
+        upload->addFiles(files);
+        QSignalSpy done(&wizard, &ShareWizard::finishedWith);
+        wizard.button(QWizard::FinishButton)->click();
+        QVERIFY(wizard.isVisible());  // still open while the files are copied
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 20000);
+        QVERIFY(!wizard.isVisible());
+        QCOMPARE(done.at(0).at(0).toString(), ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Share, shareId));
+        QCOMPARE(QDir(folder).entryList(QDir::Files, QDir::Name),
+                 QStringList({QStringLiteral("a.txt"), QStringLiteral("b.txt"), QStringLiteral("c.txt")}));
+        QCOMPARE(upload->files(), QStringList());
+    }
+
+    // A failed copy on Finish keeps the wizard open with the files, saying why.
+    void finishKeepsTheFilesWhenTheCopyFails()
+    {
+        ShareWizard wizard(m_backend.get());
+        wizard.show();
+        SharePage *page = wizard.sharePage();
+        page->nameEdit()->setText(QStringLiteral("fails"));
+        page->folderEdit()->setText(m_home.filePath(QStringLiteral("shares/fails")));
+        wizard.next();
+        QTRY_COMPARE_WITH_TIMEOUT(wizard.currentId(), int(ShareWizard::UploadPageId), 10000);
+        UploadPage *upload = wizard.uploadPage();
+        const QString missing = m_home.filePath(QStringLiteral("no-such-file.txt"));
+        upload->addFiles({missing});
+        QSignalSpy finished(upload, &UploadPage::uploadFinished);
+        QSignalSpy done(&wizard, &ShareWizard::finishedWith);
+        wizard.button(QWizard::FinishButton)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QVERIFY(!finished.at(0).at(1).toString().isEmpty());
+        QCOMPARE(done.count(), 0);
+        QVERIFY(wizard.isVisible());
+        QCOMPARE(upload->files(), QStringList{missing});
+    }
+
     void stopAnUpload()
     {
         const QString huge = m_home.filePath(QStringLiteral("huge.bin"));

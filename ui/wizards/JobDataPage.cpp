@@ -99,9 +99,11 @@ void JobDataPage::initializePage()
     m_dataSet->setCurrentIndex(qMax(0, m_dataSet->findData(w->templateDataSet())));
     const QString current = m_share->currentText();
     m_share->clear();
-    if (const auto *ws = m_backend->snapshot().findWorkspace(workspaceId)) {
+    const auto *ws = m_backend->snapshot().findWorkspace(workspaceId);
+    const auto *cluster = m_backend->snapshot().findCluster(clusterId);
+    if (ws && cluster) {
         for (const Share &share : ws->shares) {
-            if (clusterSeesShare(share, clusterId))
+            if (clusterSeesShare(share, cluster->cluster))
                 m_share->addItem(share.name, share.id);
         }
     }

@@ -19,6 +19,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <QWizard>
+
+#include <utility>
 
 namespace TrainDesk::Ui {
 
@@ -109,6 +112,7 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
         if (id != m_request)
             return;
         m_request = 0;
+        const bool finish = std::exchange(m_finishAfterUpload, false);
         if (error.isEmpty()) {
             m_progress->setValue(1000);
             m_progress->setFormat(tr("done"));
@@ -122,6 +126,8 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
         updateButtons();
         Q_EMIT completeChanged();
         Q_EMIT uploadFinished(copied, error);
+        if (finish && error.isEmpty() && wizard())
+            wizard()->accept();
     });
     updateButtons();
 }
@@ -152,6 +158,18 @@ void UploadPage::cleanupPage()
 bool UploadPage::isComplete() const
 {
     return !isUploading();
+}
+
+bool UploadPage::validatePage()
+{
+    // Files listed but not copied are what the user asked for: Finish copies them first.
+    if (m_files->count() == 0)
+        return true;
+    if (!isUploading()) {
+        m_finishAfterUpload = true;
+        startUpload();
+    }
+    return false;
 }
 
 void UploadPage::setFolder(const QString &folder)

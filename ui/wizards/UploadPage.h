@@ -15,7 +15,9 @@ class Backend;
 namespace TrainDesk::Ui {
 
 // Files of this machine copied into a folder of the share, in the Backend's worker, with
-// a progress bar and Cancel. Optional: Finish without uploading keeps just the share.
+// a progress bar and Cancel. Optional: Finish with no files keeps just the share; Finish
+// with files listed but not yet copied copies them first and closes when they arrived
+// (an error keeps the wizard open, with the files, to try again).
 class UploadPage : public QWizardPage
 {
     Q_OBJECT
@@ -25,6 +27,7 @@ public:
 
     void initializePage() override;
     bool isComplete() const override;
+    bool validatePage() override;
     void cleanupPage() override;
 
     void setFolder(const QString &folder);
@@ -61,6 +64,7 @@ private:
     QProgressBar *m_progress;
     QLabel *m_status;
     int m_request = 0;
+    bool m_finishAfterUpload = false;  // Finish was pressed with files still to copy
     QString m_uploadedFolder;
 };
 

@@ -1,0 +1,122 @@
+#include "DatabaseCheck.h"
+
+#include <QAtomicInt>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace TrainDesk::DatabaseCheck {
+
+namespace {
+
+// quick_check lists up to this many problems; the first few say enough.
+constexpr int maxProblems = 5;
+
+} // namespace
+
+QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("PRAGMA quick_check(%1)").arg(maxProblems)))
+        return q.lastError().databaseText().isEmpty() ? q.lastError().text() : q.lastError().databaseText();
+    QStringList found;
+    while (q.next()) {
+        const QString line = q.value(0).toString();
+        if (line != QLatin1String("ok"))
+            found << line;
+    }
+    if (!found.isEmpty())
+        return found.join(QLatin1Char('\n'));
+    QSet<QString> tables;
+    if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
+        return q.lastError().text();
+    while (q.next())
+        tables.insert(q.value(0).toString());
+    QStringList missing;
+    for (const QString &t : expectedTables) {
+        if (!tables.contains(t))
+            missing << t;
+    }
+    if (!missing.isEmpty())
+        return QStringLiteral("table%1 %2 missing").arg(missing.size() == 1 ? QString() : QStringLiteral("s"),
+                                                         missing.join(QStringLiteral(", ")));
+    return {};
+}
+
+QString problemsOfFile(const QString &path, const QStringList &expectedTables)
+{
+    if (!QFileInfo(path).isFile())
+        return QStringLiteral("no such file");
+    static QAtomicInt counter;
+    const QString name = QStringLiteral("traindesk-check-%1").arg(counter.fetchAndAddRelaxed(1));
+    QString result;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=10000"));
+        result = db.open() ? problems(db, expectedTables) : db.lastError().text();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return result;
+}
+
+QString backupPath(const QString &databasePath)
+{
+    return databasePath + QStringLiteral(".last-good");
+}
+
+QDateTime backupTime(const QString &databasePath)
+{
+    const QFileInfo backup(backupPath(databasePath));
+    return backup.isFile() ? backup.lastModified() : QDateTime();
+}
+
+Result<QString> restoreBackup(const QString &databasePath, const QStringList &expectedTables)
+{
+    const QString backup = backupPath(databasePath);
+    if (!QFileInfo(backup).isFile())
+        return fail(QStringLiteral("there is no last good copy of %1 (%2)").arg(databasePath, backup));
+    if (const QString damage = problemsOfFile(backup, expectedTables); !damage.isEmpty())
+        return fail(QStringLiteral("the last good copy %1 is damaged too (%2): not restored")
+                        .arg(backup, damage.section(QLatin1Char('\n'), 0, 0)));
+    const QString part = databasePath + QStringLiteral(".restore-part");
+    QFile::remove(part);
+    if (!QFile::copy(backup, part))
+        return fail(QStringLiteral("cannot copy %1 to %2").arg(backup, part));
+    QFile::setPermissions(part, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    const QString kept = databasePath + QStringLiteral(".damaged-")
+        + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        if (QFileInfo::exists(databasePath + suffix) && !QFile::rename(databasePath + suffix, kept + suffix)) {
+            QFile::remove(part);
+            return fail(QStringLiteral("cannot move %1 aside to %2").arg(databasePath + suffix, kept + suffix));
+        }
+    }
+    if (!QFile::rename(part, databasePath))
+        return fail(QStringLiteral("cannot rename %1 to %2 (the damaged file is at %3)").arg(part, databasePath, kept));
+    return kept;
+}
+
+QString damagedMessage(const QString &databasePath, const QString &problems)
+{
+    QString first = problems.section(QLatin1Char('\n'), 0, 0);
+    if (problems.contains(QLatin1Char('\n')))
+        first += QStringLiteral(", ...");
+    QString text = QStringLiteral("the database %1 is damaged (%2); nothing was changed. ").arg(databasePath, first);
+    const QDateTime backup = backupTime(databasePath);
+    if (backup.isValid()) {
+        text += QStringLiteral("The agent kept a last good copy (%1, from %2): 'traindesk doctor --restore' puts it back "
+                               "and keeps the damaged file beside it; 'traindesk doctor' checks both")
+                    .arg(backupPath(databasePath), backup.toString(Qt::ISODate));
+    } else {
+        text += QStringLiteral("There is no last good copy (%1; the agent makes one while it runs): move the damaged file "
+                               "aside to start afresh; 'traindesk doctor' checks it")
+                    .arg(backupPath(databasePath));
+    }
+    return text;
+}
+
+} // namespace TrainDesk::DatabaseCheck
