@@ -2,6 +2,7 @@
 
 #include "Command.h"
 
+#include "common/DataDirectoryCheck.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "store/Store.h"
@@ -128,6 +129,11 @@ int run(const QStringList &arguments)
         return 2;
     }
 
+    // Another user's (or a writable) data directory would let them act as this user.
+    if (auto safe = DataDirectoryCheck::verify(DataPaths::dataDirectory()); !safe) {
+        err << "error: " << safe.error() << '\n';
+        return 1;
+    }
     Store store;
     if (auto opened = store.open(DataPaths::databasePath()); !opened) {
         err << "error: " << opened.error() << '\n';

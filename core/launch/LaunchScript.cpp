@@ -111,7 +111,14 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     QString s;
     s += QStringLiteral("#!/bin/sh\n# TrainDesk launch script for job %1. Generated.\n").arg(in.title);
     s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(in.jobDir));
-    s += QStringLiteral("echo $$ > pid\n");
+    // Under the job's reaper (jobs/JobReaper) the job's pid is the reaper's, and it is the one
+    // that ends everything the job started; else the script leads the job's process group.
+    s += QStringLiteral("echo \"${TRAINDESK_REAPER_PID:-$$}\" > pid\n");
+    s += QStringLiteral("stop_job() {\n"
+                        "  if [ -z \"$TRAINDESK_REAPER_PID\" ]; then kill -\"$1\" -$$ 2>/dev/null\n"
+                        "  elif [ \"$1\" = KILL ]; then kill -USR1 \"$TRAINDESK_REAPER_PID\"\n"
+                        "  else kill -TERM \"$TRAINDESK_REAPER_PID\"; fi\n"
+                        "}\n");
     // The exit code's file is made now, full size, and written in place at the end: a job
     // that fills its disk still records how it ended (no new block is needed then).
     s += QStringLiteral("printf '%-15s\\n' '' > exit_code.tmp\n");
@@ -173,12 +180,12 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
                         "  log 'maximum wall clock time (%2) exceeded: terminating the job'\n"
                         "  echo 'TrainDesk: the job ran longer than its maximum wall clock time (%2) and was terminated' "
                         ">> stdouterr/stderr.txt\n"
-                        "  kill -TERM -$$ 2>/dev/null\n"
+                        "  stop_job TERM\n"
                         "  sleep %3 & s=$!\n"
                         "  wait $s || exit 0\n"
                         "  log 'the job did not stop within %3 s of SIGTERM: killing it'\n"
                         "  record_exit 137\n"
-                        "  kill -KILL -$$\n"
+                        "  stop_job KILL\n"
                         ") &\n"
                         "watchdog=$!\n")
              .arg(in.limit.seconds())
