@@ -23,7 +23,7 @@ QString userName(uid_t uid)
 
 // What the data directory's own files are called; each is checked where it is there.
 const char *const ownFiles[] = {"traindesk.db", "traindesk.db-wal", "traindesk.db-shm", "agent.sock", "agent.lock",
-                                "agent.log", "known_hosts", "secret.key", "ssh", "ssh/id_ed25519",
+                                "agent.log", "known_hosts", "secret.key", "installation-id", "ssh", "ssh/id_ed25519",
                                 "ssh/id_ed25519.pub", "logs", "mounts", "shares", "datasets"};
 
 VoidResult checkOwned(const QString &path, const struct stat &info, bool isDataDirectory)

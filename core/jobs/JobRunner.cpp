@@ -336,6 +336,13 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         !ok)
         return ok;
+    // The secrets' values: read and removed by the launch script before its first step.
+    if (!plan->secretsFile.isEmpty()) {
+        if (auto ok = transport.writeFile(plan->secretsFilePath(), plan->secretsFile.toUtf8(),
+                                          QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            !ok)
+            return ok;
+    }
     // The launch token: mkdir is atomic on the node, so of two launches of one job (a
     // scheduler killed after this point and started again) only the first goes on.
     const QString token = shellQuote(plan->jobDir + QLatin1Char('/') + launchTokenName());
@@ -349,8 +356,10 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
                                              + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath(),
                                                                        m_terminateGraceMs / 1000));
-    if (!pid)
+    if (!pid) {
+        transport.remove(plan->secretsFilePath());  // nothing will read it
         return pid.failure();
+    }
     job.pid = *pid;
     return m_store.updateJob(job);
 }

@@ -96,7 +96,19 @@ QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QS
     return command;
 }
 
-QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
+QString secretsFileName() { return QStringLiteral("secrets.env"); }
+
+QString secretsFileText(const LaunchScriptInput &in)
+{
+    QString text;
+    for (const auto &[name, value] : in.secrets)
+        text += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
+    if (!in.registryPassword.isEmpty())
+        text += QStringLiteral("export %1=%2\n").arg(ContainerCommands::registryPasswordVariable, shellQuote(in.registryPassword));
+    return text;
+}
+
+QString launchScript(const LaunchScriptInput &in)
 {
     const QString headNode = in.nodes.isEmpty() ? QStringLiteral("head") : in.nodes.first().name;
     const QString logFile = QStringLiteral("stdouterr/execution-%1.log").arg(headNode);
@@ -125,8 +137,13 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     s += QStringLiteral("printf '%-31s\\n' '' > failed_step.tmp\n");
     for (const auto &[name, value] : in.environment)
         s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
-    for (const auto &[name, value] : in.secrets)
-        s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(revealSecrets ? value : secretShown()));
+    // Secret values live in the secrets file only as long as it takes to read it: never in
+    // this script, and gone from the job directory before any step runs.
+    if (!in.secrets.isEmpty() || !in.registryPassword.isEmpty()) {
+        for (const auto &[name, value] : in.secrets)
+            s += QStringLiteral("# %1=%2 (from %3)\n").arg(name, secretShown(), secretsFileName());
+        s += QStringLiteral("if [ -f %1 ]; then . ./%1; fi; rm -f %1\n").arg(secretsFileName());
+    }
     for (const auto &[name, expression] : in.computed)
         s += QStringLiteral("export %1=\"$(%2)\"\n").arg(name, expression);
     if (!in.trainerDirectory.isEmpty())
@@ -194,12 +211,8 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
 
     if (!in.setupTexts.isEmpty()) {
         QStringList setupPassed = passed;
-        if (!in.registryPassword.isEmpty()) {
-            s += QStringLiteral("export %1=%2\n")
-                     .arg(ContainerCommands::registryPasswordVariable,
-                          shellQuote(revealSecrets ? in.registryPassword : secretShown()));
+        if (!in.registryPassword.isEmpty())  // exported from the secrets file; for the setup only
             setupPassed << ContainerCommands::registryPasswordVariable;
-        }
         s += QStringLiteral("log 'node setup started'\n");
         s += backgroundStep(onEveryNode(withNodeLogs(in.setupTexts, in.nodes, QStringLiteral("node setup"), false), in.nodes,
                                         in.hostfilePath, setupPassed, in.slurm),

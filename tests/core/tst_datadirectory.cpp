@@ -3,6 +3,7 @@
 // writable folder, and its files (agent.log, the database) as links or another user's; the
 // agent refuses it as the CLI and the GUI do (e2e.cli_data_directory, ui.tst_datadirectorygui).
 #include "agent/Agent.h"
+#include "cluster/ClusterMesh.h"
 #include "common/DataDirectoryCheck.h"
 
 #include <QDir>
@@ -116,6 +117,26 @@ private Q_SLOTS:
         QCOMPARE(::chown(QFile::encodeName(db.fileName()).constData(), nobody(), gid_t(-1)), 0);
         QVERIFY2(DataDirectoryCheck::verify(mine).error().contains(QStringLiteral("traindesk.db in the data directory is refused: it belongs to user")),
                  qPrintable(DataDirectoryCheck::verify(mine).error()));
+    }
+
+    void clusterFoldersOfTwoDataDirectoriesDiffer()
+    {
+        // Two data directories each make cluster 1 "mesh" in workspace 1 for the same node:
+        // their folders there (and their keys here) are their own.
+        Cluster cluster;
+        cluster.id = 1;
+        cluster.workspaceId = 1;
+        cluster.name = QStringLiteral("mesh");
+        const QByteArray saved = qgetenv("TRAINDESK_HOME");
+        qputenv("TRAINDESK_HOME", QFile::encodeName(fresh()));
+        const QString first = ClusterMesh::directoryRelativePath(cluster);
+        QCOMPARE(ClusterMesh::directoryRelativePath(cluster), first);  // the id is kept
+        qputenv("TRAINDESK_HOME", QFile::encodeName(fresh()));
+        const QString second = ClusterMesh::directoryRelativePath(cluster);
+        qputenv("TRAINDESK_HOME", saved);
+        QVERIFY2(first != second, qPrintable(first));
+        QVERIFY2(first.startsWith(QStringLiteral(".traindesk/clusters/")) && first.endsWith(QStringLiteral("-1-mesh")),
+                 qPrintable(first));
     }
 
     void theAgentRefusesIt()
