@@ -144,19 +144,18 @@ QString removeCommand(const QString &root, const QString &relative)
                  .arg(shellQuote(lastOf(relative)));
 }
 
-QString failure(const QString &what, const QString &path, const QString &node, const ExecResult &result)
+QString reason(const QString &path, const ExecResult &result)
 {
     const QString said = QString::fromLocal8Bit(result.stdErr).trimmed();
     switch (result.exitCode) {
     case linkOnTheWay:
-        return QStringLiteral("%1: '%2' passes through the link %3 on node %4: share files are reached without following links")
-            .arg(what, path, said, node);
+        return QStringLiteral("'%1' passes through the link %2: share files are reached without following links").arg(path, said);
     case missing:
-        return QStringLiteral("%1: no file or folder %2 on node %3").arg(what, path, node);
+        return QStringLiteral("no file or folder %1").arg(path);
     case folderInTheWay:
         return QStringLiteral("%1 is a folder: nothing was replaced").arg(path);
     default:
-        return QStringLiteral("%1: node %2: %3 (exit %4)").arg(what, node, said.isEmpty() ? path : said).arg(result.exitCode);
+        return QStringLiteral("%1: %2 (exit %3)").arg(path, said.isEmpty() ? QStringLiteral("failed") : said).arg(result.exitCode);
     }
 }
 

@@ -7,7 +7,7 @@
 
 namespace TrainDesk::NodeShareCommands {
 
-// Shell text (POSIX sh, GNU or BusyBox stat/find) that works on a share's files on a node
+// Shell text (POSIX sh, GNU coreutils and findutils) that works on a share's files on a node
 // the way LocalShareFiles does here: SFTP has no openat, so each command first walks into
 // the folder one component at a time, refusing a link (`[ -L ]`) and checking after each
 // `cd` that the folder entered is the one looked at (device and inode), so a name swapped
@@ -42,7 +42,8 @@ QString removeCommand(const QString &root, const QString &relative);
 // Runs `body` in the folder entered (the upload lock's commands).
 QString inFolder(const QString &root, const QString &relative, const QString &body);
 
-// A message for a command above that failed with `result` on `node`, on `path` of `what`.
-QString failure(const QString &what, const QString &path, const QString &node, const ExecResult &result);
+// Why a command above failed with `result`, on `path`: "'<path>' passes through the link
+// <name>: ...", "no file or folder <path>", "<path> is a folder: ...", or what it said.
+QString reason(const QString &path, const ExecResult &result);
 
 } // namespace TrainDesk::NodeShareCommands

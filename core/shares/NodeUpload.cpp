@@ -88,6 +88,18 @@ void sweepStaleParts(Transport &node, const Place &place)
         node.exec(NodeShareCommands::inFolder(place.root, place.relative, QStringLiteral("rm -f -- %1\n").arg(shellJoin(stale))), 30000);
 }
 
+// Staged copies of killed uploads (their writer, a process of this machine, has ended).
+void sweepStaging(Transport &node, const QString &staging)
+{
+    const auto entries = node.list(staging);
+    if (!entries)
+        return;
+    for (const RemoteFileInfo &e : *entries) {
+        if (!e.isDirectory && SafeFiles::isStalePart(e.name, e.modified))
+            node.remove(staging + QLatin1Char('/') + e.name);
+    }
+}
+
 void removeStaged(NodeState &s, const Place &place)
 {
     Transport &node = *s.target->transport;
@@ -103,20 +115,20 @@ void removeStaged(NodeState &s, const Place &place)
 }
 
 // Runs one of NodeShareCommands' commands on the node of `s`; its failure in words.
-VoidResult run(NodeState &s, const Place &place, const QString &command, const QString &path)
+VoidResult run(NodeState &s, const QString &command, const QString &path)
 {
     const auto ran = s.target->transport->exec(command, 6 * 3600 * 1000);  // a move across file systems copies
     if (!ran)
         return ran.failure();
     if (ran->exitCode != 0)
-        return fail(NodeShareCommands::failure(place.what, path, s.target->nodeName, *ran));
+        return fail(NodeShareCommands::reason(path, *ran));
     return {};
 }
 
 // The staged copy moved into the share's folder as a part file (a copy across file systems).
 VoidResult moveIn(NodeState &s, const Place &place, const QString &partName, const QString &folder)
 {
-    const auto moved = run(s, place, NodeShareCommands::moveInCommand(place.root, place.relative, s.staged, partName), folder);
+    const auto moved = run(s, NodeShareCommands::moveInCommand(place.root, place.relative, s.staged, partName), folder);
     s.staged.clear();  // moved, or removed by the command
     if (moved)
         s.part = partName;
@@ -126,7 +138,7 @@ VoidResult moveIn(NodeState &s, const Place &place, const QString &partName, con
 // Renames the part file over the target on one node, saying so when the target is a folder.
 VoidResult commit(NodeState &s, const Place &place, const QString &name, const QString &target)
 {
-    const auto placed = run(s, place, NodeShareCommands::commitCommand(place.root, place.relative, s.part, name), target);
+    const auto placed = run(s, NodeShareCommands::commitCommand(place.root, place.relative, s.part, name), target);
     s.part.clear();  // renamed, or removed by the command
     return placed;
 }
@@ -156,6 +168,8 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
             s.error = QString::fromLocal8Bit(staging->stdErr).trimmed();
         else
             s.staging = QString::fromUtf8(staging->stdOut).trimmed();
+        if (!s.staging.isEmpty())
+            sweepStaging(*s.target->transport, s.staging);
     }
     const auto live = [&states] {
         QList<NodeState *> alive;

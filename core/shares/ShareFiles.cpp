@@ -58,7 +58,7 @@ Result<QByteArray> onNode(const Share &share, Transport &node, const QString &co
     if (!ran)
         return fail(QStringLiteral("%1: %2").arg(what(share), ran.error()));
     if (ran->exitCode != 0)
-        return fail(NodeShareCommands::failure(what(share), path, node.nodeName(), *ran));
+        return fail(QStringLiteral("%1: node %2: %3").arg(what(share), node.nodeName(), NodeShareCommands::reason(path, *ran)));
     return ran->stdOut;
 }
 
@@ -90,7 +90,8 @@ VoidResult downloadFromNode(const Share &share, Transport &node, const QString &
         if (!ran)
             return fail(QStringLiteral("%1: node %2: %3").arg(what(share), node.nodeName(), ran.error()));
         if (*ran != 0)
-            return fail(NodeShareCommands::failure(what(share), source, node.nodeName(), ExecResult{*ran, {}, said}));
+            return fail(QStringLiteral("%1: node %2: %3")
+                            .arg(what(share), node.nodeName(), NodeShareCommands::reason(source, ExecResult{*ran, {}, said})));
         return fail(QStringLiteral("cannot write %1: %2").arg(target, SafeFiles::errorText(errno)));
     }
     return SafeFiles::replaceAtomically(part.fileName(), target);

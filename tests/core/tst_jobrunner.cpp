@@ -10,11 +10,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "EscapingJob.h"
 #include "LocalClusterFixture.h"
 #include <QThread>
 
@@ -72,48 +72,15 @@ class TestJobRunner : public QObject
     }
 
 
-    // A job whose command leaves the children the issue names: a TERM-ignoring one that
-    // cleared its environment and left the session (env -i setsid), one that dropped the
-    // marker and left the session, a double-forked TERM-ignoring one, and a plain one; each
-    // a `sleep` of a number of its own, so that this test finds them by name.
-    QStringList m_leftovers;
+    Testing::EscapingJob m_escaping;
     QByteArray escapingSpec(const QJsonObject &constraints = {})
     {
-        const int base = 100000 + int(QRandomGenerator::global()->bounded(800000));
-        m_leftovers = {};
-        for (int i = 0; i < 4; ++i)
-            m_leftovers << QStringLiteral("sleep %1").arg(base + i);
-        const QString command = QStringLiteral(
-            "env -i setsid sh -c 'trap \"\" TERM; exec %1' >/dev/null 2>&1 &\n"
-            "(unset TRAINDESK_JOB; setsid %2 >/dev/null 2>&1 &)\n"
-            "sh -c 'sh -c \"trap \\\"\\\" TERM; exec %3\" >/dev/null 2>&1 & exit 0'\n"
-            "%4\n").arg(m_leftovers[0], m_leftovers[1], m_leftovers[2], m_leftovers[3]);
-        QJsonObject props{{"nodeCount", 1}, {"customToolkitSettings", QJsonObject{{"commandLine", command}}},
+        m_escaping = {};
+        QJsonObject props{{"nodeCount", 1}, {"customToolkitSettings", QJsonObject{{"commandLine", m_escaping.command()}}},
                           {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/share"}};
         if (!constraints.isEmpty())
             props.insert("constraints", constraints);
         return QJsonDocument(QJsonObject{{"properties", props}}).toJson();
-    }
-    // Which of the leftovers run now (not zombies), one "pid args" a line.
-    QString leftoversRunning() const
-    {
-        QProcess ps;
-        ps.start(QStringLiteral("ps"), {"-eo", "pid=,stat=,args="});
-        ps.waitForFinished(10000);
-        QStringList found;
-        for (const QString &line : QString::fromUtf8(ps.readAllStandardOutput()).split(QLatin1Char('\n'))) {
-            const QStringList f = line.simplified().split(QLatin1Char(' '));
-            if (f.size() >= 3 && !f[1].startsWith(QLatin1Char('Z')) && m_leftovers.contains(f.mid(2).join(QLatin1Char(' '))))
-                found << line.simplified();
-        }
-        return found.join(QLatin1Char('\n'));
-    }
-    bool allLeftoversStarted() const
-    {
-        for (const QString &l : m_leftovers)
-            if (!leftoversRunning().contains(l))
-                return false;
-        return true;
     }
 
 private Q_SLOTS:
@@ -197,7 +164,7 @@ private Q_SLOTS:
     {
         const Job job = submit(escapingSpec());
         QCOMPARE(toString(job.state), toString(JobState::Running));
-        QTRY_VERIFY_WITH_TIMEOUT(allLeftoversStarted(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_escaping.allStarted(), 20000);
         QCOMPARE(readJobFile(job, "tracking").left(6), QByteArray("reaper"));
         JobRunner runner(m_store);
         QElapsedTimer timer;
@@ -206,7 +173,7 @@ private Q_SLOTS:
         QVERIFY2(ended.ok(), qPrintable(ended.error()));
         QCOMPARE(toString(ended->state), toString(JobState::Failed));
         // The job has ended only when all of it has: nothing is left when terminate returns.
-        QVERIFY2(leftoversRunning().isEmpty(), qPrintable(leftoversRunning()));
+        QVERIFY2(m_escaping.running().isEmpty(), qPrintable(m_escaping.running()));
         QVERIFY2(timer.elapsed() < 3000 + 5000, qPrintable(QString::number(timer.elapsed())));
     }
 
@@ -215,11 +182,11 @@ private Q_SLOTS:
         QElapsedTimer timer;
         timer.start();
         const Job submitted = submit(escapingSpec({{"maxWallClockTime", "PT3S"}}));
-        QTRY_VERIFY_WITH_TIMEOUT(allLeftoversStarted(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_escaping.allStarted(), 20000);
         const Job job = waitForEnd(submitted.id, 60000);
         QCOMPARE(toString(job.state), toString(JobState::Failed));
         QCOMPARE(readJobFile(job, "failed_step").trimmed(), QByteArray("max_wall_clock_time"));
-        QVERIFY2(leftoversRunning().isEmpty(), qPrintable(leftoversRunning()));
+        QVERIFY2(m_escaping.running().isEmpty(), qPrintable(m_escaping.running()));
         // 3 s, then the grace period (JobRunner::terminateGraceMs) for what ignores SIGTERM.
         QVERIFY2(timer.elapsed() < 3000 + JobRunner::terminateGraceMs + 5000, qPrintable(QString::number(timer.elapsed())));
     }
@@ -229,11 +196,11 @@ private Q_SLOTS:
         // The command ends (its last process is killed): what it left behind goes before the
         // job counts as ended, TERM-ignoring ones after the grace period.
         const Job submitted = submit(escapingSpec());
-        QTRY_VERIFY_WITH_TIMEOUT(allLeftoversStarted(), 20000);
-        QCOMPARE(QProcess::execute(QStringLiteral("pkill"), {"-TERM", "-x", "-f", m_leftovers[3]}), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(m_escaping.allStarted(), 20000);
+        QCOMPARE(QProcess::execute(QStringLiteral("pkill"), {"-TERM", "-x", "-f", m_escaping.foreground()}), 0);
         const Job job = waitForEnd(submitted.id, 60000);
         QCOMPARE(toString(job.state), toString(JobState::Failed));  // its last command was killed
-        QVERIFY2(leftoversRunning().isEmpty(), qPrintable(leftoversRunning()));
+        QVERIFY2(m_escaping.running().isEmpty(), qPrintable(m_escaping.running()));
     }
 
     void metricsReadAtSavedOffsets()

@@ -30,7 +30,12 @@
 #include <QThread>
 #include <QElapsedTimer>
 
+#include <atomic>
+#include <cstdio>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <thread>
 
 using namespace TrainDesk;
 
@@ -100,6 +105,8 @@ class TestShares : public QObject
         const auto run = (*transport)->exec(command);
         return run && run->exitCode == 0;
     }
+    // Where uploads to the nodes are staged (n1 and n2 share the test user's home).
+    QString staging() const { return m_user.home() + QStringLiteral("/.traindesk/staging"); }
     static QString listHere(const QString &folder)
     {
         QString names;
@@ -594,11 +601,12 @@ private slots:
             QProcess *p = startCli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "killed", "--source", source});
             QVERIFY(p->waitForStarted());
             if (i % 2 == 1) {
-                // Half of them in the middle of the copy: once its part file is on n1.
+                // Half of them in the middle of the copy: once its staged copy is on n1 (in the
+                // node user's staging folder, whence it is moved into the share when whole).
                 QElapsedTimer waited;
                 waited.start();
                 const QString own = QStringLiteral("-%1-").arg(p->processId());
-                while (!listHere(path + QStringLiteral("/killed")).contains(own) && waited.elapsed() < 20000)
+                while (!listHere(staging()).contains(own) && waited.elapsed() < 20000)
                     QThread::msleep(5);
             } else {
                 QThread::msleep(QRandomGenerator::global()->bounded(1000));
@@ -616,11 +624,11 @@ private slots:
             for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array())
                 QCOMPARE(v.toObject().value("name").toString(), QStringLiteral("killed.bin"));
         }
-        // The last one was killed mid-copy: its part file is there, hidden from the listing.
-        QVERIFY2(listHere(path + QStringLiteral("/killed")).contains(QLatin1String("traindesk-part")),
-                 qPrintable(listHere(path + QStringLiteral("/killed"))));
+        // The last one was killed mid-copy: its staged copy is there, outside the share.
+        QVERIFY2(listHere(staging()).contains(QLatin1String("traindesk-part")), qPrintable(listHere(staging())));
         r = cli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "killed", "--source", source});
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        QVERIFY2(!listHere(staging()).contains(QLatin1String("traindesk-part")), qPrintable(listHere(staging())));
         QCOMPARE(listHere(path + QStringLiteral("/killed")), QStringLiteral("killed.bin\n"));
         QCOMPARE(listOnNode2(path + QStringLiteral("/killed")), QStringLiteral("killed.bin\n"));
         QCOMPARE(readOnNode2(path + QStringLiteral("/killed/killed.bin")), bytes);
@@ -655,6 +663,43 @@ private slots:
         QVERIFY(QFile::setPermissions(folder, QFileDevice::Permissions(0x7755)));
     }
 
+    void swappedNamesNeverLeadOutOverSsh()
+    {
+        // Another user of the node swaps a folder of the share for a link out of it while
+        // uploads and downloads through that name run over SSH: 200 of each, none reaches out.
+        ShareService service(m_store);
+        const auto nfs = service.find(QStringLiteral("ws"), QStringLiteral("nfs"));
+        QVERIFY(nfs);
+        const QString outside = m_home.filePath(QStringLiteral("outside-race"));
+        QVERIFY(writeFile(outside + QStringLiteral("/f.txt"), "OUTSIDE\n"));
+        QVERIFY(QFile::setPermissions(outside, QFileDevice::Permissions(0x7777)));
+        QVERIFY(writeFile(nfs->path + QStringLiteral("/race/f.txt"), "inside\n"));
+        QVERIFY(QFile::setPermissions(nfs->path + QStringLiteral("/race"), QFileDevice::Permissions(0x7777)));
+        QVERIFY(QFile::link(outside, nfs->path + QStringLiteral("/race-link")));
+        const QString source = m_home.filePath(QStringLiteral("src/script.txt"));
+        int uploaded = 0, downloaded = 0, readOutside = 0;
+        {
+            Swapper swap(nfs->path + QStringLiteral("/race"), nfs->path + QStringLiteral("/race-link"));
+            for (int round = 0; round < 200; ++round) {
+                uploaded += service.upload(*nfs, QStringLiteral("race"), {source}).error.isEmpty();
+                const QString target = m_home.filePath(QStringLiteral("race-down/f-%1.txt").arg(round));
+                if (service.downloadAs(*nfs, QStringLiteral("race/f.txt"), target)) {
+                    ++downloaded;
+                    readOutside += readFile(target) != "inside\n";
+                }
+            }
+        }
+        QCOMPARE(readOutside, 0);
+        QCOMPARE(QDir(outside).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("f.txt")});
+        qInfo("over SSH: %d of 200 uploads and %d of 200 downloads went through, none outside", uploaded, downloaded);
+        for (const QString &name : {QStringLiteral("/race"), QStringLiteral("/race-link")}) {
+            if (QFileInfo(nfs->path + name).isSymLink())
+                QFile::remove(nfs->path + name);  // the link itself, never what it points to
+            else
+                QDir(nfs->path + name).removeRecursively();
+        }
+    }
+
     void linksDoNotLeadOutOfSshShares()
     {
         ShareService service(m_store);
@@ -687,6 +732,34 @@ private slots:
         QVERIFY(execOnNode2(QStringLiteral("rm %1").arg(shellQuote(rep->path + QStringLiteral("/n2evil")))));
     }
 };
+
+namespace {
+
+// Swaps two names (a folder of the share and a link out of it) as fast as it can, until stopped.
+class Swapper
+{
+public:
+    Swapper(const QString &a, const QString &b)
+        : m_thread([this, x = QFile::encodeName(a), y = QFile::encodeName(b)] {
+              while (!m_stop.load()) {
+                  ::renameat2(AT_FDCWD, x.constData(), AT_FDCWD, y.constData(), RENAME_EXCHANGE);
+                  ::sched_yield();
+              }
+          })
+    {
+    }
+    ~Swapper()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+
+private:
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+} // namespace
 
 QTEST_GUILESS_MAIN(TestShares)
 #include "tst_shares.moc"
