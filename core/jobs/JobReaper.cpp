@@ -32,7 +32,8 @@ $SIG{TERM} = $SIG{HUP} = $SIG{INT} = sub { $term = 1 }; $SIG{USR1} = sub { $kill
 my $child = fork();
 if (!defined $child) { exit 111 }
 if ($child == 0) { $SIG{$_} = 'DEFAULT' for qw(TERM HUP INT USR1); $ENV{TRAINDESK_REAPER_PID} = getppid(); $ENV{$marker} = $uuid; exec(@cmd) or POSIX::_exit(127) }
-if ($cg && open(my $back, '>', "$cg->[1]/cgroup.procs")) { print $back "$$\n"; close($back) }
+# Out of the job's cgroup again, so that cgroup.kill there ends the job and not the reaper.
+if ($cg) { my $back; $cg = undef unless open($back, '>', "$cg->[1]/cgroup.procs") && print($back "$$\n") && close($back) }
 sub tree {
   my (%kids, @all);
   for my $s (glob('/proc/[0-9]*/stat')) { open(my $h, '<', $s) or next; my $t = <$h> // next;
