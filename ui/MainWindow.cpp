@@ -265,11 +265,6 @@ void MainWindow::updateProgress()
         m_progressLabel->setText(text);
 }
 
-QString MainWindow::progressStatusText() const
-{
-    return m_progressLabel->text();
-}
-
 void MainWindow::updateActions()
 {
     const Job *job = selectedJob();

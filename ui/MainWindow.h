@@ -80,7 +80,6 @@ public:
     QAction *dataSetsAction() const { return m_dataSetsAction; }
     QString jobsStatusText() const;
     // The selected running job's epoch and ETA (JobProgress), empty otherwise.
-    QString progressStatusText() const;
 
     // The wizards, opened window-modal (not blocking) and deleted when closed; each
     // selects what it made in the tree.

@@ -7,19 +7,6 @@
 
 namespace TrainDesk {
 
-QString SshCredentials::describeMethods() const
-{
-    QStringList methods;
-    if (!keyFile.isEmpty())
-        methods << QStringLiteral("key %1").arg(keyFile);
-    if (useAgent && !qEnvironmentVariableIsEmpty("SSH_AUTH_SOCK"))
-        methods << QStringLiteral("ssh-agent");
-    if (!password.isEmpty())
-        methods << QStringLiteral("password");
-    return methods.isEmpty() ? QStringLiteral("no method (give a key, a password or start ssh-agent)")
-                             : methods.join(QStringLiteral(", "));
-}
-
 QString SshParameters::describe() const
 {
     const QString address = host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host;

@@ -15,7 +15,6 @@ struct SshCredentials
     QString password;       // secret: never logged
     bool useAgent = true;
 
-    QString describeMethods() const;  // "key /path, ssh-agent, password" (no secrets)
 };
 
 // What the user is asked about a host key TrainDesk has not seen before.

@@ -120,11 +120,6 @@ QList<qint64> RunsTableModel::jobIds() const
     return ids;
 }
 
-qint64 RunsTableModel::jobIdAt(int row) const
-{
-    return row >= 0 && row < m_rows.size() ? m_rows.at(row).job.id : 0;
-}
-
 int RunsTableModel::rowOf(qint64 jobId) const
 {
     for (qsizetype i = 0; i < m_rows.size(); ++i) {

@@ -29,7 +29,6 @@ public:
     void setSnapshot(const ResourceSnapshot &snapshot);
     void setSummaries(const RunSummaries &summaries);
     QList<qint64> jobIds() const;
-    qint64 jobIdAt(int row) const;
     int rowOf(qint64 jobId) const;
     // The column a filter names: "state", "epochs", "val_acc" (last), "best_val_acc"; -1.
     int columnOfKey(const QString &key) const;

@@ -29,9 +29,7 @@ public:
     CudnnConv& operator=(const CudnnConv&) = delete;
 
     const Config& config() const { return m_cfg; }
-    Tensor4 inShape() const { return m_in; }
     Tensor4 outShape() const { return m_out; }
-    size_t filterFloats() const { return size_t(m_cfg.outC) * m_cfg.inC * 9; }
 
     // Runs the candidate algorithms on these buffers (set-up time: they are overwritten)
     // and keeps the fastest that fits in scratchBytes. fwdHandle runs forward and

@@ -24,10 +24,6 @@ public:
         m_buf.append(static_cast<const char*>(data), n);
     }
     void messageField(int field, const Writer& sub) { bytesField(field, sub.m_buf); }
-    void floatField(int field, float f) {
-        tag(field, 5);
-        m_buf.append(reinterpret_cast<const char*>(&f), 4);  // little-endian hosts only
-    }
     void packedInt64(int field, const std::vector<int64_t>& values) {
         Writer inner;
         for (int64_t v : values) inner.varint(uint64_t(v));
