@@ -40,17 +40,17 @@ QString enter(const QString &root, const QString &relative, bool create)
     // a link there, or a swap between the look and the cd, stops the walk.
     QString text = QStringLiteral(
                        "CDPATH=\n"
-                       "cd -P -- %1 || { printf 'cannot enter %%s\\n' %1 >&2; exit 4; }\n"
+                       "cd -P -- %1 || { printf 'cannot enter %s\\n' %1 >&2; exit 4; }\n"
                        "td_step() {\n"
-                       "  if [ -L \"$1\" ]; then printf '%%s\\n' \"$1\" >&2; exit 3; fi\n"
+                       "  if [ -L \"$1\" ]; then printf '%s\\n' \"$1\" >&2; exit 3; fi\n"
                        "  %2\n"
                        "  [ -e \"$1\" ] || exit 5\n"
-                       "  td_a=$(stat -c %%d:%%i -- \"$1\") || exit 4\n"
+                       "  td_a=$(stat -c %d:%i -- \"$1\") || exit 4\n"
                        "  if ! cd -P -- \"$1\" 2>/dev/null; then\n"
-                       "    if [ -L \"$1\" ]; then printf '%%s\\n' \"$1\" >&2; exit 3; fi\n"
-                       "    printf '%%s is not a folder\\n' \"$1\" >&2; exit 4\n"
+                       "    if [ -L \"$1\" ]; then printf '%s\\n' \"$1\" >&2; exit 3; fi\n"
+                       "    printf '%s is not a folder\\n' \"$1\" >&2; exit 4\n"
                        "  fi\n"
-                       "  [ \"$(stat -c %%d:%%i .)\" = \"$td_a\" ] || { printf '%%s\\n' \"$1\" >&2; exit 3; }\n"
+                       "  [ \"$(stat -c %d:%i .)\" = \"$td_a\" ] || { printf '%s\\n' \"$1\" >&2; exit 3; }\n"
                        "}\n")
                        .arg(shellQuote(root),
                             create ? QStringLiteral("[ -e \"$1\" ] || mkdir -- \"$1\" 2>/dev/null")
@@ -98,12 +98,12 @@ QString readCommand(const QString &root, const QString &relative)
 {
     return enter(root, parentOf(relative), false)
            + QStringLiteral("td_n=%1\n"
-                            "if [ -L \"$td_n\" ]; then printf '%%s\\n' \"$td_n\" >&2; exit 3; fi\n"
+                            "if [ -L \"$td_n\" ]; then printf '%s\\n' \"$td_n\" >&2; exit 3; fi\n"
                             "[ -f \"$td_n\" ] || exit 5\n"
                             "exec 3< \"$td_n\" || exit 4\n"
                             // What was opened is the file of that name here, not a link swapped in.
-                            "[ \"$(stat -L -c %%d:%%i /dev/fd/3)\" = \"$(stat -c %%d:%%i -- \"$td_n\")\" ] || "
-                            "{ printf '%%s\\n' \"$td_n\" >&2; exit 3; }\n"
+                            "[ \"$(stat -L -c %d:%i /dev/fd/3)\" = \"$(stat -c %d:%i -- \"$td_n\")\" ] || "
+                            "{ printf '%s\\n' \"$td_n\" >&2; exit 3; }\n"
                             "exec cat <&3\n")
                  .arg(shellQuote(lastOf(relative)));
 }

@@ -38,7 +38,7 @@ QString tryLockCommand(const Place &place)
 {
     return NodeShareCommands::inFolder(
         place.root, place.relative,
-        QStringLiteral("l=./%1; if mkdir -- \"$l\" 2>/dev/null; then printf '%%s' %2 > \"$l/owner\"; exit 0; fi; "
+        QStringLiteral("l=./%1; if mkdir -- \"$l\" 2>/dev/null; then printf '%s' %2 > \"$l/owner\"; exit 0; fi; "
                        "if [ -n \"$(find \"$l\" -maxdepth 0 -mmin +1 2>/dev/null)\" ]; then exit 7; fi; "
                        "cat \"$l/owner\" 2>/dev/null; exit 5\n")
             .arg(lockName(), shellQuote(SafeFiles::processToken())));
