@@ -3,6 +3,7 @@
 // 200 downloads, 200 listings and 200 deletes through the swapped name, and not one reaches
 // outside the share. Some are refused (the name was a link when looked at): that is the
 // point. Links are listed as links, with where they point.
+#include "NameSwapper.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
 
@@ -12,12 +13,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <atomic>
-#include <cstdio>
-#include <fcntl.h>
-#include <sched.h>
-#include <thread>
-#include <unistd.h>
 
 using namespace TrainDesk;
 
@@ -41,29 +36,6 @@ class TestShareRaces : public QObject
         QFile f(file);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }
-
-    // Swaps the share's folder `name` with `name`-link (a link to `outside`) until stopped.
-    struct Swapper
-    {
-        std::atomic<bool> stop{false};
-        std::thread thread;
-        Swapper(const QString &a, const QString &b)
-        {
-            thread = std::thread([this, x = QFile::encodeName(a), y = QFile::encodeName(b)] {
-                // As fast as it goes: a sleep between swaps lasts far longer than asked on a busy
-                // machine, and the name would then hold still for most of the test.
-                while (!stop.load()) {
-                    ::renameat2(AT_FDCWD, x.constData(), AT_FDCWD, y.constData(), RENAME_EXCHANGE);
-                    ::sched_yield();
-                }
-            });
-        }
-        ~Swapper()
-        {
-            stop = true;
-            thread.join();
-        }
-    };
 
     // The share's folder `name` (holding `inside`) and `name`-link, a link to the folder
     // `outside` (holding `outsideFiles`).
@@ -102,7 +74,7 @@ private Q_SLOTS:
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
         int uploaded = 0;
         {
-            Swapper swap(path(QStringLiteral("share/race")), path(QStringLiteral("share/race-link")));
+            Testing::NameSwapper swap(path(QStringLiteral("share/race")), path(QStringLiteral("share/race-link")));
             for (int round = 0; round < 200; ++round) {
                 const auto outcome = service.upload(m_share, QStringLiteral("race"), {path(QStringLiteral("src/up.txt"))});
                 uploaded += outcome.error.isEmpty();
@@ -123,7 +95,7 @@ private Q_SLOTS:
         int downloaded = 0;
         int escaped = 0;
         {
-            Swapper swap(path(QStringLiteral("share/rd")), path(QStringLiteral("share/rd-link")));
+            Testing::NameSwapper swap(path(QStringLiteral("share/rd")), path(QStringLiteral("share/rd-link")));
             for (int round = 0; round < 200; ++round) {
                 const QString target = path(QStringLiteral("down/f-%1.txt").arg(round));
                 if (!service.downloadAs(m_share, QStringLiteral("rd/f.txt"), target))
@@ -144,7 +116,7 @@ private Q_SLOTS:
         ShareService service(m_store);
         int leaked = 0;
         {
-            Swapper swap(path(QStringLiteral("share/ls")), path(QStringLiteral("share/ls-link")));
+            Testing::NameSwapper swap(path(QStringLiteral("share/ls")), path(QStringLiteral("share/ls-link")));
             for (int round = 0; round < 200; ++round) {
                 if (const auto listed = service.listFiles(m_share, QStringLiteral("ls"))) {
                     for (const RemoteFileInfo &e : *listed)

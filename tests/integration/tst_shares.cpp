@@ -9,6 +9,7 @@
 // messages and nothing left behind, a job on both nodes reads the uploaded files through
 // $AZ_BATCHAI_JOB_MOUNT_ROOT/<share>, and the CLI's share commands run end to end.
 #include "IntegrationTest.h"
+#include "../core/NameSwapper.h"
 
 #include "cluster/ClusterService.h"
 #include "common/ShellQuote.h"
@@ -30,12 +31,7 @@
 #include <QThread>
 #include <QElapsedTimer>
 
-#include <atomic>
-#include <cstdio>
-#include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
-#include <thread>
 
 using namespace TrainDesk;
 
@@ -679,7 +675,7 @@ private slots:
         const QString source = m_home.filePath(QStringLiteral("src/script.txt"));
         int uploaded = 0, downloaded = 0, readOutside = 0;
         {
-            Swapper swap(nfs->path + QStringLiteral("/race"), nfs->path + QStringLiteral("/race-link"));
+            Testing::NameSwapper swap(nfs->path + QStringLiteral("/race"), nfs->path + QStringLiteral("/race-link"));
             for (int round = 0; round < 200; ++round) {
                 uploaded += service.upload(*nfs, QStringLiteral("race"), {source}).error.isEmpty();
                 const QString target = m_home.filePath(QStringLiteral("race-down/f-%1.txt").arg(round));
@@ -732,34 +728,6 @@ private slots:
         QVERIFY(execOnNode2(QStringLiteral("rm %1").arg(shellQuote(rep->path + QStringLiteral("/n2evil")))));
     }
 };
-
-namespace {
-
-// Swaps two names (a folder of the share and a link out of it) as fast as it can, until stopped.
-class Swapper
-{
-public:
-    Swapper(const QString &a, const QString &b)
-        : m_thread([this, x = QFile::encodeName(a), y = QFile::encodeName(b)] {
-              while (!m_stop.load()) {
-                  ::renameat2(AT_FDCWD, x.constData(), AT_FDCWD, y.constData(), RENAME_EXCHANGE);
-                  ::sched_yield();
-              }
-          })
-    {
-    }
-    ~Swapper()
-    {
-        m_stop = true;
-        m_thread.join();
-    }
-
-private:
-    std::atomic<bool> m_stop{false};
-    std::thread m_thread;
-};
-
-} // namespace
 
 QTEST_GUILESS_MAIN(TestShares)
 #include "tst_shares.moc"
