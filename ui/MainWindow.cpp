@@ -6,6 +6,7 @@
 #include "common/StateStyle.h"
 #include "common/ElidedToolTips.h"
 #include "common/Theme.h"
+#include "common/DataDirectoryCheck.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "files/OutputFilesView.h"
@@ -40,7 +41,11 @@ int runMainWindow()
 {
     // Startup is the one place the GUI thread touches the database: once, before any window.
     const QString databasePath = DataPaths::databasePath();
-    QDir().mkpath(DataPaths::dataDirectory());
+    // Another user's (or a writable) data directory would let them act as this user.
+    if (auto safe = DataDirectoryCheck::verify(DataPaths::dataDirectory()); !safe) {
+        QMessageBox::critical(nullptr, QObject::tr("TrainDesk"), safe.error());
+        return 1;
+    }
     {
         Store store;
         if (auto opened = store.open(databasePath); !opened) {

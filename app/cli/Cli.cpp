@@ -2,6 +2,7 @@
 
 #include "Command.h"
 
+#include "common/DataDirectoryCheck.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "store/Store.h"
@@ -129,6 +130,11 @@ int run(const QStringList &arguments)
         return 2;
     }
 
+    // Another user's (or a writable) data directory would let them act as this user.
+    if (auto safe = DataDirectoryCheck::verify(DataPaths::dataDirectory()); !safe) {
+        err << "error: " << safe.error() << '\n';
+        return 1;
+    }
     Store store;
     if (!command->opensStore) {
         Context context(parser, store, out, err);

@@ -1,5 +1,7 @@
 #include "Command.h"
 
+#include "TerminalText.h"
+
 #include "JsonQuery.h"
 
 #include "store/Store.h"
@@ -55,7 +57,12 @@ int Context::print(const QJsonValue &json, const QString &text)
         out.flush();
         return 0;
     }
-    out << (this->json() ? toJsonText(json) : text);
+    // JSON escapes control characters itself; text for a terminal gets them made visible
+    // (names and values may come from files and nodes others write).
+    if (this->json())
+        out << toJsonText(json);
+    else
+        out << (TerminalText::isTerminal(stdout) ? TerminalText::sanitized(text) : text);
     out.flush();
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "MetricSeries.h"
 #include "ProgressPrinter.h"
 #include "SystemMetricsTable.h"
+#include "TerminalText.h"
 
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
@@ -533,6 +534,7 @@ QList<Command> jobCommands()
         Job job = ref->job;
         QFile stdoutFile;
         stdoutFile.open(stdout, QIODevice::WriteOnly);
+        const bool onTerminal = TerminalText::isTerminal(stdout);
         bool seen = false;
         for (;;) {
             const bool ended = isFinished(job.state);
@@ -569,7 +571,8 @@ QList<Command> jobCommands()
                         return c.error(chunk.error());
                     if (chunk->isEmpty())
                         break;
-                    stdoutFile.write(*chunk);
+                    // A job's output on a terminal: its control sequences shown, not obeyed.
+                    stdoutFile.write(onTerminal ? TerminalText::sanitized(*chunk) : *chunk);
                     stdoutFile.flush();
                     offset += chunk->size();
                 }

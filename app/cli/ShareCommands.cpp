@@ -143,10 +143,17 @@ int listFiles(Context &c)
     QJsonArray array;
     for (const RemoteFileInfo &e : *entries) {
         const QString modified = e.modified.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        t.rows.append({e.name, e.isDirectory ? QStringLiteral("directory") : QStringLiteral("file"),
-                       e.isDirectory ? QString() : QString::number(e.size), modified});
-        array.append(QJsonObject{{"name", e.name}, {"isDirectory", e.isDirectory}, {"size", e.size},
-                                 {"modified", e.modified.toUTC().toString(Qt::ISODate)}});
+        // A link is shown as a link, with where it points: never as what it points to.
+        const QString type = e.isLink ? QStringLiteral("link to %1").arg(e.linkTarget)
+                             : e.isDirectory ? QStringLiteral("directory") : QStringLiteral("file");
+        t.rows.append({e.name, type, e.isDirectory || e.isLink ? QString() : QString::number(e.size), modified});
+        QJsonObject entry{{"name", e.name}, {"isDirectory", e.isDirectory}, {"size", e.size},
+                          {"modified", e.modified.toUTC().toString(Qt::ISODate)}};
+        if (e.isLink) {
+            entry.insert(QStringLiteral("isLink"), true);
+            entry.insert(QStringLiteral("linkTarget"), e.linkTarget);
+        }
+        array.append(entry);
     }
     return c.print(array, t);
 }

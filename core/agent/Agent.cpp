@@ -1,6 +1,7 @@
 #include "Agent.h"
 
 #include "AgentChannel.h"
+#include "common/DataDirectoryCheck.h"
 #include "NodeSampling.h"
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
@@ -54,7 +55,9 @@ Agent::~Agent() = default;
 
 VoidResult Agent::start()
 {
-    QDir().mkpath(m_options.dataDirectory);
+    // Another user's (or a writable) data directory would let them act as this user.
+    if (auto safe = DataDirectoryCheck::verify(m_options.dataDirectory); !safe)
+        return safe;
     m_lock = std::make_unique<QLockFile>(AgentChannel::lockPath(m_options.dataDirectory));
     // A lock left by a killed agent names a dead pid: QLockFile takes it over.
     m_lock->setStaleLockTime(0);

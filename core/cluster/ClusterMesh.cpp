@@ -49,9 +49,14 @@ QString removeFolderCommand(const Cluster &cluster, const QString &publicKeyLine
 
 } // namespace
 
+QString globalId(const Cluster &cluster)
+{
+    return QStringLiteral("%1-%2").arg(DataPaths::installationId()).arg(cluster.id);
+}
+
 QString directoryRelativePath(const Cluster &cluster)
 {
-    return QStringLiteral(".traindesk/clusters/%1-%2").arg(cluster.workspaceId).arg(cluster.name);
+    return QStringLiteral(".traindesk/clusters/%1-%2").arg(globalId(cluster), cluster.name);
 }
 
 QString configRelativePath(const Cluster &cluster) { return directoryRelativePath(cluster) + QStringLiteral("/ssh_config"); }
@@ -59,7 +64,7 @@ QString configRelativePath(const Cluster &cluster) { return directoryRelativePat
 QString localKeyPath(const Cluster &cluster)
 {
     return DataPaths::dataDirectory()
-        + QStringLiteral("/ssh/clusters/%1-%2/id_ed25519").arg(cluster.workspaceId).arg(cluster.name);
+        + QStringLiteral("/ssh/clusters/%1-%2/id_ed25519").arg(globalId(cluster), cluster.name);
 }
 
 VoidResult setUp(const Cluster &cluster, const QList<Node> &nodes, const TransportOpener &open)

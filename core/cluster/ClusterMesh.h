@@ -19,7 +19,11 @@ namespace ClusterMesh {
 
 using TransportOpener = std::function<Result<std::shared_ptr<Transport>>(const Node &)>;
 
-// Relative to the head node's home directory.
+// The cluster's id on every machine: this data directory's installation id and the
+// cluster's id in it ("9f3c1a2b4d5e6f70-3"), so that clusters of two data directories on one
+// node (equal names and store ids) never share a folder or a key.
+QString globalId(const Cluster &cluster);
+// Relative to the head node's home directory: .traindesk/clusters/<globalId>-<name>.
 QString directoryRelativePath(const Cluster &cluster);
 QString configRelativePath(const Cluster &cluster);
 

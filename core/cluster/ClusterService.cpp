@@ -382,8 +382,22 @@ Result<QList<SetupLog>> ClusterService::runSetup(const QString &workspace, const
     const auto cluster = findCluster(workspace, clusterName);
     if (!cluster)
         return cluster.failure();
-    if (cluster->setupTask.isEmpty())
+    // The head node's cluster folder and keys first (how mpirun reaches the other nodes):
+    // made again whole, whatever happened to them (removed, a key replaced).
+    const QList<Node> all = m_store.allNodes(cluster->id);
+    if (cluster->kind == ClusterKind::Ssh && all.size() > 1) {
+        if (auto meshed = ClusterMesh::setUp(*cluster, all, [&](const Node &n) { return openTransport(*cluster, n); }); !meshed)
+            return fail(QStringLiteral("cluster '%1': cannot repair SSH between the nodes: %2").arg(clusterName, meshed.error()));
+        if (events.message)
+            events.message(QStringLiteral("The head node %1's cluster folder ~/%2 and the cluster's key on every node are "
+                                          "set up again")
+                               .arg(all.first().name, ClusterMesh::directoryRelativePath(*cluster)));
+    }
+    if (cluster->setupTask.isEmpty()) {
+        if (cluster->kind == ClusterKind::Ssh && all.size() > 1)
+            return QList<SetupLog>{};  // the repair was all there was to do
         return fail(QStringLiteral("cluster '%1' has no setup task").arg(clusterName));
+    }
     const auto nodes = nodesForSetup(*cluster, nodeNames);
     if (!nodes)
         return nodes.failure();

@@ -86,8 +86,10 @@ public:
     Result<int> exec(const QString &workspace, const QString &cluster, const QString &node, const QString &command,
                      const ExecHandlers &handlers, const CancelFlag *cancel = nullptr, int timeoutMs = 0);
     Result<QList<SetupLog>> setupLogs(const QString &workspace, const QString &cluster, const QString &node = {});
-    // Runs the cluster's setup task again (after its script changed, say) on the named
-    // nodes, or on every node in service when none is named, in parallel. The nodes are
+    // Repairs SSH between the nodes of an SSH cluster of several nodes first (the head
+    // node's cluster folder and keys, ClusterMesh::setUp), then runs the cluster's setup task
+    // again (after its script changed, say) on the named nodes, or on every node in service
+    // when none is named, in parallel; with no setup task the repair is all. The nodes are
     // preparing meanwhile, then idle, or unusable with the reason. Refused for nodes that
     // run a job. One log per node, in node order; a failed run is a log, not a failure.
     Result<QList<SetupLog>> runSetup(const QString &workspace, const QString &cluster, const QStringList &nodeNames,

@@ -336,6 +336,13 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         !ok)
         return ok;
+    // The secrets' values: read and removed by the launch script before its first step.
+    if (!plan->secretsFile.isEmpty()) {
+        if (auto ok = transport.writeFile(plan->secretsFilePath(), plan->secretsFile.toUtf8(),
+                                          QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            !ok)
+            return ok;
+    }
     // The launch token: mkdir is atomic on the node, so of two launches of one job (a
     // scheduler killed after this point and started again) only the first goes on.
     const QString token = shellQuote(plan->jobDir + QLatin1Char('/') + launchTokenName());
@@ -347,9 +354,12 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     // The launch script carries the job's marker from its start (and runs in the job's scope
     // where the node has one), so the sweeper waits for it and its clean-up steps too.
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
-                                             + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath()));
-    if (!pid)
+                                             + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath(),
+                                                                       m_terminateGraceMs / 1000));
+    if (!pid) {
+        transport.remove(plan->secretsFilePath());  // nothing will read it
         return pid.failure();
+    }
     job.pid = *pid;
     return m_store.updateJob(job);
 }
@@ -420,17 +430,18 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         return adoptLaunch(*job, **transport);
     const QString exitCodePath = job->jobDir + QStringLiteral("/exit_code");
     auto exitCode = readExitCode(**transport, exitCodePath);
-    if (!exitCode) {
-        const auto alive = (*transport)->exec(aliveCommand(job->pid, false), 15000);
-        if (!alive)
-            return job;  // node unreachable for now: look again next time
-        if (alive->exitCode == 0) {
-            if (job->state == JobState::Terminating)
-                killAfterGrace(*job, **transport);
-            return job;  // still running
-        }
-        exitCode = readExitCode(**transport, exitCodePath);  // it may have ended between the two looks
+    // The job has ended when its launch process has, not when the exit code is written:
+    // under the reaper (JobReaper) that is when nothing the job started is left.
+    const auto alive = (*transport)->exec(aliveCommand(job->pid, false), 15000);
+    if (!alive)
+        return job;  // node unreachable for now: look again next time
+    if (alive->exitCode == 0) {
+        if (job->state == JobState::Terminating)
+            killAfterGrace(*job, **transport);
+        return job;  // still running
     }
+    if (!exitCode)
+        exitCode = readExitCode(**transport, exitCodePath);  // it may have ended between the two looks
     if (job->state == JobState::Terminating) {
         finish(*job, JobState::Failed, exitCode ? std::optional<int>(exitCode->first) : std::nullopt,
                {jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated by the user"))},
@@ -618,8 +629,13 @@ void JobRunner::killAfterGrace(const Job &job, Transport &transport)
     if (!requested || job.pid <= 0)
         return;
     const qint64 since = QDateTime::currentSecsSinceEpoch() - requested->trimmed().toLongLong();
+    // The reaper (JobReaper) kills all the job holds on SIGUSR1, itself last; killing its
+    // process group would kill it first and leave what left the group.
     if (since * 1000 >= m_terminateGraceMs)
-        transport.exec(QStringLiteral("kill -KILL -%1 2>/dev/null; true").arg(job.pid), 15000);
+        transport.exec(QStringLiteral("if grep -qs '^reaper' %1; then kill -USR1 %2; else kill -KILL -%2; fi 2>/dev/null; true")
+                           .arg(shellQuote(job.jobDir + QLatin1Char('/') + JobScope::trackingFileName()))
+                           .arg(job.pid),
+                       15000);
 }
 
 } // namespace TrainDesk

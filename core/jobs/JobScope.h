@@ -14,11 +14,14 @@ namespace JobScope {
 
 // The scope unit of a job: traindesk-job-<uuid>.scope.
 QString unitName(const QString &jobUuid);
-// In the job directory: "scope <unit>" or "marker", as the launch chose.
+// In the job directory: "reaper [cgroup <path>]", "scope <unit>" or "marker", as the launch chose.
 QString trackingFileName();
-// Shell text for the head node: exports the marker, then execs /bin/sh `scriptPath` in the
-// job's scope when `systemd-run --user --scope` works there, else directly (same pid both ways).
-QString launchCommand(const QString &jobUuid, const QString &jobDir, const QString &scriptPath);
+// Shell text for the head node: exports the marker, then execs /bin/sh `scriptPath` under
+// the job's reaper (JobReaper: a subreaper, and a cgroup where cgroup v2 is writable, ending
+// what is left `graceSeconds` after SIGTERM) where perl is there, else in the job's scope when
+// `systemd-run --user --scope` works there, else directly (the launch's pid is the job's pid
+// every way).
+QString launchCommand(const QString &jobUuid, const QString &jobDir, const QString &scriptPath, int graceSeconds = 10);
 // Shell text: sends `signal` (TERM, KILL) to every process in the job's scope; nothing, and
 // no output, where there is none.
 QString signalCommand(const QString &jobUuid, const QString &signal);

@@ -537,13 +537,16 @@ struct Builder
         if (spec.containerSettings && spec.containerSettings->imageSourceRegistry.credentials)
             in.registryPassword = spec.containerSettings->imageSourceRegistry.credentials->password.value_or(QString());
         in.limit = plan.maxWallClockTime;
-        plan.launchScript = launchScript(in, true);
-        plan.launchScriptShown = launchScript(in, false);
+        plan.launchScript = launchScript(in);
+        plan.launchScriptShown = plan.launchScript;
+        plan.secretsFile = secretsFileText(in);
         return plan;
     }
 };
 
 } // namespace
+
+QString LaunchPlan::secretsFilePath() const { return jobDir + QLatin1Char('/') + secretsFileName(); }
 
 QString rankNodesText(const QStringList &rankNodes)
 {

@@ -77,13 +77,15 @@ struct LaunchPlan
     WallClockTime maxWallClockTime = WallClockTime::defaultLimit();
     bool maxWallClockTimeIsDefault = true;
     QString commandLine;       // what the head node runs (mpirun ... or the custom command)
-    QString launchScript;      // the script the head node runs detached (holds secret values)
-    QString launchScriptShown; // the same with every secret value replaced by <secret>
+    QString launchScript;      // the script the head node runs detached (no secret value: see secretsFile)
+    QString launchScriptShown; // what is shown of it: the script itself, as it holds no secret
+    QString secretsFile;       // the secrets' exports (secretsFilePath, owner only), read and removed by the script
     QString batchScript;       // Slurm clusters: the sbatch script that runs launch.sh in its allocation
 
     QString hostfilePath() const { return jobDir + QStringLiteral("/hostfile"); }
     QString launchScriptPath() const { return jobDir + QStringLiteral("/launch.sh"); }
     QString exitCodePath() const { return jobDir + QStringLiteral("/exit_code"); }
+    QString secretsFilePath() const;
     QString batchScriptPath() const { return jobDir + QStringLiteral("/batch.sh"); }
     QString describe() const;  // human-readable, for `job plan` (no secret values)
     QJsonObject toJson() const;  // for `job plan -o json` (no secret values)

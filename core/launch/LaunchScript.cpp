@@ -96,7 +96,19 @@ QString onEveryNode(const QStringList &texts, const QList<Node> &nodes, const QS
     return command;
 }
 
-QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
+QString secretsFileName() { return QStringLiteral("secrets.env"); }
+
+QString secretsFileText(const LaunchScriptInput &in)
+{
+    QString text;
+    for (const auto &[name, value] : in.secrets)
+        text += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
+    if (!in.registryPassword.isEmpty())
+        text += QStringLiteral("export %1=%2\n").arg(ContainerCommands::registryPasswordVariable, shellQuote(in.registryPassword));
+    return text;
+}
+
+QString launchScript(const LaunchScriptInput &in)
 {
     const QString headNode = in.nodes.isEmpty() ? QStringLiteral("head") : in.nodes.first().name;
     const QString logFile = QStringLiteral("stdouterr/execution-%1.log").arg(headNode);
@@ -111,15 +123,27 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     QString s;
     s += QStringLiteral("#!/bin/sh\n# TrainDesk launch script for job %1. Generated.\n").arg(in.title);
     s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(in.jobDir));
-    s += QStringLiteral("echo $$ > pid\n");
+    // Under the job's reaper (jobs/JobReaper) the job's pid is the reaper's, and it is the one
+    // that ends everything the job started; else the script leads the job's process group.
+    s += QStringLiteral("echo \"${TRAINDESK_REAPER_PID:-$$}\" > pid\n");
+    s += QStringLiteral("stop_job() {\n"
+                        "  if [ -z \"$TRAINDESK_REAPER_PID\" ]; then kill -\"$1\" -$$ 2>/dev/null\n"
+                        "  elif [ \"$1\" = KILL ]; then kill -USR1 \"$TRAINDESK_REAPER_PID\"\n"
+                        "  else kill -TERM \"$TRAINDESK_REAPER_PID\"; fi\n"
+                        "}\n");
     // The exit code's file is made now, full size, and written in place at the end: a job
     // that fills its disk still records how it ended (no new block is needed then).
     s += QStringLiteral("printf '%-15s\\n' '' > exit_code.tmp\n");
     s += QStringLiteral("printf '%-31s\\n' '' > failed_step.tmp\n");
     for (const auto &[name, value] : in.environment)
         s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
-    for (const auto &[name, value] : in.secrets)
-        s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(revealSecrets ? value : secretShown()));
+    // Secret values live in the secrets file only as long as it takes to read it: never in
+    // this script, and gone from the job directory before any step runs.
+    if (!in.secrets.isEmpty() || !in.registryPassword.isEmpty()) {
+        for (const auto &[name, value] : in.secrets)
+            s += QStringLiteral("# %1=%2 (from %3)\n").arg(name, secretShown(), secretsFileName());
+        s += QStringLiteral("if [ -f %1 ]; then . ./%1; fi; rm -f %1\n").arg(secretsFileName());
+    }
     for (const auto &[name, expression] : in.computed)
         s += QStringLiteral("export %1=\"$(%2)\"\n").arg(name, expression);
     if (!in.trainerDirectory.isEmpty())
@@ -173,12 +197,12 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
                         "  log 'maximum wall clock time (%2) exceeded: terminating the job'\n"
                         "  echo 'TrainDesk: the job ran longer than its maximum wall clock time (%2) and was terminated' "
                         ">> stdouterr/stderr.txt\n"
-                        "  kill -TERM -$$ 2>/dev/null\n"
+                        "  stop_job TERM\n"
                         "  sleep %3 & s=$!\n"
                         "  wait $s || exit 0\n"
                         "  log 'the job did not stop within %3 s of SIGTERM: killing it'\n"
                         "  record_exit 137\n"
-                        "  kill -KILL -$$\n"
+                        "  stop_job KILL\n"
                         ") &\n"
                         "watchdog=$!\n")
              .arg(in.limit.seconds())
@@ -187,12 +211,8 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
 
     if (!in.setupTexts.isEmpty()) {
         QStringList setupPassed = passed;
-        if (!in.registryPassword.isEmpty()) {
-            s += QStringLiteral("export %1=%2\n")
-                     .arg(ContainerCommands::registryPasswordVariable,
-                          shellQuote(revealSecrets ? in.registryPassword : secretShown()));
+        if (!in.registryPassword.isEmpty())  // exported from the secrets file; for the setup only
             setupPassed << ContainerCommands::registryPasswordVariable;
-        }
         s += QStringLiteral("log 'node setup started'\n");
         s += backgroundStep(onEveryNode(withNodeLogs(in.setupTexts, in.nodes, QStringLiteral("node setup"), false), in.nodes,
                                         in.hostfilePath, setupPassed, in.slurm),

@@ -34,10 +34,16 @@ struct LaunchScriptInput
 };
 
 // The POSIX shell script the runner starts detached on the head node (its process group's
-// leader). It runs node setup, job preparation and the job, records exit_code (and
-// failed_step when a step before the job failed), enforces the wall clock limit, and cleans
-// up on every node. With `revealSecrets` false every secret value reads <secret>.
-QString launchScript(const LaunchScriptInput &input, bool revealSecrets);
+// leader, or its reaper's child). It runs node setup, job preparation and the job, records
+// exit_code (and failed_step when a step before the job failed), enforces the wall clock
+// limit, and cleans up on every node. It holds no secret value: those it reads from the
+// job directory's secrets file (secretsFileText), which it removes before anything runs.
+QString launchScript(const LaunchScriptInput &input);
+// The secrets file's name in the job directory.
+QString secretsFileName();
+// Its text (owner-only, sourced then removed by the launch script): an export of each
+// secret and of the registry password; empty when the job has none.
+QString secretsFileText(const LaunchScriptInput &input);
 
 // Runs per-node shell `texts` on `nodes`: directly when the job has one node, else under
 // one mpirun with an app context per node. `environment` names the variables to pass.

@@ -1,5 +1,6 @@
 #include "NodeUpload.h"
 
+#include "NodeShareCommands.h"
 #include "common/SafeFiles.h"
 #include "common/ShellQuote.h"
 #include "transport/SftpClient.h"
@@ -15,35 +16,53 @@ namespace {
 struct NodeState
 {
     const Target *target;
-    QString error;   // the node's first failure; it is left out from then on
-    QString staged;  // the current file's staged copy on the node
+    QString error;    // the node's first failure; it is left out from then on
+    QString staging;  // the node user's private staging folder
+    QString staged;   // the current file's staged copy there
+    QString part;     // its part file in the share's folder, once moved in
+};
+
+// Where the upload goes on one node: the share's root and the folder in it.
+struct Place
+{
+    QString what;
+    QString root;
+    QString relative;
 };
 
 // One try at the lock: a folder made by mkdir (atomic on every file system, NFS included)
-// holding its owner's token. Exit 0: taken; 5: held (the owner's token printed); 6: held
-// for more than a minute, when a commit takes milliseconds: its owner is gone.
-QString tryLockCommand(const QString &lock)
+// holding its owner's token, in the share's folder entered without following links.
+// Exit 0: taken; 5: held (the owner's token printed); 7: held for more than a minute, when a
+// commit takes milliseconds: its owner is gone.
+QString tryLockCommand(const Place &place)
 {
-    return QStringLiteral("l=%1; if mkdir -- \"$l\" 2>/dev/null; then printf '%s' %2 > \"$l/owner\"; exit 0; fi; "
-                          "if [ -n \"$(find \"$l\" -maxdepth 0 -mmin +1 2>/dev/null)\" ]; then exit 6; fi; "
-                          "cat \"$l/owner\" 2>/dev/null; exit 5")
-        .arg(shellQuote(lock), shellQuote(SafeFiles::processToken()));
+    return NodeShareCommands::inFolder(
+        place.root, place.relative,
+        QStringLiteral("l=./%1; if mkdir -- \"$l\" 2>/dev/null; then printf '%s' %2 > \"$l/owner\"; exit 0; fi; "
+                       "if [ -n \"$(find \"$l\" -maxdepth 0 -mmin +1 2>/dev/null)\" ]; then exit 7; fi; "
+                       "cat \"$l/owner\" 2>/dev/null; exit 5\n")
+            .arg(lockName(), shellQuote(SafeFiles::processToken())));
+}
+
+QString dropLockCommand(const Place &place)
+{
+    return NodeShareCommands::inFolder(place.root, place.relative, QStringLiteral("rm -rf -- ./%1\n").arg(lockName()));
 }
 
 // Waits for the lock, breaking one whose owner was killed (a process of this machine that
 // has ended, or a minute old); false when it cannot be had in 90 s.
-bool takeLock(Transport &node, const QString &lock)
+bool takeLock(Transport &node, const Place &place)
 {
     QElapsedTimer waited;
     waited.start();
     while (waited.elapsed() < 90000) {
-        const auto tried = node.exec(tryLockCommand(lock), 30000);
-        if (!tried)
+        const auto tried = node.exec(tryLockCommand(place), 30000);
+        if (!tried || tried->exitCode == NodeShareCommands::linkOnTheWay)
             return false;
         if (tried->exitCode == 0)
             return true;
-        if (tried->exitCode == 6 || (tried->exitCode == 5 && SafeFiles::processIsGone(QString::fromUtf8(tried->stdOut)))) {
-            node.exec(QStringLiteral("rm -rf -- %1").arg(shellQuote(lock)), 30000);
+        if (tried->exitCode == 7 || (tried->exitCode == 5 && SafeFiles::processIsGone(QString::fromUtf8(tried->stdOut)))) {
+            node.exec(dropLockCommand(place), 30000);
             continue;
         }
         QThread::msleep(20);
@@ -51,55 +70,106 @@ bool takeLock(Transport &node, const QString &lock)
     return false;
 }
 
-void sweepStaleParts(Transport &node, const QString &folder)
+// Part files of killed uploads in the share's folder, looked at and removed in the folder entered.
+void sweepStaleParts(Transport &node, const Place &place)
 {
-    const auto entries = node.list(folder);
+    const auto listed = node.exec(NodeShareCommands::listCommand(place.root, place.relative), 30000);
+    if (!listed || listed->exitCode != 0)
+        return;
+    const auto entries = NodeShareCommands::parseList(listed->stdOut);
+    if (!entries)
+        return;
+    QStringList stale;
+    for (const RemoteFileInfo &e : *entries) {
+        if (!e.isDirectory && !e.isLink && SafeFiles::isStalePart(e.name, e.modified))
+            stale << QStringLiteral("./") + e.name;
+    }
+    if (!stale.isEmpty())
+        node.exec(NodeShareCommands::inFolder(place.root, place.relative, QStringLiteral("rm -f -- %1\n").arg(shellJoin(stale))), 30000);
+}
+
+// Staged copies of killed uploads (their writer, a process of this machine, has ended).
+void sweepStaging(Transport &node, const QString &staging)
+{
+    const auto entries = node.list(staging);
     if (!entries)
         return;
     for (const RemoteFileInfo &e : *entries) {
         if (!e.isDirectory && SafeFiles::isStalePart(e.name, e.modified))
-            node.remove(folder + QLatin1Char('/') + e.name);
+            node.remove(staging + QLatin1Char('/') + e.name);
     }
 }
 
-void removeStaged(NodeState &s)
-{
-    if (s.staged.isEmpty())
-        return;
-    s.target->transport->remove(s.staged);
-    s.target->transport->remove(SftpClient::remotePartPath(s.staged));  // what an interrupted SFTP copy leaves
-    s.staged.clear();
-}
-
-// Renames the staged copy over the target on one node, saying so when the target is a folder.
-VoidResult commit(NodeState &s, const QString &target)
+void removeStaged(NodeState &s, const Place &place)
 {
     Transport &node = *s.target->transport;
-    if (auto renamed = node.rename(s.staged, target); !renamed) {
-        const auto existing = node.stat(target);
-        removeStaged(s);
-        if (existing && existing->isDirectory)
-            return fail(QStringLiteral("%1 is a folder: nothing was replaced").arg(target));
-        return renamed;
+    if (!s.staged.isEmpty()) {
+        node.remove(s.staged);
+        node.remove(SftpClient::remotePartPath(s.staged));  // what an interrupted SFTP copy leaves
+        s.staged.clear();
     }
-    s.staged.clear();
+    if (!s.part.isEmpty()) {
+        node.exec(NodeShareCommands::inFolder(place.root, place.relative, QStringLiteral("rm -f -- %1\n").arg(shellQuote(QStringLiteral("./") + s.part))), 30000);
+        s.part.clear();
+    }
+}
+
+// Runs one of NodeShareCommands' commands on the node of `s`; its failure in words.
+VoidResult run(NodeState &s, const QString &command, const QString &path)
+{
+    const auto ran = s.target->transport->exec(command, 6 * 3600 * 1000);  // a move across file systems copies
+    if (!ran)
+        return ran.failure();
+    if (ran->exitCode != 0)
+        return fail(NodeShareCommands::reason(path, *ran));
     return {};
+}
+
+// The staged copy moved into the share's folder as a part file (a copy across file systems).
+VoidResult moveIn(NodeState &s, const Place &place, const QString &partName, const QString &folder)
+{
+    const auto moved = run(s, NodeShareCommands::moveInCommand(place.root, place.relative, s.staged, partName), folder);
+    s.staged.clear();  // moved, or removed by the command
+    if (moved)
+        s.part = partName;
+    return moved;
+}
+
+// Renames the part file over the target on one node, saying so when the target is a folder.
+VoidResult commit(NodeState &s, const Place &place, const QString &name, const QString &target)
+{
+    const auto placed = run(s, NodeShareCommands::commitCommand(place.root, place.relative, s.part, name), target);
+    s.part.clear();  // renamed, or removed by the command
+    return placed;
 }
 
 } // namespace
 
 QString lockName() { return QStringLiteral(".traindesk-lock"); }
 
-ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const QString &folder, const QStringList &files,
-                          qint64 totalBytes, const CancelFlag *cancel, const ShareUpload::Progress &progress)
+ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const QString &root, const QString &relative,
+                          const QStringList &files, qint64 totalBytes, const CancelFlag *cancel,
+                          const ShareUpload::Progress &progress)
 {
     ShareUpload::Outcome outcome;
+    const Place place{what, root, relative};
+    const QString folder = relative.isEmpty() ? root : root + QLatin1Char('/') + relative;
     QList<NodeState> states;
     for (const Target &t : nodes)
-        states.append({&t, t.error, {}});
+        states.append({&t, t.error, {}, {}, {}});
     for (NodeState &s : states) {
-        if (s.error.isEmpty())
-            sweepStaleParts(*s.target->transport, folder);
+        if (!s.error.isEmpty())
+            continue;
+        sweepStaleParts(*s.target->transport, place);
+        const auto staging = s.target->transport->exec(NodeShareCommands::stagingFolderCommand(), 30000);
+        if (!staging)
+            s.error = staging.error();
+        else if (staging->exitCode != 0)
+            s.error = QString::fromLocal8Bit(staging->stdErr).trimmed();
+        else
+            s.staging = QString::fromUtf8(staging->stdOut).trimmed();
+        if (!s.staging.isEmpty())
+            sweepStaging(*s.target->transport, s.staging);
     }
     const auto live = [&states] {
         QList<NodeState *> alive;
@@ -114,27 +184,31 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
     for (const QString &file : files) {
         const QString name = QFileInfo(file).fileName();
         const QString target = folder + QLatin1Char('/') + name;
+        const QString partName = QFileInfo(SafeFiles::uniquePartPath(target)).fileName();
         const qint64 size = QFileInfo(file).size();
-        // 1. A staged copy of this upload's own on every node.
+        // 1. A staged copy of this upload's own on every node, moved into the share's folder.
         for (NodeState *s : live()) {
             if (progress)
                 progress(done, totalBytes, name);
-            s->staged = SafeFiles::uniquePartPath(target);
+            s->staged = s->staging + QLatin1Char('/') + partName;
             TransferOptions options;
             options.cancel = cancel;
             options.progress = [&progress, done, totalBytes, &name](qint64 fileDone, qint64) {
                 if (progress)
                     progress(done + fileDone, totalBytes, name);
             };
-            if (auto sent = s->target->transport->upload(file, s->staged, options); !sent) {
-                if (cancel && cancel->isCancelled()) {
-                    // A cancelled upload is not resumed: nothing of this file is left behind.
-                    for (NodeState &other : states)
-                        removeStaged(other);
-                    outcome.error = QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size());
-                    return outcome;
-                }
-                removeStaged(*s);
+            auto sent = s->target->transport->upload(file, s->staged, options);
+            if (!sent && cancel && cancel->isCancelled()) {
+                // A cancelled upload is not resumed: nothing of this file is left behind.
+                for (NodeState &other : states)
+                    removeStaged(other, place);
+                outcome.error = QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size());
+                return outcome;
+            }
+            if (sent)
+                sent = moveIn(*s, place, partName, folder);
+            if (!sent) {
+                removeStaged(*s, place);
                 s->error = sent.error();
             }
             done += size;
@@ -144,14 +218,13 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
         if (ready.isEmpty())
             break;
         Transport &lockNode = *ready.first()->target->transport;
-        const QString lock = folder + QLatin1Char('/') + lockName();
-        const bool holding = takeLock(lockNode, lock);
+        const bool holding = takeLock(lockNode, place);
         for (NodeState *s : ready) {
-            if (auto placed = commit(*s, target); !placed)
+            if (auto placed = commit(*s, place, name, target); !placed)
                 s->error = placed.error();
         }
         if (holding)
-            lockNode.exec(QStringLiteral("rm -rf -- %1").arg(shellQuote(lock)), 30000);
+            lockNode.exec(dropLockCommand(place), 30000);
         if (live().isEmpty())
             break;
         ++outcome.copied;

@@ -1,6 +1,8 @@
 // ShareService: directories and files of a share, on this machine or on the nodes.
 #include "ShareService.h"
 
+#include "LocalShareFiles.h"
+#include "NodeShareCommands.h"
 #include "NodeUpload.h"
 #include "common/FileCompare.h"
 #include "common/SafeFiles.h"
@@ -46,12 +48,55 @@ Result<QString> confinedPath(const Share &share, const QString &path, Transport 
 }
 
 
-RemoteFileInfo fromLocal(const QFileInfo &info)
+const std::atomic<bool> notCancelled{false};
+
+QString what(const Share &share) { return QStringLiteral("share '%1'").arg(share.name); }
+
+// Runs one of NodeShareCommands' commands (a walk that follows no link) on a node; its output.
+Result<QByteArray> onNode(const Share &share, Transport &node, const QString &command, const QString &path)
 {
-    return {info.fileName(), info.isDir() ? 0 : info.size(), info.lastModified(), info.isDir()};
+    const auto ran = node.exec(command, 120000);
+    if (!ran)
+        return fail(QStringLiteral("%1: %2").arg(what(share), ran.error()));
+    if (ran->exitCode != 0)
+        return fail(QStringLiteral("%1: node %2: %3").arg(what(share), node.nodeName(), NodeShareCommands::reason(path, *ran)));
+    return ran->stdOut;
 }
 
-const std::atomic<bool> notCancelled{false};
+// The node's file `relative` of the share, read through the walk that follows no link and
+// streamed into a part file of `target`'s, which replaces `target` when complete.
+VoidResult downloadFromNode(const Share &share, Transport &node, const QString &relative, const QString &target,
+                            const TransferOptions &options)
+{
+    const QString source = QDir::cleanPath(share.path + QLatin1Char('/') + relative);
+    const auto info = node.stat(source);  // its size, for progress only: what is read is checked on the node
+    QFile part(SafeFiles::uniquePartPath(target));
+    if (!part.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), SafeFiles::errorText(errno)));
+    qint64 done = 0;
+    bool written = true;
+    ExecHandlers handlers;
+    handlers.onStdOut = [&](const QByteArray &bytes) {
+        written = written && part.write(bytes) == bytes.size();
+        done += bytes.size();
+        if (options.progress)
+            options.progress(done, info ? info->size : done);
+    };
+    QByteArray said;
+    handlers.onStdErr = [&said](const QByteArray &bytes) { said += bytes.left(4096 - said.size()); };
+    const auto ran = node.exec(NodeShareCommands::readCommand(share.path, relative), handlers, options.cancel, 0);
+    part.close();
+    if (!ran || *ran != 0 || !written || part.error() != QFileDevice::NoError) {
+        part.remove();
+        if (!ran)
+            return fail(QStringLiteral("%1: node %2: %3").arg(what(share), node.nodeName(), ran.error()));
+        if (*ran != 0)
+            return fail(QStringLiteral("%1: node %2: %3")
+                            .arg(what(share), node.nodeName(), NodeShareCommands::reason(source, ExecResult{*ran, {}, said})));
+        return fail(QStringLiteral("cannot write %1: %2").arg(target, SafeFiles::errorText(errno)));
+    }
+    return SafeFiles::replaceAtomically(part.fileName(), target);
+}
 
 } // namespace
 
@@ -63,20 +108,17 @@ Result<QString> ShareService::createDirectory(const Share &share, const QString 
     if (!folder)
         return folder.failure();
     if (share.kind == ShareKind::Local) {
-        QDir().mkpath(share.path);
-        const auto real = confinedPath(share, *folder, nullptr);
-        if (!real)
-            return real.failure();
-        if (!QDir().mkpath(*real))
-            return fail(QStringLiteral("share '%1': cannot create folder %2").arg(share.name, *real));
-        return *real;
+        if (auto made = LocalShareFiles::openFolder(share, ShareUpload::relativePath(share, *folder), true); !made)
+            return made.failure();
+        return *folder;
     }
     const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
     if (!nodes)
         return nodes.failure();
     for (const NodeTransport &n : *nodes) {
-        if (auto made = n.transport->makeDirectories(*folder); !made)
-            return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, made.error()));
+        const QString make = NodeShareCommands::enter(share.path, ShareUpload::relativePath(share, *folder), true);
+        if (auto made = onNode(share, *n.transport, make, *folder); !made)
+            return made.failure();
     }
     return *folder;
 }
@@ -114,14 +156,15 @@ ShareUpload::Outcome ShareService::upload(const Share &share, const QString &dir
         }
         targets.append(target);
     }
+    const QString relative = ShareUpload::relativePath(share, *folder);
     for (NodeUpload::Target &target : targets) {
         if (target.error.isEmpty()) {
-            if (auto made = target.transport->makeDirectories(*folder); !made)
+            if (auto made = onNode(share, *target.transport, NodeShareCommands::enter(share.path, relative, true), *folder); !made)
                 target.error = made.error();
         }
     }
-    return NodeUpload::copy(QStringLiteral("share '%1'").arg(share.name), targets, *folder, files,
-                            *sources * nodes->size(), cancel, progress);
+    return NodeUpload::copy(what(share), targets, QDir::cleanPath(share.path), relative, files, *sources * nodes->size(),
+                            cancel, progress);
 }
 
 Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const QString &directory)
@@ -131,24 +174,25 @@ Result<QList<RemoteFileInfo>> ShareService::listFiles(const Share &share, const 
         return folder.failure();
     QList<RemoteFileInfo> entries;
     if (share.kind == ShareKind::Local) {
-        const auto real = confinedPath(share, *folder, nullptr);
-        if (!real)
-            return real.failure();
-        const QDir dir(*real);
-        if (!dir.exists())
-            return fail(QStringLiteral("share '%1': no folder %2").arg(share.name, directory));
-        for (const QFileInfo &info : dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name))
-            entries.append(fromLocal(info));
+        auto local = LocalShareFiles::list(share, ShareUpload::relativePath(share, *folder));
+        if (!local)
+            return local.failure();
+        entries = *local;
     } else {
         const auto nodes = nodesOf(share, true);
         if (!nodes)
             return nodes.failure();
         if (auto inside = confinedPath(share, *folder, nodes->first().transport.get()); !inside)
             return inside.failure();
-        const auto listed = nodes->first().transport->list(*folder);
+        // Listed in the folder entered without following links: links are listed as links.
+        const QString list = NodeShareCommands::listCommand(share.path, ShareUpload::relativePath(share, *folder));
+        const auto listed = onNode(share, *nodes->first().transport, list, *folder);
         if (!listed)
-            return fail(QStringLiteral("share '%1': %2").arg(share.name, listed.error()));
-        entries = *listed;
+            return listed.failure();
+        auto parsed = NodeShareCommands::parseList(*listed);
+        if (!parsed)
+            return fail(QStringLiteral("%1: node %2: %3").arg(what(share), nodes->first().node.name, parsed.error()));
+        entries = *parsed;
     }
     entries.erase(std::remove_if(entries.begin(), entries.end(),
                                  [](const RemoteFileInfo &e) {
@@ -206,14 +250,9 @@ Result<QString> ShareService::downloadAs(const Share &share, const QString &file
         return fail(QStringLiteral("cannot create folder %1").arg(folder));
     SafeFiles::sweepStaleParts(QFileInfo(target).absolutePath());  // what killed downloads left
     if (share.kind == ShareKind::Local) {
-        const auto real = confinedPath(share, *source, nullptr);
-        if (!real)
-            return real.failure();
-        if (!QFileInfo(*real).isFile())
-            return fail(QStringLiteral("share '%1': no file %2").arg(share.name, file));
-        // Through a part file of its own renamed into place (a full disk named as such).
-        if (auto copied = LocalTransport().download(*real, target, options); !copied)
-            return fail(QStringLiteral("share '%1': %2").arg(share.name, copied.error()));
+        // Opened without following links: the file read is the one inside the share.
+        if (auto copied = LocalShareFiles::download(share, ShareUpload::relativePath(share, *source), target, options); !copied)
+            return copied.failure();
         return target;
     }
     const auto nodes = nodesOf(share, true);
@@ -221,9 +260,8 @@ Result<QString> ShareService::downloadAs(const Share &share, const QString &file
         return nodes.failure();
     if (auto inside = confinedPath(share, *source, nodes->first().transport.get()); !inside)
         return inside.failure();
-    Transport *const node = nodes->first().transport.get();
-    if (auto got = node->download(*source, target, options); !got)
-        return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, nodes->first().node.name, got.error()));
+    if (auto got = downloadFromNode(share, *nodes->first().transport, ShareUpload::relativePath(share, *source), target, options); !got)
+        return got.failure();
     return target;
 }
 
@@ -239,27 +277,17 @@ VoidResult ShareService::deletePath(const Share &share, const QString &path)
     const QString name = QFileInfo(*full).fileName();
     const QString parent = QFileInfo(*full).path();
     if (share.kind == ShareKind::Local) {
-        const auto real = confinedPath(share, parent, nullptr);
-        if (!real)
-            return real.failure();
-        const QFileInfo target(*real + QLatin1Char('/') + name);
-        if (!target.exists() && !target.isSymLink())
-            return fail(QStringLiteral("share '%1': no file or folder %2").arg(share.name, path));
-        const bool removed = target.isDir() && !target.isSymLink() ? QDir(target.filePath()).removeRecursively()
-                                                                   : QFile::remove(target.filePath());
-        if (!removed)
-            return fail(QStringLiteral("share '%1': cannot delete %2").arg(share.name, target.filePath()));
-        return {};
+        return LocalShareFiles::remove(share, ShareUpload::relativePath(share, *full));
     }
     const auto nodes = nodesOf(share, share.kind == ShareKind::ClusterPath);
     if (!nodes)
         return nodes.failure();
     for (const NodeTransport &n : *nodes) {
-        const auto real = confinedPath(share, parent, n.transport.get());
-        if (!real)
+        if (const auto real = confinedPath(share, parent, n.transport.get()); !real)
             return real.failure();
-        if (auto removed = n.transport->remove(*real + QLatin1Char('/') + name, true); !removed)
-            return fail(QStringLiteral("share '%1': node %2: %3").arg(share.name, n.node.name, removed.error()));
+        const QString remove = NodeShareCommands::removeCommand(share.path, ShareUpload::relativePath(share, *full));
+        if (auto removed = onNode(share, *n.transport, remove, *full); !removed)
+            return removed.failure();
     }
     return {};
 }

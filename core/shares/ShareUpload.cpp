@@ -1,11 +1,17 @@
 #include "ShareUpload.h"
 
+#include "LocalShareFiles.h"
 #include "common/SafeFiles.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSet>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace TrainDesk::ShareUpload {
 
@@ -27,6 +33,12 @@ Result<QString> folderPath(const Share &share, const QString &directory)
     if (folder != root && !folder.startsWith(root + QLatin1Char('/')))
         return fail(QStringLiteral("folder '%1' is outside share '%2'").arg(directory, share.name));
     return folder;
+}
+
+QString relativePath(const Share &share, const QString &absolute)
+{
+    const QString root = QDir::cleanPath(share.path);
+    return absolute.size() > root.size() ? absolute.mid(root.size() + 1) : QString();
 }
 
 Result<qint64> checkSources(const QStringList &files)
@@ -64,48 +76,57 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
     if (!sources)
         return failed(sources.error());
     const qint64 total = *sources;
-    // Symbolic links inside the share must not lead the upload out of it. (A local share's
-    // own folder is made when missing, as the upload always did.)
-    QDir().mkpath(share.path);
-    const auto real = SafeFiles::confined(share.path, *folder, QStringLiteral("share '%1' at").arg(share.name));
-    if (!real)
-        return failed(real.error());
-    if (!QDir().mkpath(*real))
-        return failed(QStringLiteral("cannot create folder %1").arg(*real));
-    SafeFiles::sweepStaleParts(*real);
+    // The folder is opened without following links (LocalShareFiles) and everything after
+    // happens in that open folder: a name swapped for a link meanwhile leads nowhere.
+    const auto opened = LocalShareFiles::openFolder(share, relativePath(share, *folder), true);
+    if (!opened)
+        return failed(opened.error());
+    const int dir = opened->get();
+    int error = 0;
+    for (const BeneathFiles::Entry &e : BeneathFiles::list(dir, &error)) {
+        if (S_ISREG(e.info.st_mode) && SafeFiles::isStalePart(e.name, QDateTime::fromSecsSinceEpoch(e.info.st_mtim.tv_sec)))
+            ::unlinkat(dir, QFile::encodeName(e.name).constData(), 0);
+    }
 
     qint64 done = 0;
     QByteArray buffer;
     for (const QString &file : files) {
         const QString name = QFileInfo(file).fileName();
-        const QString target = *real + QLatin1Char('/') + name;
-        if (QFileInfo(target).isDir() && !QFileInfo(target).isSymLink())
+        const QString target = *folder + QLatin1Char('/') + name;
+        struct stat existing {};
+        if (::fstatat(dir, QFile::encodeName(name).constData(), &existing, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(existing.st_mode))
             return failed(QStringLiteral("share '%1': %2 is a folder: %3 was not uploaded").arg(share.name, target, name));
-        if (const auto inside = SafeFiles::confined(share.path, target, QStringLiteral("share '%1' at").arg(share.name)); !inside)
-            return failed(inside.error());
         QFile in(file);
         if (!in.open(QIODevice::ReadOnly))
             return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
         // This upload's own temporary file: concurrent uploads of one name never share one.
-        QFile out(SafeFiles::uniquePartPath(target));
-        if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-            return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno)));
+        const QByteArray part = QFile::encodeName(QFileInfo(SafeFiles::uniquePartPath(target)).fileName());
+        const QString partPath = *folder + QLatin1Char('/') + QFile::decodeName(part);
+        const int fd = ::openat(dir, part.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0)
+            return failed(QStringLiteral("cannot write %1: %2").arg(partPath, SafeFiles::errorText(errno)));
+        QFile out;
+        out.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle);
+        const auto dropPart = [&] {
+            out.close();
+            ::unlinkat(dir, part.constData(), 0);
+        };
         if (progress)
             progress(done, total, name);
         while (!in.atEnd()) {
             if (cancel.load()) {
-                out.remove();
+                dropPart();
                 return failed(QStringLiteral("upload cancelled after %1 of %2 files").arg(outcome.copied).arg(files.size()));
             }
             buffer = in.read(chunkBytes);
             if (buffer.isEmpty() && in.error() != QFileDevice::NoError) {
-                out.remove();
+                dropPart();
                 return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
             }
             if (out.write(buffer) != buffer.size() || !out.flush()) {
                 const QString error = SafeFiles::errorText(errno);
-                out.remove();
-                return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), error));
+                dropPart();
+                return failed(QStringLiteral("cannot write %1: %2").arg(partPath, error));
             }
             done += buffer.size();
             if (progress)
@@ -114,11 +135,17 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
         out.close();
         if (out.error() != QFileDevice::NoError) {
             const QString error = SafeFiles::errorText(errno);
-            out.remove();
-            return failed(QStringLiteral("cannot write %1: %2").arg(out.fileName(), error));
+            ::unlinkat(dir, part.constData(), 0);
+            return failed(QStringLiteral("cannot write %1: %2").arg(partPath, error));
         }
-        if (auto placed = SafeFiles::replaceAtomically(out.fileName(), target); !placed)
-            return failed(placed.error());
+        // rename(2) within the open folder: a link of the target's name is replaced, not followed.
+        if (::renameat(dir, part.constData(), dir, QFile::encodeName(name).constData()) != 0) {
+            const int renameError = errno;
+            ::unlinkat(dir, part.constData(), 0);
+            if (renameError == EISDIR)
+                return failed(QStringLiteral("%1 is a folder: nothing was replaced").arg(target));
+            return failed(QStringLiteral("cannot move %1 into place as %2: %3").arg(partPath, target, SafeFiles::errorText(renameError)));
+        }
         ++outcome.copied;
     }
     return outcome;

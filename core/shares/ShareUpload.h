@@ -24,6 +24,9 @@ using Progress = std::function<void(qint64 done, qint64 total, const QString &fi
 // leave the share. The one place these rules live.
 Result<QString> folderPath(const Share &share, const QString &directory);
 
+// `absolute` (a path folderPath made) relative to the share's folder ("" for the folder).
+QString relativePath(const Share &share, const QString &absolute);
+
 // Checks the files to upload (local regular files, no two with one name, which would land
 // on one another) and returns their total size.
 Result<qint64> checkSources(const QStringList &files);

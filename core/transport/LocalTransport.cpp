@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace TrainDesk {
@@ -21,7 +22,9 @@ namespace {
 
 RemoteFileInfo infoFrom(const QFileInfo &fi)
 {
-    return {fi.fileName(), fi.isDir() ? 0 : fi.size(), fi.lastModified().toUTC(), fi.isDir()};
+    // A link is listed as a link: not the size of what it points to.
+    return {fi.fileName(), fi.isDir() || fi.isSymLink() ? 0 : fi.size(), fi.lastModified().toUTC(), fi.isDir(),
+            fi.isSymLink(), fi.isSymLink() ? fi.symLinkTarget() : QString()};
 }
 
 } // namespace
@@ -164,6 +167,13 @@ VoidResult copyWhole(const QString &from, const QString &to, const TransferOptio
     QFile source(from);
     if (!source.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("localhost: cannot read %1: %2").arg(from, source.errorString()));
+    return LocalTransport::copyOpened(source, from, to, options);
+}
+
+} // namespace
+
+VoidResult LocalTransport::copyOpened(QFile &source, const QString &from, const QString &to, const TransferOptions &options)
+{
     QFile target(SafeFiles::uniquePartPath(to));
     if (!target.open(QIODevice::WriteOnly | QIODevice::NewOnly))
         return fail(QStringLiteral("localhost: cannot write %1: %2").arg(target.fileName(), SafeFiles::errorText(errno)));
@@ -171,7 +181,10 @@ VoidResult copyWhole(const QString &from, const QString &to, const TransferOptio
         target.remove();
         return fail(error);
     };
-    const qint64 total = source.size();
+    struct stat info {};  // of the open file: a file opened by descriptor has no name to look up
+    if (::fstat(source.handle(), &info) != 0)
+        return failed(QStringLiteral("localhost: cannot read %1: %2").arg(from, SafeFiles::errorText(errno)));
+    const qint64 total = info.st_size;
     qint64 done = 0;
     QByteArray buffer(1 << 20, Qt::Uninitialized);
     for (;;) {
@@ -188,7 +201,7 @@ VoidResult copyWhole(const QString &from, const QString &to, const TransferOptio
         if (options.progress)
             options.progress(done, total);
     }
-    target.setPermissions(source.permissions());
+    ::fchmod(target.handle(), info.st_mode & 0777);
     target.close();
     if (target.error() != QFileDevice::NoError)
         return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, SafeFiles::errorText(errno)));
@@ -196,8 +209,6 @@ VoidResult copyWhole(const QString &from, const QString &to, const TransferOptio
         return fail(QStringLiteral("localhost: %1").arg(placed.error()));
     return {};
 }
-
-} // namespace
 
 VoidResult LocalTransport::upload(const QString &localPath, const QString &remotePath, const TransferOptions &options)
 {

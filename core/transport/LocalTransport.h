@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QFile>
+
 #include "Transport.h"
 
 namespace TrainDesk {
@@ -25,6 +27,9 @@ public:
     VoidResult upload(const QString &localPath, const QString &remotePath, const TransferOptions &options = {}) override;
     VoidResult download(const QString &remotePath, const QString &localPath,
                         const TransferOptions &options = {}) override;
+    // The same from a file already open (`from` names it in messages): what local shares
+    // opened without following links is copied, not a name that may have changed since.
+    static VoidResult copyOpened(QFile &source, const QString &from, const QString &to, const TransferOptions &options);
 };
 
 } // namespace TrainDesk

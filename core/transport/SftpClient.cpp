@@ -61,7 +61,8 @@ RemoteFileInfo infoFrom(sftp_attributes a, const QString &name)
     RemoteFileInfo info;
     info.name = name;
     info.isDirectory = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
-    info.size = info.isDirectory ? 0 : qint64(a->size);
+    info.isLink = a->type == SSH_FILEXFER_TYPE_SYMLINK;  // listings lstat: a link is a link
+    info.size = info.isDirectory || info.isLink ? 0 : qint64(a->size);
     info.modified = QDateTime::fromSecsSinceEpoch(qint64(a->mtime64 ? a->mtime64 : a->mtime), Qt::UTC);
     return info;
 }
@@ -169,6 +170,13 @@ Result<QList<RemoteFileInfo>> SftpClient::list(const QString &directory)
         if (name == QLatin1String(".") || name == QLatin1String(".."))
             continue;
         entries.append(infoFrom(a.get(), name));
+        if (entries.last().isLink) {
+            const QByteArray path = (directory + QLatin1Char('/') + name).toUtf8();
+            if (char *target = sftp_readlink(*sftp, path.constData())) {
+                entries.last().linkTarget = QString::fromUtf8(target);
+                ssh_string_free_char(target);
+            }
+        }
     }
     const bool complete = sftp_dir_eof(dir);
     sftp_closedir(dir);

@@ -183,12 +183,14 @@ VoidResult SshConnection::verifyHostKey()
     case KnownHosts::Match::Known:
         return {};
     case KnownHosts::Match::Changed:
+        m_sawHostKeyChange = true;
         return fail(QStringLiteral("%1: the host key of %2 has CHANGED: TrainDesk knows %3 %4 but the server now shows "
                                    "%5 %6. Someone may be intercepting the connection; if the host was reinstalled, "
                                    "remove its line from %7 and connect again")
                         .arg(describe(), where, verdict.storedType, verdict.storedFingerprint, hostKey.type,
                              hostKey.fingerprint(), knownHosts.path()));
     case KnownHosts::Match::Revoked:
+        m_sawHostKeyChange = true;
         return fail(QStringLiteral("%1: the host key of %2 (%3 %4) is marked @revoked in %5: refused")
                         .arg(describe(), where, hostKey.type, hostKey.fingerprint(), knownHosts.path()));
     case KnownHosts::Match::Unknown:

@@ -42,6 +42,8 @@ public:
     // closed it); the pool then drops it.
     bool isHealthy();
     void markBroken() { m_broken = true; }
+    // Whether connect() saw the host's key changed (or revoked) from the one TrainDesk knows.
+    bool sawHostKeyChange() const { return m_sawHostKeyChange; }
     // Sends an SSH ignore message so that idle NATs and firewalls keep the flow.
     void sendKeepalive();
     qint64 idleMs() const { return m_idle.elapsed(); }
@@ -57,6 +59,7 @@ private:
     void killRemoteGroup(qint64 pgid, const char *signal);
 
     SshParameters m_params;
+    bool m_sawHostKeyChange = false;
     ssh_session_struct *m_session = nullptr;
     sftp_session_struct *m_sftp = nullptr;
     bool m_connected = false;

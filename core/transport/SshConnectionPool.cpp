@@ -14,6 +14,8 @@ namespace {
 constexpr size_t maxIdlePerNode = 4;
 constexpr qint64 maxIdleMs = 10 * 60 * 1000;  // a node not used for 10 minutes gets no connection kept
 
+QString hostOf(const SshParameters &p) { return QStringLiteral("%1:%2").arg(p.host).arg(p.port); }
+
 bool onGuiThread()
 {
     const QCoreApplication *app = QCoreApplication::instance();
@@ -74,6 +76,8 @@ Result<SshConnectionPool::Lease> SshConnectionPool::acquire(const SshParameters 
                 break;
             candidate = std::move(it->second.back());
             it->second.pop_back();
+            if (distrusted(*candidate))
+                continue;
         }
         if (candidate->isHealthy()) {
             candidate->touch();
@@ -82,11 +86,15 @@ Result<SshConnectionPool::Lease> SshConnectionPool::acquire(const SshParameters 
         // A dead connection (server restarted, network dropped): try the next or reconnect.
     }
     auto connection = std::make_unique<SshConnection>(parameters);
-    if (auto connected = connection->connect(); !connected)
+    if (auto connected = connection->connect(); !connected) {
+        if (connection->sawHostKeyChange())
+            distrust(parameters);
         return connected.failure();
+    }
     {
         std::lock_guard guard(m_mutex);
         ++m_opened;
+        m_madeAfter[connection.get()] = m_keyChanges[hostOf(parameters)];
     }
     return Lease(this, std::move(connection));
 }
@@ -97,9 +105,40 @@ void SshConnectionPool::giveBack(std::unique_ptr<SshConnection> connection)
         return;
     connection->touch();
     std::lock_guard guard(m_mutex);
+    if (distrusted(*connection)) {
+        m_madeAfter.erase(connection.get());
+        return;  // closed here
+    }
     auto &idle = m_idle[connection->parameters().poolKey()];
     if (idle.size() < maxIdlePerNode)
         idle.push_back(std::move(connection));
+}
+
+void SshConnectionPool::distrust(const SshParameters &parameters)
+{
+    std::vector<std::unique_ptr<SshConnection>> closing;
+    std::lock_guard guard(m_mutex);
+    ++m_keyChanges[hostOf(parameters)];
+    for (auto &[key, list] : m_idle) {
+        for (auto it = list.begin(); it != list.end();) {
+            if (distrusted(**it)) {
+                m_madeAfter.erase(it->get());
+                closing.push_back(std::move(*it));
+                it = list.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+}
+
+bool SshConnectionPool::distrusted(const SshConnection &connection) const
+{
+    const auto changes = m_keyChanges.find(hostOf(connection.parameters()));
+    if (changes == m_keyChanges.end())
+        return false;
+    const auto made = m_madeAfter.find(&connection);
+    return made == m_madeAfter.end() || made->second < changes->second;
 }
 
 void SshConnectionPool::closeIdle()

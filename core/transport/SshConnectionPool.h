@@ -55,12 +55,18 @@ public:
 private:
     SshConnectionPool();
     void giveBack(std::unique_ptr<SshConnection> connection);
+    // A host whose key was seen changed: its connections made before are not used again
+    // (idle ones closed now, lent ones when given back).
+    void distrust(const SshParameters &parameters);
+    bool distrusted(const SshConnection &connection) const;  // with m_mutex held
     void keepaliveLoop();
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::map<QString, std::vector<std::unique_ptr<SshConnection>>> m_idle;
     qint64 m_opened = 0;
+    std::map<QString, quint64> m_keyChanges;             // "host:port" -> how many changes seen
+    std::map<const SshConnection *, quint64> m_madeAfter; // a connection -> its host's count when made
     bool m_stopping = false;
     std::thread m_keepaliveThread;
 };

@@ -24,6 +24,9 @@ struct RemoteFileInfo
     qint64 size = 0;
     QDateTime modified;
     bool isDirectory = false;
+    // A symbolic link is listed as one (never as what it points to), with where it points.
+    bool isLink = false;
+    QString linkTarget;
 };
 
 // Runs commands and moves files on one node. LocalTransport is this machine (the

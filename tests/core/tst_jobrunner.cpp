@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "EscapingJob.h"
 #include "LocalClusterFixture.h"
 #include <QThread>
 
@@ -68,6 +69,18 @@ class TestJobRunner : public QObject
         QFile f(job.jobDir + "/" + relative);
         f.open(QIODevice::ReadOnly);
         return f.readAll();
+    }
+
+
+    Testing::EscapingJob m_escaping;
+    QByteArray escapingSpec(const QJsonObject &constraints = {})
+    {
+        m_escaping = {};
+        QJsonObject props{{"nodeCount", 1}, {"customToolkitSettings", QJsonObject{{"commandLine", m_escaping.command()}}},
+                          {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/share"}};
+        if (!constraints.isEmpty())
+            props.insert("constraints", constraints);
+        return QJsonDocument(QJsonObject{{"properties", props}}).toJson();
     }
 
 private Q_SLOTS:
@@ -145,6 +158,49 @@ private Q_SLOTS:
         runner.refreshAll();
         const Job done = waitForEnd(second.id);
         QCOMPARE(toString(done.state), toString(JobState::Succeeded));
+    }
+
+    void terminateEndsEveryProcessOfTheJob()
+    {
+        const Job job = submit(escapingSpec());
+        QCOMPARE(toString(job.state), toString(JobState::Running));
+        QTRY_VERIFY_WITH_TIMEOUT(m_escaping.allStarted(), 20000);
+        QCOMPARE(readJobFile(job, "tracking").left(6), QByteArray("reaper"));
+        JobRunner runner(m_store);
+        QElapsedTimer timer;
+        timer.start();
+        const auto ended = runner.terminate(job.id, 3000);
+        QVERIFY2(ended.ok(), qPrintable(ended.error()));
+        QCOMPARE(toString(ended->state), toString(JobState::Failed));
+        // The job has ended only when all of it has: nothing is left when terminate returns.
+        QVERIFY2(m_escaping.running().isEmpty(), qPrintable(m_escaping.running()));
+        QVERIFY2(timer.elapsed() < 3000 + 5000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void wallClockEndsEveryProcessOfTheJob()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const Job submitted = submit(escapingSpec({{"maxWallClockTime", "PT3S"}}));
+        QTRY_VERIFY_WITH_TIMEOUT(m_escaping.allStarted(), 20000);
+        const Job job = waitForEnd(submitted.id, 60000);
+        QCOMPARE(toString(job.state), toString(JobState::Failed));
+        QCOMPARE(readJobFile(job, "failed_step").trimmed(), QByteArray("max_wall_clock_time"));
+        QVERIFY2(m_escaping.running().isEmpty(), qPrintable(m_escaping.running()));
+        // 3 s, then the grace period (JobRunner::terminateGraceMs) for what ignores SIGTERM.
+        QVERIFY2(timer.elapsed() < 3000 + JobRunner::terminateGraceMs + 5000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void leftoversOfAJobThatEndedAreGoneWhenItIs()
+    {
+        // The command ends (its last process is killed): what it left behind goes before the
+        // job counts as ended, TERM-ignoring ones after the grace period.
+        const Job submitted = submit(escapingSpec());
+        QTRY_VERIFY_WITH_TIMEOUT(m_escaping.allStarted(), 20000);
+        QCOMPARE(QProcess::execute(QStringLiteral("pkill"), {"-TERM", "-x", "-f", m_escaping.foreground()}), 0);
+        const Job job = waitForEnd(submitted.id, 60000);
+        QCOMPARE(toString(job.state), toString(JobState::Failed));  // its last command was killed
+        QVERIFY2(m_escaping.running().isEmpty(), qPrintable(m_escaping.running()));
     }
 
     void metricsReadAtSavedOffsets()

@@ -74,6 +74,15 @@ class TestJobScope : public QObject
     }
     int m_launches = 0;
 
+    // A PATH with systemd-run and no perl: the launch's choice after the reaper.
+    QString systemdOnlyPath()
+    {
+        const QString bin = m_dir.filePath(QStringLiteral("systemd-bin"));
+        QDir().mkpath(bin);
+        QFile::link(QStandardPaths::findExecutable(QStringLiteral("systemd-run")), bin + QStringLiteral("/systemd-run"));
+        return bin;
+    }
+
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -87,15 +96,32 @@ private Q_SLOTS:
         QVERIFY2(l.stdErr.isEmpty(), l.stdErr.constData());
     }
 
+    void withPerlTheReaperRunsTheScriptMarked()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("perl")).isEmpty())
+            QSKIP("this machine has no perl");
+        // The reaper (JobReaper) is the launch's process; the script its child, marked.
+        const Launch l = launch(QString::fromLocal8Bit(qgetenv("PATH")));
+        QVERIFY2(l.tracking.startsWith("reaper"), l.tracking.constData());
+        QCOMPARE(l.seenMarker, m_uuid.toUtf8());
+        QVERIFY(l.seenPid != QByteArray::number(l.shellPid));
+        QVERIFY2(l.stdErr.isEmpty(), l.stdErr.constData());
+        // Where cgroup v2 is writable the script runs in the job's own cgroup.
+        if (l.tracking.contains("cgroup"))
+            QVERIFY2(l.cgroup.contains(("traindesk-job-" + m_uuid).toUtf8()), l.cgroup.constData());
+        else
+            qInfo("cgroup v2 is not writable here: the subreaper alone");
+    }
+
     void systemdRunThatCannotMakeAScopeFallsBackSilently()
     {
         if (QStandardPaths::findExecutable(QStringLiteral("systemd-run")).isEmpty())
             QSKIP("this machine has no systemd-run");
         if (scopesOffered())
             QSKIP("this machine's user systemd makes scopes: see launchesInTheJobsScope");
-        // systemd-run is there but has no user manager to ask (a container, no login
-        // session): the launch goes on without a scope and says nothing about it.
-        const Launch l = launch(QString::fromLocal8Bit(qgetenv("PATH")));
+        // systemd-run is there (perl is not: no reaper) but has no user manager to ask (a
+        // container, no login session): the launch goes on without a scope, saying nothing.
+        const Launch l = launch(systemdOnlyPath());
         QCOMPARE(l.tracking, QByteArray("marker"));
         QCOMPARE(l.seenMarker, m_uuid.toUtf8());
         QCOMPARE(l.seenPid, QByteArray::number(l.shellPid));
@@ -107,7 +133,7 @@ private Q_SLOTS:
     {
         if (!scopesOffered())
             QSKIP("`systemd-run --user --scope` does not work on this machine (no user systemd)");
-        const Launch l = launch(QString::fromLocal8Bit(qgetenv("PATH")));
+        const Launch l = launch(systemdOnlyPath());
         QCOMPARE(l.tracking, ("scope " + JobScope::unitName(m_uuid)).toUtf8());
         QCOMPARE(l.seenMarker, m_uuid.toUtf8());
         QCOMPARE(l.seenPid, QByteArray::number(l.shellPid));  // systemd-run --scope execs: the pid stays
@@ -119,7 +145,7 @@ private Q_SLOTS:
         if (!scopesOffered())
             QSKIP("`systemd-run --user --scope` does not work on this machine (no user systemd)");
         // A child that cleared its environment is found by the scope alone.
-        launch(QString::fromLocal8Bit(qgetenv("PATH")), QStringLiteral("setsid env -i /bin/sleep 300 >/dev/null 2>&1 &"));
+        launch(systemdOnlyPath(), QStringLiteral("setsid env -i /bin/sleep 300 >/dev/null 2>&1 &"));
         QProcess active;
         active.start(QStringLiteral("/bin/sh"), {"-c", JobScope::activeCommand(m_uuid)});
         active.waitForFinished(10000);

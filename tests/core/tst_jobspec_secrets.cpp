@@ -5,6 +5,7 @@
 #include "store/Store.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -152,7 +153,8 @@ private Q_SLOTS:
         // The plan of the stored job opens them for the launch script only.
         const auto plan = runner.planOf(*job);
         QVERIFY2(plan.ok(), qPrintable(plan.error()));
-        QVERIFY(plan->launchScript.contains("export API_TOKEN=" + token + "\n"));
+        QVERIFY(plan->secretsFile.contains("export API_TOKEN=" + token + "\n"));
+        QVERIFY(!plan->launchScript.contains(token));
         QVERIFY(!plan->launchScriptShown.contains(token));
         QVERIFY(!plan->describe().contains(token));
         QVERIFY(!plan->launchScript.contains(storageKey));
@@ -170,6 +172,17 @@ private Q_SLOTS:
         QVERIFY2(out.contains("length=" + QByteArray::number(token.size())), out.constData());
         QVERIFY(!out.contains(token.toUtf8()));
         QVERIFY(!readFile(done.jobDir + "/stdouterr/execution-localhost.log").contains(token.toUtf8()));
+        // No copy is left in any file of the job's folders (launch.sh holds none; the secrets
+        // file was removed before the job started).
+        QDirIterator files(done.jobDir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+        int looked = 0;
+        while (files.hasNext()) {
+            const QString file = files.next();
+            ++looked;
+            QVERIFY2(!readFile(file).contains(token.toUtf8()), qPrintable(file));
+        }
+        QVERIFY(looked >= 3);
+        QVERIFY(!QFileInfo::exists(done.jobDir + "/secrets.env"));
     }
 
     void refusedSubmitDoesNotEchoSecrets()

@@ -179,6 +179,8 @@ class TestLaunchPlan : public QObject
         QDir().mkpath(plan.stdOutErrDir);
         writeExecutable(plan.hostfilePath(), plan.hostfile.toUtf8());
         writeExecutable(plan.launchScriptPath(), plan.launchScript.toUtf8());
+        if (!plan.secretsFile.isEmpty())
+            writeExecutable(plan.secretsFilePath(), plan.secretsFile.toUtf8());
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("PATH", path);

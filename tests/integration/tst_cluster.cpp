@@ -6,6 +6,7 @@
 // exec, and a job across both nodes (preparation on every node, mpirun through the
 // cluster's SSH).
 #include "IntegrationTest.h"
+#include "../core/EscapingJob.h"
 
 #include "cluster/ClusterMesh.h"
 #include "cluster/ClusterService.h"
@@ -397,6 +398,36 @@ private slots:
             QCOMPARE(done.rankNodes.at(rank), m.captured(3));
         }
         QCOMPARE(done.rankNodes.last(), QStringLiteral("n2"));
+    }
+
+    void terminateEndsEveryProcessOfAJobOnANode()
+    {
+        // Over SSH as on this machine: what the job started, however it detached, is gone
+        // when terminate returns (the nodes are this machine, so ps here sees them).
+        Testing::EscapingJob escaping;
+        const Job job = submit({{"nodeCount", 1},
+                                {"customToolkitSettings", QJsonObject{{"commandLine", escaping.command()}}},
+                                {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/logs"}});
+        QTRY_VERIFY_WITH_TIMEOUT(escaping.allStarted(), 30000);
+        const auto ended = JobRunner(m_store).terminate(job.id, 3000);
+        QVERIFY2(ended && isFinished(ended->state), qPrintable(ended.error()));
+        QVERIFY2(escaping.running().isEmpty(), qPrintable(escaping.running()));
+    }
+
+    void setupRepairsTheHeadNodesClusterFolder()
+    {
+        // The head node's cluster folder is gone (another data directory's delete used to do
+        // that): `cluster setup` makes it whole again, and mpirun reaches the other node.
+        const auto cluster = m_store.clusterById(m_clusterId);
+        QVERIFY(cluster);
+        const QString folder = m_user.home() + QLatin1Char('/') + ClusterMesh::directoryRelativePath(*cluster);
+        QVERIFY2(QFileInfo(folder + QStringLiteral("/ssh_config")).isFile(), qPrintable(folder));
+        QVERIFY(QDir(folder).removeRecursively());
+        const auto runs = ClusterService(m_store).runSetup(QStringLiteral("ws"), QStringLiteral("c1"), {});
+        QVERIFY2(runs, qPrintable(runs.error()));
+        for (const char *file : {"ssh_config", "id_ed25519", "known_hosts"})
+            QVERIFY2(QFileInfo(folder + QLatin1Char('/') + QLatin1String(file)).isFile(), file);
+        mpirunOnTheHeadReachesTheOtherNode();
     }
 
     void resizeDrainsParksAndRejoins()

@@ -221,7 +221,7 @@ private slots:
         QVERIFY2(r.err.contains(QLatin1String("checks failed")), qPrintable(r.err));
     }
 
-    // The cluster's own key pair here (<data>/ssh/clusters/<workspace id>-<name>/id_ed25519).
+    // The cluster's own key pair here (<data>/ssh/clusters/<installation id>-<cluster id>-<name>/id_ed25519).
     QString clusterKeyPath(const QString &cluster) const
     {
         const QDir dir(m_home.dataDir() + QStringLiteral("/ssh/clusters"));

@@ -9,6 +9,7 @@
 // messages and nothing left behind, a job on both nodes reads the uploaded files through
 // $AZ_BATCHAI_JOB_MOUNT_ROOT/<share>, and the CLI's share commands run end to end.
 #include "IntegrationTest.h"
+#include "../core/NameSwapper.h"
 
 #include "cluster/ClusterService.h"
 #include "common/ShellQuote.h"
@@ -100,6 +101,8 @@ class TestShares : public QObject
         const auto run = (*transport)->exec(command);
         return run && run->exitCode == 0;
     }
+    // Where uploads to the nodes are staged (n1 and n2 share the test user's home).
+    QString staging() const { return m_user.home() + QStringLiteral("/.traindesk/staging"); }
     static QString listHere(const QString &folder)
     {
         QString names;
@@ -609,11 +612,12 @@ private slots:
             QProcess *p = startCli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "killed", "--source", source});
             QVERIFY(p->waitForStarted());
             if (i % 2 == 1) {
-                // Half of them in the middle of the copy: once its part file is on n1.
+                // Half of them in the middle of the copy: once its staged copy is on n1 (in the
+                // node user's staging folder, whence it is moved into the share when whole).
                 QElapsedTimer waited;
                 waited.start();
                 const QString own = QStringLiteral("-%1-").arg(p->processId());
-                while (!listHere(path + QStringLiteral("/killed")).contains(own) && waited.elapsed() < 20000)
+                while (!listHere(staging()).contains(own) && waited.elapsed() < 20000)
                     QThread::msleep(5);
             } else {
                 QThread::msleep(QRandomGenerator::global()->bounded(1000));
@@ -631,11 +635,11 @@ private slots:
             for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array())
                 QCOMPARE(v.toObject().value("name").toString(), QStringLiteral("killed.bin"));
         }
-        // The last one was killed mid-copy: its part file is there, hidden from the listing.
-        QVERIFY2(listHere(path + QStringLiteral("/killed")).contains(QLatin1String("traindesk-part")),
-                 qPrintable(listHere(path + QStringLiteral("/killed"))));
+        // The last one was killed mid-copy: its staged copy is there, outside the share.
+        QVERIFY2(listHere(staging()).contains(QLatin1String("traindesk-part")), qPrintable(listHere(staging())));
         r = cli({"share", "file", "upload", "-w", "ws", "--share", "rep", "--path", "killed", "--source", source});
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        QVERIFY2(!listHere(staging()).contains(QLatin1String("traindesk-part")), qPrintable(listHere(staging())));
         QCOMPARE(listHere(path + QStringLiteral("/killed")), QStringLiteral("killed.bin\n"));
         QCOMPARE(listOnNode2(path + QStringLiteral("/killed")), QStringLiteral("killed.bin\n"));
         QCOMPARE(readOnNode2(path + QStringLiteral("/killed/killed.bin")), bytes);
@@ -668,6 +672,43 @@ private slots:
         QCOMPARE(listOnNode2(folder), QString());
         QVERIFY(execOnNode2(QStringLiteral("chmod 755 %1").arg(shellQuote(folder))));
         QVERIFY(QFile::setPermissions(folder, QFileDevice::Permissions(0x7755)));
+    }
+
+    void swappedNamesNeverLeadOutOverSsh()
+    {
+        // Another user of the node swaps a folder of the share for a link out of it while
+        // uploads and downloads through that name run over SSH: 200 of each, none reaches out.
+        ShareService service(m_store);
+        const auto nfs = service.find(QStringLiteral("ws"), QStringLiteral("nfs"));
+        QVERIFY(nfs);
+        const QString outside = m_home.filePath(QStringLiteral("outside-race"));
+        QVERIFY(writeFile(outside + QStringLiteral("/f.txt"), "OUTSIDE\n"));
+        QVERIFY(QFile::setPermissions(outside, QFileDevice::Permissions(0x7777)));
+        QVERIFY(writeFile(nfs->path + QStringLiteral("/race/f.txt"), "inside\n"));
+        QVERIFY(QFile::setPermissions(nfs->path + QStringLiteral("/race"), QFileDevice::Permissions(0x7777)));
+        QVERIFY(QFile::link(outside, nfs->path + QStringLiteral("/race-link")));
+        const QString source = m_home.filePath(QStringLiteral("src/script.txt"));
+        int uploaded = 0, downloaded = 0, readOutside = 0;
+        {
+            Testing::NameSwapper swap(nfs->path + QStringLiteral("/race"), nfs->path + QStringLiteral("/race-link"));
+            for (int round = 0; round < 200; ++round) {
+                uploaded += service.upload(*nfs, QStringLiteral("race"), {source}).error.isEmpty();
+                const QString target = m_home.filePath(QStringLiteral("race-down/f-%1.txt").arg(round));
+                if (service.downloadAs(*nfs, QStringLiteral("race/f.txt"), target)) {
+                    ++downloaded;
+                    readOutside += readFile(target) != "inside\n";
+                }
+            }
+        }
+        QCOMPARE(readOutside, 0);
+        QCOMPARE(QDir(outside).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("f.txt")});
+        qInfo("over SSH: %d of 200 uploads and %d of 200 downloads went through, none outside", uploaded, downloaded);
+        for (const QString &name : {QStringLiteral("/race"), QStringLiteral("/race-link")}) {
+            if (QFileInfo(nfs->path + name).isSymLink())
+                QFile::remove(nfs->path + name);  // the link itself, never what it points to
+            else
+                QDir(nfs->path + name).removeRecursively();
+        }
     }
 
     void linksDoNotLeadOutOfSshShares()

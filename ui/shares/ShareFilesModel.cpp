@@ -45,7 +45,10 @@ QVariant ShareFilesModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (index.column()) {
         case NameColumn: return e.name;
-        case SizeColumn: return e.isDirectory ? tr("folder") : formatBytes(e.size);
+        case SizeColumn:
+            if (e.isLink)  // a link is shown as one, never as what it points to
+                return tr("link to %1").arg(e.linkTarget);
+            return e.isDirectory ? tr("folder") : formatBytes(e.size);
         case ModifiedColumn: return formatTime(e.modified);
         }
         return {};
@@ -60,7 +63,9 @@ QVariant ShareFilesModel::data(const QModelIndex &index, int role) const
     case IsFolderRole: return e.isDirectory;
     case Qt::DecorationRole:
         if (index.column() == NameColumn && qobject_cast<QApplication *>(QCoreApplication::instance()))
-            return QApplication::style()->standardIcon(e.isDirectory ? QStyle::SP_DirIcon : QStyle::SP_FileIcon);
+            return QApplication::style()->standardIcon(e.isLink        ? QStyle::SP_FileLinkIcon
+                                                       : e.isDirectory ? QStyle::SP_DirIcon
+                                                                       : QStyle::SP_FileIcon);
         return {};
     case Qt::TextAlignmentRole:
         return index.column() == SizeColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
