@@ -186,6 +186,14 @@ void checkTrainer(Transport &transport, const Cluster &cluster, const ProbeOptio
     }
     if (outcome->runs) {
         report(id, title, true, QStringLiteral("%1 (%2)").arg(outcome->version, path), QString());
+        // A GPU node: whether the trainer can use it, with the driver and the CUDA libraries
+        // it found (which copy of each) or what is missing and where it looked.
+        if (!f.gpus.isEmpty()) {
+            report(QStringLiteral("trainer-gpu"), QStringLiteral("Trainer on the GPU"), outcome->gpuUsable,
+                   outcome->gpuInfo.join(QStringLiteral("; ")),
+                   QStringLiteral("the trainer trains on the CPU of this node: install what is named missing (a CUDA "
+                                  "Toolkit, or pip install nvidia-cudnn-cu13 nvidia-nccl-cu13 ...)"));
+        }
         return;
     }
     result.missingPackages = outcome->packageNames();
