@@ -9,14 +9,17 @@ set(_td_portable_script ${PROJECT_SOURCE_DIR}/installer/portable/make_portable_t
 file(GLOB _td_portable_inputs ${PROJECT_SOURCE_DIR}/installer/portable/*.sh ${PROJECT_SOURCE_DIR}/installer/portable/README.portable)
 if(TARGET traindesk-trainer-cuda)
   set(_td_portable_plugin $<TARGET_FILE:traindesk-trainer-cuda>)
-  set(_td_portable_deps traindesk-trainer traindesk-trainer-cuda)
+  # trainer_gpu_layers (tests/trainer) for bench/trainer/run_gpu_checks.sh.
+  set(_td_portable_checks $<TARGET_FILE:trainer_gpu_layers>)
+  set(_td_portable_deps traindesk-trainer traindesk-trainer-cuda trainer_gpu_layers)
 else()
   set(_td_portable_plugin -)
+  set(_td_portable_checks)
   set(_td_portable_deps traindesk-trainer)
 endif()
 add_custom_command(OUTPUT ${TRAINDESK_PORTABLE_TRAINER}
   COMMAND bash ${_td_portable_script} $<TARGET_FILE:traindesk-trainer> ${_td_portable_plugin} ${PROJECT_VERSION}
-          ${TRAINDESK_PORTABLE_TRAINER}
+          ${TRAINDESK_PORTABLE_TRAINER} ${_td_portable_checks}
   DEPENDS ${_td_portable_deps} ${_td_portable_inputs}
   COMMENT "Packing the portable trainer ${TRAINDESK_PORTABLE_TRAINER_NAME}"
   VERBATIM)

@@ -8,15 +8,18 @@
 #   bin/               the trainer, its CUDA plugin (run path $ORIGIN/../lib)
 #   lib/               oneDNN, HDF5 and its dependencies, libgomp, zlib, ...
 #   mpi/               Open MPI as Debian installs it under /usr, relocated (OPAL_PREFIX, PMIX_PREFIX)
+#   checks/            test programs for bench/trainer/run_gpu_checks.sh (trainer_gpu_layers)
 # Left out: glibc and libstdc++/libgcc_s (every glibc system has them: a newer node's copy must
 # win), the NVIDIA driver and the CUDA libraries (looked up on the node at start, see
 # trainer/src/train/cuda_libraries.h), and Open MPI components for fabrics a bare node lacks
 # (UCX, libfabric, verbs, PSM): TCP and shared memory remain.
 #
-# usage: make_portable_trainer.sh TRAINER [PLUGIN|-] VERSION OUTPUT.tar.gz
+# usage: make_portable_trainer.sh TRAINER [PLUGIN|-] VERSION OUTPUT.tar.gz [CHECK_PROGRAM...]
 set -euo pipefail
 
 trainer=$1 plugin=$2 version=$3 output=$4
+shift 4
+checks=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 name="traindesk-trainer-$version-linux-x86_64"
 work=$(mktemp -d "${TMPDIR:-/tmp}/portable-trainer.XXXXXX")
@@ -24,8 +27,9 @@ trap 'rm -rf "$work"' EXIT
 root="$work/$name"
 mkdir -p "$root/bin" "$root/lib" "$root/mpi/bin" "$root/mpi/lib"
 
-# Provided by every node (glibc, the C++ runtime) or by the loader itself.
-node_provided='^(linux-vdso\.so|ld-linux-x86-64\.so|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libutil\.so|libstdc\+\+\.so|libgcc_s\.so)'
+# Provided by every node (glibc, the C++ runtime) or by the loader itself; and the NVIDIA
+# driver and CUDA libraries, which the trainer finds on the node (never packed).
+node_provided='^(linux-vdso\.so|ld-linux-x86-64\.so|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libutil\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so|libcudart|libcublas|libcudnn|libnccl|libnvrtc|libnvJitLink|libcufft|libcurand|libcusolver|libcusparse)'
 # Open MPI's own libraries: in mpi/lib, used only with this folder's Open MPI.
 mpi_libs='^(libmpi\.so|libmpi_|libopen-rte\.so|libopen-pal\.so|libpmix\.so|libmca_common_)'
 # Components needing fabrics a bare node lacks (their own needs, not their libraries').
@@ -63,6 +67,14 @@ if [ "$plugin" != - ] && [ -f "$plugin" ]; then
   # Its CUDA libraries are the node's (found and loaded by the trainer first): no build paths.
   patchelf --set-rpath '$ORIGIN/../lib' "$root/bin/libtraindesk-trainer-cuda.so"
 fi
+
+for prog in "${checks[@]}"; do
+  mkdir -p "$root/checks"
+  install -m 755 "$prog" "$root/checks/$(basename "$prog")"
+  strip --strip-unneeded "$root/checks/$(basename "$prog")"
+  patchelf --set-rpath '$ORIGIN/../lib' "$root/checks/$(basename "$prog")"
+  bundle_deps "$prog" "$root/lib" skip-mpi
+done
 
 # ---- Open MPI, relocated: mpi/ mirrors Debian's /usr ----
 ompi_pkglib=$(ompi_info --path pkglibdir --parsable | sed -n 's/^path:pkglibdir://p')   # .../openmpi/lib/openmpi3

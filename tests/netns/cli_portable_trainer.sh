@@ -71,5 +71,5 @@ ranks = json.load(sys.stdin)["rankNodes"]
 assert len(ranks) == 4 and ranks[0] == ranks[1] and ranks[2] == ranks[3] and ranks[0] != ranks[2], ranks' \
   || fail "ranks: $(td job show -e portable -n trainer -o json)"
 grep -q '"workers": 4' "$jobdir/stdouterr/metrics.jsonl" || fail "the trainer did not run with 4 workers"
-grep -q '"type": "done"' "$jobdir/stdouterr/metrics.jsonl" || fail "the trainer did not finish: $(tail -3 "$jobdir/stdouterr/metrics.jsonl")"
+grep -q '"kind": "done"' "$jobdir/stdouterr/metrics.jsonl" || fail "the trainer did not finish: $(tail -3 "$jobdir/stdouterr/metrics.jsonl")"
 echo "ok"
