@@ -414,9 +414,17 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
             report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
                    QStringLiteral("%1: %2").arg(f.gpus.size()).arg(f.gpus.join(QStringLiteral("; "))));
         }
-        report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !f.openMpiVersion.isEmpty(),
-               f.openMpiVersion.isEmpty() ? (mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun)
-                                          : QStringLiteral("Open MPI %1").arg(f.openMpiVersion),
+        // Without one of its own, the node runs the Open MPI of the portable trainer that jobs
+        // copy there (its mpirun is first on the launch script's PATH).
+        const bool portableMpi = f.openMpiVersion.isEmpty() && mpirun.isEmpty() && options.trainerCopied
+            && !cluster.mountRoot.isEmpty() && [&] {
+                   const auto bundle = TrainerDeployment::localBundle(options.trainerDirectory);
+                   return bundle && !bundle->archive.isEmpty();
+               }();
+        report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !f.openMpiVersion.isEmpty() || portableMpi,
+               !f.openMpiVersion.isEmpty() ? QStringLiteral("Open MPI %1").arg(f.openMpiVersion)
+               : portableMpi ? QStringLiteral("mpirun not found: jobs use the Open MPI of the portable trainer TrainDesk copies there")
+               : mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun,
                QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
         checkTrainer(**transport, cluster, options, f, result, report);
         const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");

@@ -100,7 +100,7 @@ VoidResult unpackOnNode(Transport &transport, const Cluster &cluster, const Bund
         return fail(QStringLiteral("cannot copy the trainer to %1 (%2): %3").arg(transport.nodeName(), archive, written.error()));
     const QString script = QStringLiteral(
         "cd %1 && if ! echo %2'  trainer.tar.gz' | sha256sum -c --status; then echo 'checksum mismatch: the copy of %3 "
-        "differs from this machine'\''s' >&2; cd / && rm -rf %1; exit 3; fi && tar -xzf trainer.tar.gz --strip-components=1 "
+        "differs from the one on this machine' >&2; cd / && rm -rf %1; exit 3; fi && tar -xzf trainer.tar.gz --strip-components=1 "
         "&& rm trainer.tar.gz && cd / && { mv -T %1 %4 2>/dev/null || { rm -rf %1; test -x %4/traindesk-trainer; }; }")
                                .arg(shellQuote(part), bundle.sha256, QFileInfo(bundle.archive).fileName(), shellQuote(directory));
     const auto unpacked = transport.exec(script, 300000);
