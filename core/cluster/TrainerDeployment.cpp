@@ -36,7 +36,10 @@ QString portableArchive(const QString &directory)
 Result<Bundle> localBundle(const QString &trainerDirectory)
 {
     Bundle bundle;
-    for (const QString &dir : {trainerDirectory, QDir(trainerDirectory).filePath(QStringLiteral("../lib/traindesk"))}) {
+    // Beside the executable (a build), or where the package installs it (GNUInstallDirs' lib
+    // or its multiarch form).
+    for (const QString &dir : {trainerDirectory, QDir(trainerDirectory).filePath(QStringLiteral("../lib/traindesk")),
+                               QDir(trainerDirectory).filePath(QStringLiteral("../lib/x86_64-linux-gnu/traindesk"))}) {
         bundle.archive = portableArchive(dir);
         if (!bundle.archive.isEmpty())
             break;

@@ -18,7 +18,7 @@
 // Decisions within rounding of a tie (train/decision_flips.h): when, after a step's forward
 // outputs agreed, a ReLU or a max-pool window was decided differently by the two backends,
 // that batch cannot compare gradients; the check starts again on the next of
-// kSelfCheckAttempts fixed batches (a few per thousand on random data: cuDNN and oneDNN
+// kSelfCheckAttempts fixed batches (one batch in a few has one: cuDNN and oneDNN
 // round differently). It fails when every batch had one, naming the first.
 #include <functional>
 #include <memory>
