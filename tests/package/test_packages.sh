@@ -37,7 +37,8 @@ for f in "${expect_app[@]}"; do grep -qxF "$f" "$work/app.list" || fail "trainde
 # The portable trainer the app copies to the nodes (installer/portable).
 grep -qE "^/usr/lib/(x86_64-linux-gnu/)?traindesk/traindesk-trainer-${version}-linux-x86_64\.tar\.gz$" "$work/app.list" \
   || fail "traindesk lacks the portable trainer"
-tar -tzf "$portable" | grep -qx "traindesk-trainer-${version}-linux-x86_64/bin/traindesk-trainer" \
+tar -tzf "$portable" >"$work/portable.list"
+grep -qx "traindesk-trainer-${version}-linux-x86_64/bin/traindesk-trainer" "$work/portable.list" \
   || fail "the portable trainer has no bin/traindesk-trainer"
 for f in "${expect_trainer[@]}"; do grep -qxF "$f" "$work/trainer.list" || fail "traindesk-trainer lacks $f"; done
 # The agent's unit and the completion, where the source tree has them.
