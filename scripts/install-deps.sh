@@ -21,6 +21,8 @@ packages=(
   xvfb xauth x11-apps
   # the tutorial's job on network-namespace nodes: a Horovod-style script on Debian's mpi4py
   python3-mpi4py
+  # the portable trainer folder: run paths set with patchelf; tested in a minimal Debian 12 root
+  patchelf debootstrap
 )
 
 missing=()

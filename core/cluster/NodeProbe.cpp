@@ -186,6 +186,14 @@ void checkTrainer(Transport &transport, const Cluster &cluster, const ProbeOptio
     }
     if (outcome->runs) {
         report(id, title, true, QStringLiteral("%1 (%2)").arg(outcome->version, path), QString());
+        // A GPU node: whether the trainer can use it, with the driver and the CUDA libraries
+        // it found (which copy of each) or what is missing and where it looked.
+        if (!f.gpus.isEmpty()) {
+            report(QStringLiteral("trainer-gpu"), QStringLiteral("Trainer on the GPU"), outcome->gpuUsable,
+                   outcome->gpuInfo.join(QStringLiteral("; ")),
+                   QStringLiteral("the trainer trains on the CPU of this node: install what is named missing (a CUDA "
+                                  "Toolkit, or pip install nvidia-cudnn-cu13 nvidia-nccl-cu13 ...)"));
+        }
         return;
     }
     result.missingPackages = outcome->packageNames();
@@ -406,9 +414,17 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
             report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
                    QStringLiteral("%1: %2").arg(f.gpus.size()).arg(f.gpus.join(QStringLiteral("; "))));
         }
-        report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !f.openMpiVersion.isEmpty(),
-               f.openMpiVersion.isEmpty() ? (mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun)
-                                          : QStringLiteral("Open MPI %1").arg(f.openMpiVersion),
+        // Without one of its own, the node runs the Open MPI of the portable trainer that jobs
+        // copy there (its mpirun is first on the launch script's PATH).
+        const bool portableMpi = f.openMpiVersion.isEmpty() && mpirun.isEmpty() && options.trainerCopied
+            && !cluster.mountRoot.isEmpty() && [&] {
+                   const auto bundle = TrainerDeployment::localBundle(options.trainerDirectory);
+                   return bundle && !bundle->archive.isEmpty();
+               }();
+        report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !f.openMpiVersion.isEmpty() || portableMpi,
+               !f.openMpiVersion.isEmpty() ? QStringLiteral("Open MPI %1").arg(f.openMpiVersion)
+               : portableMpi ? QStringLiteral("mpirun not found: jobs use the Open MPI of the portable trainer TrainDesk copies there")
+               : mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun,
                QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
         checkTrainer(**transport, cluster, options, f, result, report);
         const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");

@@ -18,7 +18,7 @@ namespace TrainDesk {
 struct ProbeCheck
 {
     QString node;    // the node's name; empty for a check across the cluster
-    QString id;      // reachable, authenticated, os, cores, memory, gpus, openmpi, trainer,
+    QString id;      // reachable, authenticated, os, cores, memory, gpus, openmpi, trainer, trainer-gpu,
                      // mountRoot, shares, headSsh, network
     QString title;
     bool passed = false;

@@ -36,7 +36,8 @@ Result<Outcome> run(Transport &transport, const QString &path)
     const QString t = shellQuote(path);
     const QString script = QStringLiteral("out=$(%1 --version 2>&1); rc=$?; echo \"rc=$rc\"; printf '%s\\n' \"$out\" | "
                                           "sed 's/^/out=/'; if [ $rc -ne 0 ]; then ldd %1 2>/dev/null | "
-                                          "awk '/not found/ {print \"missing=\" $1}'; fi")
+                                          "awk '/not found/ {print \"missing=\" $1}'; else gpu=$(%1 --gpu-info 2>&1); "
+                                          "echo \"gpurc=$?\"; printf '%s\\n' \"$gpu\" | sed 's/^/gpu=/'; fi")
                                .arg(t);
     const auto result = transport.exec(script, 30000);
     if (!result)
@@ -49,6 +50,10 @@ Result<Outcome> run(Transport &transport, const QString &path)
             rc = line.mid(3).toInt();
         else if (line.startsWith(QLatin1String("out=")))
             out << line.mid(4);
+        else if (line.startsWith(QLatin1String("gpurc=")))
+            o.gpuUsable = line.mid(6).toInt() == 0;
+        else if (line.startsWith(QLatin1String("gpu=")) && !line.mid(4).trimmed().isEmpty())
+            o.gpuInfo << line.mid(4).trimmed();
         else if (line.startsWith(QLatin1String("missing=")) && !o.missingLibraries.contains(line.mid(8)))
             o.missingLibraries << line.mid(8);
     }

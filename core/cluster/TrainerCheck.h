@@ -22,6 +22,10 @@ struct Outcome
     QString error;                  // what it printed when it did not
     QStringList missingLibraries;   // sonames: ldd's "not found" and the loader's error
     QMap<QString, QString> packages;  // soname -> package ("" when this machine does not know)
+    // `--gpu-info` when it runs: whether a GPU is usable, and its lines (the GPUs or why
+    // none is usable; which driver and CUDA libraries it found, or where it looked).
+    bool gpuUsable = false;
+    QStringList gpuInfo;
 
     // The missing packages, each once, in library order.
     QStringList packageNames() const;
@@ -29,7 +33,7 @@ struct Outcome
     QString missingText() const;
 };
 
-// Runs `path --version` on the node (and ldd when that fails).
+// Runs `path --version` on the node (and ldd when that fails, `path --gpu-info` when not).
 Result<Outcome> run(Transport &transport, const QString &path);
 
 // The Debian/Ubuntu package that holds each of `libraries` here (dpkg-query -S), "" when

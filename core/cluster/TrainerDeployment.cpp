@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QUuid>
 
 #include <thread>
 
@@ -20,17 +21,39 @@ const QString pluginName = QStringLiteral("libtraindesk-trainer-cuda.so");
 
 } // namespace
 
+namespace {
+
+// The newest portable trainer in `directory`, or empty.
+QString portableArchive(const QString &directory)
+{
+    const QFileInfoList found = QDir(directory).entryInfoList({QStringLiteral("traindesk-trainer-*-linux-x86_64.tar.gz")},
+                                                              QDir::Files, QDir::Time);
+    return found.isEmpty() ? QString() : found.first().absoluteFilePath();
+}
+
+} // namespace
+
 Result<Bundle> localBundle(const QString &trainerDirectory)
 {
     Bundle bundle;
-    bundle.executable = QDir(trainerDirectory).filePath(executableName);
-    if (!QFileInfo(bundle.executable).isExecutable())
-        return fail(QStringLiteral("no %1 in %2 to copy to the nodes (set TRAINDESK_TRAINER_DIR)").arg(executableName, trainerDirectory));
-    const QString plugin = QDir(trainerDirectory).filePath(pluginName);
-    if (QFileInfo::exists(plugin))
-        bundle.cudaPlugin = plugin;
+    // Beside the executable (a build), or where the package installs it (GNUInstallDirs' lib
+    // or its multiarch form).
+    for (const QString &dir : {trainerDirectory, QDir(trainerDirectory).filePath(QStringLiteral("../lib/traindesk")),
+                               QDir(trainerDirectory).filePath(QStringLiteral("../lib/x86_64-linux-gnu/traindesk"))}) {
+        bundle.archive = portableArchive(dir);
+        if (!bundle.archive.isEmpty())
+            break;
+    }
+    if (bundle.archive.isEmpty()) {
+        bundle.executable = QDir(trainerDirectory).filePath(executableName);
+        if (!QFileInfo(bundle.executable).isExecutable())
+            return fail(QStringLiteral("no %1 in %2 to copy to the nodes (set TRAINDESK_TRAINER_DIR)").arg(executableName, trainerDirectory));
+        const QString plugin = QDir(trainerDirectory).filePath(pluginName);
+        if (QFileInfo::exists(plugin))
+            bundle.cudaPlugin = plugin;
+    }
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    for (const QString &path : {bundle.executable, bundle.cudaPlugin}) {
+    for (const QString &path : {bundle.archive, bundle.executable, bundle.cudaPlugin}) {
         if (path.isEmpty())
             continue;
         QFile f(path);
@@ -38,7 +61,8 @@ Result<Bundle> localBundle(const QString &trainerDirectory)
             return fail(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
         hash.addData(&f);
     }
-    bundle.id = QString::fromLatin1(hash.result().toHex().left(16));
+    bundle.sha256 = QString::fromLatin1(hash.result().toHex());
+    bundle.id = bundle.sha256.left(16);
     return bundle;
 }
 
@@ -61,6 +85,40 @@ Result<bool> isOnNode(Transport &transport, const Cluster &cluster, const Bundle
 
 } // namespace
 
+namespace {
+
+// The archive into a temporary folder beside the final one, checked, unpacked, renamed:
+// the folder appears whole or not at all, also to a node sharing the home (NFS).
+VoidResult unpackOnNode(Transport &transport, const Cluster &cluster, const Bundle &bundle)
+{
+    QFile f(bundle.archive);
+    if (!f.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot read %1: %2").arg(bundle.archive, f.errorString()));
+    const QString directory = remoteDirectory(cluster, bundle);
+    const QString part = directory + QStringLiteral(".part-%1").arg(QUuid::createUuid().toString(QUuid::Id128).left(12));
+    const QString archive = part + QStringLiteral("/trainer.tar.gz");
+    if (auto made = transport.makeDirectories(part); !made)
+        return made;
+    if (auto written = transport.writeFile(archive, f.readAll(), QFileDevice::ReadOwner | QFileDevice::WriteOwner); !written)
+        return fail(QStringLiteral("cannot copy the trainer to %1 (%2): %3").arg(transport.nodeName(), archive, written.error()));
+    const QString script = QStringLiteral(
+        "cd %1 && if ! echo %2'  trainer.tar.gz' | sha256sum -c --status; then echo 'checksum mismatch: the copy of %3 "
+        "differs from the one on this machine' >&2; cd / && rm -rf %1; exit 3; fi && tar -xzf trainer.tar.gz --strip-components=1 "
+        "&& rm trainer.tar.gz && cd / && { mv -T %1 %4 2>/dev/null || { rm -rf %1; test -x %4/traindesk-trainer; }; }")
+                               .arg(shellQuote(part), bundle.sha256, QFileInfo(bundle.archive).fileName(), shellQuote(directory));
+    const auto unpacked = transport.exec(script, 300000);
+    if (!unpacked)
+        return unpacked.failure();
+    if (unpacked->exitCode != 0) {
+        transport.exec(QStringLiteral("rm -rf %1").arg(shellQuote(part)), 30000);
+        return fail(QStringLiteral("cannot unpack the trainer on %1 into %2: %3")
+                        .arg(transport.nodeName(), directory, QString::fromLocal8Bit(unpacked->stdErr).trimmed().right(500)));
+    }
+    return {};
+}
+
+} // namespace
+
 VoidResult ensureOnNode(Transport &transport, const Cluster &cluster, const Bundle &bundle)
 {
     const auto there = isOnNode(transport, cluster, bundle);
@@ -68,6 +126,8 @@ VoidResult ensureOnNode(Transport &transport, const Cluster &cluster, const Bund
         return there.failure();
     if (*there)
         return {};
+    if (!bundle.archive.isEmpty())
+        return unpackOnNode(transport, cluster, bundle);
     const QString directory = remoteDirectory(cluster, bundle);
     if (auto made = transport.makeDirectories(directory); !made)
         return made;

@@ -6,6 +6,8 @@
 # netns_down (call it from the test's EXIT trap).
 #
 #   netns_up WORKDIR N     -> NETNS_USER, NETNS_PASSWORD, NETNS_ADDR[1..N], NETNS_NAME[1..N]
+#                             (NETNS_MASK="FILE ...": files hidden on every node, /dev/null
+#                             bound over each in the node's own mount namespace)
 #   netns_link I up|down
 #   netns_exec I CMD...    runs CMD inside node I (its network, hostname and processes)
 #   netns_down
@@ -56,9 +58,11 @@ Subsystem sftp internal-sftp
 MaxSessions 64
 MaxStartups 64
 EOF
+    local mask="" f
+    for f in ${NETNS_MASK:-}; do mask="$mask mount --bind /dev/null $f &&"; done
     # The holder (PID 1 of the node's PID namespace) runs sshd; killing it ends the node.
     ip netns exec "$ns" unshare --uts --pid --fork --mount-proc /bin/sh -c \
-      "hostname node$i; exec /usr/sbin/sshd -D -f $dir/sshd_config -E $dir/sshd.log" &
+      "hostname node$i; $mask exec /usr/sbin/sshd -D -f $dir/sshd_config -E $dir/sshd.log" &
     NETNS_HOLDER[$i]=$!
   done
   NETNS_COUNT=$n

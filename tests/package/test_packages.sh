@@ -17,7 +17,8 @@ echo "== cpack"
 app_deb=$work/out/traindesk_${version}_$(dpkg --print-architecture).deb
 trainer_deb=$work/out/traindesk-trainer_${version}_$(dpkg --print-architecture).deb
 tgz=$(ls "$work"/out/traindesk-"$version"-*.tar.gz)
-for f in "$app_deb" "$trainer_deb" "$tgz"; do [ -s "$f" ] || fail "missing package $f"; done
+portable=$work/out/traindesk-trainer-${version}-linux-x86_64.tar.gz
+for f in "$app_deb" "$trainer_deb" "$tgz" "$portable"; do [ -s "$f" ] || fail "missing package $f"; done
 
 echo "== file lists"
 list() { dpkg-deb -c "$1" | awk '{print $6}' | sed 's|^\./|/|'; }
@@ -33,6 +34,12 @@ expect_trainer=(/usr/bin/traindesk-trainer /usr/share/man/man1/traindesk-trainer
 list "$app_deb" >"$work/app.list"
 list "$trainer_deb" >"$work/trainer.list"
 for f in "${expect_app[@]}"; do grep -qxF "$f" "$work/app.list" || fail "traindesk lacks $f"; done
+# The portable trainer the app copies to the nodes (installer/portable).
+grep -qE "^/usr/lib/(x86_64-linux-gnu/)?traindesk/traindesk-trainer-${version}-linux-x86_64\.tar\.gz$" "$work/app.list" \
+  || fail "traindesk lacks the portable trainer"
+tar -tzf "$portable" >"$work/portable.list"
+grep -qx "traindesk-trainer-${version}-linux-x86_64/bin/traindesk-trainer" "$work/portable.list" \
+  || fail "the portable trainer has no bin/traindesk-trainer"
 for f in "${expect_trainer[@]}"; do grep -qxF "$f" "$work/trainer.list" || fail "traindesk-trainer lacks $f"; done
 # The agent's unit and the completion, where the source tree has them.
 src=$(cd "$(dirname "$0")/../.." && pwd)

@@ -9,6 +9,7 @@
 // call (cuDNN/cuBLAS replaced): a change there must be made here too. Used by
 // trainer_gpu_emulated_step (against the CPU backend's steps) and, wrapped as a Backend
 // (emulated_gpu_backend.h), by trainer_gpu_selfcheck.
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -171,6 +172,11 @@ public:
         m_grads.assign(m_P + 4, 0.0f);
     }
 
+    // Models that a GPU rounds differently from oneDNN (cuDNN and cuBLAS sum in other
+    // orders): from now on every convolution and GEMM output moves by up to `relative` times
+    // the layer's mean magnitude, a fixed pseudo-random amount per element and step. 0: off.
+    void setRoundingNoise(double relative) { m_noise = relative; }
+
     // CudaBackend::pushState, setIterations, beginTraining, startEpoch.
     void setState(const float* canonicalWeights, const float* canonicalAccumulators) {
         tc::canonicalToDevice(m_table, m_cfg, m_nhwc, canonicalWeights, m_weights.data());
@@ -206,6 +212,7 @@ public:
         r.lr = oc.lr, r.decay = oc.decay, r.rho = oc.rho, r.epsilon = oc.epsilon;
         r.counters = &m_counters, r.extrasScale = 1.0;
         tc::rmspropStep(r, nullptr);
+        ++m_steps;
     }
 
     std::vector<float> canonical(const std::vector<float>& device) const {
@@ -234,22 +241,43 @@ private:
     float* G(int i) { return m_grads.data() + m_table.all()[size_t(i)].offset; }
     tc::ReduceScratch scratch(int site) { return {m_partials[site].data(), &m_tickets[site]}; }
 
+    void perturb(std::vector<float>& y, uint64_t layer) const {
+        if (m_noise == 0.0 || y.empty()) return;
+        double mean = 0;
+        for (float v : y) mean += std::fabs(double(v));
+        mean /= double(y.size());
+        for (size_t i = 0; i < y.size(); ++i) {
+            uint64_t z = (uint64_t(i) << 16 ^ layer << 8 ^ m_steps) + 0x9e3779b97f4a7c15ull;  // splitmix64
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            z ^= z >> 31;
+            const double u = double(z >> 11) / double(1ull << 52) - 1.0;  // [-1, 1)
+            y[i] = float(double(y[i]) + m_noise * mean * u);
+        }
+    }
+
     // GpuNet::forward, training.
     void forward() {
         const tc::DropoutArgs none;
         m_conv[0]->forward(at(m_input), W(0), at(m_act1));
+        perturb(m_act1, 1);
         tc::biasActivation(at(m_act1), m_a1, W(1), true, none, nullptr);
         m_conv[1]->forward(at(m_act1), W(2), at(m_act2));
+        perturb(m_act2, 2);
         tc::biasActivation(at(m_act2), m_a2, W(3), true, none, nullptr);
         tc::maxPoolForward(at(m_act2), m_a2, at(m_pool1), m_p1, m_drop[0], nullptr);
         m_conv[2]->forward(at(m_pool1), W(4), at(m_act3));
+        perturb(m_act3, 3);
         tc::biasActivation(at(m_act3), m_a3, W(5), true, none, nullptr);
         m_conv[3]->forward(at(m_act3), W(6), at(m_act4));
+        perturb(m_act4, 4);
         tc::biasActivation(at(m_act4), m_a4, W(7), true, none, nullptr);
         tc::maxPoolForward(at(m_act4), m_a4, at(m_pool2), m_p2, m_drop[1], nullptr);
         m_dense[0]->forward(at(m_pool2), W(8), at(m_fc1));
+        perturb(m_fc1, 5);
         tc::biasActivation(at(m_fc1), m_f1, W(9), true, m_drop[2], nullptr);
         m_dense[1]->forward(at(m_fc1), W(10), at(m_logits));
+        perturb(m_logits, 6);
         tc::LossArgs l;
         l.logits = at(m_logits), l.bias = W(11), l.labels = m_labels.data();
         l.batch = m_cfg.batch, l.valid = m_cfg.batch, l.classes = m_cfg.classes;
@@ -299,6 +327,8 @@ private:
     tc::DropoutArgs m_drop[3];
     uint64_t m_seed = 0;
     AugmentParams m_aug;
+    double m_noise = 0;
+    uint64_t m_steps = 0;
 };
 
 }  // namespace td::test

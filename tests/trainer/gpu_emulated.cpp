@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -220,12 +221,17 @@ void testDenseBiasDropout(int B, int I, int U) {
 }
 
 // ---- max pooling + dropout 0.25, and its backward through the previous ReLU ----
-void testPool(const char* name, unsigned layer, int B, int C, int H, int W, bool nhwc) {
-    std::printf("%s: max-pool 2x2 + dropout 0.25 on %dx%dx%dx%d, %s\n", name, B, H, W, C, nhwc ? "NHWC" : "NCHW");
+// ties: the inputs take 3 values only, so most windows hold equal maxima: the gradient must
+// go to the same element as oneDNN's (its first maximum in row-major order).
+void testPool(const char* name, unsigned layer, int B, int C, int H, int W, bool nhwc, bool ties = false) {
+    std::printf("%s: max-pool 2x2 + dropout 0.25 on %dx%dx%dx%d, %s%s\n", name, B, H, W, C, nhwc ? "NHWC" : "NCHW",
+                ties ? ", inputs full of ties" : "");
     Ctx ctx;
     Act in = plainAct(ctx, {B, C, H, W});
     std::vector<float> x = randomVec(size_t(B) * C * H * W, -1.0f, 1.0f);
     for (float& v : x) v = std::max(v, 0.0f);  // a ReLU's output: all-zero windows included
+    if (ties)
+        for (float& v : x) v = std::floor(v * 2.5f) * 0.5f;  // 0, 0.5 or 1
     std::copy(x.begin(), x.end(), ptr(in.val));
     MaxPool2D pool(ctx, name, in);
     pool.forward(ctx);
@@ -424,6 +430,8 @@ int main() {
                 testConvBias("conv2d_3", B, 32, 15, 15, 64, true, nhwc);
                 testConvBias("conv2d_4", B, 64, 15, 15, 64, false, nhwc);
                 testPool("max_pooling2d_2", 2, B, 64, 13, 13, nhwc);
+                testPool("max_pooling2d_1", 1, B, 32, 26, 26, nhwc, true);  // 28x28 images
+                testPool("max_pooling2d_2", 2, B, 64, 11, 11, nhwc, true);
                 testAssemble(cifar, B, nhwc);
             }
             testDenseBiasDropout(B, 6 * 6 * 64, 512);

@@ -155,5 +155,7 @@ target_compile_options(traindesk-trainer-cuda PRIVATE -Wall -Wextra)
 install(TARGETS traindesk-trainer-cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/traindesk COMPONENT trainer)
 
 target_compile_definitions(traindesk_trainer_lib PUBLIC TRAINDESK_HAVE_CUDA=1)
+math(EXPR _td_cuda_runtime_version "${CUDAToolkit_VERSION_MAJOR} * 1000 + ${CUDAToolkit_VERSION_MINOR} * 10")
 target_compile_definitions(traindesk_trainer_lib PRIVATE
-  TRAINDESK_CUDA_PLUGIN_RELDIR="../${CMAKE_INSTALL_LIBDIR}/traindesk")
+  TRAINDESK_CUDA_PLUGIN_RELDIR="../${CMAKE_INSTALL_LIBDIR}/traindesk"
+  TRAINDESK_CUDA_RUNTIME_VERSION=${_td_cuda_runtime_version})

@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
             std::printf("gpus: %d\n%s\n", a.devices, a.detail.c_str());
         else
             std::printf("no usable NVIDIA GPU: %s\n", a.reason.c_str());
+        // Which copy of the driver and of each CUDA library this node gives the backend.
+        if (!a.driver.empty()) std::printf("driver %s\n", a.driver.c_str());
+        if (!a.libraries.empty()) std::printf("libraries:\n%s\n", a.libraries.c_str());
         return a.usable ? 0 : 1;
     }
 

@@ -6,10 +6,14 @@
 #include <cstdlib>
 #include <vector>
 
+#include "train/cuda_libraries.h"
 #include "util/check.h"
 
 #ifndef TRAINDESK_CUDA_PLUGIN_NAME
 #define TRAINDESK_CUDA_PLUGIN_NAME "libtraindesk-trainer-cuda.so"
+#endif
+#ifndef TRAINDESK_CUDA_RUNTIME_VERSION
+#define TRAINDESK_CUDA_RUNTIME_VERSION 0
 #endif
 #ifndef TRAINDESK_CUDA_PLUGIN_RELDIR
 #define TRAINDESK_CUDA_PLUGIN_RELDIR "../lib/traindesk"
@@ -46,11 +50,6 @@ CudaAvailability probeOnce() {
     CudaAvailability a;
 #if defined(TRAINDESK_HAVE_CUDA) && TRAINDESK_HAVE_CUDA
     a.built = true;
-    // No driver, no GPU: answer without loading the CUDA libraries.
-    if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
-        a.reason = "no NVIDIA driver (" + dlerrorString() + ")";
-        return a;
-    }
     std::vector<std::string> candidates;
     if (const char* env = std::getenv("TRAINDESK_CUDA_PLUGIN"); env && *env) {
         candidates.push_back(env);
@@ -59,42 +58,67 @@ CudaAvailability probeOnce() {
         candidates.push_back(dir + "/" TRAINDESK_CUDA_PLUGIN_NAME);
         candidates.push_back(dir + "/" TRAINDESK_CUDA_PLUGIN_RELDIR "/" TRAINDESK_CUDA_PLUGIN_NAME);
     }
-    std::string tried;
-    for (const std::string& path : candidates) {
-        if (access(path.c_str(), F_OK) != 0) {
-            tried += (tried.empty() ? "" : ", ") + path;
-            continue;
+    std::string path, tried;
+    for (const std::string& p : candidates) {
+        if (access(p.c_str(), F_OK) == 0) {
+            path = p;
+            break;
         }
-        void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            a.reason = "cannot load the CUDA backend " + path + ": " + dlerrorString();
-            return a;
-        }
-        auto abi = reinterpret_cast<td_cuda_plugin_abi_fn>(dlsym(h, "td_cuda_plugin_abi"));
-        auto setupSize = reinterpret_cast<td_cuda_plugin_setup_size_fn>(dlsym(h, "td_cuda_plugin_setup_size"));
-        auto probe = reinterpret_cast<td_cuda_probe_fn>(dlsym(h, "td_cuda_probe"));
-        auto create = reinterpret_cast<td_cuda_create_backend_fn>(dlsym(h, "td_cuda_create_backend"));
-        if (!abi || !setupSize || !probe || !create) {
-            a.reason = "the CUDA backend " + path + " lacks its entry points";
-            return a;
-        }
-        if (abi() != TD_CUDA_PLUGIN_ABI || setupSize() != sizeof(BackendSetup)) {
-            a.reason = "the CUDA backend " + path + " was built from other sources than this trainer";
-            return a;
-        }
-        char reason[512] = {0}, detail[1024] = {0};
-        a.devices = probe(reason, sizeof reason, detail, sizeof detail);
-        a.detail = detail;
-        if (a.devices <= 0) {
-            a.reason = reason[0] ? reason : "no usable NVIDIA GPU";
-            return a;
-        }
-        a.usable = true;
-        g_plugin.handle = h;
-        g_plugin.create = create;
+        tried += (tried.empty() ? "" : ", ") + p;
+    }
+    if (path.empty()) {
+        a.reason = "the CUDA backend plugin was not found (looked for " + tried + ")";
         return a;
     }
-    a.reason = "the CUDA backend plugin was not found (looked for " + tried + ")";
+    // Where its libraries are, reported whether or not there is a driver (stat calls only).
+    const CudaLibraryLookup libs = locateCudaLibraries(path);
+    a.libraries = libs.report();
+    // No driver, no GPU: answer without loading the CUDA libraries.
+    std::string driverError;
+    if (!loadCudaDriver(TRAINDESK_CUDA_RUNTIME_VERSION, &a.driver, &driverError)) {
+        a.reason = driverError;
+        return a;
+    }
+    if (!libs.error.empty()) {
+        a.reason = libs.error;
+        return a;
+    }
+    if (!libs.missing().empty()) {
+        a.reason = "CUDA libraries not found: " + libs.missing() + " (see the list of where the trainer looked)";
+        return a;
+    }
+    if (std::string error; !preloadCudaLibraries(libs, &error)) {
+        a.reason = error;
+        return a;
+    }
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        a.reason = "cannot load the CUDA backend " + path + ": " + dlerrorString();
+        return a;
+    }
+    auto abi = reinterpret_cast<td_cuda_plugin_abi_fn>(dlsym(h, "td_cuda_plugin_abi"));
+    auto setupSize = reinterpret_cast<td_cuda_plugin_setup_size_fn>(dlsym(h, "td_cuda_plugin_setup_size"));
+    auto probe = reinterpret_cast<td_cuda_probe_fn>(dlsym(h, "td_cuda_probe"));
+    auto create = reinterpret_cast<td_cuda_create_backend_fn>(dlsym(h, "td_cuda_create_backend"));
+    if (!abi || !setupSize || !probe || !create) {
+        a.reason = "the CUDA backend " + path + " lacks its entry points";
+        return a;
+    }
+    if (abi() != TD_CUDA_PLUGIN_ABI || setupSize() != sizeof(BackendSetup)) {
+        a.reason = "the CUDA backend " + path + " was built from other sources than this trainer";
+        return a;
+    }
+    char reason[512] = {0}, detail[1024] = {0};
+    a.devices = probe(reason, sizeof reason, detail, sizeof detail);
+    a.detail = detail;
+    if (a.devices <= 0) {
+        a.reason = reason[0] ? reason : "no usable NVIDIA GPU";
+        return a;
+    }
+    a.usable = true;
+    g_plugin.handle = h;
+    g_plugin.create = create;
+    return a;
 #else
     a.reason = "this build has no CUDA backend (built without the CUDA Toolkit, cuDNN and NCCL)";
 #endif

@@ -31,6 +31,9 @@ struct CudaAvailability {
     int devices = 0;
     std::string reason;   // why not usable
     std::string detail;   // GPUs found, library versions
+    // Where the driver and each CUDA library came from, or what is missing and where the
+    // trainer looked (train/cuda_libraries.h); --gpu-info prints them.
+    std::string driver, libraries;
 };
 
 // Cached after the first call. Cheap without an NVIDIA driver (no plugin is loaded then).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "train/decision_flips.h"
 #include "util/check.h"
 #include "util/rng.h"
 #include "util/timer.h"
@@ -42,14 +43,14 @@ SelfCheckResult failure(const std::string& layer, const std::string& error) {
 
 }  // namespace
 
-Dataset selfCheckData(const NetConfig& run) {
+Dataset selfCheckData(const NetConfig& run, int attempt) {
     Dataset d;
     d.n = int64_t(kSelfCheckBatch) * kSelfCheckSteps;
     d.h = run.h, d.w = run.w, d.c = run.c;
     d.numClasses = run.classes;
     d.pixels.resize(size_t(d.n) * d.imageSize());
     d.labels.resize(size_t(d.n));
-    rng::Stream s(kDataSeed);
+    rng::Stream s(kDataSeed + uint64_t(attempt));
     for (uint8_t& v : d.pixels) v = uint8_t(s.below(256));
     for (uint8_t& v : d.labels) v = uint8_t(s.below(uint64_t(run.classes)));
     return d;
@@ -109,6 +110,12 @@ SelfCheckResult compareBackends(Backend& gpu, Backend& cpu) {
             if (const std::string d = difference(g.data(), c.data(), c.size(), g.size()); !d.empty())
                 return failure(outCpu[l].layer, "forward output" + at + ": " + d);
         }
+        if (const DecisionFlips f = decisionFlips(cpu.config(), kSelfCheckBatch, outGpu, outCpu); f.count > 0) {
+            SelfCheckResult r = failure("decision", cat(f.count, " decision(s) within rounding of a tie", at,
+                                                        ", the first: ", f.first));
+            r.ambiguous = true;
+            return r;
+        }
         const StepSums sg = gpu.takeSums(), sc = cpu.takeSums();
         if (sg.count != sc.count)
             return failure("dense_2", cat("softmax loss", at, ": ", sg.count, " images counted, the CPU backend ", sc.count));
@@ -136,23 +143,34 @@ SelfCheckResult compareBackends(Backend& gpu, Backend& cpu) {
 
 SelfCheckResult runSelfCheck(const BackendSetup& run, Dist& local, const BackendFactory& candidate) {
     Timer timer;
-    const Dataset data = selfCheckData(run.net);
-    const BackendSetup setup = selfCheckSetup(run, data, local);
     SelfCheckResult r;
-    std::unique_ptr<Backend> gpu;
-    try {
-        gpu = candidate(setup);
-    } catch (const std::exception& e) {
-        r = failure("set-up", e.what());
-    }
-    if (gpu) {
-        const std::unique_ptr<Backend> cpu = makeCpuBackend(setup);
+    std::string skipped;
+    for (int attempt = 0; attempt < kSelfCheckAttempts; ++attempt) {
+        const Dataset data = selfCheckData(run.net, attempt);
+        const BackendSetup setup = selfCheckSetup(run, data, local);
+        r = SelfCheckResult{};
+        std::unique_ptr<Backend> gpu;
         try {
-            r = compareBackends(*gpu, *cpu);
-        } catch (const RuntimeError& e) {  // a GPU call failed during the steps
-            r = failure("step", e.what());
+            gpu = candidate(setup);
+        } catch (const std::exception& e) {
+            r = failure("set-up", e.what());
         }
+        if (gpu) {
+            const std::unique_ptr<Backend> cpu = makeCpuBackend(setup);
+            try {
+                r = compareBackends(*gpu, *cpu);
+            } catch (const RuntimeError& e) {  // a GPU call failed during the steps
+                r = failure("step", e.what());
+            }
+        }
+        r.attempts = attempt + 1;
+        if (!r.ambiguous) break;
+        if (skipped.empty()) skipped = r.error;
     }
+    if (r.ambiguous)
+        r.error = cat("every one of the ", kSelfCheckAttempts, " batches had a decision within rounding of a tie (the "
+                      "first batch: ", skipped, ")");
+    r.skipped = skipped;
     r.seconds = timer.seconds();
     return r;
 }

@@ -107,6 +107,7 @@ bool gpuSelfCheckPasses(const Options& o, const BackendSetup& run, const Dist& d
     if (a.ok) {
         log::info("GPU self-check passed: %d steps at batch %d on the GPU and the CPU agree within %g (%.2f s)\n",
                   kSelfCheckSteps, kSelfCheckBatch, kSelfCheckTolerance, mean);
+        if (r.attempts > 1) log::info("GPU self-check on this rank: %s\n", r.describe().c_str());
         if (mean > 2.0) log::warn(cat("the GPU self-check took ", mean, " s, more than its budget of 2 s"));
         return true;
     }
