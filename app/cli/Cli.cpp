@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "Command.h"
+#include "SweepCommands.h"
 
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -15,7 +16,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands() + dataCommands();
+    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + sweepCommands() + agentCommands() + dataCommands();
 }
 
 QString usage(const QList<Command> &commands)

@@ -8,6 +8,7 @@
 #include "metrics/MetricRecord.h"
 #include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
+#include "sweeps/SweepStore.h"
 
 #include <QHash>
 #include <QObject>
@@ -116,6 +117,7 @@ private:
     QString m_databasePath;
     int m_pollIntervalMs;
     std::unique_ptr<Store> m_store;
+    std::unique_ptr<SweepStore> m_sweeps;  // sweeps for the snapshot (a connection of its own)
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
     std::unique_ptr<AgentClient> m_agent;
