@@ -7,6 +7,7 @@
 #include "sweeps/SweepParam.h"
 #include "sweeps/SweepSampler.h"
 #include "sweeps/SweepStore.h"
+#include "sweeps/SweepTemplate.h"
 #include "sweeps/TrialMetric.h"
 
 #include <QJsonArray>
@@ -250,6 +251,31 @@ private Q_SLOTS:
         QCOMPARE(p["jobPreparation"].toObject()["commandLine"].toString(), QStringLiteral("echo PARAM_UNKNOWN_ONE 0.001"));
         QCOMPARE(out->unknown, QStringList{"properties.jobPreparation.commandLine: PARAM_UNKNOWN_ONE"});
         QCOMPARE(out->unused, QStringList{"UNUSED"});
+    }
+
+    void templateFromAJob()
+    {
+        // The wizard's way: pick a string field, the text in it that varies, a name.
+        const QByteArray job = R"({"properties": {"nodeCount": 1,
+            "customToolkitSettings": {"commandLine": "train --lr 0.001 --bs 32"},
+            "environmentVariables": [{"name": "X", "value": "32"}]}})";
+        QStringList paths;
+        for (const auto &f : SweepTemplate::stringFields(job))
+            paths << f.path;
+        QCOMPARE(paths, (QStringList{"properties.customToolkitSettings.commandLine", "properties.environmentVariables[0].name",
+                                     "properties.environmentVariables[0].value"}));
+        const auto made = SweepTemplate::apply(job, {{"properties.customToolkitSettings.commandLine", "0.001", "LR"},
+                                                     {"properties.customToolkitSettings.commandLine", "32", "BS"}});
+        QVERIFY2(made, qPrintable(made.error()));
+        const QJsonObject p = QJsonDocument::fromJson(*made).object()["properties"].toObject();
+        QCOMPARE(p["customToolkitSettings"].toObject()["commandLine"].toString(), QStringLiteral("train --lr PARAM_LR --bs PARAM_BS"));
+        QCOMPARE(p["environmentVariables"].toArray()[0].toObject()["value"].toString(), QStringLiteral("32"));  // another field
+        const auto missingText = SweepTemplate::apply(job, {{"properties.customToolkitSettings.commandLine", "0.5", "LR"}});
+        QVERIFY(!missingText);
+        QVERIFY2(missingText.error().contains("does not hold '0.5'"), qPrintable(missingText.error()));
+        const auto missingField = SweepTemplate::apply(job, {{"properties.nope", "1", "LR"}});
+        QVERIFY(!missingField);
+        QVERIFY2(missingField.error().contains("no string field properties.nope"), qPrintable(missingField.error()));
     }
 
     void medianStoppingOnHandMadeSeries()
