@@ -63,7 +63,7 @@ std::optional<QString> medianRule(const EarlyStopPolicy &policy, const QString &
     const double best = bestOf(trial.values, at, maximize);
     if (!better(m, best, maximize))
         return std::nullopt;
-    return QStringLiteral("median: %1 %2 (best of %3 evaluations) is %4 the median %5 of %6 other trial%7's averages")
+    return QStringLiteral("median: %1 %2 (best of %3 evaluations) is %4 the median %5 of the averages of %6 other trial%7")
         .arg(metric, num(best)).arg(at).arg(maximize ? QStringLiteral("below") : QStringLiteral("above"), num(m))
         .arg(averages.size()).arg(averages.size() == 1 ? QString() : QStringLiteral("s"));
 }

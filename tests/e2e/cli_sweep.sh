@@ -55,12 +55,12 @@ trainer_job() {  # file log extra-trainer-options
 { "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
   "outputDirectories": [{"id": "MODEL", "pathPrefix": "$work/jobs"}],
   "customMpiSettings": { "processCount": 1,
-    "commandLine": "sh -c 'echo +PARAM_LR-PARAM_BS >> $2; traindesk-trainer --format synthetic --synthetic-shape 8x8x1 --deterministic --lr PARAM_LR --batch-size PARAM_BS $3 --dir \$AZ_BATCHAI_OUTPUT_MODEL; rc=\$?; sleep 1; echo -PARAM_LR-PARAM_BS >> $2; exit \$rc'" } } }
+    "commandLine": "sh -c 'echo +PARAM_LR-PARAM_BS >> $2; traindesk-trainer --format synthetic --synthetic-shape 12x12x1 --deterministic --lr PARAM_LR --batch-size PARAM_BS $3 --dir \$AZ_BATCHAI_OUTPUT_MODEL; rc=\$?; sleep 1; echo -PARAM_LR-PARAM_BS >> $2; exit \$rc'" } } }
 JSON
 }
 
 echo "== a 2x2 grid, at most 2 at once: 4 trials, each trainer with its own values"
-trainer_job "$work/grid.json" "$work/grid.log" "--synthetic-train 512 --synthetic-test 64 --log-every 4 --epochs 1"
+trainer_job "$work/grid.json" "$work/grid.log" "--synthetic-train 128 --synthetic-test 32 --log-every 2 --epochs 1"
 td sweep create -e sw -n grid -c wide -f "$work/grid.json" --param LR=0.01,0.001 --param BS=16,32 \
    --max-concurrent 2 --metric acc > "$work/created.txt" 2>&1 || fail "sweep create: $(cat "$work/created.txt")"
 grep -q "4 trials, at most 2 at once" "$work/created.txt" || fail "create says: $(cat "$work/created.txt")"
@@ -124,7 +124,8 @@ expect_refused() {  # message args...
   td sweep create -e sw -c local -f "$work/echo.json" "$@" > /dev/null 2> "$work/err.txt" && fail "accepted: $*"
   grep -qF -- "$msg" "$work/err.txt" || fail "for $*: $(cat "$work/err.txt")"
 }
-expect_refused "FileParam (F) enumerates files" -n bad1 --params <(echo '[{"type":"FileParam","parameterName":"F"}]')
+echo '[{"type":"FileParam","parameterName":"F"}]' > "$work/fileparam.json"
+expect_refused "FileParam (F) enumerates files" -n bad1 --params "$work/fileparam.json"
 expect_refused "job.json names parameters the sweep does not have: properties.customToolkitSettings.commandLine: PARAM_OPT" \
   -n bad2 --param LR=1,2 --param BS=3
 expect_refused "random sampling needs --trials N" -n bad3 --param LR=1,2 --param BS=3 --param OPT=a --sampling random
@@ -136,10 +137,11 @@ names = [s["name"] for s in json.load(sys.stdin)]
 assert not any(n.startswith("bad") for n in names), names' || fail "a refused sweep was stored"
 
 echo "== median stopping ends the trial that cannot learn; its peers go on"
-trainer_job "$work/median.json" "$work/median.log" "--synthetic-train 4096 --synthetic-test 64 --log-every 2 --epochs 2"
-td sweep create -e sw -n med -c wide -f "$work/median.json" --param LR=0.05,0.02,0.000000001 --param BS=16 \
-   --max-concurrent 3 --metric acc --early-stop median:after=4 >/dev/null || fail "median sweep"
-wait_sweep med 400
+# The loss of a learning rate of 1e-9 stays where it starts; 0.003 and 0.002 bring it down.
+trainer_job "$work/median.json" "$work/median.log" "--synthetic-train 1024 --synthetic-test 32 --log-every 4 --epochs 4"
+td sweep create -e sw -n med -c wide -f "$work/median.json" --param LR=0.003,0.002,0.000000001 --param BS=32 \
+   --max-concurrent 3 --metric loss --goal min --early-stop median:after=12 >/dev/null || fail "median sweep"
+wait_sweep med 600
 td sweep show -e sw -n med -o json > "$work/med.json"
 py '
 import json, sys
@@ -147,8 +149,8 @@ s = json.load(open(sys.argv[1]))
 t = {x["parameters"]["LR"]: x for x in s["trials"]}
 bad = t[1e-9]
 assert bad["status"] == "early-stopped" and bad["state"] == "failed", bad
-assert bad["reason"].startswith("median: acc"), bad["reason"]
-for lr in (0.05, 0.02):
+assert bad["reason"].startswith("median: loss"), bad["reason"]
+for lr in (0.003, 0.002):
     assert t[lr]["state"] == "succeeded" and t[lr]["status"] == "submitted", t[lr]
     assert t[lr]["evaluations"] > bad["evaluations"], (t[lr], bad)
 print("   stopped:", bad["job"], "after", bad["evaluations"], "evaluations:", bad["reason"])
@@ -162,8 +164,8 @@ cat > "$work/slow.json" <<JSON
 { "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
   "customToolkitSettings": { "commandLine": "sh -c 'echo PARAM_I > \$AZ_BATCHAI_STDOUTERR_DIR/started; sleep 120'" } } }
 JSON
-td sweep create -e sw -n slow -c local -f "$work/slow.json" --param I=1,2,3 >/dev/null || fail "slow sweep"
-for _ in $(seq 1 60); do [ "$(td job show -e sw -n slow-1 --query executionState 2>/dev/null)" = running ] && break; sleep 0.5; done
+td sweep create -e sw -n slow -c wide -f "$work/slow.json" --param I=1,2,3 >/dev/null || fail "slow sweep"
+for _ in $(seq 1 120); do [ "$(td job show -e sw -n slow-1 --query executionState 2>/dev/null)" = running ] && break; sleep 0.5; done
 td sweep stop -e sw -n slow -o json > "$work/stop.json" || fail "sweep stop"
 py '
 import json, sys

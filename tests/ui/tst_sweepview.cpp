@@ -8,6 +8,7 @@
 #include "Grab.h"
 #include "MainWindow.h"
 #include "TestHome.h"
+#include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
 #include "charts/ParallelCoordinatesPlot.h"
 #include "charts/ParameterScatterPlot.h"
@@ -21,6 +22,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTreeView>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QSignalSpy>
@@ -191,8 +196,10 @@ private Q_SLOTS:
         QVERIFY(parallel.pointOf(0, 0)->x() < best.x());
         QVERIFY(!parallel.pointOf(5, 0));
         // Drawn: the best run's line in the highlight colour where it crosses its axis.
+        // (Between two axes: on an axis its line lies under the axis.)
         const QImage image = parallel.grab().toImage();
-        const QColor at = image.pixelColor(best.toPoint());
+        const QPointF between = (*parallel.pointOf(1, 2) + best) / 2;
+        const QColor at = image.pixelColor(between.toPoint());
         QCOMPARE(at.name(), parallel.palette().color(QPalette::Highlight).name());
         ParameterScatterPlot scatter;
         scatter.resize(400, 300);
@@ -275,6 +282,8 @@ private Q_SLOTS:
         // Charts: the best drawn in full, the two others overlaid.
         view->tabs()->setCurrentIndex(2);
         QVERIFY(QTest::qWaitFor([&] { return view->charts()->comparisons().size() == 2; }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return view->series()->records().size() == 3; }, 5000));
+        view->charts()->redrawNow();
         saveGrab(view, QStringLiteral("sweep-charts"));
         view->tabs()->setCurrentIndex(0);
 
@@ -318,6 +327,8 @@ private Q_SLOTS:
         wizard.addParameter(QStringLiteral("properties.customToolkitSettings.commandLine"), QStringLiteral("32"),
                             QStringLiteral("BS"), QStringLiteral("16,32"));
         wizard.show();
+        QVERIFY(QTest::qWaitFor([&] { return wizard.previewedTrials() == 6; }, 5000));
+        saveGrab(&wizard, QStringLiteral("new-sweep-fields"));
         // Grid: 3 x 2, before anything is submitted.
         QVERIFY(QTest::qWaitFor([&] { return wizard.previewedTrials() == 6; }, 5000));
         QVERIFY2(wizard.trialCountText().startsWith(QStringLiteral("6 trial")), qPrintable(wizard.trialCountText()));

@@ -23,6 +23,13 @@ namespace {
 
 enum Column { FieldColumn, TextColumn, NameColumn, ValuesColumn };
 
+// "customToolkitSettings.commandLine = python train.py ...": the path without "properties.".
+QString fieldLabel(const SweepTemplate::Field &f)
+{
+    const QString path = f.path.startsWith(QLatin1String("properties.")) ? f.path.mid(11) : f.path;
+    return QStringLiteral("%1 = %2").arg(path, f.value.left(60));
+}
+
 QString cellText(const QTableWidget *table, int row, int column)
 {
     const QTableWidgetItem *item = table->item(row, column);
@@ -60,7 +67,7 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
                                          tr("Values or range")});
     m_params->horizontalHeader()->setSectionResizeMode(FieldColumn, QHeaderView::Interactive);
     m_params->horizontalHeader()->setStretchLastSection(true);
-    m_params->setColumnWidth(FieldColumn, 260);
+    m_params->setColumnWidth(FieldColumn, 330);
     m_params->setToolTip(tr("Values: 0.1,0.01 or sgd,adam; ranges: uniform(a,b), loguniform(a,b), randint(a,b), "
                             "range(a,b,step); uniform(a,b,n) and loguniform(a,b,n) give a grid n values"));
     auto *add = new QPushButton(tr("Add parameter"));
@@ -148,7 +155,7 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
             const QString chosen = box ? box->currentData().toString() : QString();
             box->clear();
             for (const auto &f : fields)
-                box->addItem(QStringLiteral("%1 = %2").arg(f.path, f.value.left(60)), f.path);
+                box->addItem(fieldLabel(f), f.path);
             box->setCurrentIndex(std::max(0, box->findData(chosen)));
         }
         if (job) {
@@ -163,7 +170,7 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
             return;
         m_previewRequest = -1;
         m_previewTrials = error.isEmpty() ? trials : 0;
-        m_count->setText(error.isEmpty() ? tr("%n trial(s) will run", nullptr, trials)
+        m_count->setText(error.isEmpty() ? (trials == 1 ? tr("1 trial will run") : tr("%1 trials will run").arg(trials))
                                              + (warnings.isEmpty() ? QString() : QStringLiteral("\n") + warnings.join(QLatin1Char('\n')))
                                          : tr("Not yet: %1").arg(error));
         Q_EMIT previewed();
@@ -218,7 +225,7 @@ void NewSweepWizard::addParameter(const QString &fieldPath, const QString &text,
     auto *box = new QComboBox;
     const Job *job = m_backend->snapshot().findJob(m_job->currentData().toLongLong());
     for (const auto &f : job ? SweepTemplate::stringFields(job->spec) : QList<SweepTemplate::Field>())
-        box->addItem(QStringLiteral("%1 = %2").arg(f.path, f.value.left(60)), f.path);
+        box->addItem(fieldLabel(f), f.path);
     // The command line is what varies most often: offered first.
     int preferred = box->findData(fieldPath);
     if (preferred < 0) {

@@ -47,6 +47,8 @@ public:
     QLineEdit *metricEdit() const { return m_metric; }
     QComboBox *earlyStopBox() const { return m_earlyStop; }
     QTableWidget *parameterTable() const { return m_params; }
+    // Finish: creates the sweep (sweepCreated, then the wizard closes) once the trial count is known.
+    void accept() override;
 
 Q_SIGNALS:
     void sweepCreated(qint64 sweepId);
@@ -54,7 +56,6 @@ Q_SIGNALS:
 
 protected:
     bool validateCurrentPage() override;
-    void accept() override;
 
 private:
     void fillJobs();

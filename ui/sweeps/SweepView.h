@@ -45,6 +45,7 @@ public:
     ParameterScatterPlot *scatterPlot() const { return m_scatter; }
     QComboBox *scatterParameter() const { return m_scatterParameter; }
     MetricsChartView *charts() const { return m_charts; }
+    MetricSeries *series() const { return m_series; }  // the best trial's, drawn in full
     QPushButton *downloadButton() const { return m_download; }
     QPushButton *stopButton() const { return m_stop; }
     QString headerText() const;
