@@ -13,6 +13,7 @@
 #include "charts/ParallelCoordinatesPlot.h"
 #include "charts/ParameterScatterPlot.h"
 #include "charts/ParameterTable.h"
+#include "jobs/JobRunner.h"
 #include "session/Backend.h"
 #include "sweeps/NewSweepWizard.h"
 #include "sweeps/SweepStore.h"
@@ -286,6 +287,25 @@ private Q_SLOTS:
         view->charts()->redrawNow();
         saveGrab(view, QStringLiteral("sweep-charts"));
         view->tabs()->setCurrentIndex(0);
+
+        // The best trial's model in one step: every file of its output directories.
+        const auto plan = JobRunner(m_store).planOf(*m_store.jobById(jobIds[1]));
+        QVERIFY2(plan, qPrintable(plan.error()));
+        QString modelDir;
+        for (const auto &[id, path] : plan->outputDirectories)
+            modelDir = id == QLatin1String("MODEL") ? path : modelDir;
+        QVERIFY(!modelDir.isEmpty());
+        QVERIFY(QDir().mkpath(modelDir + QStringLiteral("/saved_models")));
+        QVERIFY(appendToFile(modelDir + QStringLiteral("/saved_models/model.h5"), "weights of page-2"));
+        QSignalSpy downloaded(view, &SweepView::downloadFinished);
+        view->downloadBestTo(m_home.filePath(QStringLiteral("downloads")));
+        QVERIFY(downloaded.wait(15000));
+        QCOMPARE(downloaded.first().at(2).toString(), QString());
+        QCOMPARE(downloaded.first().at(1).toInt(), 1);
+        QFile model(downloaded.first().at(0).toString() + QStringLiteral("/MODEL/saved_models/model.h5"));
+        QVERIFY2(model.open(QIODevice::ReadOnly), qPrintable(model.fileName()));
+        QCOMPARE(model.readAll(), QByteArray("weights of page-2"));
+        QVERIFY(model.fileName().contains(QStringLiteral("page-2")));
 
         // The trials end: the sweep completes (the agent's scheduler), Stop goes off.
         for (int i = 1; i <= 3; ++i)
