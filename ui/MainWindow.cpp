@@ -128,6 +128,9 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     connect(m_runsView, &RunsView::jobActivated, this, [this](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
     });
+    connect(m_sweepView, &SweepView::jobActivated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+    });
     // A folder made, deleted or uploaded to: the tree's folders of the share.
     connect(m_shareBrowser, &ShareBrowser::changed, m_backend, &Backend::pollNow);
     connect(m_backend, &Backend::requestFinished, this, [this](int id, qint64, const QString &error) {

@@ -208,8 +208,12 @@ void JobMonitor::publishSnapshot(bool force)
         for (const Experiment &exp : m_store->experiments(ws.id)) {
             ResourceSnapshot::ExperimentEntry e{exp, m_store->jobs(exp.id), {}};
             if (m_sweeps) {
-                for (const Sweep &sweep : m_sweeps->sweeps(exp.id))
-                    e.sweeps.append(SweepSummary::read(*m_store, *m_sweeps, sweep));
+                for (const Sweep &sweep : m_sweeps->sweeps(exp.id)) {
+                    auto &metric = m_sweepMetrics[sweep.id];
+                    if (!metric)
+                        metric = std::make_shared<TrialMetric>(sweep.metric);
+                    e.sweeps.append(SweepSummary::read(*m_store, *m_sweeps, sweep, metric.get()));
+                }
             }
             entry.experiments.append(e);
         }

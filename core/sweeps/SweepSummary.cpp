@@ -10,11 +10,12 @@
 
 namespace TrainDesk {
 
-SweepSummary SweepSummary::read(const Store &store, const SweepStore &sweeps, const Sweep &sweep)
+SweepSummary SweepSummary::read(const Store &store, const SweepStore &sweeps, const Sweep &sweep, TrialMetric *kept)
 {
     SweepSummary summary;
     summary.sweep = sweep;
-    TrialMetric metric(sweep.metric);
+    TrialMetric own(sweep.metric);
+    TrialMetric &metric = kept ? *kept : own;
     for (const SweepTrial &t : sweeps.trials(sweep.id)) {
         TrialRow row;
         row.index = t.index;

@@ -10,6 +10,7 @@ namespace TrainDesk {
 
 class Store;
 class SweepStore;
+class TrialMetric;
 
 // A sweep as people look at it (CLI `sweep show`, the GUI's sweep view): each trial with
 // its values, its job's state and its metric's last and best value, and the best trial.
@@ -34,7 +35,10 @@ struct SweepSummary
     QList<TrialRow> trials;
     int bestIndex = 0;        // the trial with the best metric value; 0: none has one yet
 
-    static SweepSummary read(const Store &store, const SweepStore &sweeps, const Sweep &sweep);
+    // `metric`: the sweep's metric series kept from an earlier read (only new records are
+    // read then), or none (all of them are read).
+    static SweepSummary read(const Store &store, const SweepStore &sweeps, const Sweep &sweep,
+                             TrialMetric *metric = nullptr);
     const TrialRow *bestTrial() const;
     int countIn(const QStringList &states) const;
     // The parameter columns: one per parameter, "NAME.key" per key of a DictParam.

@@ -138,7 +138,7 @@ assert not any(n.startswith("bad") for n in names), names' || fail "a refused sw
 
 echo "== median stopping ends the trial that cannot learn; its peers go on"
 # The loss of a learning rate of 1e-9 stays where it starts; 0.003 and 0.002 bring it down.
-trainer_job "$work/median.json" "$work/median.log" "--synthetic-train 1024 --synthetic-test 32 --log-every 4 --epochs 4"
+trainer_job "$work/median.json" "$work/median.log" "--synthetic-train 1024 --synthetic-test 32 --log-every 4 --epochs 6"
 td sweep create -e sw -n med -c wide -f "$work/median.json" --param LR=0.003,0.002,0.000000001 --param BS=32 \
    --max-concurrent 3 --metric loss --goal min --early-stop median:after=12 >/dev/null || fail "median sweep"
 wait_sweep med 600

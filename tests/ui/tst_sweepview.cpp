@@ -278,6 +278,14 @@ private Q_SLOTS:
         view->table()->sortByColumn(view->model()->bestColumn(), Qt::DescendingOrder);
         QCOMPARE(view->table()->model()->index(0, 0).data().toString(), QStringLiteral("★ page-2"));
         saveGrab(view, QStringLiteral("sweep-view"));
+        // Double-click a trial: its job's page.
+        const QModelIndex third = view->table()->model()->index(2, 0);
+        const qint64 thirdJob = third.data(SweepTrialsModel::JobIdRole).toLongLong();
+        QVERIFY(thirdJob);
+        Q_EMIT view->table()->doubleClicked(third);
+        QCOMPARE(window.selectedKey(), ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, thirdJob));
+        window.treeView()->setCurrentIndex(sweepIndex);
+        QCOMPARE(window.currentView(), static_cast<QWidget *>(view));
         view->tabs()->setCurrentIndex(1);
         saveGrab(view, QStringLiteral("sweep-scatter"));
         // Charts: the best drawn in full, the two others overlaid.
