@@ -15,6 +15,7 @@
 #include "job/JobProgress.h"
 #include "job/JobView.h"
 #include "runs/RunsView.h"
+#include "sweeps/SweepView.h"
 #include "shares/ShareBrowser.h"
 #include "session/Backend.h"
 #include "store/Store.h"
@@ -79,6 +80,7 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_clusterView(new ClusterView),
       m_infoView(new ResourceInfoView),
       m_runsView(new RunsView(backend)),
+      m_sweepView(new SweepView(backend)),
       m_shareBrowser(new ShareBrowser(backend, DataPaths::databasePath())),
       m_jobsLabel(new QLabel),
       m_progressLabel(new QLabel)
@@ -103,6 +105,7 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     m_stack->addWidget(m_jobView);
     m_stack->addWidget(m_clusterView);
     m_stack->addWidget(m_infoView);
+    m_stack->addWidget(m_sweepView);
 
     m_splitter->addWidget(m_tree);
     m_splitter->addWidget(m_stack);
@@ -128,6 +131,9 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
     connect(m_jobView, &JobView::terminateRequested, this, &MainWindow::confirmTerminate);
     connect(m_runsView, &RunsView::jobActivated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+    });
+    connect(m_sweepView, &SweepView::jobActivated, this, [this](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
     });
     // A folder made, deleted or uploaded to: the tree's folders of the share.
@@ -219,6 +225,7 @@ void MainWindow::showSelection()
     if (!index.isValid()) {
         m_jobView->showJob(0, snapshot);
         m_runsView->showScope(0, 0);
+        m_sweepView->showSweep(0);
         m_stack->setCurrentWidget(m_emptyPage);
         updateActions();
         updateProgress();
@@ -227,7 +234,11 @@ void MainWindow::showSelection()
     const Kind kind = index.data(ResourceTreeModel::KindRole).value<Kind>();
     const qint64 id = index.data(ResourceTreeModel::IdRole).toLongLong();
     m_jobView->showJob(kind == Kind::Job ? id : 0, snapshot);
+    m_sweepView->showSweep(kind == Kind::Sweep ? id : 0);
     switch (kind) {
+    case Kind::Sweep:
+        m_stack->setCurrentWidget(m_sweepView);
+        break;
     case Kind::Job:
         m_stack->setCurrentWidget(m_jobView);
         break;
@@ -274,6 +285,7 @@ void MainWindow::updateActions()
     m_deleteJobAction->setEnabled(job && job->state != JobState::Queued && !isActive(job->state));
     m_downloadAction->setEnabled(job && !job->jobDir.isEmpty());
     m_cloneJobAction->setEnabled(job);
+    m_newSweepAction->setEnabled(job);
     m_exportJobAction->setEnabled(job);
     const bool anyWorkspace = !m_backend->snapshot().workspaces.isEmpty();
     m_newJobAction->setEnabled(anyWorkspace);

@@ -24,6 +24,8 @@ class ClusterView;
 class DataSetsDialog;
 class JobView;
 class NewJobWizard;
+class NewSweepWizard;
+class SweepView;
 class ResourceInfoView;
 class RunsView;
 class ShareBrowser;
@@ -57,6 +59,7 @@ public:
     ResourceInfoView *infoView() const { return m_infoView; }
     // The Runs tab of a workspace or experiment, the Files tab of a share.
     RunsView *runsView() const { return m_runsView; }
+    SweepView *sweepView() const { return m_sweepView; }
     ShareBrowser *shareBrowser() const { return m_shareBrowser; }
     QWidget *currentView() const;
     QAction *startAction() const { return m_startAction; }
@@ -86,6 +89,8 @@ public:
     NewJobWizard *openNewJobWizard();
     NewJobWizard *openCloneWizard(qint64 jobId);
     NewJobWizard *openImportWizard();
+    // A sweep from the selected job (or the experiment's first).
+    NewSweepWizard *openNewSweepWizard();
     WorkspaceWizard *openWorkspaceWizard(bool newWorkspace);
     ShareWizard *openShareWizard(bool upload);
     // The data sets of the selected share (nullptr when no share is selected).
@@ -129,6 +134,7 @@ private:
     ClusterView *m_clusterView;
     ResourceInfoView *m_infoView;
     RunsView *m_runsView;
+    SweepView *m_sweepView;
     ShareBrowser *m_shareBrowser;
     QAction *m_startAction = nullptr;
     QAction *m_terminateAction = nullptr;
@@ -142,6 +148,7 @@ private:
     QAction *m_downloadAction = nullptr;
     QAction *m_newJobAction = nullptr;
     QAction *m_cloneJobAction = nullptr;
+    QAction *m_newSweepAction = nullptr;
     QAction *m_importJobAction = nullptr;
     QAction *m_exportJobAction = nullptr;
     QAction *m_newWorkspaceAction = nullptr;

@@ -13,6 +13,7 @@
 #include "job/JobView.h"
 #include "session/Backend.h"
 #include "wizards/NewJobWizard.h"
+#include "sweeps/NewSweepWizard.h"
 #include "wizards/ShareWizard.h"
 #include "wizards/WorkspaceWizard.h"
 #include "wizards/cluster/ClusterWizard.h"
@@ -61,6 +62,13 @@ void MainWindow::createActions()
         if (const Job *job = selectedJob())
             openCloneWizard(job->id);
     });
+
+    m_newSweepAction = addAction(QStringLiteral("sweep"), tr("New s&weep…"), QKeySequence(tr("Ctrl+Shift+H")),
+                                 tr("A hyperparameter sweep from the selected job: the fields that vary, their values, "
+                                    "the search"));
+    m_newSweepAction->setObjectName(QStringLiteral("newSweepAction"));
+    m_newSweepAction->setIconText(tr("New sweep"));
+    connect(m_newSweepAction, &QAction::triggered, this, &MainWindow::openNewSweepWizard);
 
     m_importJobAction = addAction(QStringLiteral("import"), tr("&Import job.json…"), QKeySequence::Open,
                                   tr("A new job from a job.json file (one written for Batch AI works)"));
@@ -217,6 +225,7 @@ void MainWindow::createMenus()
     QMenu *job = menuBar()->addMenu(tr("&Job"));
     job->addAction(m_newJobAction);
     job->addAction(m_cloneJobAction);
+    job->addAction(m_newSweepAction);
     job->addAction(m_importJobAction);
     job->addAction(m_exportJobAction);
     job->addSeparator();
@@ -333,7 +342,8 @@ void MainWindow::showTreeMenu(const QPoint &pos)
     QMenu menu(this);
     switch (kind) {
     case Kind::Job:
-        menu.addActions({m_startAction, m_terminateAction, m_cloneJobAction, m_exportJobAction, m_downloadAction});
+        menu.addActions({m_startAction, m_terminateAction, m_cloneJobAction, m_newSweepAction, m_exportJobAction,
+                         m_downloadAction});
         menu.addSeparator();
         menu.addAction(m_deleteJobAction);
         break;
@@ -374,6 +384,18 @@ Wizard *MainWindow::showWizard(Wizard *wizard)
 NewJobWizard *MainWindow::openNewJobWizard()
 {
     return showWizard(createNewJobWizard());
+}
+
+NewSweepWizard *MainWindow::openNewSweepWizard()
+{
+    auto *wizard = new NewSweepWizard(m_backend, this);
+    if (const Job *job = selectedJob())
+        wizard->presetJob(job->id);
+    connect(wizard, &NewSweepWizard::sweepCreated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Sweep, id));
+        statusBar()->showMessage(tr("Sweep created: the agent submits its trials"), 5000);
+    });
+    return showWizard(wizard);
 }
 
 NewJobWizard *MainWindow::createNewJobWizard()

@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "Command.h"
+#include "SweepCommands.h"
 
 #include "common/DataDirectoryCheck.h"
 #include "common/DataPaths.h"
@@ -16,8 +17,8 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + agentCommands() + dataCommands()
-        + doctorCommands();
+    return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + sweepCommands() + agentCommands()
+        + dataCommands() + doctorCommands();
 }
 
 QString usage(const QList<Command> &commands)

@@ -7,6 +7,7 @@
 #include "jobs/JobRunner.h"
 #include "store/DatabaseCheck.h"
 #include "store/Store.h"
+#include "sweeps/SweepScheduler.h"
 
 #include <algorithm>
 
@@ -72,6 +73,7 @@ VoidResult Agent::start()
         return opened;
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
+    m_sweeps = std::make_unique<SweepScheduler>(*m_store, *m_runner);
     m_sampling = std::make_unique<NodeSampling>(*m_store);
     keepBackup(*m_store);
     // Owner only: whoever can talk to the agent can start and end jobs.
@@ -107,6 +109,8 @@ void Agent::tick()
     m_ticking = true;
     keepBackup(*m_store);
     const QList<Job> before = m_store->jobsInStates({JobState::Running, JobState::Terminating});
+    // Sweeps first: the trials they queue start in the schedule of the refresh that follows.
+    m_activeSweeps = m_sweeps->tick();
     m_runner->refreshAll();
     // Metrics of running jobs, and once more of those that just ended (their last lines).
     for (const Job &job : before)
@@ -129,13 +133,15 @@ void Agent::tick()
             justStarted = justStarted || (job.started.isValid() && job.started.secsTo(now) < m_options.startSeconds);
         }
     }
-    m_activity = running + queued == 0 ? QStringLiteral("idle")
-                                       : QStringLiteral("watching %1 running, %2 queued").arg(running).arg(queued);
+    m_activity = running + queued + m_activeSweeps == 0
+        ? QStringLiteral("idle")
+        : QStringLiteral("watching %1 running, %2 queued").arg(running).arg(queued)
+            + (m_activeSweeps ? QStringLiteral(", %1 sweep%2").arg(m_activeSweeps).arg(m_activeSweeps == 1 ? "" : "s") : QString());
     m_lastTick = QDateTime::currentDateTimeUtc();
     push(changedJobs());
     m_ticking = false;
 
-    if (running + queued > 0 || !m_clients.isEmpty())
+    if (running + queued + m_activeSweeps > 0 || !m_clients.isEmpty())
         m_quiet.restart();
     else if (!m_options.service && m_quiet.elapsed() >= qint64(m_options.idleExitSeconds) * 1000) {
         stop(QStringLiteral("nothing to do for %1 s").arg(m_options.idleExitSeconds));

@@ -22,6 +22,7 @@ class JobOutput;
 class JobRunner;
 class NodeSampling;
 class Store;
+class SweepScheduler;
 
 struct AgentOptions
 {
@@ -71,6 +72,7 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
+    std::unique_ptr<SweepScheduler> m_sweeps;   // hyperparameter sweeps: submits their trials
     std::unique_ptr<NodeSampling> m_sampling;  // CPU, memory, GPUs, network of running jobs' nodes
     QLocalServer m_server;
     QTimer m_timer;
@@ -82,6 +84,7 @@ private:
     QElapsedTimer m_quiet;           // since there was last something to do
     QHash<qint64, QString> m_seen;   // job id -> state and metric count last pushed
     QSet<qint64> m_ingestOnce;       // jobs whose files are read once more (just ended)
+    int m_activeSweeps = 0;
     bool m_ticking = false;
     bool m_stopping = false;
 };

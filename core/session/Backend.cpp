@@ -33,6 +33,7 @@ Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *paren
     connect(m_requests, &JobRequests::uploadFinished, this, &Backend::uploadFinished);
     connect(m_requests, &JobRequests::fileRead, this, &Backend::fileRead);
     connect(m_requests, &JobRequests::fileWritten, this, &Backend::fileWritten);
+    connect(m_requests, &JobRequests::sweepPreviewed, this, &Backend::sweepPreviewed);
     connect(m_monitor, &JobMonitor::runSummariesRead, this, &Backend::runSummariesRead);
     m_thread.start();
 }
@@ -126,6 +127,27 @@ int Backend::submitJob(const SubmitRequest &request)
 {
     const int id = m_nextRequestId++;
     QMetaObject::invokeMethod(m_requests, [m = m_requests, id, request] { m->submitJob(id, request); }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::createSweep(const SweepRequest &request)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, request] { m->createSweep(id, request); }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::previewSweep(const SweepRequest &request)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, request] { m->previewSweep(id, request); }, Qt::QueuedConnection);
+    return id;
+}
+
+int Backend::stopSweep(qint64 sweepId)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, sweepId] { m->stopSweep(id, sweepId); }, Qt::QueuedConnection);
     return id;
 }
 

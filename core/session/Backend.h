@@ -7,6 +7,7 @@
 #include "metrics/RunSummary.h"
 #include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
+#include "sweeps/SweepCreate.h"
 
 #include <QObject>
 #include <QThread>
@@ -67,6 +68,12 @@ public:
     int readFile(const QString &path);
     int writeFile(const QString &path, const QByteArray &data);
 
+    // Hyperparameter sweeps: create (requestFinished with the sweep's id), the trial count
+    // a request would make (sweepPreviewed), stop (requestFinished with the sweep's id).
+    int createSweep(const SweepRequest &request);
+    int previewSweep(const SweepRequest &request);
+    int stopSweep(qint64 sweepId);
+
 Q_SIGNALS:
     void snapshotChanged();
     void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
@@ -81,6 +88,7 @@ Q_SIGNALS:
     void uploadFinished(int requestId, int filesCopied, const QString &error);
     void fileRead(int requestId, const QByteArray &data, const QString &error);
     void fileWritten(int requestId, const QString &error);
+    void sweepPreviewed(int requestId, int trials, const QStringList &warnings, const QString &error);
     void runSummariesRead(int requestId, const TrainDesk::RunSummaries &summaries);
 
 private:

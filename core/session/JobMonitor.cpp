@@ -60,6 +60,7 @@ void JobMonitor::start()
         return;
     }
     m_runner = std::make_unique<JobRunner>(*m_store);
+    m_sweeps = std::make_unique<SweepStore>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
     m_summaries = std::make_unique<RunSummaryReader>(*m_store);
     m_agent = std::make_unique<AgentClient>(QFileInfo(m_databasePath).absolutePath());
@@ -100,7 +101,9 @@ void JobMonitor::keepAgentWatching(bool wake)
 {
     // The agent starts, watches and stores; this side only reads the store. Jobs that wait
     // for an agent get one (the first poll after a reboot, or after the agent was killed).
-    if (!wake && m_store->jobsInStates({JobState::Queued, JobState::Running, JobState::Terminating}).isEmpty())
+    // (An active sweep needs the agent too: it submits the sweep's trials.)
+    if (!wake && m_store->jobsInStates({JobState::Queued, JobState::Running, JobState::Terminating}).isEmpty()
+        && (!m_sweeps || m_sweeps->activeSweeps().isEmpty()))
         return;
     QString problem;
     if (!m_agent->isConnected()) {
@@ -202,8 +205,18 @@ void JobMonitor::publishSnapshot(bool force)
     for (const Workspace &ws : m_store->workspaces()) {
         ResourceSnapshot::WorkspaceEntry entry;
         entry.workspace = ws;
-        for (const Experiment &exp : m_store->experiments(ws.id))
-            entry.experiments.append({exp, m_store->jobs(exp.id)});
+        for (const Experiment &exp : m_store->experiments(ws.id)) {
+            ResourceSnapshot::ExperimentEntry e{exp, m_store->jobs(exp.id), {}};
+            if (m_sweeps) {
+                for (const Sweep &sweep : m_sweeps->sweeps(exp.id)) {
+                    auto &metric = m_sweepMetrics[sweep.id];
+                    if (!metric)
+                        metric = std::make_shared<TrialMetric>(sweep.metric);
+                    e.sweeps.append(SweepSummary::read(*m_store, *m_sweeps, sweep, metric.get()));
+                }
+            }
+            entry.experiments.append(e);
+        }
         for (const Cluster &c : m_store->clusters(ws.id))
             entry.clusters.append({c, m_store->nodes(c.id)});
         entry.shares = m_store->shares(ws.id);

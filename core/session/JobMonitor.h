@@ -8,6 +8,8 @@
 #include "metrics/MetricRecord.h"
 #include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
+#include "sweeps/SweepStore.h"
+#include "sweeps/TrialMetric.h"
 
 #include <QHash>
 #include <QObject>
@@ -116,6 +118,8 @@ private:
     QString m_databasePath;
     int m_pollIntervalMs;
     std::unique_ptr<Store> m_store;
+    std::unique_ptr<SweepStore> m_sweeps;  // sweeps for the snapshot (a connection of its own)
+    QHash<qint64, std::shared_ptr<TrialMetric>> m_sweepMetrics;  // sweep id -> its series read so far
     std::unique_ptr<JobRunner> m_runner;
     std::unique_ptr<JobOutput> m_output;
     std::unique_ptr<AgentClient> m_agent;

@@ -5,6 +5,7 @@
 #include "shares/ShareUpload.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
+#include "sweeps/SweepStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -53,6 +54,41 @@ void JobRequests::submitJob(int requestId, const SubmitRequest &request)
     if (job && job->state == JobState::Queued)
         m_monitor.wakeAgent();
     finishRequest(requestId, job ? job->id : 0, job.error());
+}
+
+void JobRequests::createSweep(int requestId, const SweepRequest &request)
+{
+    if (!m_store) {
+        finishRequest(requestId, 0, QStringLiteral("the database is not open"));
+        return;
+    }
+    const auto sweep = SweepCreate::create(*m_store, request);
+    if (sweep)
+        m_monitor.wakeAgent();  // it submits the trials
+    finishRequest(requestId, sweep ? sweep->id : 0, sweep.error());
+}
+
+void JobRequests::previewSweep(int requestId, const SweepRequest &request)
+{
+    if (!m_store) {
+        Q_EMIT sweepPreviewed(requestId, 0, {}, QStringLiteral("the database is not open"));
+        return;
+    }
+    const auto preview = SweepCreate::preview(*m_store, request);
+    Q_EMIT sweepPreviewed(requestId, preview ? int(preview->trials.size()) : 0, preview ? preview->warnings : QStringList(),
+                          preview.error());
+}
+
+void JobRequests::stopSweep(int requestId, qint64 sweepId)
+{
+    if (!m_store) {
+        finishRequest(requestId, 0, QStringLiteral("the database is not open"));
+        return;
+    }
+    const auto asked = SweepStore(*m_store).requestStop(sweepId);
+    if (asked && *asked)
+        m_monitor.wakeAgent();  // the agent ends the running trials
+    finishRequest(requestId, sweepId, asked.error());
 }
 
 void JobRequests::deleteJob(int requestId, qint64 jobId)

@@ -2,6 +2,7 @@
 
 #include "jobs/JobRunner.h"
 #include "shares/ShareService.h"
+#include "sweeps/SweepCreate.h"
 
 #include <QHash>
 #include <QObject>
@@ -46,6 +47,11 @@ public Q_SLOTS:
     // Small files the GUI reads or writes (job.json import and export), off its thread.
     void readFile(int requestId, const QString &path, qint64 maxBytes);
     void writeFile(int requestId, const QString &path, const QByteArray &data);
+    // Sweeps (core/sweeps): create answers requestFinished with the sweep's id; preview
+    // answers sweepPreviewed with the trial count; stop asks the agent to end the trials.
+    void createSweep(int requestId, const TrainDesk::SweepRequest &request);
+    void previewSweep(int requestId, const TrainDesk::SweepRequest &request);
+    void stopSweep(int requestId, qint64 sweepId);
 
 Q_SIGNALS:
     void requestFinished(int requestId, qint64 id, const QString &error);  // id 0 on error
@@ -53,6 +59,7 @@ Q_SIGNALS:
     void uploadFinished(int requestId, int filesCopied, const QString &error);
     void fileRead(int requestId, const QByteArray &data, const QString &error);
     void fileWritten(int requestId, const QString &error);
+    void sweepPreviewed(int requestId, int trials, const QStringList &warnings, const QString &error);
 
 private:
     void finishRequest(int requestId, qint64 id, const QString &error);

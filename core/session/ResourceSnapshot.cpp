@@ -98,6 +98,19 @@ SpecContext ResourceSnapshot::specContext(qint64 workspaceId, qint64 clusterId) 
     return context;
 }
 
+const SweepSummary *ResourceSnapshot::findSweep(qint64 sweepId) const
+{
+    for (const WorkspaceEntry &ws : workspaces) {
+        for (const ExperimentEntry &exp : ws.experiments) {
+            for (const SweepSummary &s : exp.sweeps) {
+                if (s.sweep.id == sweepId)
+                    return &s;
+            }
+        }
+    }
+    return nullptr;
+}
+
 QByteArray ResourceSnapshot::signature() const
 {
     QByteArray s;
@@ -110,6 +123,12 @@ QByteArray ResourceSnapshot::signature() const
                      + QByteArray::number(j.exitCode.value_or(-999)) + j.started.toString().toUtf8()
                      + j.ended.toString().toUtf8() + QByteArray::number(j.errors.size())
                      + j.nodes.join(QLatin1Char(',')).toUtf8() + "R" + j.rankNodes.join(QLatin1Char(',')).toUtf8();
+            }
+            for (const SweepSummary &sw : exp.sweeps) {
+                s += "X" + QByteArray::number(sw.sweep.id) + sw.sweep.name.toUtf8() + toString(sw.sweep.state).toUtf8();
+                for (const TrialRow &t : sw.trials)
+                    s += "T" + QByteArray::number(t.jobId) + t.state.toUtf8() + toString(t.status).toUtf8()
+                         + QByteArray::number(t.evaluations) + QByteArray::number(t.best.value_or(-1e300), 'g', 10);
             }
         }
         for (const ClusterEntry &c : ws.clusters) {

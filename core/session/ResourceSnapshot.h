@@ -2,6 +2,7 @@
 
 #include "jobspec/JobSpec.h"
 #include "store/Entities.h"
+#include "sweeps/SweepSummary.h"
 
 #include <QHash>
 #include <QList>
@@ -17,6 +18,7 @@ struct ResourceSnapshot
     {
         Experiment experiment;
         QList<Job> jobs;
+        QList<SweepSummary> sweeps;  // hyperparameter sweeps; their trials are jobs above
     };
     struct ClusterEntry
     {
@@ -38,6 +40,7 @@ struct ResourceSnapshot
     const WorkspaceEntry *findWorkspace(qint64 workspaceId) const;
     const ExperimentEntry *findExperiment(qint64 experimentId) const;
     const ClusterEntry *findCluster(qint64 clusterId) const;
+    const SweepSummary *findSweep(qint64 sweepId) const;
     const Share *findShare(qint64 shareId) const;
     // The running or terminating job that holds node `nodeName` of the cluster, if any.
     const Job *activeJobOnNode(qint64 clusterId, const QString &nodeName) const;

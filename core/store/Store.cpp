@@ -112,6 +112,26 @@ CREATE TABLE pending_sweeps (
     cluster_id INTEGER NOT NULL, node TEXT NOT NULL, job_uuid TEXT NOT NULL, since TEXT NOT NULL,
     PRIMARY KEY(cluster_id, node, job_uuid));
 )sql",
+    // Hyperparameter sweeps (core/sweeps): the job.json template, its parameters and the
+    // trials drawn from them, each trial's job once the agent submitted it.
+    R"sql(
+CREATE TABLE sweeps (
+    id INTEGER PRIMARY KEY,
+    experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+    cluster_id INTEGER NOT NULL, name TEXT NOT NULL, spec BLOB NOT NULL, params TEXT NOT NULL,
+    sampling TEXT NOT NULL, trial_count INTEGER NOT NULL, seed INTEGER NOT NULL,
+    max_concurrent INTEGER NOT NULL, metric TEXT NOT NULL DEFAULT '', goal TEXT NOT NULL DEFAULT 'max',
+    early_stop TEXT NOT NULL DEFAULT '', no_container INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL, created TEXT NOT NULL, ended TEXT,
+    UNIQUE(experiment_id, name));
+CREATE TABLE sweep_trials (
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL, params TEXT NOT NULL,
+    job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
+    status TEXT NOT NULL DEFAULT 'pending', reason TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY(sweep_id, idx));
+CREATE INDEX sweep_trials_by_job ON sweep_trials(job_id);
+)sql",
 };
 
 // A UNIQUE constraint that failed: another process created the same name between our

@@ -10,7 +10,7 @@ import sys
 
 # Each folder with the folders it may include from (besides itself). The order, bottom up:
 # common; store, transport; metrics; cluster; shares; datasets; jobspec; launch; jobs;
-# agent, defaults; session.
+# sweeps; agent, defaults; session.
 ALLOWED = {
     "common": set(),
     "store": {"common"},
@@ -24,7 +24,8 @@ ALLOWED = {
     "jobs": {"common", "store", "transport", "metrics", "cluster", "shares", "datasets",
              "jobspec", "launch"},
 }
-ALLOWED["agent"] = ALLOWED["jobs"] | {"jobs"}
+ALLOWED["sweeps"] = ALLOWED["jobs"] | {"jobs"}
+ALLOWED["agent"] = ALLOWED["sweeps"] | {"sweeps"}
 ALLOWED["defaults"] = ALLOWED["jobs"] | {"jobs"}
 ALLOWED["session"] = ALLOWED["agent"] | {"agent", "defaults"}
 

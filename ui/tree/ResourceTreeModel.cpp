@@ -46,7 +46,7 @@ ResourceTreeModel::~ResourceTreeModel() = default;
 
 QString ResourceTreeModel::keyFor(Kind kind, qint64 id)
 {
-    static const char *const prefixes[] = {"ws", "experiments", "exp", "job", "clusters", "cluster", "node", "shares", "share", "folder"};
+    static const char *const prefixes[] = {"ws", "experiments", "exp", "job", "clusters", "cluster", "node", "shares", "share", "folder", "sweep"};
     return QStringLiteral("%1:%2").arg(QLatin1String(prefixes[int(kind)])).arg(id);
 }
 
@@ -75,14 +75,35 @@ std::vector<ResourceTreeModel::Spec> ResourceTreeModel::specsFrom(const Resource
                           exp.experiment.name,
                           active ? tr("%1 running").arg(active) : countOf(exp.jobs.size(), tr("job"), tr("jobs")),
                           tr("Experiment %1").arg(exp.experiment.name), folder}, {}};
+            // A sweep holds its trials' jobs; the experiment lists the others.
+            QHash<qint64, int> trialOf;  // job id -> index in expSpec.children of its sweep
+            for (const SweepSummary &sw : exp.sweeps) {
+                const int done = sw.countIn({QStringLiteral("succeeded"), QStringLiteral("failed"), QStringLiteral("refused"),
+                                             QStringLiteral("skipped"), QStringLiteral("deleted")});
+                const QString state = sw.sweep.active() ? tr("%1/%2 trials").arg(done).arg(sw.trials.size())
+                                                        : toString(sw.sweep.state);
+                QString tip = tr("Sweep %1: %2, %3 trials").arg(sw.sweep.name, toString(sw.sweep.state)).arg(sw.trials.size());
+                if (const TrialRow *best = sw.bestTrial())
+                    tip += tr("\nBest: %1 (%2 %3)").arg(best->job, sw.sweep.metric).arg(*best->best, 0, 'g', 4);
+                for (const TrialRow &t : sw.trials) {
+                    if (t.jobId)
+                        trialOf.insert(t.jobId, int(expSpec.children.size()));
+                }
+                expSpec.children.push_back({{Kind::Sweep, sw.sweep.id, keyFor(Kind::Sweep, sw.sweep.id), sw.sweep.name, state,
+                                             tip, standardIcon(QStyle::SP_FileDialogDetailedView)}, {}});
+            }
             for (const Job &j : exp.jobs) {
                 QString tip = tr("Job %1: %2").arg(j.name, jobStateText(j));
                 if (j.exitCode)
                     tip += tr(", exit code %1").arg(*j.exitCode);
                 for (const JobError &e : j.errors)
                     tip += QStringLiteral("\n%1: %2").arg(e.code, e.message);
-                expSpec.children.push_back({{Kind::Job, j.id, keyFor(Kind::Job, j.id), j.name, jobStateText(j), tip,
-                                             stateIcon(jobStateColor(j))}, {}});
+                Spec jobSpec{{Kind::Job, j.id, keyFor(Kind::Job, j.id), j.name, jobStateText(j), tip,
+                              stateIcon(jobStateColor(j))}, {}};
+                if (trialOf.contains(j.id))
+                    expSpec.children[trialOf.value(j.id)].children.push_back(std::move(jobSpec));
+                else
+                    expSpec.children.push_back(std::move(jobSpec));
             }
             experiments.children.push_back(std::move(expSpec));
         }

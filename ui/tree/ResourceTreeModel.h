@@ -10,7 +10,8 @@
 
 namespace TrainDesk::Ui {
 
-// Workspaces > (Experiments > Jobs, Clusters > Nodes, Shares), built from a snapshot.
+// Workspaces > (Experiments > (Sweeps > their trials' jobs, Jobs), Clusters > Nodes, Shares),
+// built from a snapshot.
 // setSnapshot() updates rows in place by a stable key (e.g. "job:12"), so views keep their
 // selection and expanded branches while jobs change state.
 class ResourceTreeModel : public QAbstractItemModel
@@ -18,7 +19,7 @@ class ResourceTreeModel : public QAbstractItemModel
     Q_OBJECT
 
 public:
-    enum class Kind { Workspace, ExperimentGroup, Experiment, Job, ClusterGroup, Cluster, Node, ShareGroup, Share, ShareFolder };
+    enum class Kind { Workspace, ExperimentGroup, Experiment, Job, ClusterGroup, Cluster, Node, ShareGroup, Share, ShareFolder, Sweep };
     Q_ENUM(Kind)
     enum Role { KindRole = Qt::UserRole + 1, IdRole, KeyRole };
     enum Column { NameColumn, StateColumn, ColumnCount };

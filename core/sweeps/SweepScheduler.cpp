@@ -1,0 +1,187 @@
+#include "SweepScheduler.h"
+
+#include "EarlyStopping.h"
+#include "ParamSubstitution.h"
+#include "jobs/JobRunner.h"
+#include "store/Store.h"
+
+#include <algorithm>
+
+namespace TrainDesk {
+
+namespace {
+
+bool jobActive(JobState s) { return s == JobState::Queued || s == JobState::Running || s == JobState::Terminating; }
+
+} // namespace
+
+SweepScheduler::SweepScheduler(Store &store, JobRunner &runner) : m_store(store), m_runner(runner), m_sweeps(store) {}
+
+SweepScheduler::~SweepScheduler() = default;
+
+int SweepScheduler::tick()
+{
+    int active = 0;
+    for (const Sweep &sweep : m_sweeps.activeSweeps()) {
+        advance(sweep);
+        if (const auto now = m_sweeps.sweepById(sweep.id); now && now->active())
+            ++active;
+        else
+            m_metrics.remove(sweep.id);
+    }
+    return active;
+}
+
+int SweepScheduler::activeTrials(const Store &store, const QList<SweepTrial> &trials)
+{
+    int active = 0;
+    for (const SweepTrial &t : trials) {
+        if (t.jobId == 0)
+            continue;
+        if (const auto job = store.jobById(t.jobId); job && jobActive(job->state))
+            ++active;
+    }
+    return active;
+}
+
+void SweepScheduler::advance(const Sweep &sweep)
+{
+    QList<SweepTrial> trials = m_sweeps.trials(sweep.id);
+    adopt(sweep, trials);
+    if (sweep.state == SweepState::Stopping) {
+        stopAll(sweep, trials);
+        return;
+    }
+    stopEarly(sweep, trials);
+    int active = activeTrials(m_store, trials);
+    for (SweepTrial &trial : trials) {
+        if (active >= sweep.maxConcurrent)
+            break;
+        if (trial.status != TrialStatus::Pending)
+            continue;
+        submit(sweep, trial);
+        if (trial.status == TrialStatus::Submitted)
+            ++active;
+    }
+    const bool pending = std::any_of(trials.begin(), trials.end(),
+                                     [](const SweepTrial &t) { return t.status == TrialStatus::Pending; });
+    if (!pending && activeTrials(m_store, trials) == 0)
+        m_sweeps.finish(sweep.id, SweepState::Completed);
+}
+
+void SweepScheduler::adopt(const Sweep &sweep, QList<SweepTrial> &trials)
+{
+    // A pending trial whose job exists was submitted by an agent killed before it wrote the
+    // job down: the job is the trial's (the names were checked free when the sweep was made).
+    for (SweepTrial &trial : trials) {
+        if (trial.status != TrialStatus::Pending)
+            continue;
+        const auto job = m_store.job(sweep.experimentId, sweep.trialJobName(trial.index));
+        if (job && job->created >= sweep.created.addSecs(-1)) {
+            if (const auto set = m_sweeps.setTrialJob(sweep.id, trial.index, job->id); set && *set) {
+                trial.jobId = job->id;
+                trial.status = TrialStatus::Submitted;
+            }
+        }
+    }
+}
+
+void SweepScheduler::stopAll(const Sweep &sweep, const QList<SweepTrial> &trials)
+{
+    bool waiting = false;
+    for (const SweepTrial &trial : trials) {
+        if (trial.status == TrialStatus::Pending) {
+            m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Skipped,
+                                    QStringLiteral("the sweep was stopped before the trial started"));
+            continue;
+        }
+        if (trial.jobId == 0)
+            continue;
+        const auto job = m_store.jobById(trial.jobId);
+        if (!job || !jobActive(job->state))
+            continue;
+        // Its results so far stay: the job ends as a terminated one, its records kept.
+        if (job->state != JobState::Terminating) {
+            m_runner.requestTerminate(job->id);
+            if (trial.status == TrialStatus::Submitted)
+                m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Stopped, QStringLiteral("the sweep was stopped"));
+        }
+        if (const auto now = m_store.jobById(trial.jobId); now && jobActive(now->state))
+            waiting = true;
+    }
+    if (!waiting)
+        m_sweeps.finish(sweep.id, SweepState::Stopped);
+}
+
+void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
+{
+    const auto policy = EarlyStopPolicy::parse(sweep.earlyStop);
+    if (!policy || policy->kind == EarlyStopPolicy::Kind::None || sweep.metric.isEmpty())
+        return;
+    auto &metric = m_metrics[sweep.id];
+    if (!metric)
+        metric = std::make_shared<TrialMetric>(sweep.metric);
+    QList<TrialSeries> series;
+    QHash<int, qint64> jobOf;
+    for (const SweepTrial &trial : trials) {
+        if (trial.jobId == 0)
+            continue;
+        const auto job = m_store.jobById(trial.jobId);
+        if (!job)
+            continue;
+        // A trial is judged while it runs and was not ended already; all count as peers.
+        const bool judged = job->state == JobState::Running && trial.status == TrialStatus::Submitted;
+        series.append({trial.index, judged, metric->series(m_store, job->id)});
+        jobOf.insert(trial.index, job->id);
+    }
+    for (const StopDecision &d : EarlyStopping::decide(*policy, sweep.metric, sweep.maximize, series)) {
+        // Recorded first: a restart between the two finds the job still running and the
+        // trial marked, and terminates it (stopAll's and this one's terminate are the same).
+        m_sweeps.setTrialStatus(sweep.id, d.index, TrialStatus::EarlyStopped, d.reason);
+        m_runner.requestTerminate(jobOf.value(d.index));
+        for (SweepTrial &t : trials) {
+            if (t.index == d.index) {
+                t.status = TrialStatus::EarlyStopped;
+                t.reason = d.reason;
+            }
+        }
+    }
+    // An early-stopped trial whose terminate was lost (an agent killed between the two).
+    for (const SweepTrial &trial : trials) {
+        if (trial.status != TrialStatus::EarlyStopped || trial.jobId == 0)
+            continue;
+        if (const auto job = m_store.jobById(trial.jobId); job && job->state == JobState::Running)
+            m_runner.requestTerminate(job->id);
+    }
+}
+
+void SweepScheduler::submit(const Sweep &sweep, SweepTrial &trial)
+{
+    const auto exp = m_store.experimentById(sweep.experimentId);
+    const auto ws = exp ? m_store.workspaceById(exp->workspaceId) : Result<Workspace>(fail(exp.error()));
+    const auto cluster = m_store.clusterById(sweep.clusterId);
+    QString error;
+    if (!exp || !ws || !cluster) {
+        error = !exp ? exp.error() : !ws ? ws.error() : cluster.error();
+    } else if (const auto spec = ParamSubstitution::apply(sweep.spec, trial.params); !spec) {
+        error = spec.error();
+    } else {
+        SubmitRequest request{ws->name, exp->name, sweep.trialJobName(trial.index), cluster->name, spec->json};
+        request.noContainer = sweep.noContainer;
+        const auto job = m_runner.submit(request);
+        if (job) {
+            if (const auto set = m_sweeps.setTrialJob(sweep.id, trial.index, job->id); set && *set) {
+                trial.jobId = job->id;
+                trial.status = TrialStatus::Submitted;
+            }
+            return;
+        }
+        error = job.error();
+    }
+    // A trial that cannot be submitted ends as refused, saying why; the others go on.
+    m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Refused, error);
+    trial.status = TrialStatus::Refused;
+    trial.reason = error;
+}
+
+} // namespace TrainDesk

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace TrainDesk {
+
+class Store;
+
+// A trial's metric series by name, from the metric records the agent stores (docs/METRICS.md):
+// the values of field `metric` in the records of the first kind that carries it (val_acc
+// from `val` records, not again from `epoch` ones; never a `rank` record's one rank's value),
+// in the order they were written. Kept per job with the last row read, so a look reads
+// only new rows.
+class TrialMetric
+{
+public:
+    explicit TrialMetric(QString metric) : m_metric(std::move(metric)) {}
+
+    // Parses stored records (id order) into the series.
+    static QList<double> seriesOf(const QList<QByteArray> &records, const QString &metric);
+
+    const QList<double> &series(const Store &store, qint64 jobId);
+    // The best value (max or min), or none.
+    static std::optional<double> best(const QList<double> &series, bool maximize);
+
+private:
+    struct Cache
+    {
+        qint64 lastId = 0;
+        QString kind;
+        QList<double> values;
+    };
+    static void add(Cache &cache, const QByteArray &record, const QString &metric);
+
+    QString m_metric;
+    QHash<qint64, Cache> m_cache;
+};
+
+} // namespace TrainDesk

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QColor>
+#include <QPainter>
+
+#include <algorithm>
+#include <QString>
+
+#include <optional>
+
+namespace TrainDesk::Ui::ParameterPlotStyle {
+
+// The colour of a run by how good its metric is: red (worst) through amber to blue (best);
+// grey without a metric. The best run is drawn in the palette's highlight on top.
+inline QColor runColor(std::optional<double> goodness)
+{
+    if (!goodness)
+        return QColor(150, 150, 150, 140);
+    const double g = std::clamp(*goodness, 0.0, 1.0);
+    return QColor::fromHsvF(float(g * 0.6), 0.75f, 0.85f, 0.85f);  // hue 0 (red) to 216 degrees (blue)
+}
+
+inline int textHeight(const QPainter &p) { return p.fontMetrics().height(); }
+
+} // namespace TrainDesk::Ui::ParameterPlotStyle

@@ -1,0 +1,131 @@
+#include "ParameterTable.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace TrainDesk::Ui {
+
+namespace {
+
+ParameterTable::Axis axisOf(const QString &name, const QList<QVariant> &values)
+{
+    ParameterTable::Axis axis;
+    axis.name = name;
+    QList<double> numbers;
+    for (const QVariant &v : values) {
+        if (v.isNull() || !v.isValid())
+            continue;
+        if (const auto n = ParameterTable::number(v))
+            numbers << *n;
+        else
+            axis.numeric = false;
+    }
+    if (!axis.numeric) {
+        for (const QVariant &v : values) {
+            const QString text = v.toString();
+            if ((v.isValid() && !v.isNull()) && !axis.categories.contains(text))
+                axis.categories << text;
+        }
+        return axis;
+    }
+    if (numbers.isEmpty())
+        return axis;
+    axis.min = *std::min_element(numbers.begin(), numbers.end());
+    axis.max = *std::max_element(numbers.begin(), numbers.end());
+    axis.log = axis.min > 0 && axis.max / axis.min >= 100;
+    return axis;
+}
+
+QString numberLabel(double v) { return QString::number(v, 'g', 3); }
+
+} // namespace
+
+std::optional<double> ParameterTable::number(const QVariant &value)
+{
+    if (!value.isValid() || value.isNull())
+        return std::nullopt;
+    const auto type = value.typeId();
+    if (type == QMetaType::Double || type == QMetaType::Int || type == QMetaType::LongLong || type == QMetaType::Float
+        || type == QMetaType::UInt || type == QMetaType::ULongLong)
+        return value.toDouble();
+    return std::nullopt;
+}
+
+std::optional<double> ParameterTable::Axis::position(const QVariant &value) const
+{
+    if (!numeric) {
+        const qsizetype i = categories.indexOf(value.toString());
+        if (i < 0 || !value.isValid() || value.isNull())
+            return std::nullopt;
+        return categories.size() == 1 ? 0.5 : double(i) / double(categories.size() - 1);
+    }
+    const auto n = number(value);
+    if (!n)
+        return std::nullopt;
+    if (max == min)
+        return 0.5;
+    if (log)
+        return (std::log10(*n) - std::log10(min)) / (std::log10(max) - std::log10(min));
+    return (*n - min) / (max - min);
+}
+
+QList<QPair<double, QString>> ParameterTable::Axis::ticks(int count) const
+{
+    QList<QPair<double, QString>> result;
+    if (!numeric) {
+        for (const QString &c : categories)
+            result.append({*position(c), c});
+        return result;
+    }
+    if (max == min) {
+        result.append({0.5, numberLabel(min)});
+        return result;
+    }
+    for (int i = 0; i < count; ++i) {
+        const double t = double(i) / (count - 1);
+        const double v = log ? std::pow(10.0, std::log10(min) + t * (std::log10(max) - std::log10(min))) : min + t * (max - min);
+        result.append({t, numberLabel(v)});
+    }
+    return result;
+}
+
+ParameterTable::Axis ParameterTable::parameterAxis(int column) const
+{
+    QList<QVariant> values;
+    for (const Row &r : rows)
+        values << r.values.value(column);
+    return axisOf(parameters.value(column), values);
+}
+
+ParameterTable::Axis ParameterTable::metricAxis() const
+{
+    QList<QVariant> values;
+    for (const Row &r : rows)
+        values << (r.metric ? QVariant(*r.metric) : QVariant());
+    Axis axis = axisOf(metric, values);
+    axis.log = false;  // accuracies and losses read best on their own scale
+    return axis;
+}
+
+std::optional<double> ParameterTable::goodness(int row) const
+{
+    const auto p = metricAxis().position(rows.value(row).metric ? QVariant(*rows[row].metric) : QVariant());
+    if (!p)
+        return std::nullopt;
+    return maximize ? *p : 1 - *p;
+}
+
+int ParameterTable::bestRow() const
+{
+    int best = -1;
+    for (int i = 0; i < rows.size(); ++i) {
+        if (rows[i].highlighted)
+            return i;
+        if (rows[i].metric && (best < 0 || (maximize ? *rows[i].metric > *rows[best].metric : *rows[i].metric < *rows[best].metric)))
+            best = i;
+    }
+    return best;
+}
+
+} // namespace TrainDesk::Ui

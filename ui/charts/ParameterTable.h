@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+
+#include <optional>
+
+namespace TrainDesk::Ui {
+
+// What the parallel-coordinates plot and the parameter scatter draw, with no widget in it:
+// one row per run (a sweep's trial, a run of the runs table) with its parameter values
+// (numbers or words) and its metric. Whoever has runs fills one; the plots only read it.
+struct ParameterTable
+{
+    struct Row
+    {
+        QString label;             // "lr-3"
+        QList<QVariant> values;    // one per parameter: a number, a word, or null (none)
+        std::optional<double> metric;
+        bool highlighted = false;  // the best run: drawn on top, thicker
+    };
+
+    // An axis of a plot: numbers from min to max (log when all are above 0 and they span
+    // two decades or more: learning rates) or words in the order they first appear.
+    struct Axis
+    {
+        QString name;
+        bool numeric = true;
+        bool log = false;
+        double min = 0;
+        double max = 1;
+        QStringList categories;
+
+        // Where a value sits on the axis, 0 (min) to 1 (max); none for a missing value.
+        std::optional<double> position(const QVariant &value) const;
+        // Labels to draw: (position 0..1, text), at most `count` for numbers.
+        QList<QPair<double, QString>> ticks(int count = 5) const;
+    };
+
+    QStringList parameters;
+    QString metric;
+    bool maximize = true;
+    QList<Row> rows;
+
+    Axis parameterAxis(int column) const;
+    Axis metricAxis() const;
+    // The highlighted row, else the row with the best metric; -1 when none has one.
+    int bestRow() const;
+    // How good a row's metric is among all rows: 0 the worst, 1 the best; none without one.
+    std::optional<double> goodness(int row) const;
+    // A value's number (a word or null is none).
+    static std::optional<double> number(const QVariant &value);
+};
+
+} // namespace TrainDesk::Ui
