@@ -48,6 +48,7 @@ void SweepScheduler::advance(const Sweep &sweep)
 {
     QList<SweepTrial> trials = m_sweeps.trials(sweep.id);
     adopt(sweep, trials);
+    resubmitUnlaunched(sweep, trials);
     if (sweep.state == SweepState::Stopping) {
         stopAll(sweep, trials);
         return;
@@ -83,6 +84,30 @@ void SweepScheduler::adopt(const Sweep &sweep, QList<SweepTrial> &trials)
                 trial.status = TrialStatus::Submitted;
             }
         }
+    }
+}
+
+void SweepScheduler::resubmitUnlaunched(const Sweep &sweep, QList<SweepTrial> &trials)
+{
+    // A trial whose launch an agent's end cut short (its script never started: no pid, and
+    // JobRunner failed it with JobProcessVanished) has run nothing: it goes again, under its
+    // own name. Pending first, then the job's record goes: an agent killed between the two
+    // finds the job and adopts it again, and comes back here.
+    for (SweepTrial &trial : trials) {
+        if (trial.status != TrialStatus::Submitted || trial.jobId == 0)
+            continue;
+        const auto job = m_store.jobById(trial.jobId);
+        const bool unlaunched = job && job->state == JobState::Failed && job->pid == 0
+            && std::any_of(job->errors.begin(), job->errors.end(),
+                           [](const JobError &e) { return e.code == QLatin1String("JobProcessVanished"); });
+        if (!unlaunched)
+            continue;
+        const QString why = QStringLiteral("submitted again: %1").arg(job->errors.first().message);
+        if (!m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Pending, why) || !m_runner.remove(job->id))
+            continue;
+        trial.status = TrialStatus::Pending;
+        trial.jobId = 0;
+        trial.reason = why;
     }
 }
 

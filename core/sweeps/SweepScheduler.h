@@ -33,6 +33,7 @@ public:
 private:
     void advance(const Sweep &sweep);
     void adopt(const Sweep &sweep, QList<SweepTrial> &trials);
+    void resubmitUnlaunched(const Sweep &sweep, QList<SweepTrial> &trials);
     void stopAll(const Sweep &sweep, const QList<SweepTrial> &trials);
     void stopEarly(const Sweep &sweep, QList<SweepTrial> &trials);
     void submit(const Sweep &sweep, SweepTrial &trial);

@@ -1,7 +1,11 @@
 // Hyperparameter sweeps' pure parts: job_factory's parameter specification against values
 // worked out by hand, PARAM_* substitution in every string of a job.json, grid and random
 // sampling, the early-stopping rules on hand-made series, and the sweep tables.
+#include "defaults/EmbeddedDefaults.h"
+#include "jobs/JobRunner.h"
 #include "store/Store.h"
+#include "sweeps/SweepCreate.h"
+#include "sweeps/SweepScheduler.h"
 #include "sweeps/EarlyStopping.h"
 #include "sweeps/ParamSubstitution.h"
 #include "sweeps/SweepParam.h"
@@ -341,6 +345,65 @@ private Q_SLOTS:
         QCOMPARE(TrialMetric::seriesOf(records, QStringLiteral("loss")), (QList<double>{2.0, 1.5}));
         QCOMPARE(TrialMetric::seriesOf(records, QStringLiteral("acc")), (QList<double>{0.1, 0.25}));
         QCOMPARE(TrialMetric::seriesOf(records, QStringLiteral("my_metric")), (QList<double>{7}));
+    }
+
+    void schedulerKeepsTheLimitAndResubmitsACutLaunch()
+    {
+        // The agent's part without the agent: the scheduler submits (queues) at most K trials;
+        // a trial whose job failed before its script started (JobProcessVanished, no pid) is
+        // submitted again under its own name, once.
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("traindesk.db")));
+        QVERIFY(EmbeddedDefaults::ensure(store));
+        SweepRequest r;
+        r.workspace = "default";
+        r.experiment = "demo";
+        r.cluster = "local";
+        r.name = "cut";
+        r.spec = QStringLiteral(R"({"properties": {"nodeCount": 1, "stdOutErrPathPrefix": "%1",
+            "customToolkitSettings": {"commandLine": "echo PARAM_I"}}})").arg(dir.filePath("jobs")).toUtf8();
+        r.params = {*SweepParams::parseInline(QStringLiteral("I=1,2,3"))};
+        r.maxConcurrent = 2;
+        const auto sweep = SweepCreate::create(store, r);
+        QVERIFY2(sweep, qPrintable(sweep.error()));
+        JobRunner runner(store);
+        SweepScheduler scheduler(store, runner);
+        QCOMPARE(scheduler.tick(), 1);
+        SweepStore sweeps(store);
+        QList<SweepTrial> trials = sweeps.trials(sweep->id);
+        QCOMPARE(toString(trials[0].status), QStringLiteral("submitted"));
+        QCOMPARE(toString(trials[1].status), QStringLiteral("submitted"));
+        QCOMPARE(toString(trials[2].status), QStringLiteral("pending"));  // the limit
+        QCOMPARE(SweepScheduler::activeTrials(store, trials), 2);
+        // Trial 1's job: claimed and then failed as JobRunner fails a launch that never started.
+        auto job = store.jobById(trials[0].jobId);
+        QVERIFY(job);
+        QVERIFY(job->spec.contains("echo 1"));
+        job->state = JobState::Failed;
+        job->pid = 0;
+        job->errors = {{QStringLiteral("JobProcessVanished"), QStringLiteral("the launch on localhost was begun but its script never started"), {}}};
+        QVERIFY(store.updateJob(*job));
+        const qint64 oldId = job->id;
+        QCOMPARE(scheduler.tick(), 1);
+        trials = sweeps.trials(sweep->id);
+        QCOMPARE(toString(trials[0].status), QStringLiteral("submitted"));
+        QVERIFY(trials[0].jobId != oldId);
+        QVERIFY2(trials[0].reason.startsWith("submitted again: the launch on localhost"), qPrintable(trials[0].reason));
+        const auto again = store.jobById(trials[0].jobId);
+        QCOMPARE(again->name, QStringLiteral("cut-1"));
+        QCOMPARE(toString(again->state), QStringLiteral("queued"));
+        QVERIFY(!store.jobById(oldId));
+        // Still 2 at once: trial 3 waits. A trial that failed by itself is not run again.
+        QCOMPARE(toString(trials[2].status), QStringLiteral("pending"));
+        auto second = store.jobById(trials[1].jobId);
+        second->state = JobState::Failed;
+        second->exitCode = 1;
+        QVERIFY(store.updateJob(*second));
+        QCOMPARE(scheduler.tick(), 1);
+        trials = sweeps.trials(sweep->id);
+        QCOMPARE(trials[1].jobId, second->id);
+        QCOMPARE(toString(trials[2].status), QStringLiteral("submitted"));  // took the freed place
     }
 
     void sweepTables()

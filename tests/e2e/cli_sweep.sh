@@ -4,7 +4,8 @@
 # with 4 trials, each trainer reporting its own values; random search is reproducible with
 # a seed and inside its ranges; median stopping ends the trial whose learning rate cannot
 # learn while its peers go on; `sweep stop` ends what runs and keeps it; the agent SIGKILLed
-# mid-sweep and restarted submits no trial twice and loses none.
+# mid-sweep and restarted submits no trial twice and loses none (a trial whose launch the
+# kill cut short, its script never started, is submitted again under its own name).
 #
 # A local cluster is one node, so it runs one job at a time; to see the limit at work the
 # test widens its own local cluster to 4 nodes (all this machine) in the store.
@@ -187,12 +188,17 @@ cat > "$work/count.json" <<JSON
 JSON
 td sweep create -e sw -n kill -c wide -f "$work/count.json" --param I=1,2,3,4,5,6,7,8,9,10 --param D=3,6 \
    --max-concurrent 3 >/dev/null || fail "kill sweep"
+# This data directory's agent only (other data directories' agents run on this machine too).
+agent_pid() { td agent status -o json | py 'import json, sys; print(json.load(sys.stdin).get("pid", ""))'; }
+kills=0
 for k in $(seq 1 8); do
   sleep "0.$((RANDOM % 9 + 1))"
-  pkill -9 -f "traindesk agent --foreground"
+  pid=$(agent_pid)
+  [ -n "$pid" ] && kill -9 "$pid" && kills=$((kills + 1))
   sleep 0.2
   td sweep list -e sw >/dev/null  # any client starts a new agent
 done
+[ "$kills" -ge 4 ] || fail "only $kills of 8 looks found an agent to kill"
 wait_sweep kill 300
 [ "$(wc -l < "$launches")" = 20 ] || fail "20 trials, $(wc -l < "$launches") launches: $(sort -n "$launches" | tr '\n' ' ')"
 dups=$(sort "$launches" | uniq -c | awk '$1 != 2 {print $2}')  # each I once per D
@@ -201,7 +207,9 @@ td sweep show -e sw -n kill -o json | py '
 import json, sys
 s = json.load(sys.stdin)
 assert s["state"] == "completed" and len(s["trials"]) == 20, s["state"]
-assert all(t["state"] == "succeeded" for t in s["trials"]), [(t["job"], t["state"]) for t in s["trials"]]' \
+assert all(t["state"] == "succeeded" for t in s["trials"]), [(t["job"], t["state"]) for t in s["trials"]]
+again = [t["job"] for t in s["trials"] if t.get("reason", "").startswith("submitted again")]
+print("   20 trials, each launched once; submitted again after a cut launch:", again or "none")' \
   || fail "kill sweep trials: $(td sweep show -e sw -n kill)"
 [ "$(td job list -e sw -o json | grep -c '"name": "kill-')" = 20 ] || fail "not 20 kill-* jobs"
 
