@@ -85,6 +85,8 @@ VoidResult JobRunner::submitOneToSlurm(Job &job, const Cluster &cluster)
     const auto ownerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
     if (auto ok = login.writeFile(plan->launchScriptPath(), plan->launchScript.toUtf8(), ownerOnly); !ok)
         return ok;
+    if (auto ok = login.writeFile(plan->outputDirectoriesPath(), plan->outputDirectoriesText()); !ok)
+        return ok;
     if (auto ok = login.writeFile(plan->batchScriptPath(), batch->toUtf8(), ownerOnly); !ok)
         return ok;
     const auto submitted = login.exec(QStringLiteral("sbatch --parsable %1").arg(shellQuote(plan->batchScriptPath())), 60000);
