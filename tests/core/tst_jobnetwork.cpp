@@ -113,7 +113,7 @@ private slots:
         // Include and exclude may not both be given to Open MPI: the user's exclude stands.
         QCOMPARE(variable(p, "OMPI_MCA_btl_tcp_if_include"), QStringLiteral("<unset>"));
         QCOMPARE(variable(p, "OMPI_MCA_oob_tcp_if_include"), QStringLiteral("10.1.2.0/24"));
-        QVERIFY2(p.launchScript.contains("the job's own GLOO_SOCKET_IFNAME, OMPI_MCA_btl_tcp_if_exclude kept "
+        QVERIFY2(p.launchScript.contains("the job'\\''s own OMPI_MCA_btl_tcp_if_exclude, GLOO_SOCKET_IFNAME kept "
                                          "(environmentVariables win)"),
                  qPrintable(p.launchScript));
         // A custom MPI command line with its own --mca btl_tcp_if_... keeps it too.

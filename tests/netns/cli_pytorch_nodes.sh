@@ -28,7 +28,7 @@ td cluster create -n net --nodes "node1=$NETNS_USER@${NETNS_ADDR[1]},node2=$NETN
   --accept-new-host-keys >/dev/null 2>"$work/create.err" || fail "cluster create: $(cat "$work/create.err")"
 # The probe records each node's interfaces (eth0 on the nodes' bridge network).
 td cluster probe -n net > "$work/probe.txt" 2>&1
-grep -q "Network" "$work/probe.txt" || fail "probe: $(cat "$work/probe.txt")"
+grep -q "PASS Network the nodes share: ${NETNS_ADDR[1]%.*}.0/24" "$work/probe.txt" || fail "probe: $(cat "$work/probe.txt")"
 td experiment create -n ddp >/dev/null
 mkdir -p "$work/out" "$work/scripts" && cp "$data/pytorch/ddp_tensorboard.py" "$work/scripts/" \
   && chown -R "$NETNS_USER" "$work/out" "$work/scripts"
@@ -88,7 +88,8 @@ series = json.load(open(work + "/scalars.json"))
 by = {(s["name"], s.get("rank", -1)): s for s in series}
 assert by[("Loss", 0)]["file"] == "stdouterr/stdout-0.txt" and by[("Loss", 1)]["file"] == "stdouterr/stdout-1.txt", series
 assert by[("Loss", 0)]["source"] == "pytorch-examples" and by[("train/loss", -1)]["source"] == "tensorboard", series
-assert by[("train/loss", -1)]["file"].startswith(outroot) and "/events.out.tfevents." in by[("train/loss", -1)]["file"], series
+# The output directory is under the job directory here: named relative to it.
+assert by[("train/loss", -1)]["file"].startswith("outputs/tensorboard/events.out.tfevents."), series
 expected = {r: json.load(open(glob.glob(outroot + "/*/*/*/*/*/*/*/outputs/tensorboard/expected-%d.json" % r)[0])) for r in (0, 1)}
 rows = list(csv.DictReader(open(work + "/loss.csv")))
 for r in (0, 1):

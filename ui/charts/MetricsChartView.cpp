@@ -6,6 +6,7 @@
 #include "SeriesPicker.h"
 
 #include <QBuffer>
+#include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
