@@ -237,6 +237,7 @@ QString launchScript(const LaunchScriptInput &in, bool revealSecrets)
     }
     // Each task's own files, split from the combined ones on the head node as they grow.
     s += QStringLiteral("job=$!\n") + TaskOutputs::followerText(in.taskOutputNames, in.untaggedTaskOutput);
+    s += QStringLiteral("trap 'terminated=1' TERM\ntrap - INT HUP\n");
     s += QStringLiteral("wait_for $job\nrc=$?\nwait_for $split_out\nwait_for $split_err\nfinish $rc\n");
     return s;
 }

@@ -10,14 +10,16 @@ namespace {
 
 const QRegularExpression taskFile(QStringLiteral("^std(?:out|err)-(?:(?:wk|ps)-)?(\\d+)\\.txt$"));
 
-// Splits tagged lines ("[1,3]<stdout>:text") into the rank's file, without the tag. mawk
-// and gawk both run it; each line is flushed so the file can be followed.
+// Splits tagged lines ("[1,3]<stdout>:text") into the rank's file, without the tag (nor
+// the tags mpirun puts inside a line it read in pieces). mawk and gawk both run it; each
+// line is flushed so the file can be followed.
 const char *splitProgram =
     "BEGIN { k = split(names, a, \" \"); for (i = 1; i <= k; i++) n[i - 1] = a[i] }\n"
     "{\n"
     "  line = $0\n"
     "  if (match(line, /^\\[[0-9]+,[0-9]+\\]<std(out|err)>:/)) {\n"
     "    tag = substr(line, 1, RLENGTH); line = substr(line, RLENGTH + 1)\n"
+    "    gsub(/\\[[0-9]+,[0-9]+\\]<std(out|err)>:/, \"\", line)\n"
     "    sub(/^\\[[0-9]+,/, \"\", tag); sub(/\\].*$/, \"\", tag); r = tag + 0\n"
     "    name = (r in n) ? n[r] : r\n"
     "  } else if (single != \"\") name = single\n"
@@ -57,12 +59,13 @@ QString followerText(const QStringList &names, const QString &untagged)
     // tail -f --pid ends once the job's process is gone (the launch script reaps it first)
     // and the file is read to its end; every line then reaches awk.
     QString text = QStringLiteral("follow_output() {\n"
-                                  "  ( trap '' TERM INT HUP; tail -s 0.2 -c +1 -f --pid=\"$job\" \"stdouterr/$1.txt\" 2>/dev/null"
-                                  " | awk -v stream=\"$1\" -v names=%1 -v single=%2 %3 )\n"
+                                  "  tail -s 0.2 -c +1 -f --pid=\"$job\" \"stdouterr/$1.txt\" 2>/dev/null"
+                                  " | awk -v stream=\"$1\" -v names=%1 -v single=%2 %3\n"
                                   "}\n")
                        .arg(shellQuote(names.join(QLatin1Char(' '))), shellQuote(untagged),
                             shellQuote(QString::fromLatin1(splitProgram)));
-    text += QStringLiteral("follow_output stdout & split_out=$!\nfollow_output stderr & split_err=$!\n");
+    // Started with SIGTERM ignored, which they keep (a caught signal would not be).
+    text += QStringLiteral("trap '' TERM INT HUP\nfollow_output stdout & split_out=$!\nfollow_output stderr & split_err=$!\n");
     return text;
 }
 

@@ -23,7 +23,8 @@ QStringList names(const ToolkitLaunch &launch);
 // pid in $job: one follower per stream (stdouterr/stdout.txt, stderr.txt) that splits the
 // lines by their rank tag into stdouterr/<stream>-<name>.txt, started in the background
 // with their pids in $split_out and $split_err; they ignore SIGTERM (a terminated job's
-// last lines still arrive) and end once the job has and its output is read. `untagged`:
+// last lines still arrive) and end once the job has and its output is read. The text
+// leaves SIGTERM, SIGINT and SIGHUP ignored: the caller sets its own traps again. `untagged`:
 // the name that lines without a tag go to (a single task that runs without mpirun).
 QString followerText(const QStringList &names, const QString &untagged);
 
