@@ -272,7 +272,8 @@ void MetricsChartView::redraw()
         if (key != drawnKey) {
             // Another series: its own title and range (a named series is not a 0-1 accuracy).
             drawnKey = key;
-            panel->chart()->setTitle(key.isEmpty() ? picker->itemText(0) : m_scalars.name(key));
+            panel->chart()->setTitle(key.isEmpty() ? picker->itemText(0) : m_scalars.label(key));
+            panel->setSeriesName(m_scalars.name(key));
             if (panel == m_accuracy)
                 key.isEmpty() ? panel->setYLimits(0, 1) : panel->setYLimits(-INFINITY, INFINITY);
             panel->resetZoom();

@@ -29,6 +29,11 @@ void ScalarSeriesIndex::update(const QList<MetricRecord> &records)
     }
 }
 
+QString ScalarSeriesIndex::file(const QString &key) const
+{
+    return m_series.value(key).file;
+}
+
 QString ScalarSeriesIndex::name(const QString &key) const
 {
     return m_series.value(key).name;
@@ -36,11 +41,12 @@ QString ScalarSeriesIndex::name(const QString &key) const
 
 QString ScalarSeriesIndex::label(const QString &key) const
 {
+    // Short, for a combo box: the rank says which task file; TensorBoard files have long names.
     const Series s = m_series.value(key);
-    QString text = s.name + QStringLiteral(": ") + s.file.section(QLatin1Char('/'), -1);
     if (s.rank >= 0)
-        text += QStringLiteral(" (rank %1)").arg(s.rank);
-    return text;
+        return QStringLiteral("%1 (rank %2)").arg(s.name).arg(s.rank);
+    const QString file = s.file.section(QLatin1Char('/'), -1);
+    return QStringLiteral("%1 (%2)").arg(s.name, file.startsWith(QLatin1String("events.out.tfevents.")) ? QStringLiteral("TensorBoard") : file);
 }
 
 QList<QPointF> ScalarSeriesIndex::points(const QString &key, MetricSeries::XAxis x, double startTime) const

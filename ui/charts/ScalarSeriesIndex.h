@@ -22,7 +22,8 @@ public:
 
     QStringList keys() const { return m_keys; }  // in the order the series first appeared
     QString name(const QString &key) const;
-    // "Loss: stdouterr/stdout-1.txt (rank 1)".
+    QString file(const QString &key) const;
+    // "Loss (rank 1)", "lr (TensorBoard)".
     QString label(const QString &key) const;
     // x: the step (else the epoch), the epoch (else the step), or seconds since `startTime`.
     QList<QPointF> points(const QString &key, MetricSeries::XAxis x, double startTime) const;

@@ -9,6 +9,7 @@ SeriesPicker::SeriesPicker(const QString &ownSeries, const QString &word, QWidge
 {
     addItem(ownSeries, QString());
     setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    setMinimumContentsLength(12);
     setToolTip(tr("The series this chart draws: its own, or any named series the job's script wrote "
                   "(TensorBoard tags, progress lines)"));
     connect(this, &QComboBox::activated, this, [this] { m_userChose = true; });
@@ -22,8 +23,8 @@ void SeriesPicker::refresh(const ScalarSeriesIndex &index, bool hasOwn)
         chosen = index.find(m_word);
     // Series only come: the items are appended, the chosen one kept.
     for (qsizetype i = count() - 1; i < keys.size(); ++i) {
-        if (i >= 0)
-            addItem(index.label(keys.at(i)), keys.at(i));
+        addItem(index.label(keys.at(i)), keys.at(i));
+        setItemData(count() - 1, index.file(keys.at(i)), Qt::ToolTipRole);
     }
     setEnabled(count() > 1);
     choose(chosen);
