@@ -1,5 +1,6 @@
 // TensorBoard event files (TFRecord framing, masked CRC-32C, Event protobufs) become named
 // scalar series. The files are built here, byte by byte, to the format.
+#include "TfEventsWriter.h"
 #include "metrics/Crc32c.h"
 #include "metrics/TfEventsReader.h"
 
@@ -8,83 +9,9 @@
 #include <cstring>
 
 using namespace TrainDesk;
+using namespace TfEventsWriter;
 
 namespace {
-
-// A minimal protobuf writer: just what an Event with scalars needs.
-QByteArray varint(quint64 v)
-{
-    QByteArray out;
-    do {
-        char byte = char(v & 0x7F);
-        v >>= 7;
-        if (v)
-            byte = char(byte | 0x80);
-        out.append(byte);
-    } while (v);
-    return out;
-}
-QByteArray key(int field, int wireType) { return varint(quint64(field) << 3 | quint64(wireType)); }
-QByteArray bytesField(int field, const QByteArray &data) { return key(field, 2) + varint(quint64(data.size())) + data; }
-QByteArray littleEndian(quint64 v, int size)
-{
-    QByteArray out;
-    for (int i = 0; i < size; ++i)
-        out.append(char((v >> (8 * i)) & 0xFF));
-    return out;
-}
-QByteArray floatBits(float f)
-{
-    quint32 b;
-    std::memcpy(&b, &f, 4);
-    return littleEndian(b, 4);
-}
-QByteArray doubleBits(double d)
-{
-    quint64 b;
-    std::memcpy(&b, &d, 8);
-    return littleEndian(b, 8);
-}
-
-QByteArray simpleValue(const QByteArray &tag, float value)
-{
-    return bytesField(1, tag) + key(2, 5) + floatBits(value);
-}
-// TensorFlow 2's tf.summary.scalar: a rank-0 float tensor, the "scalars" plugin named.
-QByteArray tensorValue(const QByteArray &tag, float value, const QByteArray &plugin = "scalars")
-{
-    const QByteArray tensor = key(1, 0) + varint(1) + bytesField(2, {}) + bytesField(5, floatBits(value));
-    const QByteArray metadata = bytesField(1, bytesField(1, plugin));
-    return bytesField(1, tag) + bytesField(8, tensor) + bytesField(9, metadata);
-}
-// A double in tensor_content, no metadata (later events of a tag carry none).
-QByteArray tensorContentValue(const QByteArray &tag, double value)
-{
-    const QByteArray tensor = key(1, 0) + varint(2) + bytesField(2, {}) + bytesField(4, doubleBits(value));
-    return bytesField(1, tag) + bytesField(8, tensor);
-}
-// A histogram-like tensor of 3 elements: not a scalar.
-QByteArray vectorValue(const QByteArray &tag)
-{
-    const QByteArray shape = bytesField(2, key(1, 0) + varint(3));
-    const QByteArray tensor = key(1, 0) + varint(1) + bytesField(2, shape) + bytesField(5, floatBits(1) + floatBits(2) + floatBits(3));
-    return bytesField(1, tag) + bytesField(8, tensor);
-}
-
-QByteArray event(double wallTime, qint64 step, const QList<QByteArray> &values)
-{
-    QByteArray summary;
-    for (const QByteArray &v : values)
-        summary += bytesField(1, v);
-    return key(1, 1) + doubleBits(wallTime) + key(2, 0) + varint(quint64(step)) + bytesField(5, summary);
-}
-
-QByteArray record(const QByteArray &data)
-{
-    const QByteArray length = littleEndian(quint64(data.size()), 8);
-    return length + littleEndian(Crc32c::masked(Crc32c::of(length)), 4) + data
-        + littleEndian(Crc32c::masked(Crc32c::of(data)), 4);
-}
 
 QString describe(const QList<ScalarPoint> &points)
 {
