@@ -90,7 +90,6 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     controls->addWidget(m_perRankCheck);
     controls->addWidget(m_compare);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Charts:"), this));
     m_lossPicker->setObjectName(QStringLiteral("lossPicker"));
     m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
     controls->addWidget(m_lossPicker);

@@ -8,8 +8,9 @@ SeriesPicker::SeriesPicker(const QString &ownSeries, const QString &word, QWidge
     : QComboBox(parent), m_word(word)
 {
     addItem(ownSeries, QString());
-    setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    setMinimumContentsLength(12);
+    // A fixed width (the list shows names whole): the charts' controls fit a narrow window.
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(11);
     setToolTip(tr("The series this chart draws: its own, or any named series the job's script wrote "
                   "(TensorBoard tags, progress lines)"));
     connect(this, &QComboBox::activated, this, [this] { m_userChose = true; });
