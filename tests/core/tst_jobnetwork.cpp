@@ -155,6 +155,27 @@ private slots:
         QVERIFY(JobNetwork::of(apart).reason.contains("no IPv4 network that every node of the job is on"));
     }
 
+    void theExecutionLogNamesTheInterpreterAndWhy()
+    {
+        // On the nodes: decided on the head node, with where it is and its version.
+        const LaunchPlan onNodes = plan(pyTorch(), probedNodes());
+        QVERIFY2(onNodes.launchScript.contains("log \"Python interpreter: python ($py_found): the job names no "
+                                               "pythonInterpreterPath and the head node has python\""),
+                 qPrintable(onNodes.launchScript));
+        QVERIFY(onNodes.launchScript.contains("there is no 'python' on this node: the job's Python script runs with python3"));
+        // Named by the job.
+        const LaunchPlan named = plan(spec(QJsonObject{{"pythonScriptFilePath", "/s/train.py"}, {"processCount", 2},
+                                                       {"communicationBackend", "gloo"},
+                                                       {"pythonInterpreterPath", "/opt/conda/bin/python"}},
+                                           "pyTorchSettings"),
+                                      probedNodes());
+        QVERIFY2(named.launchScript.contains("log 'Python interpreter: /opt/conda/bin/python (the job'\\''s pythonInterpreterPath)'"),
+                 qPrintable(named.launchScript));
+        // A custom MPI command names its own program: nothing said.
+        const LaunchPlan custom = plan(spec(QJsonObject{{"commandLine", "./a.out"}}, "customMpiSettings"), probedNodes());
+        QVERIFY(!custom.launchScript.contains("Python interpreter"));
+    }
+
     void eachTaskHasItsOwnOutputFiles()
     {
         const LaunchPlan p = plan(pyTorch(), probedNodes());
