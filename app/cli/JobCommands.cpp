@@ -4,6 +4,7 @@
 #include "JsonViews.h"
 #include "MetricSeries.h"
 #include "ProgressPrinter.h"
+#include "ScalarSeriesTables.h"
 #include "SystemMetricsTable.h"
 #include "TerminalText.h"
 
@@ -301,6 +302,37 @@ int downloadJobFiles(Context &c)
                    text);
 }
 
+// `job metrics --scalars` and `--series NAME`.
+int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByteArray>> &records)
+{
+    QList<ScalarSeries> series = ScalarSeries::fromRecords(records);
+    for (const QString &problem : ScalarSeries::problems(records))
+        c.err << QStringLiteral("warning: %1\n").arg(problem);
+    c.err.flush();
+    if (c.args.isSet(QStringLiteral("scalars")))
+        return c.print(scalarSeriesListJson(series), scalarSeriesList(series));
+    const QString name = c.args.value(QStringLiteral("series"));
+    QStringList names;
+    QList<ScalarSeries> chosen;
+    for (const ScalarSeries &s : series) {
+        if (s.name == name)
+            chosen << s;
+        if (!names.contains(s.name))
+            names << s.name;
+    }
+    if (chosen.isEmpty()) {
+        return c.error(QStringLiteral("job '%1' has no series named '%2'%3").arg(job.name, name,
+                       names.isEmpty() ? QStringLiteral(" (it has none yet)")
+                                       : QStringLiteral(" (it has: %1)").arg(names.join(QStringLiteral(", ")))));
+    }
+    if (c.args.isSet("csv") && !c.json() && !c.args.isSet("query")) {
+        c.out << scalarSeriesPointsCsv(chosen);
+        c.out.flush();
+        return 0;
+    }
+    return c.print(scalarSeriesPointsJson(chosen), scalarSeriesPoints(chosen));
+}
+
 } // namespace
 
 QList<Command> jobCommands()
@@ -589,10 +621,15 @@ QList<Command> jobCommands()
         return 0;
     }});
     commands.append({{"job", "metrics"}, "Print a job's train and validation series as a table, or as CSV with "
-                     "--csv; -o json prints every metric record stored for it. With --system, what its nodes did "
-                     "(CPU, memory, GPUs, network).",
+                     "--csv; -o json prints every metric record stored for it. --scalars lists the named series its "
+                     "script wrote (TensorBoard files, progress lines; docs/METRICS.md) and --series NAME prints one. "
+                     "With --system, what its nodes did (CPU, memory, GPUs, network).",
                      {workspaceOption(), experimentOption(), jobOption(), queryOption(),
                       QCommandLineOption(QStringList{"csv"}, "Print the series as CSV."),
+                      QCommandLineOption(QStringList{"scalars"}, "List the named series: name, source, file, rank, "
+                                                                 "points, last, min and max."),
+                      QCommandLineOption(QStringList{"series"}, "Print the points of the named series NAME (from "
+                                                                "every file and rank).", QStringLiteral("NAME")),
                       {QStringLiteral("system"), QStringLiteral("The system samples of the job's nodes instead.")}},
                      [](Context &c) {
         const auto ref = findJob(c, QStringLiteral("job"));
@@ -602,6 +639,8 @@ QList<Command> jobCommands()
             const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
             return c.print(system.json, system.table);
         }
+        if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series")))
+            return printScalarSeries(c, ref->job, c.store.jobMetrics(ref->job.id));
         if (c.args.isSet(QStringLiteral("query"))) {
             // A query needs the whole JSON view: the records are held in memory for it.
             QJsonArray array;

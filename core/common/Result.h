@@ -20,7 +20,7 @@ inline Failure fail(const QString &message) { return Failure{message}; }
 // A value or a Failure. Core functions return this instead of throwing, so that
 // callers (CLI, GUI, tests) always get a message they can show.
 template<typename T>
-class Result
+class [[nodiscard]] Result
 {
 public:
     Result(T value) : m_state(std::move(value)) {}
@@ -45,7 +45,7 @@ private:
 };
 
 template<>
-class Result<void>
+class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;

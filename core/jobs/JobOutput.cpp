@@ -5,6 +5,7 @@
 
 #include <QRegularExpression>
 
+#include "ScalarIngest.h"
 #include "metrics/KerasProgressParser.h"
 #include "store/Store.h"
 #include "cluster/TransportFactory.h"
@@ -15,7 +16,9 @@ namespace {
 constexpr qint64 readChunk = 4 * 1024 * 1024;
 }
 
-JobOutput::JobOutput(Store &store) : m_store(store) {}
+JobOutput::JobOutput(Store &store) : m_store(store), m_scalars(std::make_unique<ScalarIngest>(store)) {}
+
+JobOutput::~JobOutput() = default;
 
 Result<std::shared_ptr<Transport>> JobOutput::headTransport(const Job &job)
 {
@@ -31,10 +34,16 @@ Result<int> JobOutput::ingestMetrics(const Job &job)
         return transport.failure();
     // The bundled trainer (and anything else that writes metrics.jsonl) also prints
     // Keras-like text: read only the metrics file then, never both.
-    if (job.spec.contains("traindesk-trainer")
-        || (*transport)->stat(job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName()))
-        return ingestTrainerMetrics(job, **transport);
-    return ingestKerasProgress(job, **transport);
+    const bool trainer = job.spec.contains("traindesk-trainer")
+        || (*transport)->stat(job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName());
+    const auto records = trainer ? ingestTrainerMetrics(job, **transport) : ingestKerasProgress(job, **transport);
+    if (!records)
+        return records;
+    // The named scalars of the job's own script: TensorBoard files, progress lines.
+    const auto scalars = m_scalars->ingest(job, **transport, !trainer);
+    if (!scalars)
+        return scalars.failure();
+    return *records + *scalars;
 }
 
 Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport)
@@ -170,7 +179,8 @@ Result<QStringList> JobOutput::linksUnder(const Job &job, const QString &relativ
 bool JobOutput::isWrittenLater(const QString &name)
 {
     static const QRegularExpression later(QStringLiteral(
-        "^(stdout\\.txt|stderr\\.txt|metrics\\.jsonl|execution-.+\\.log|std(out|err)-job_prep-.+\\.txt|slurm-\\d+\\.txt)$"));
+        "^(stdout\\.txt|stderr\\.txt|metrics\\.jsonl|execution-.+\\.log|std(out|err)-job_prep-.+\\.txt|slurm-\\d+\\.txt|"
+        "std(out|err)-((wk|ps)-)?\\d+\\.txt)$"));
     return later.match(name).hasMatch();
 }
 

@@ -10,6 +10,7 @@
 namespace TrainDesk {
 
 class Store;
+class ScalarIngest;
 
 // Reads a job's files on its head node. Metrics are read at the offset saved in the
 // Store and stored with the new offset in one transaction, so a dropped connection or
@@ -18,6 +19,7 @@ class JobOutput
 {
 public:
     explicit JobOutput(Store &store);
+    ~JobOutput();
 
     static QString metricsFileName() { return QStringLiteral("metrics.jsonl"); }
 
@@ -25,6 +27,8 @@ public:
     // the number of new records.
     // For jobs that do not run the bundled trainer (Keras or Horovod scripts), the Keras
     // progress text in stdouterr/stdout.txt is read the same way and stored as records.
+    // Then the named scalars the job's script writes (ScalarIngest): TensorBoard event
+    // files, and (not for the trainer) progress lines of each task's stdout-<i>.txt.
     Result<int> ingestMetrics(const Job &job);
     // All stored metric records of a job, after the row `afterId` (0: all).
     QList<MetricRecord> metrics(qint64 jobId, qint64 afterId = 0, qint64 *lastId = nullptr) const;
@@ -49,6 +53,7 @@ private:
     Result<int> ingestKerasProgress(const Job &job, Transport &transport);
 
     Store &m_store;
+    std::unique_ptr<ScalarIngest> m_scalars;  // keeps where each job's files are between reads
 };
 
 } // namespace TrainDesk

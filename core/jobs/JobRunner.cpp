@@ -332,6 +332,8 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     }
     if (auto ok = transport.writeFile(plan->hostfilePath(), plan->hostfile.toUtf8()); !ok)
         return ok;
+    if (auto ok = transport.writeFile(plan->outputDirectoriesPath(), plan->outputDirectoriesText()); !ok)
+        return ok;
     if (auto ok = transport.writeFile(plan->launchScriptPath(), plan->launchScript.toUtf8(),
                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         !ok)

@@ -91,6 +91,8 @@ VoidResult JobRunner::submitOneToSlurm(Job &job, const Cluster &cluster)
             !ok)
             return ok;
     }
+    if (auto ok = login.writeFile(plan->outputDirectoriesPath(), plan->outputDirectoriesText()); !ok)
+        return ok;
     if (auto ok = login.writeFile(plan->batchScriptPath(), batch->toUtf8(), ownerOnly); !ok)
         return ok;
     const auto submitted = login.exec(QStringLiteral("sbatch --parsable %1").arg(shellQuote(plan->batchScriptPath())), 60000);

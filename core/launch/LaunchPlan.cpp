@@ -1,7 +1,9 @@
 #include "LaunchPlan.h"
 
 #include "ContainerCommands.h"
+#include "JobNetwork.h"
 #include "LaunchScript.h"
+#include "TaskOutputs.h"
 #include "jobspec/ShareMapping.h"
 #include "common/ShellQuote.h"
 
@@ -447,11 +449,19 @@ struct Builder
             container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths);
             plan.containerImage = container->image;
         }
-        const auto launch = toolkitLaunch(spec, nodes, container.has_value());
+        auto launch = toolkitLaunch(spec, nodes, container.has_value());
         if (!launch)
             return launch.failure();
         for (const auto &[name, value] : launch->environment)
             setVariable(env, name, value);
+        // Gloo, NCCL and Open MPI told which interface the nodes share; the user's own win.
+        QStringList userVariables;
+        if (spec.environmentVariables) {
+            for (const EnvironmentVariable &e : *spec.environmentVariables)
+                userVariables << e.name;
+        }
+        const QString userCommand = spec.customMpiSettings ? spec.customMpiSettings->commandLine : QString();
+        QStringList notes = JobNetwork::of(nodes).applyTo(*launch, env, userVariables, userCommand, nodes);
         if (spec.environmentVariables) {
             // Values may name the job's variables, as on the service.
             for (const EnvironmentVariable &e : *spec.environmentVariables)
@@ -508,9 +518,27 @@ struct Builder
             // Decided on the head node, said once in its log; every rank gets the same name.
             in.computed.append({defaultPythonVariable,
                                 QStringLiteral("command -v python >/dev/null 2>&1 && echo python || echo python3")});
-            in.beforeCommand = QStringLiteral("[ \"$%1\" = python ] || log \"no 'python' on this node: the job's "
-                                              "Python script runs with python3\"").arg(defaultPythonVariable);
+            in.beforeCommand = QStringLiteral(
+                "py_found=\"$(command -v \"$%1\" || echo 'not on the PATH'), $(\"$%1\" --version 2>&1 | head -1)\"\n"
+                "if [ \"$%1\" = python ]; then log \"Python interpreter: python ($py_found): the job names no "
+                "pythonInterpreterPath and the head node has python\"; else log \"Python interpreter: python3 ($py_found): "
+                "the job names no pythonInterpreterPath and there is no 'python' on this node: the job's Python script runs "
+                "with python3\"; fi").arg(defaultPythonVariable);
+        } else if (const auto named = namedPythonInterpreter(spec)) {
+            notes << QStringLiteral("Python interpreter: %1 (the job's pythonInterpreterPath)").arg(*named);
+        } else if (container && (launch->program.startsWith(QLatin1String("python "))
+                                 || std::any_of(launch->tasks.cbegin(), launch->tasks.cend(), [](const LaunchTask &t) {
+                                        return t.program.startsWith(QLatin1String("python "));
+                                    }))) {
+            notes << QStringLiteral("Python interpreter: python in the container image (the job names no "
+                                    "pythonInterpreterPath; Batch AI ran python)");
         }
+        for (const QString &note : std::as_const(notes))
+            in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("log ") + shellQuote(note);
+        // Each task's own stdout-<i>.txt and stderr-<i>.txt beside the combined files.
+        in.taskOutputNames = TaskOutputs::names(*launch);
+        if (launch->kind == ToolkitLaunch::Kind::Tasks && launch->tasks.size() == 1 && launch->tasks.first().nodeIndex == 0)
+            in.untaggedTaskOutput = in.taskOutputNames.value(0);
         if (context.slurm) {
             // The allocation's hosts are known only when it starts.
             in.computed.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"),
@@ -584,6 +612,14 @@ QString expandBatchAiVariables(const QString &text, const QList<QPair<QString, Q
     }
     out += text.mid(last);
     return out;
+}
+
+QByteArray LaunchPlan::outputDirectoriesText() const
+{
+    QByteArray text;
+    for (const auto &[id, path] : outputDirectories)
+        text += path.toUtf8() + '\n';
+    return text;
 }
 
 QString LaunchPlan::describe() const

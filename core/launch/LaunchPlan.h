@@ -84,6 +84,10 @@ struct LaunchPlan
 
     QString hostfilePath() const { return jobDir + QStringLiteral("/hostfile"); }
     QString launchScriptPath() const { return jobDir + QStringLiteral("/launch.sh"); }
+    // The output directories' paths, one a line: where JobOutput looks for TensorBoard files.
+    QString outputDirectoriesPath() const { return jobDir + QStringLiteral("/") + outputDirectoriesFileName(); }
+    static QString outputDirectoriesFileName() { return QStringLiteral("output_directories"); }
+    QByteArray outputDirectoriesText() const;
     QString exitCodePath() const { return jobDir + QStringLiteral("/exit_code"); }
     QString secretsFilePath() const;
     QString batchScriptPath() const { return jobDir + QStringLiteral("/batch.sh"); }

@@ -1,6 +1,7 @@
 #include "LaunchScript.h"
 
 #include "ContainerCommands.h"
+#include "TaskOutputs.h"
 #include "common/ShellQuote.h"
 
 namespace TrainDesk {
@@ -247,8 +248,17 @@ QString launchScript(const LaunchScriptInput &in)
                           shellQuote(QStringLiteral("stdouterr/") + nodeLogName(in.nodes.at(i))));
     }
     // The command is the user's shell text (or built around it): a group, so that `a; b` stays one job.
+    if (!in.taskOutputNames.isEmpty())
+        s += QStringLiteral(": > stdouterr/stdout.txt; : > stdouterr/stderr.txt\n");  // there to be followed at once
     s += QStringLiteral("{\n%1\n} > stdouterr/stdout.txt 2> stdouterr/stderr.txt &\n").arg(in.command);
-    s += QStringLiteral("wait_for $!\nfinish $?\n");
+    if (in.taskOutputNames.isEmpty()) {
+        s += QStringLiteral("wait_for $!\nfinish $?\n");
+        return s;
+    }
+    // Each task's own files, split from the combined ones on the head node as they grow.
+    s += QStringLiteral("job=$!\n") + TaskOutputs::followerText(in.taskOutputNames, in.untaggedTaskOutput);
+    s += QStringLiteral("trap 'terminated=1' TERM\ntrap - INT HUP\n");
+    s += QStringLiteral("wait_for $job\nrc=$?\nwait_for $split_out\nwait_for $split_err\nfinish $rc\n");
     return s;
 }
 

@@ -28,6 +28,8 @@ struct LaunchScriptInput
     QString command;               // the job itself (shell text, run on the head node)
     QStringList rankNodes;         // the node of each rank, for the nodes' execution logs
     QString beforeCommand;         // head node shell text just before the job (its notes go to the log)
+    QStringList taskOutputNames;   // per rank: its lines also go to stdout-<name>.txt (TaskOutputs)
+    QString untaggedTaskOutput;    // the name of a single task run without mpirun (untagged lines)
     QString registryPassword;      // for the setup only; empty when none
     WallClockTime limit;
     bool slurm = false;            // inside a Slurm allocation: per-node steps are srun steps

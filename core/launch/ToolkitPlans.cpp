@@ -252,6 +252,24 @@ ToolkitLaunch caffe2(const JobSpec &spec, const QList<Node> &nodes, bool inConta
 
 } // namespace
 
+std::optional<QString> namedPythonInterpreter(const JobSpec &spec)
+{
+    std::optional<QString> named;
+    switch (spec.toolkit()) {
+    case Toolkit::Horovod: named = spec.horovodSettings->pythonInterpreterPath; break;
+    case Toolkit::Chainer: named = spec.chainerSettings->pythonInterpreterPath; break;
+    case Toolkit::Cntk: named = spec.cntkSettings->pythonInterpreterPath; break;
+    case Toolkit::Caffe: named = spec.caffeSettings->pythonInterpreterPath; break;
+    case Toolkit::Caffe2: named = spec.caffe2Settings->pythonInterpreterPath; break;
+    case Toolkit::PyTorch: named = spec.pyTorchSettings->pythonInterpreterPath; break;
+    case Toolkit::TensorFlow: named = spec.tensorFlowSettings->pythonInterpreterPath; break;
+    default: break;
+    }
+    if (named && named->isEmpty())
+        return std::nullopt;
+    return named;
+}
+
 Result<ToolkitLaunch> toolkitLaunch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer)
 {
     if (nodes.isEmpty())

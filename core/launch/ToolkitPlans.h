@@ -45,6 +45,9 @@ QString toString(ToolkitLaunch::Kind kind);
 // "python", or "python3" where the node has no python; set by the launch script.
 extern const QString defaultPythonVariable;
 
+// The interpreter a Python toolkit setting names (pythonInterpreterPath), or nothing.
+std::optional<QString> namedPythonInterpreter(const JobSpec &spec);
+
 // The launch of `spec`'s toolkit on `nodes` (the job's nodes, head first), or why it cannot
 // run there. `inContainer` picks the default interpreter: "python" in an image (as the
 // service ran it), $TRAINDESK_PYTHON on a node (defaultPythonVariable).

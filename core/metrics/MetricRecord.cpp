@@ -40,6 +40,13 @@ std::optional<MetricRecord> MetricRecord::fromJson(const QByteArray &line)
     r.epochs = int(integer("epochs"));
     r.startEpoch = int(integer("start_epoch"));
     r.stepsPerEpoch = integer("steps_per_epoch");
+    if (r.kind == QLatin1String("scalar")) {
+        r.name = o.value(QLatin1String("name")).toString();
+        r.value = o.value(QLatin1String("value")).isDouble() ? number("value")
+                                                              : o.value(QLatin1String("value")).toString().toDouble();
+        r.file = o.value(QLatin1String("file")).toString();
+        r.epochValue = number("epoch");
+    }
     return r;
 }
 

@@ -33,6 +33,12 @@ struct MetricRecord
     int epochs = -1;
     int startEpoch = -1;
     qint64 stepsPerEpoch = -1;
+    // A named scalar (kind "scalar", ScalarPoint): its series' name, value and file (with
+    // `rank`, `step` and `epoch` above; a fractional epoch in `epochValue`).
+    QString name;
+    double value = NAN;
+    QString file;
+    double epochValue = NAN;
 
     static std::optional<MetricRecord> fromJson(const QByteArray &line);
 };

@@ -1,6 +1,8 @@
 // The runner on the local cluster with real processes: mpirun, the detached launch
 // script, exit codes, preparation, gang scheduling, terminate, and metrics at offsets.
+#include "TfEventsWriter.h"
 #include "jobs/JobOutput.h"
+#include "metrics/ScalarSeries.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
 
@@ -245,6 +247,57 @@ private Q_SLOTS:
         const QList<MetricRecord> all = output.metrics(job.id);
         QCOMPARE(all.at(2).loss, 2.0);
         QCOMPARE(all.at(3).valAcc, 0.25);
+    }
+
+    void scriptScalarsAreStoredOnceAndADamagedEventFileIsNamedOnce()
+    {
+        // A script's key=value line in its rank's stdout-0.txt, and TensorBoard files it
+        // left: one whole, one torn at its end, one with a damaged record.
+        const Job job = waitForEnd(submit(spec("sh -c 'echo step=3 loss=0.25 lr=0.1'", 1)).id);
+        QCOMPARE(toString(job.state), toString(JobState::Succeeded));
+        QCOMPARE(readJobFile(job, "stdouterr/stdout-0.txt"), QByteArray("step=3 loss=0.25 lr=0.1\n"));
+        QDir().mkpath(job.jobDir + "/logs");
+        using namespace TfEventsWriter;
+        const QByteArray good = record(TfEventsWriter::event(10, 1, {simpleValue("loss", 0.5f)})) + record(TfEventsWriter::event(11, 2, {simpleValue("loss", 0.25f)}));
+        const QByteArray third = record(TfEventsWriter::event(12, 3, {tensorValue("acc", 0.75f)}));
+        auto write = [&](const QString &name, const QByteArray &data, QIODevice::OpenMode mode = QIODevice::WriteOnly) {
+            QFile f(job.jobDir + "/logs/" + name);
+            QVERIFY(f.open(mode));
+            f.write(data);
+        };
+        write("events.out.tfevents.1.torn", good + third.left(third.size() - 3));
+        QByteArray damaged = good + third;
+        damaged[good.size() + 14] = char(damaged[good.size() + 14] ^ 0x20);
+        write("events.out.tfevents.2.damaged", damaged);
+
+        JobOutput output(m_store);
+        const auto read = output.ingestMetrics(job);
+        QVERIFY2(read.ok(), qPrintable(read.error()));
+        QCOMPARE(*read, 2 + 2 + 2);  // loss and lr from the line; two records of each event file
+        QCOMPARE(*output.ingestMetrics(job), 0);
+        // The torn record's end arrives: it is read, nothing twice.
+        write("events.out.tfevents.1.torn", third.right(3), QIODevice::Append);
+        QCOMPARE(*output.ingestMetrics(job), 1);
+
+        const auto records = m_store.jobMetrics(job.id);
+        const QList<ScalarSeries> series = ScalarSeries::fromRecords(records);
+        QStringList seen;
+        for (const ScalarSeries &s : series)
+            seen << QStringLiteral("%1 %2 %3 %4").arg(s.name, s.file).arg(s.rank).arg(s.points.size());
+        seen.sort();  // the files are read in the order the node lists them
+        QCOMPARE(seen, (QStringList{"acc logs/events.out.tfevents.1.torn -1 1", "loss logs/events.out.tfevents.1.torn -1 2",
+                                    "loss logs/events.out.tfevents.2.damaged -1 2", "loss stdouterr/stdout-0.txt 0 1",
+                                    "lr stdouterr/stdout-0.txt 0 1"}));
+        for (const ScalarSeries &s : series) {
+            if (s.file == QLatin1String("stdouterr/stdout-0.txt"))
+                QCOMPARE(s.points.first().step, 3);
+        }
+        // The damaged record is named once, with its offset, however often the file is looked at.
+        const QStringList problems = ScalarSeries::problems(records);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().contains(QStringLiteral("logs/events.out.tfevents.2.damaged: the record at offset %1 fails its CRC")
+                                               .arg(good.size())),
+                 qPrintable(problems.first()));
     }
 
     void refusesImpossibleJobs()

@@ -63,6 +63,29 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("started"), 10000);
     }
 
+    void eachRanksOwnFileJoinsTheChooserWhenItAppears()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("rankfiles"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("rankfiles"), dir);
+        QVERIFY(id);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/execution-localhost.log"), "started\n"));
+        LogView view(m_backend.get());
+        view.show();
+        view.setJob(id, false);
+        auto *combo = view.findChild<QComboBox *>(QStringLiteral("logFileCombo"));
+        QVERIFY(combo);
+        // The first listing, made before the ranks wrote anything.
+        QTRY_VERIFY_WITH_TIMEOUT(combo->findData(QStringLiteral("stdouterr/execution-localhost.log")) >= 0, 10000);
+        QCOMPARE(combo->findData(QStringLiteral("stdouterr/stdout-1.txt")), -1);
+        // The launch script writes each rank's lines to its own file as they come.
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout-0.txt"), "zero\n"));
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout-1.txt"), "one\n"));
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "[1,0]<stdout>:zero\n[1,1]<stdout>:one\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(combo->findData(QStringLiteral("stdouterr/stdout-1.txt")) >= 0, 10000);
+        view.showFile(QStringLiteral("stdouterr/stdout-1.txt"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("one"), 10000);
+    }
+
     void tailOfBigFile()
     {
         const QString dir = m_home.filePath(QStringLiteral("big"));

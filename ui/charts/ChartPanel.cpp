@@ -72,6 +72,7 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
 
     m_x->setTitleText(tr("step"));
     m_x->setLabelFormat(QStringLiteral("%.0f"));
+    m_yTitle = yTitle;
     m_yLinear->setTitleText(yTitle);
     m_yLinear->setLabelFormat(QStringLiteral("%.3g"));
     m_yLog->setTitleText(yTitle + tr(" (log)"));
@@ -188,6 +189,17 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
     m_smooth->replace(smoothing ? (m_log ? positiveOnly(smooth) : smooth) : QList<QPointF>());
     m_val->replace(m_log ? positiveOnly(val) : val);
     setLines(lines);
+}
+
+void ChartPanel::setSeriesName(const QString &name)
+{
+    m_raw->setName(name.isEmpty() ? tr("train") : name);
+    m_smooth->setName(name.isEmpty() ? tr("train (smoothed)") : tr("%1 (smoothed)").arg(name));
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_val))
+        marker->setVisible(name.isEmpty());
+    const QString y = name.isEmpty() ? m_yTitle : name;
+    m_yLinear->setTitleText(y);
+    m_yLog->setTitleText(y + tr(" (log)"));
 }
 
 void ChartPanel::setLines(const QList<ChartLine> &lines)

@@ -38,6 +38,9 @@ public:
                  const QList<ChartLine> &lines = {});
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
+    // What the legend and the y axis call the series drawn: "train" and the panel's own y
+    // title by default, a named series' name when a picker chose one (empty: the defaults).
+    void setSeriesName(const QString &name);
     // Axis limits that auto-fit never passes (accuracy: 0 to 1).
     void setYLimits(double low, double high);
     // The y axis always shows [low, high], whatever the data (percent charts show 0-100).
@@ -88,6 +91,7 @@ private:
     QLogValueAxis *m_yLog;
     QValueAxis *m_niceAxis;  // not in the chart: rounds ranges
     bool m_log = false;
+    QString m_yTitle;  // the panel's own
     bool m_autoFit = true;
     bool m_applying = false;  // our own range changes are not the user's zoom
     std::optional<std::pair<double, double>> m_yLimits;

@@ -3,8 +3,10 @@
 
 #include "ChartPanel.h"
 #include "CompareJobsButton.h"
+#include "SeriesPicker.h"
 
 #include <QBuffer>
+#include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -40,6 +42,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
       m_logCheck(new QCheckBox(tr("Log scale (loss)"), this)),
       m_perRankCheck(new QCheckBox(tr("Per rank"), this)),
       m_compare(new CompareJobsButton(this)),
+      m_lossPicker(new SeriesPicker(tr("Loss"), QStringLiteral("loss"), this)),
+      m_accuracyPicker(new SeriesPicker(tr("Accuracy"), QStringLiteral("acc"), this)),
       m_resetZoom(new QPushButton(tr("Reset zoom"), this)),
       m_summary(new QLabel(this))
 {
@@ -85,6 +89,11 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     controls->addWidget(m_logCheck);
     controls->addWidget(m_perRankCheck);
     controls->addWidget(m_compare);
+    controls->addSpacing(12);
+    m_lossPicker->setObjectName(QStringLiteral("lossPicker"));
+    m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
+    controls->addWidget(m_lossPicker);
+    controls->addWidget(m_accuracyPicker);
     controls->addStretch();
     controls->addWidget(m_resetZoom);
     controls->addWidget(exportButton);
@@ -112,6 +121,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     connect(m_logCheck, &QCheckBox::toggled, this, &MetricsChartView::setLogScale);
     connect(m_perRankCheck, &QCheckBox::toggled, this, &MetricsChartView::setPerRank);
     connect(m_compare, &CompareJobsButton::jobToggled, this, &MetricsChartView::comparisonToggled);
+    for (SeriesPicker *picker : {m_lossPicker, m_accuracyPicker})
+        connect(picker, &QComboBox::currentIndexChanged, this, &MetricsChartView::scheduleRedraw);
     connect(m_series, &MetricSeries::changed, this, &MetricsChartView::updatePerRankCheck);
     connect(m_resetZoom, &QPushButton::clicked, this, [this] {
         m_loss->resetZoom();
@@ -248,7 +259,28 @@ void MetricsChartView::redraw()
         : m_xAxis == MetricSeries::XAxis::Epoch                 ? tr("epoch")
                                                                 : tr("seconds");
     const bool smoothing = m_smoothing > 0;
+    // The named series the job's script wrote, for the pickers.
+    m_scalars.update(m_series->records());
+    const double startTime = m_series->records().isEmpty() ? 0.0 : m_series->records().first().time;
+    m_lossPicker->refresh(m_scalars, !m_series->points(Metric::TrainLoss).isEmpty());
+    m_accuracyPicker->refresh(m_scalars, !m_series->points(Metric::TrainAcc).isEmpty());
     auto draw = [&](ChartPanel *panel, Metric train, Metric val) {
+        SeriesPicker *picker = panel == m_loss ? m_lossPicker : m_accuracyPicker;
+        const QString key = picker->chosenKey();
+        QString &drawnKey = panel == m_loss ? m_lossKey : m_accuracyKey;
+        if (key != drawnKey) {
+            // Another series: its own title and range (a named series is not a 0-1 accuracy).
+            drawnKey = key;
+            panel->chart()->setTitle(key.isEmpty() ? picker->itemText(0) : m_scalars.label(key));
+            panel->setSeriesName(m_scalars.name(key));
+            if (panel == m_accuracy)
+                key.isEmpty() ? panel->setYLimits(0, 1) : panel->setYLimits(-INFINITY, INFINITY);
+            panel->resetZoom();
+        }
+        if (!key.isEmpty()) {
+            drawNamed(panel, key, startTime, xTitle);
+            return;
+        }
         QList<QPointF> raw = m_series->points(train, m_xAxis);
         QList<QPointF> smooth = smoothing ? m_series->smoothedPoints(train, m_xAxis, m_smoothing) : QList<QPointF>();
         // Zoomed in: the points drawn are those shown, so a million points keep their detail.
@@ -277,6 +309,21 @@ void MetricsChartView::redraw()
     draw(m_loss, Metric::TrainLoss, Metric::ValLoss);
     draw(m_accuracy, Metric::TrainAcc, Metric::ValAcc);
     updateSummary();
+}
+
+void MetricsChartView::drawNamed(ChartPanel *panel, const QString &key, double startTime, const QString &xTitle)
+{
+    QList<QPointF> raw = m_scalars.points(key, m_xAxis, startTime);
+    QList<QPointF> smooth = m_smoothing > 0 ? MetricSeries::smoothed(raw, m_smoothing) : QList<QPointF>();
+    if (!panel->isAutoFit()) {
+        const QPointF x = panel->xRange();
+        raw = MetricSeries::clipped(raw, x.x(), x.y());
+        smooth = MetricSeries::clipped(smooth, x.x(), x.y());
+    }
+    panel->setXTitle(xTitle);
+    const int budget = std::clamp(3 * panel->plotWidth(), minDrawnPoints, maxDrawnPoints);
+    panel->setData(MetricSeries::downsampled(raw, budget), MetricSeries::downsampled(smooth, std::max(budget / 3, minDrawnPoints)),
+                   {}, m_smoothing > 0);
 }
 
 void MetricsChartView::updateSummary()

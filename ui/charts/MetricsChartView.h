@@ -2,6 +2,7 @@
 
 #include "ChartLines.h"
 #include "MetricSeries.h"
+#include "ScalarSeriesIndex.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -17,6 +18,7 @@ namespace TrainDesk::Ui {
 
 class ChartPanel;
 class CompareJobsButton;
+class SeriesPicker;
 
 // The charts tab of a job: loss and accuracy side by side, drawn from a MetricSeries at
 // most every redrawIntervalMs however fast records arrive, with smoothing, log scale for
@@ -57,6 +59,9 @@ public:
 
     ChartPanel *lossPanel() const { return m_loss; }
     ChartPanel *accuracyPanel() const { return m_accuracy; }
+    // What each chart draws: its own series or a named one (SeriesPicker).
+    SeriesPicker *lossPicker() const { return m_lossPicker; }
+    SeriesPicker *accuracyPicker() const { return m_accuracyPicker; }
     int redrawCount() const { return m_redraws; }
     // The redraw the timer would do, now (tests, benchmarks, exports).
     void redrawNow();
@@ -74,6 +79,7 @@ private:
     void scheduleRedraw();
     void redraw();
     void updateSummary();
+    void drawNamed(ChartPanel *panel, const QString &key, double startTime, const QString &xTitle);
     void updatePerRankCheck();
     void chooseExport(const QString &title, const QString &fileName, const QString &filter,
                       void (MetricsChartView::*write)(const QString &));
@@ -89,6 +95,10 @@ private:
     QCheckBox *m_logCheck;
     QCheckBox *m_perRankCheck;
     CompareJobsButton *m_compare;
+    SeriesPicker *m_lossPicker;
+    SeriesPicker *m_accuracyPicker;
+    ScalarSeriesIndex m_scalars;
+    QString m_lossKey, m_accuracyKey;  // the named series each chart was last drawn with
     QPushButton *m_resetZoom;
     QLabel *m_summary;
     QSplitter *m_chartsSplitter;

@@ -141,6 +141,7 @@ void LogView::setJob(qint64 jobId, bool finished, const QStringList &rankNodes)
         if (endedNow) {
             appendLines(m_buffer.flush());
             flushPending();  // the last lines at once: nothing more will come
+            m_backend->listJobFiles(jobId);  // the files written meanwhile (each rank's own)
         }
         return;
     }
@@ -191,8 +192,11 @@ void LogView::onChunk(qint64 jobId, const QString &file, qint64 offset, const QB
         lines += m_buffer.flush();
     const QList<int> before = m_buffer.ranks();
     appendLines(lines);
-    if (m_rankCombo->count() - 1 != before.size())
+    if (m_rankCombo->count() - 1 != before.size()) {
         updateRanks();
+        // A rank said its first line: its own stdout-<r>.txt is there now, for the chooser.
+        m_backend->listJobFiles(m_jobId);
+    }
 }
 
 void LogView::appendLines(const QList<LogBuffer::Line> &lines)

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "ScalarPoint.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace TrainDesk {
+
+// Reads TensorBoard event files (events.out.tfevents.*), as PyTorch's SummaryWriter,
+// TensorFlow and Keras' TensorBoard callback write them, for their scalars: TFRecord
+// framing (length, masked CRC-32C of the length, an Event protobuf, its masked CRC-32C) with
+// Event.summary.value either a simple_value (TF1, tensorboardX, PyTorch) or a rank-0 tensor
+// (TensorFlow 2's tf.summary.scalar). The protobufs are decoded by hand: only the fields of
+// a scalar are read, everything else is skipped by its wire type.
+// Read in pieces: a record not yet written whole (a torn tail) is left for the next read.
+class TfEventsReader
+{
+public:
+    struct Chunk
+    {
+        qsizetype consumed = 0;      // bytes of whole, checked records
+        QList<ScalarPoint> points;
+        QString error;               // a record that fails its CRC or cannot be decoded
+        qint64 errorOffset = -1;     // its offset in the file
+        qsizetype nextRecordSize = 0;  // a torn record's whole size (a large one needs a larger read)
+    };
+
+    // `data` was read from `file` at `offset`; a bad record stops the reading (what came
+    // before it is returned) and is named with its offset.
+    static Chunk read(const QByteArray &data, qint64 offset, const QString &file);
+
+    // A file name TensorBoard writes.
+    static bool isEventFile(const QString &name) { return name.startsWith(QLatin1String("events.out.tfevents.")); }
+};
+
+} // namespace TrainDesk

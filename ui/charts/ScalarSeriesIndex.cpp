@@ -1,0 +1,92 @@
+#include "ScalarSeriesIndex.h"
+
+#include <algorithm>
+
+namespace TrainDesk::Ui {
+
+void ScalarSeriesIndex::update(const QList<MetricRecord> &records)
+{
+    // Another list, or the same one started over (MetricSeries::reset): read it whole.
+    const double firstTime = records.isEmpty() ? NAN : records.first().time;
+    if (m_records != &records || records.size() < m_seen || (m_seen > 0 && !(firstTime == m_firstTime))) {
+        m_records = &records;
+        m_firstTime = firstTime;
+        m_seen = 0;
+        m_keys.clear();
+        m_series.clear();
+    }
+    for (; m_seen < records.size(); ++m_seen) {
+        const MetricRecord &r = records.at(m_seen);
+        if (r.kind != QLatin1String("scalar"))
+            continue;
+        const QString key = r.name + QLatin1Char('\n') + r.file + QLatin1Char('\n') + QString::number(r.rank);
+        auto it = m_series.find(key);
+        if (it == m_series.end()) {
+            it = m_series.insert(key, {r.name, r.file, r.rank, {}});
+            m_keys << key;
+        }
+        it->members << m_seen;
+    }
+}
+
+QString ScalarSeriesIndex::file(const QString &key) const
+{
+    return m_series.value(key).file;
+}
+
+QString ScalarSeriesIndex::name(const QString &key) const
+{
+    return m_series.value(key).name;
+}
+
+QString ScalarSeriesIndex::label(const QString &key) const
+{
+    // Short, for a combo box: the rank says which task file; TensorBoard files have long names.
+    const Series s = m_series.value(key);
+    if (s.rank >= 0)
+        return QStringLiteral("%1 (rank %2)").arg(s.name).arg(s.rank);
+    const QString file = s.file.section(QLatin1Char('/'), -1);
+    return QStringLiteral("%1 (%2)").arg(s.name, file.startsWith(QLatin1String("events.out.tfevents.")) ? QStringLiteral("TensorBoard") : file);
+}
+
+QList<QPointF> ScalarSeriesIndex::points(const QString &key, MetricSeries::XAxis x, double startTime) const
+{
+    QList<QPointF> points;
+    if (!m_records)
+        return points;
+    const auto it = m_series.constFind(key);
+    if (it == m_series.cend())
+        return points;
+    for (qsizetype i : it->members) {
+        const MetricRecord &r = m_records->at(i);
+        const double epoch = std::isfinite(r.epochValue) ? r.epochValue : NAN;
+        double xValue = NAN;
+        switch (x) {
+        case MetricSeries::XAxis::Step: xValue = r.step >= 0 ? double(r.step) : epoch; break;
+        case MetricSeries::XAxis::Epoch: xValue = std::isfinite(epoch) ? epoch : double(r.step); break;
+        case MetricSeries::XAxis::Time: xValue = r.time - startTime; break;
+        }
+        if (std::isfinite(xValue) && std::isfinite(r.value))
+            points << QPointF(xValue, r.value);
+    }
+    // TensorBoard files of a restarted run may go back in step: drawn in x order.
+    std::stable_sort(points.begin(), points.end(), [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); });
+    return points;
+}
+
+QString ScalarSeriesIndex::find(const QString &word) const
+{
+    QString found;
+    for (const QString &key : m_keys) {
+        const Series &s = m_series[key];
+        if (!s.name.contains(word, Qt::CaseInsensitive))
+            continue;
+        if (s.rank <= 0)
+            return key;
+        if (found.isEmpty())
+            found = key;
+    }
+    return found;
+}
+
+} // namespace TrainDesk::Ui

@@ -1,0 +1,45 @@
+#include "SeriesPicker.h"
+
+#include "ScalarSeriesIndex.h"
+
+namespace TrainDesk::Ui {
+
+SeriesPicker::SeriesPicker(const QString &ownSeries, const QString &word, QWidget *parent)
+    : QComboBox(parent), m_word(word)
+{
+    addItem(ownSeries, QString());
+    // A fixed width (the list shows names whole): the charts' controls fit a narrow window.
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(11);
+    setToolTip(tr("The series this chart draws: its own, or any named series the job's script wrote "
+                  "(TensorBoard tags, progress lines)"));
+    connect(this, &QComboBox::activated, this, [this] { m_userChose = true; });
+}
+
+void SeriesPicker::refresh(const ScalarSeriesIndex &index, bool hasOwn)
+{
+    const QStringList keys = index.keys();
+    QString chosen = chosenKey();
+    if (!m_userChose && !hasOwn && chosen.isEmpty())
+        chosen = index.find(m_word);
+    // Series only come: the items are appended, the chosen one kept.
+    for (qsizetype i = count() - 1; i < keys.size(); ++i) {
+        addItem(index.label(keys.at(i)), keys.at(i));
+        setItemData(count() - 1, index.file(keys.at(i)), Qt::ToolTipRole);
+    }
+    setEnabled(count() > 1);
+    choose(chosen);
+}
+
+QString SeriesPicker::chosenKey() const
+{
+    return currentData().toString();
+}
+
+void SeriesPicker::choose(const QString &key)
+{
+    const int i = findData(key);
+    setCurrentIndex(i < 0 ? 0 : i);
+}
+
+} // namespace TrainDesk::Ui
