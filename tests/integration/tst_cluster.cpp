@@ -428,6 +428,10 @@ private slots:
         for (const char *file : {"ssh_config", "id_ed25519", "known_hosts"})
             QVERIFY2(QFileInfo(folder + QLatin1Char('/') + QLatin1String(file)).isFile(), file);
         mpirunOnTheHeadReachesTheOtherNode();
+        // Gone again: a job across both nodes makes it again before it starts.
+        QVERIFY(QDir(folder).removeRecursively());
+        jobAcrossBothNodes();
+        QVERIFY(QFileInfo(folder + QStringLiteral("/ssh_config")).isFile());
     }
 
     void resizeDrainsParksAndRejoins()
