@@ -4,6 +4,7 @@
 #include "JobScope.h"
 #include "JobSweep.h"
 #include "launch/RunWithoutContainer.h"
+#include "cluster/ClusterMesh.h"
 #include "cluster/TrainerDeployment.h"
 #include "launch/SlurmBatchScript.h"
 #include "launch/MultiNodeJob.h"
@@ -327,6 +328,15 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     // Several SSH nodes: the launch script's mpirun logs in from the head node to the
     // others with ssh; a node it cannot reach fails the start with the node named.
     if (nodes.size() > 1 && cluster.kind == ClusterKind::Ssh) {
+        // The head node's cluster folder missing (removed, or named before cluster folders
+        // carried the data directory's id): made again first, as `cluster setup` would.
+        const auto config = transport.exec(QStringLiteral("test -f \"$HOME\"/%1").arg(shellQuote(ClusterMesh::configRelativePath(cluster))), 15000);
+        if (config && config->exitCode != 0) {
+            if (auto meshed = ClusterMesh::setUp(cluster, m_store.allNodes(cluster.id),
+                                                 [&](const Node &n) { return openTransport(cluster, n); });
+                !meshed)
+                return meshed;
+        }
         if (auto reached = MultiNodeJob::checkHeadReachesWorkers(cluster, nodes, transport); !reached)
             return reached;
     }

@@ -346,9 +346,11 @@ private slots:
 
     void jobStartNamesTheNodeTheHeadCannotReach()
     {
-        // Without the cluster's SSH config the head node has no key that n2 accepts.
+        // Without the cluster's key (its config still there: a missing folder would be made
+        // again) the head node has no key that n2 accepts.
         const auto cluster = m_store.clusterById(m_clusterId);
-        const QString config = m_user.home() + QLatin1Char('/') + ClusterMesh::configRelativePath(*cluster);
+        const QString config = m_user.home() + QLatin1Char('/') + ClusterMesh::directoryRelativePath(*cluster)
+                               + QStringLiteral("/id_ed25519");
         QVERIFY(QFile::rename(config, config + QStringLiteral(".away")));
         const Job job = submit({{"nodeCount", 2},
                                 {"customMpiSettings", QJsonObject{{"commandLine", "hostname"}, {"processCount", 2}}},
@@ -428,6 +430,10 @@ private slots:
         for (const char *file : {"ssh_config", "id_ed25519", "known_hosts"})
             QVERIFY2(QFileInfo(folder + QLatin1Char('/') + QLatin1String(file)).isFile(), file);
         mpirunOnTheHeadReachesTheOtherNode();
+        // Gone again: a job across both nodes makes it again before it starts.
+        QVERIFY(QDir(folder).removeRecursively());
+        jobAcrossBothNodes();
+        QVERIFY(QFileInfo(folder + QStringLiteral("/ssh_config")).isFile());
     }
 
     void resizeDrainsParksAndRejoins()
