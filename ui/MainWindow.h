@@ -22,6 +22,7 @@ namespace TrainDesk::Ui {
 
 class ClusterView;
 class DataSetsDialog;
+class JobNotifier;
 class JobView;
 class NewJobWizard;
 class ResourceInfoView;
@@ -58,6 +59,7 @@ public:
     // The Runs tab of a workspace or experiment, the Files tab of a share.
     RunsView *runsView() const { return m_runsView; }
     ShareBrowser *shareBrowser() const { return m_shareBrowser; }
+    JobNotifier *notifier() const { return m_notifier; }
     QWidget *currentView() const;
     QAction *startAction() const { return m_startAction; }
     QAction *terminateAction() const { return m_terminateAction; }
@@ -131,6 +133,7 @@ private:
     ResourceInfoView *m_infoView;
     RunsView *m_runsView;
     ShareBrowser *m_shareBrowser;
+    JobNotifier *m_notifier;
     QAction *m_startAction = nullptr;
     QAction *m_terminateAction = nullptr;
     QAction *m_deleteJobAction = nullptr;

@@ -3,7 +3,9 @@
 #include "ChartPanel.h"
 #include "SystemSeries.h"
 
+#include <QChart>
 #include <QLabel>
+#include <QLegend>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -23,7 +25,12 @@ SystemChartsView::SystemChartsView(SystemSeries *series, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     for (ChartPanel *panel : {m_usage, m_memory, m_network}) {
         panel->setLinesOnly();
-        panel->setXTitle(tr("seconds"));
+        panel->setXTitle(tr("time (h:mm:ss)"));
+        panel->setXTimeLabels(true);
+        // Short charts side by side: the legend small, so the plot keeps its height.
+        QFont legendFont = panel->chart()->legend()->font();
+        legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+        panel->chart()->legend()->setFont(legendFont);
         splitter->addWidget(panel);
     }
     m_usage->setYLimits(0, 100);

@@ -1,5 +1,6 @@
 #include "RunsTableModel.h"
 
+#include "charts/ChartLines.h"
 #include "common/StateStyle.h"
 
 #include <QSet>
@@ -146,6 +147,12 @@ QString RunsTableModel::keyOf(int column) const
     return c.kind == ExtraColumn::Best ? QStringLiteral("best_") + c.name : c.name;
 }
 
+bool RunsTableModel::isMetricColumn(int column) const
+{
+    const int extra = column - FixedColumns;
+    return extra >= 0 && extra < m_extra.size() && m_extra.at(extra).kind != ExtraColumn::Parameter;
+}
+
 int RunsTableModel::columnOfKey(const QString &key) const
 {
     for (int c = 0; c < columnCount(); ++c) {
@@ -224,6 +231,9 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     case SortRole: return cell(row, index.column(), true);
     case JobIdRole: return row.job.id;
     case Qt::DecorationRole:
+        // The run's colour in the overlaid charts, the same in every view.
+        if (index.column() == JobColumn)
+            return ChartLines::runColor(row.job.id);
         return index.column() == StateColumn ? QVariant(stateIcon(jobStateColor(row.job))) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == StateColumn && !row.job.errors.isEmpty())
@@ -238,7 +248,21 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+    if (orientation == Qt::Vertical) {
+        // The job's name beside its row: the view shows it as a column that stays in view
+        // while the others scroll.
+        if (section < 0 || section >= m_rows.size())
+            return {};
+        const Row &row = m_rows.at(section);
+        switch (role) {
+        case Qt::DisplayRole: return row.job.name;
+        case Qt::DecorationRole: return ChartLines::runColor(row.job.id);
+        case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));
+        case Qt::TextAlignmentRole: return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        default: return {};
+        }
+    }
+    if (section < 0 || section >= columnCount())
         return {};
     if (role == KeyRole)
         return keyOf(section);

@@ -34,6 +34,8 @@ public:
     // The column a filter names: "state", "epochs", "val_acc" (last), "best_val_acc"; -1.
     int columnOfKey(const QString &key) const;
     QString keyOf(int column) const;
+    // A metric's last or best value (not a setting nor a fixed column).
+    bool isMetricColumn(int column) const;
     // Every row and column as CSV (RFC 4180 quoting), header first.
     QByteArray toCsv() const;
 

@@ -2,8 +2,10 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
+class QToolButton;
 class QPushButton;
 class QSplitter;
 class QTableView;
@@ -19,6 +21,7 @@ class JobMetricsFeed;
 class MetricSeries;
 class MetricsChartView;
 class RunsFilterModel;
+class RunsGroupModel;
 class RunsTableModel;
 
 // The runs of an experiment or a workspace side by side: the table (RunsTableModel, sorted
@@ -44,6 +47,13 @@ public:
     RunsTableModel *model() const { return m_model; }
     RunsFilterModel *filterModel() const { return m_filter; }
     QTableView *table() const { return m_table; }
+    // Columns the user hid with the Columns menu (by key, remembered).
+    QStringList hiddenColumns() const { return m_hidden; }
+    void setColumnShown(const QString &key, bool shown);
+    // Groups of the shown runs by a column's value, with each metric's mean and spread.
+    void setGroupBy(const QString &key);
+    RunsGroupModel *groupModel() const { return m_groups; }
+    QTableView *groupTable() const { return m_groupTable; }
     QLineEdit *filterEdit() const { return m_filterEdit; }
     MetricsChartView *charts() const { return m_charts; }
     MetricSeries *series() const { return m_series; }
@@ -57,6 +67,9 @@ private:
     void requestSummaries();
     void updateChosen();
     void updateStatus();
+    void applyHiddenColumns();
+    void fillColumnsMenu();
+    void updateGroupChoices();
 
     Backend *m_backend;
     RunsTableModel *m_model;
@@ -79,6 +92,11 @@ private:
     QList<qint64> m_chosen;  // in the table's order; the first is drawn in full
     JobMetricsFeed *m_feed;
     QList<qint64> m_restoring;  // the chosen jobs, chosen again after a model reset
+    QToolButton *m_columns;
+    QStringList m_hidden;
+    QComboBox *m_groupBy;
+    RunsGroupModel *m_groups;
+    QTableView *m_groupTable;
 };
 
 } // namespace TrainDesk::Ui
