@@ -91,11 +91,13 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // Names cut in the middle keep both ends ("fashion-mn…demo" and "fashion-mn…clone" differ);
     // the whole name is the tooltip (ElidedToolTips), and the column can be dragged wider.
     m_tree->setTextElideMode(Qt::ElideMiddle);
-    m_tree->header()->setStretchLastSection(true);
-    m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Interactive);
+    // The name takes what the state leaves; dragging the line between them (or the
+    // splitter) gives the names more room.
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(ResourceTreeModel::NameColumn, 210);
-    m_tree->header()->setMinimumSectionSize(48);
+    m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("succeeded")) + 24);
+    m_tree->header()->setMinimumSectionSize(40);
 
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
     auto *hint = new QLabel(tr("Select a job, a cluster or a share in the tree."));

@@ -108,6 +108,12 @@ CREATE TABLE pending_sweeps (
     cluster_id INTEGER NOT NULL, node TEXT NOT NULL, job_uuid TEXT NOT NULL, since TEXT NOT NULL,
     PRIMARY KEY(cluster_id, node, job_uuid));
 )sql",
+    // Tags and a note per run, the user's own (store/RunNotes).
+    R"sql(
+CREATE TABLE run_notes (
+    job_id INTEGER PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+    tags TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '');
+)sql",
 };
 
 // Qt binds a null QString as SQL NULL; text columns are NOT NULL, so bind "" instead.

@@ -18,10 +18,12 @@
 #include "runs/RunsTableModel.h"
 #include "runs/RunsView.h"
 #include "session/Backend.h"
+#include "store/RunNotes.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QHeaderView>
+#include <QIcon>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -230,7 +232,8 @@ private Q_SLOTS:
         filter.setFilterText(QString());
         QCOMPARE(filter.headerData(filter.mapFromSource(model.index(model.rowOf(13), 0)).row(), Qt::Vertical).toString(),
                  QStringLiteral("c"));
-        QCOMPARE(filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QColor>(),
+        const QIcon swatch = filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>();
+        QCOMPARE(swatch.pixmap(10, 10).toImage().pixelColor(5, 5),
                  ChartLines::runColor(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong()));
     }
 
@@ -249,6 +252,43 @@ private Q_SLOTS:
         QVERIFY(again.table()->isColumnHidden(RunsTableModel::ClusterColumn));
         again.setColumnShown(QStringLiteral("cluster"), true);
         QVERIFY(!again.table()->isColumnHidden(RunsTableModel::ClusterColumn));
+    }
+
+    void tagsAndNotes()
+    {
+        QCOMPARE(RunNotes::parseTags(QStringLiteral(" baseline, lr sweep ,,baseline")),
+                 (QStringList{QStringLiteral("baseline"), QStringLiteral("lr sweep")}));
+        const auto ws = m_store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+        const auto exp = m_store.experiment(ws->id, QLatin1String(EmbeddedDefaults::experimentName));
+        QVERIFY(ws && exp);
+        RunsView view(m_backend.get());
+        view.showScope(ws->id, exp->id);
+        RunsTableModel *model = view.model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, 10000);
+        const qint64 id = model->jobIdAt(0);
+        // Typed in the Tags and Note cells: shown at once, stored, read back by another view.
+        QVERIFY(model->setData(model->index(0, RunsTableModel::TagsColumn), QStringLiteral("baseline, fast")));
+        QVERIFY(model->setData(model->index(0, RunsTableModel::NoteColumn), QStringLiteral("first try")));
+        QCOMPARE(model->index(0, RunsTableModel::TagsColumn).data().toString(), QStringLiteral("baseline, fast"));
+        QTRY_COMPARE_WITH_TIMEOUT(RunNotes::read(DataPaths::databasePath(), {id}).value(id).note, QStringLiteral("first try"), 10000);
+        QCOMPARE(RunNotes::read(DataPaths::databasePath(), {id}).value(id).tags,
+                 (QStringList{QStringLiteral("baseline"), QStringLiteral("fast")}));
+        QTRY_COMPARE_WITH_TIMEOUT(model->noteOf(id).note, QStringLiteral("first try"), 10000);
+        view.filterModel()->setFilterText(QStringLiteral("tag:baseline"));
+        QCOMPARE(view.filterModel()->rowCount(), 1);
+        view.filterModel()->setFilterText(QStringLiteral("tag:nothing-like-it"));
+        QCOMPARE(view.filterModel()->rowCount(), 0);
+        view.filterModel()->setFilterText(QString());
+        RunsView again(m_backend.get());
+        again.showScope(ws->id, exp->id);
+        QTRY_COMPARE_WITH_TIMEOUT(again.model()->noteOf(id).note, QStringLiteral("first try"), 10000);
+        // Cleared: the row goes.
+        QVERIFY(model->setData(model->index(0, RunsTableModel::TagsColumn), QString()));
+        QVERIFY(model->setData(model->index(0, RunsTableModel::NoteColumn), QString()));
+        QTRY_VERIFY2_WITH_TIMEOUT(RunNotes::read(DataPaths::databasePath(), {id}).isEmpty(),
+                                  qPrintable(view.statusText() + QLatin1Char('|') + RunNotes::read(DataPaths::databasePath(), {id}).value(id).note
+                                             + QLatin1Char('|') + RunNotes::read(DataPaths::databasePath(), {id}).value(id).tags.join(QLatin1Char(','))),
+                                  30000);
     }
 
     void sortsFiltersExportsAndOverlays()

@@ -10,6 +10,7 @@
 #include <QGraphicsLineItem>
 #include <QLabel>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -112,6 +113,9 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
         placeReadout();
     });
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        // Another height: as many y ticks as it has room for (fit() counts them).
+        if (m_autoFit && !m_applying && m_yTicksAsked != yTickRoom())
+            fit();
         updateTimeLabels();
         placeReadout();
     });
@@ -199,8 +203,7 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
         smoothPen.setWidthF(2.0);
         m_smooth->setPen(smoothPen);
         m_smooth->setVisible(smoothing);
-        for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
-            marker->setVisible(smoothing);
+        updateLegendMarkers();
     }
 
     if (m_autoFit) {
@@ -280,9 +283,18 @@ void ChartPanel::raiseMainSeries()
         series->attachAxis(yAxis());
     }
     m_applying = false;
-    // New legend markers: the smoothed line's shows only while smoothing.
+    updateLegendMarkers();  // new markers
+}
+
+void ChartPanel::updateLegendMarkers()
+{
+    // Beside other runs, the legend names this run once: its smoothed line (its faint raw
+    // values need no entry); alone, it says train, smoothed and validation.
+    const bool named = !m_runName.isEmpty() && !m_lines.isEmpty();
     for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
         marker->setVisible(m_smoothing);
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_raw))
+        marker->setVisible(!(named && m_smoothing));
 }
 
 void ChartPanel::setRunName(const QString &name)
@@ -295,15 +307,19 @@ void ChartPanel::setRunName(const QString &name)
 
 void ChartPanel::updateSeriesNames()
 {
-    // Named after the run only beside other lines: alone, "train" says enough.
-    const QString prefix = m_runName.isEmpty() || m_lines.isEmpty() ? QString() : m_runName + QLatin1Char(' ');
-    const QString raw = prefix + tr("train"), smooth = prefix + tr("train (smoothed)"), val = prefix + tr("validation");
+    // Named after the run only beside other lines (alone, "train" says enough): the run's
+    // main line is its name; validation dots are this run's alone (other runs' are dashed).
+    const bool named = !m_runName.isEmpty() && !m_lines.isEmpty();
+    const QString smooth = named ? m_runName : tr("train (smoothed)");
+    const QString raw = !named ? tr("train") : m_smoothing ? tr("%1 (raw)").arg(m_runName) : m_runName;
+    const QString val = tr("validation");
     if (m_raw->name() != raw)
         m_raw->setName(raw);
     if (m_smooth->name() != smooth)
         m_smooth->setName(smooth);
     if (m_val->name() != val)
         m_val->setName(val);
+    updateLegendMarkers();
 }
 
 QStringList ChartPanel::drawOrder() const
@@ -616,7 +632,10 @@ void ChartPanel::setNiceRange(QValueAxis *axis, double min, double max, bool hea
 {
     // Worked out on an axis of no chart: while data streams in, the rounded range mostly
     // stays the same, and then the chart's axis is not touched (no labels laid out again).
-    m_niceAxis->setTickCount(niceTickCount);
+    // A short chart gets fewer ticks: labels closer than a line of text are cut to "...".
+    if (axis != m_x)
+        m_yTicksAsked = yTickRoom();
+    m_niceAxis->setTickCount(axis == m_x ? niceTickCount : m_yTicksAsked);
     m_niceAxis->setRange(min, max);
     m_niceAxis->applyNiceNumbers();
     const double low = m_niceAxis->min();
@@ -701,6 +720,14 @@ QPointF ChartPanel::yRange() const
     if (m_log)
         return QPointF(m_yLog->min(), m_yLog->max());
     return QPointF(m_yLinear->min(), m_yLinear->max());
+}
+
+int ChartPanel::yTickRoom() const
+{
+    const double height = m_chart->plotArea().height();
+    if (height <= 0)
+        return niceTickCount;  // not laid out yet
+    return std::clamp(int(height / (2.2 * QFontMetrics(m_yLinear->labelsFont()).height())) + 1, 2, niceTickCount);
 }
 
 int ChartPanel::plotWidth() const

@@ -104,6 +104,7 @@ private:
     void applyChartTheme();
     void raiseMainSeries();
     void updateSeriesNames();
+    void updateLegendMarkers();
     void updateTimeLabels();
     void placeReadout();
     QString xText(double x) const;
@@ -116,6 +117,8 @@ private:
     // limit (100 %, accuracy 1) is drawn inside the plot, not on its border.
     void setNiceRange(QValueAxis *axis, double min, double max, bool headroom = false);
     static constexpr int niceTickCount = 5;
+    int yTickRoom() const;  // y ticks the plot's height has room for
+    int m_yTicksAsked = niceTickCount;
     void setAutoFit(bool on);
     QAbstractAxis *yAxis() const;
 

@@ -3,6 +3,8 @@
 #include "charts/ChartLines.h"
 #include "common/StateStyle.h"
 
+#include <QIcon>
+#include <QPixmap>
 #include <QSet>
 
 namespace TrainDesk::Ui {
@@ -52,6 +54,47 @@ void RunsTableModel::setSummaries(const RunSummaries &summaries)
 {
     m_summaries = summaries;
     rebuild();
+}
+
+void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
+{
+    if (notes.size() == m_notes.size()) {
+        bool same = true;
+        for (auto it = notes.cbegin(); same && it != notes.cend(); ++it) {
+            const RunNote mine = m_notes.value(it.key());
+            same = mine.tags == it->tags && mine.note == it->note && m_notes.contains(it.key());
+        }
+        if (same)
+            return;
+    }
+    m_notes = notes;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
+}
+
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && (index.column() == TagsColumn || index.column() == NoteColumn))
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!index.isValid() || role != Qt::EditRole || index.row() >= m_rows.size()
+        || (index.column() != TagsColumn && index.column() != NoteColumn))
+        return false;
+    const qint64 id = m_rows.at(index.row()).job.id;
+    RunNote note = m_notes.value(id);
+    if (index.column() == TagsColumn)
+        note.tags = RunNotes::parseTags(value.toString());
+    else
+        note.note = value.toString().trimmed();
+    m_notes.insert(id, note);  // shown at once; the owner stores it
+    Q_EMIT dataChanged(index, index);
+    Q_EMIT noteEdited(id, note);
+    return true;
 }
 
 void RunsTableModel::rebuild()
@@ -137,7 +180,7 @@ int RunsTableModel::rowOf(qint64 jobId) const
 
 QString RunsTableModel::keyOf(int column) const
 {
-    static const char *const fixed[] = {"job", "experiment", "state", "cluster", "nodes", "started", "duration"};
+    static const char *const fixed[] = {"job", "experiment", "state", "cluster", "nodes", "started", "duration", "tag", "note"};
     if (column >= 0 && column < FixedColumns)
         return QLatin1String(fixed[column]);
     const int extra = column - FixedColumns;
@@ -204,6 +247,8 @@ QVariant RunsTableModel::cell(const Row &row, int column, bool forSort) const
             return seconds;
         return seconds < 0 ? QString() : formatDuration(seconds);
     }
+    case TagsColumn: return m_notes.value(job.id).tags.join(QStringLiteral(", "));
+    case NoteColumn: return m_notes.value(job.id).note;
     default: break;
     }
     const ExtraColumn &extra = m_extra.at(column - FixedColumns);
@@ -227,7 +272,8 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &row = m_rows.at(index.row());
     switch (role) {
-    case Qt::DisplayRole: return cell(row, index.column(), false);
+    case Qt::DisplayRole:
+    case Qt::EditRole: return cell(row, index.column(), false);
     case SortRole: return cell(row, index.column(), true);
     case JobIdRole: return row.job.id;
     case Qt::DecorationRole:
@@ -256,7 +302,12 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         const Row &row = m_rows.at(section);
         switch (role) {
         case Qt::DisplayRole: return row.job.name;
-        case Qt::DecorationRole: return ChartLines::runColor(row.job.id);
+        case Qt::DecorationRole: {
+            // A header draws icons, not colours: a swatch of the run's colour.
+            QPixmap swatch(10, 10);
+            swatch.fill(ChartLines::runColor(row.job.id));
+            return QIcon(swatch);
+        }
         case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));
         case Qt::TextAlignmentRole: return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         default: return {};
@@ -267,6 +318,9 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     if (role == KeyRole)
         return keyOf(section);
     if (role == Qt::ToolTipRole) {
+        if (section == TagsColumn || section == NoteColumn)
+            return tr("Your own words on the run (F2 or click a chosen cell to edit; tags separated by commas). "
+                      "Filter with %1:text").arg(keyOf(section));
         if (section < FixedColumns)
             return tr("Filter with %1:text").arg(keyOf(section));
         const ExtraColumn &c = m_extra.at(section - FixedColumns);
@@ -287,6 +341,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     case ShapeColumn: return tr("Nodes × proc.");
     case StartedColumn: return tr("Started");
     case DurationColumn: return tr("Duration");
+    case TagsColumn: return tr("Tags");
+    case NoteColumn: return tr("Note");
     default: break;
     }
     const ExtraColumn &c = m_extra.at(section - FixedColumns);

@@ -3,6 +3,7 @@
 #include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "session/ResourceSnapshot.h"
+#include "store/RunNotes.h"
 
 #include <QAbstractTableModel>
 
@@ -19,7 +20,7 @@ class RunsTableModel : public QAbstractTableModel
 
 public:
     enum Column { JobColumn, ExperimentColumn, StateColumn, ClusterColumn, ShapeColumn, StartedColumn,
-                  DurationColumn, FixedColumns };
+                  DurationColumn, TagsColumn, NoteColumn, FixedColumns };
     enum Role { SortRole = Qt::UserRole + 1, JobIdRole, KeyRole };
 
     explicit RunsTableModel(QObject *parent = nullptr);
@@ -28,6 +29,10 @@ public:
     void setScope(qint64 workspaceId, qint64 experimentId);
     void setSnapshot(const ResourceSnapshot &snapshot);
     void setSummaries(const RunSummaries &summaries);
+    // The user's tags and notes (store/RunNotes), by job id; edited in the Tags and Note
+    // cells, which ask for the change with noteEdited().
+    void setNotes(const QHash<qint64, RunNote> &notes);
+    RunNote noteOf(qint64 jobId) const { return m_notes.value(jobId); }
     QList<qint64> jobIds() const;
     qint64 jobIdAt(int row) const;
     int rowOf(qint64 jobId) const;
@@ -43,6 +48,12 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+
+Q_SIGNALS:
+    // The user changed a run's tags or note: the owner stores it, then setNotes() again.
+    void noteEdited(qint64 jobId, const TrainDesk::RunNote &note);
 
 private:
     struct Row
@@ -64,6 +75,7 @@ private:
 
     ResourceSnapshot m_snapshot;
     RunSummaries m_summaries;
+    QHash<qint64, RunNote> m_notes;
     qint64 m_workspaceId = 0;
     qint64 m_experimentId = 0;
     QList<Row> m_rows;

@@ -7,6 +7,7 @@
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
+#include "common/DataPaths.h"
 #include "common/StateStyle.h"
 #include "session/Backend.h"
 
@@ -22,8 +23,10 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace TrainDesk::Ui {
 
@@ -53,8 +56,10 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
       m_hidden(QSettings().value(QStringLiteral("Runs/hiddenColumns")).toStringList()),
       m_groupBy(new QComboBox(this)),
       m_groups(new RunsGroupModel(m_model, m_filter, this)),
-      m_groupTable(new QTableView(this))
+      m_groupTable(new QTableView(this)),
+      m_notesPool(new QThreadPool(this))
 {
+    m_notesPool->setMaxThreadCount(1);
     m_table->setObjectName(QStringLiteral("runsTable"));
     m_filterEdit->setObjectName(QStringLiteral("runsFilter"));
     m_filterEdit->setPlaceholderText(tr("Filter: text, state:failed, epochs=5, val_acc>0.7, best_loss<0.5"));
@@ -68,6 +73,9 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setAlternatingRowColors(true);
+    // Tags and notes are edited in place (F2, or a click on a chosen cell); a double click
+    // opens the job.
+    m_table->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
     m_table->setWordWrap(false);
     // The job's name is the vertical header: it stays in view however far the metric and
     // setting columns scroll (the Job column itself is hidden).
@@ -176,6 +184,18 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
         updateGroupChoices();
         updateStatus();
     });
+    connect(m_model, &RunsTableModel::noteEdited, this, [this](qint64 jobId, const RunNote &note) {
+        // Off the GUI thread, as every database access of the window. A read started before
+        // this edit would bring back the old words: its answer is dropped.
+        ++m_notesRead;
+        const QString path = DataPaths::databasePath();
+        QtConcurrent::run(m_notesPool, [path, jobId, note] { return RunNotes::write(path, jobId, note); })
+            .then(this, [this](const VoidResult &written) {
+                if (!written)
+                    m_status->setText(written.error());
+                readNotes();
+            });
+    });
     connect(m_groupBy, &QComboBox::activated, this, [this] { setGroupBy(m_groupBy->currentData().toString()); });
     updateGroupChoices();
     applyHiddenColumns();
@@ -269,11 +289,24 @@ void RunsView::setGroupBy(const QString &key)
     m_groupTable->setVisible(!key.isEmpty());
 }
 
+void RunsView::readNotes()
+{
+    const int request = ++m_notesRead;
+    const QString path = DataPaths::databasePath();
+    const QList<qint64> ids = m_model->jobIds();
+    QtConcurrent::run(m_notesPool, [path, ids] { return RunNotes::read(path, ids); })
+        .then(this, [this, request](const QHash<qint64, RunNote> &notes) {
+            if (request == m_notesRead)
+                m_model->setNotes(notes);
+        });
+}
+
 void RunsView::requestSummaries()
 {
     m_summaryTimer->stop();
     if (!m_workspaceId)
         return;
+    readNotes();
     m_summaryRequest = m_backend->readRunSummaries(m_model->jobIds());
     // Metrics arrive without a new snapshot while jobs run: look again while one does.
     const ResourceSnapshot &snapshot = m_backend->snapshot();

@@ -9,6 +9,7 @@ class QToolButton;
 class QPushButton;
 class QSplitter;
 class QTableView;
+class QThreadPool;
 class QTimer;
 
 namespace TrainDesk {
@@ -70,6 +71,7 @@ private:
     void applyHiddenColumns();
     void fillColumnsMenu();
     void updateGroupChoices();
+    void readNotes();
 
     Backend *m_backend;
     RunsTableModel *m_model;
@@ -97,6 +99,8 @@ private:
     QComboBox *m_groupBy;
     RunsGroupModel *m_groups;
     QTableView *m_groupTable;
+    int m_notesRead = 0;  // the newest read of the notes: older answers are dropped
+    QThreadPool *m_notesPool;  // one thread: notes are written and read in the order asked
 };
 
 } // namespace TrainDesk::Ui
