@@ -91,12 +91,15 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // Names cut in the middle keep both ends ("fashion-mn…demo" and "fashion-mn…clone" differ);
     // the whole name is the tooltip (ElidedToolTips), and the column can be dragged wider.
     m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setIndentation(14);  // four levels deep, names keep the room
+    m_tree->setMinimumWidth(200);  // the views beside it give way first (to 1024 pixels in all)
     // The name takes what the state leaves; dragging the line between them (or the
     // splitter) gives the names more room.
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("succeeded")) + 24);
+    // As wide as "running": longer states are cut (their dot's colour and tooltip say them).
+    m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("running")) + 20);
     m_tree->header()->setMinimumSectionSize(40);
 
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
@@ -112,7 +115,9 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     m_splitter->addWidget(m_tree);
     m_splitter->addWidget(m_stack);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({300, 980});
+    // The tree keeps 300 pixels whatever the window's size (ScreenFit may have made it
+    // smaller than it asked): in proportion it left job names a few letters on a 1024 screen.
+    m_splitter->setSizes({300, std::max(300, width() - 300)});
     m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
 

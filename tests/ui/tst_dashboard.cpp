@@ -171,8 +171,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(tree->header()->sectionResizeMode(1), QHeaderView::Interactive);
         const int before = tree->header()->sectionSize(0);
-        tree->header()->resizeSection(1, tree->header()->sectionSize(1) - 30);
-        QTRY_COMPARE(tree->header()->sectionSize(0), before + 30);
+        tree->header()->resizeSection(1, tree->header()->sectionSize(1) + 30);
+        QTRY_COMPARE(tree->header()->sectionSize(0), before - 30);
     }
 
     void clusterWizardTakesTheFirstKeys()

@@ -233,8 +233,12 @@ private Q_SLOTS:
         QCOMPARE(filter.headerData(filter.mapFromSource(model.index(model.rowOf(13), 0)).row(), Qt::Vertical).toString(),
                  QStringLiteral("c"));
         const QIcon swatch = filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>();
-        QCOMPARE(swatch.pixmap(10, 10).toImage().pixelColor(5, 5),
-                 ChartLines::runColor(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong()));
+        const qint64 first = filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong();
+        QCOMPARE(swatch.pixmap(10, 10).toImage().pixelColor(5, 5), ChartLines::runColor(first));
+        // The run drawn in full below the table is the charts' blue.
+        model.setMainJob(first);
+        QCOMPARE(filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>().pixmap(10, 10).toImage().pixelColor(5, 5),
+                 ChartLines::mainRunColor());
     }
 
     void columnChooserRemembers()

@@ -26,6 +26,11 @@ QColor rankColor(int rank)
     return palette[((rank % paletteSize) + paletteSize) % paletteSize];
 }
 
+QColor mainRunColor()
+{
+    return QColor(0x2b, 0x7c, 0xd3);
+}
+
 QColor runColor(qint64 jobId)
 {
     return comparedColor(int(jobId % paletteSize));

@@ -20,6 +20,8 @@ namespace ChartLines {
 // jobs take them from the other end than ranks, so the two seldom share a colour.
 QColor rankColor(int rank);
 QColor comparedColor(int index);
+// The shown run's training line (the job's Charts tab, the first run chosen in the runs table).
+QColor mainRunColor();
 // A run's own colour wherever it is drawn beside others (the job's charts, the runs
 // table's overlay and its swatch): the same for the same job in every view.
 QColor runColor(qint64 jobId);

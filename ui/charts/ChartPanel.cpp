@@ -1,5 +1,6 @@
 #include "ChartPanel.h"
 
+#include "ChartLines.h"
 #include "ChartTicks.h"
 #include "ZoomableChartView.h"
 
@@ -27,7 +28,7 @@ namespace TrainDesk::Ui {
 
 namespace {
 
-const QColor trainColor(0x2b, 0x7c, 0xd3);
+const QColor trainColor = ChartLines::mainRunColor();
 const QColor valColor(0xe0, 0x70, 0x1e);
 
 // `color` at a quarter of its strength over `background`.

@@ -72,6 +72,15 @@ void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
         Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
 }
 
+void RunsTableModel::setMainJob(qint64 jobId)
+{
+    if (jobId == m_mainJob)
+        return;
+    m_mainJob = jobId;
+    if (!m_rows.isEmpty())
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+}
+
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
@@ -305,7 +314,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         case Qt::DecorationRole: {
             // A header draws icons, not colours: a swatch of the run's colour.
             QPixmap swatch(10, 10);
-            swatch.fill(ChartLines::runColor(row.job.id));
+            swatch.fill(row.job.id == m_mainJob ? ChartLines::mainRunColor() : ChartLines::runColor(row.job.id));
             return QIcon(swatch);
         }
         case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));

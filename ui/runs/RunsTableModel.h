@@ -33,6 +33,9 @@ public:
     // cells, which ask for the change with noteEdited().
     void setNotes(const QHash<qint64, RunNote> &notes);
     RunNote noteOf(qint64 jobId) const { return m_notes.value(jobId); }
+    // The run drawn in full below the table: its swatch is the shown run's blue, the others'
+    // their own colour (ChartLines::runColor), as the charts draw them.
+    void setMainJob(qint64 jobId);
     QList<qint64> jobIds() const;
     qint64 jobIdAt(int row) const;
     int rowOf(qint64 jobId) const;
@@ -76,6 +79,7 @@ private:
     ResourceSnapshot m_snapshot;
     RunSummaries m_summaries;
     QHash<qint64, RunNote> m_notes;
+    qint64 m_mainJob = 0;
     qint64 m_workspaceId = 0;
     qint64 m_experimentId = 0;
     QList<Row> m_rows;

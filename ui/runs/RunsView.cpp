@@ -92,6 +92,10 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_columns->setMenu(new QMenu(m_columns));
     connect(m_columns->menu(), &QMenu::aboutToShow, this, &RunsView::fillColumnsMenu);
     m_groupBy->setObjectName(QStringLiteral("runsGroupBy"));
+    // The bar fits a 1024-pixel window beside the tree: the box as wide as a short setting.
+    m_groupBy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_groupBy->setMinimumContentsLength(9);
+    m_filterEdit->setMinimumWidth(160);
     m_groupBy->setToolTip(tr("Group the runs shown by a setting or column: each metric's mean ± spread per group"));
     m_groupTable->setObjectName(QStringLiteral("runsGroups"));
     m_groupTable->setModel(m_groups);
@@ -269,13 +273,13 @@ void RunsView::fillColumnsMenu()
 
 void RunsView::updateGroupChoices()
 {
-    // The columns runs can share a value in: the settings, the state, the cluster, the shape.
+    // The columns runs can share a value in: the settings, the tags, the state, the cluster.
     const QString current = m_groups->groupKey();
     m_groupBy->clear();
     m_groupBy->addItem(tr("(nothing)"), QString());
     for (int c = 0; c < m_model->columnCount(); ++c) {
         if (c == RunsTableModel::JobColumn || c == RunsTableModel::StartedColumn || c == RunsTableModel::DurationColumn
-            || m_model->isMetricColumn(c))
+            || c == RunsTableModel::NoteColumn || m_model->isMetricColumn(c))
             continue;
         m_groupBy->addItem(m_model->headerData(c, Qt::Horizontal).toString(), m_model->keyOf(c));
     }
@@ -350,6 +354,7 @@ void RunsView::updateChosen()
 
     const qint64 main = chosen.value(0);
     m_feed->setMainJob(main);  // drawn in full; the others overlaid below
+    m_model->setMainJob(main);
     QList<QPair<qint64, QString>> others;
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     const Job *mainJob = snapshot.findJob(main);
