@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "ScreenshotMode.h"
+#include "common/ScreenFit.h"
 #include "cluster/ClusterView.h"
 #include "common/Icons.h"
 #include "common/StateStyle.h"
@@ -14,6 +15,7 @@
 #include "charts/MetricSeries.h"
 #include "job/JobProgress.h"
 #include "job/JobView.h"
+#include "notify/JobNotifier.h"
 #include "runs/RunsView.h"
 #include "sweeps/SweepView.h"
 #include "shares/ShareBrowser.h"
@@ -82,19 +84,30 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_runsView(new RunsView(backend)),
       m_sweepView(new SweepView(backend)),
       m_shareBrowser(new ShareBrowser(backend, DataPaths::databasePath())),
+      m_notifier(new JobNotifier(backend, this)),
       m_jobsLabel(new QLabel),
       m_progressLabel(new QLabel)
 {
     setObjectName(QStringLiteral("TrainDeskMainWindow"));
     setWindowTitle(tr("TrainDesk"));
-    resize(1280, 800);
+    ScreenFit::resizeWithin(this, {1280, 800});  // smaller on a small screen
 
     m_tree->setModel(m_model);
     m_tree->setUniformRowHeights(true);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Names cut in the middle keep both ends ("fashion-mn…demo" and "fashion-mn…clone" differ);
+    // the whole name is the tooltip (ElidedToolTips), and the column can be dragged wider.
+    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setIndentation(14);  // four levels deep, names keep the room
+    m_tree->setMinimumWidth(200);  // the views beside it give way first (to 1024 pixels in all)
+    // The name takes what the state leaves; dragging the line between them (or the
+    // splitter) gives the names more room.
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
-    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::Interactive);
+    // As wide as "running": longer states are cut (their dot's colour and tooltip say them).
+    m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("running")) + 20);
+    m_tree->header()->setMinimumSectionSize(40);
 
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
     auto *hint = new QLabel(tr("Select a job, a cluster or a share in the tree."));
@@ -110,7 +123,10 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     m_splitter->addWidget(m_tree);
     m_splitter->addWidget(m_stack);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({300, 980});
+    // The tree keeps 300 pixels whatever the window's size (ScreenFit may have made it
+    // smaller than it asked): in proportion it left job names a few letters on a 1024 screen.
+    m_splitter->setSizes({300, std::max(300, width() - 300)});
+    m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
 
     createActions();
@@ -145,6 +161,12 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
         statusBar()->showMessage(error.isEmpty() ? tr("Job deleted") : error, 10000);
     });
     connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_notifier, &JobNotifier::jobActivated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+        showNormal();
+        raise();
+        activateWindow();
+    });
     connect(m_backend, &Backend::fileWritten, this, [this](int id, const QString &error) {
         if (id == m_exportRequest)
             statusBar()->showMessage(error.isEmpty() ? tr("job.json exported") : error, 10000);
@@ -324,6 +346,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("state"), saveState());
     settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("treeHeader"), m_tree->header()->saveState());
     settings.setValue(QStringLiteral("selection"), selectedKey());
     settings.setValue(QStringLiteral("jobTab"), m_jobView->currentIndex());
     settings.endGroup();
@@ -337,6 +360,8 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     if (settings.contains(QStringLiteral("splitter")))
         m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    if (settings.contains(QStringLiteral("treeHeader")))
+        m_tree->header()->restoreState(settings.value(QStringLiteral("treeHeader")).toByteArray());
     m_restoredKey = settings.value(QStringLiteral("selection")).toString();
     m_jobView->setCurrentIndex(settings.value(QStringLiteral("jobTab"), 0).toInt());
     settings.endGroup();

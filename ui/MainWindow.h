@@ -22,6 +22,7 @@ namespace TrainDesk::Ui {
 
 class ClusterView;
 class DataSetsDialog;
+class JobNotifier;
 class JobView;
 class NewJobWizard;
 class NewSweepWizard;
@@ -61,6 +62,7 @@ public:
     RunsView *runsView() const { return m_runsView; }
     SweepView *sweepView() const { return m_sweepView; }
     ShareBrowser *shareBrowser() const { return m_shareBrowser; }
+    JobNotifier *notifier() const { return m_notifier; }
     QWidget *currentView() const;
     QAction *startAction() const { return m_startAction; }
     QAction *terminateAction() const { return m_terminateAction; }
@@ -136,6 +138,7 @@ private:
     RunsView *m_runsView;
     SweepView *m_sweepView;
     ShareBrowser *m_shareBrowser;
+    JobNotifier *m_notifier;
     QAction *m_startAction = nullptr;
     QAction *m_terminateAction = nullptr;
     QAction *m_deleteJobAction = nullptr;

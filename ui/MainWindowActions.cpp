@@ -11,6 +11,7 @@
 #include "shares/ShareBrowser.h"
 #include "files/OutputFilesView.h"
 #include "job/JobView.h"
+#include "notify/JobNotifier.h"
 #include "session/Backend.h"
 #include "wizards/NewJobWizard.h"
 #include "sweeps/NewSweepWizard.h"
@@ -88,7 +89,7 @@ void MainWindow::createActions()
             exportSelectedJob(path);
     });
 
-    m_startAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start job"), this);
+    m_startAction = new QAction(appIcon(QStringLiteral("start")), tr("&Start job"), this);
     m_startAction->setObjectName(QStringLiteral("startJobAction"));
     m_startAction->setShortcut(QKeySequence(tr("Ctrl+Return")));
     m_startAction->setToolTip(tr("Submit the selected draft job: it is queued and starts when its nodes are free (%1)")
@@ -98,7 +99,7 @@ void MainWindow::createActions()
             m_backend->queueJob(job->id);
     });
 
-    m_terminateAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Terminate"), this);
+    m_terminateAction = new QAction(appIcon(QStringLiteral("terminate")), tr("&Terminate"), this);
     m_terminateAction->setObjectName(QStringLiteral("terminateJobAction"));
     m_terminateAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     m_terminateAction->setToolTip(tr("Stop the selected job (SIGTERM, then SIGKILL after a grace period) (%1)")
@@ -252,6 +253,12 @@ void MainWindow::createMenus()
         }
     });
     view->addSeparator();
+    auto *notify = view->addAction(tr("&Notify when jobs end"));
+    notify->setObjectName(QStringLiteral("notifyAction"));
+    notify->setCheckable(true);
+    notify->setChecked(JobNotifier::enabledSetting());
+    notify->setToolTip(tr("A desktop notification when a job succeeds, fails or is stopped, with its final metric"));
+    connect(notify, &QAction::toggled, this, [](bool on) { JobNotifier::setEnabledSetting(on); });
     view->addMenu(new ThemeMenu(view));
     for (QMenu *menu : {file, job, view})
         menu->setToolTipsVisible(true);
@@ -413,9 +420,9 @@ NewJobWizard *MainWindow::createNewJobWizard()
     }
     if (experiment)
         wizard->presetTarget(experiment, cluster);
-    connect(wizard, &NewJobWizard::jobSubmitted, this, [this](qint64 id) {
+    connect(wizard, &NewJobWizard::jobSubmitted, this, [this, wizard](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
-        statusBar()->showMessage(tr("Job submitted"), 5000);
+        statusBar()->showMessage(wizard->savedAsDraft() ? tr("Draft saved: Start job runs it") : tr("Job submitted"), 5000);
     });
     return wizard;
 }

@@ -15,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QScreen>
 #include <QTimer>
 #include <QToolButton>
 #include <QWizard>
@@ -124,6 +125,9 @@ void installFromEnvironment(MainWindow *window)
     const QString tab = qEnvironmentVariable("TRAINDESK_SCREENSHOT_TAB");
     const QString action = qEnvironmentVariable("TRAINDESK_SCREENSHOT_ACTION");
     const QStringList steps = qEnvironmentVariable("TRAINDESK_SCREENSHOT_STEPS").split(QLatin1Char('|'), Qt::SkipEmptyParts);
+    // The whole screen (render.sh's 1024x700 and 1920x1080 shots), as a maximized window.
+    if (qEnvironmentVariable("TRAINDESK_SCREENSHOT_FILL") == QLatin1String("1") && window->screen())
+        window->setGeometry(window->screen()->availableGeometry());
     bool ok = false;
     const double delay = qEnvironmentVariable("TRAINDESK_SCREENSHOT_DELAY").toDouble(&ok);
     const int delayMs = ok && delay > 0 ? int(delay * 1000) : 5000;

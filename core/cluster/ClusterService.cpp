@@ -478,7 +478,8 @@ Result<ClusterMesh::TearDownReport> ClusterService::remove(const QString &worksp
 }
 
 QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
-                                                 const ClusterEvents &events, const CancelFlag *cancel)
+                                                 const ClusterEvents &events, const CancelFlag *cancel,
+                                                 const QStringList &otherShares)
 {
     if (request.slurm)
         return testSlurmLogin(request, events);
@@ -524,6 +525,7 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     }
     ProbeOptions options;
     options.shares = shares;
+    options.otherShares = otherShares;
     options.trainerDirectory = DataPaths::trainerDirectory();
     options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.hostKeyPolicy = policyOf(request);

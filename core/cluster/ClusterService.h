@@ -70,8 +70,11 @@ public:
 
     // The connection test of the cluster wizard: probes the nodes of a request before
     // anything is stored (new host keys as the request says).
+    // `otherShares`: the workspace's shares the new cluster will not use, named in the
+    // shares check when `shares` is empty.
     static QList<NodeProbeResult> testNodes(const CreateClusterRequest &request, const QList<Share> &shares,
-                                            const ClusterEvents &events, const CancelFlag *cancel = nullptr);
+                                            const ClusterEvents &events, const CancelFlag *cancel = nullptr,
+                                            const QStringList &otherShares = {});
     // A Slurm request's login node, logged in to as the request says (host keys asked).
     static Result<std::shared_ptr<Transport>> slurmLoginTransport(const CreateClusterRequest &request);
     // Probes every node in the cluster; the cores found become the nodes' MPI slots.

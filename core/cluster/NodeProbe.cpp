@@ -445,7 +445,12 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
                 missing << QStringLiteral("%1 (%2 missing or not writable)").arg(share.name, share.path);
         }
         report(QStringLiteral("shares"), QStringLiteral("Shares mounted"), missing.isEmpty(),
-               options.shares.isEmpty() ? QStringLiteral("the workspace has no shares")
+               options.shares.isEmpty()
+                   ? (options.otherShares.isEmpty()
+                          ? QStringLiteral("the workspace has no shares")
+                          : QStringLiteral("none of the workspace's shares is for this cluster (%1: another "
+                                           "cluster's, or folders of this machine)")
+                                .arg(options.otherShares.join(QStringLiteral(", "))))
                                         : (missing.isEmpty() ? mounted : missing).join(QStringLiteral("; ")),
                QStringLiteral("mount the cluster shares at the same path on every node (NFS, for one) or use a "
                               "replicated share"));

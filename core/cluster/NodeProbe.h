@@ -60,6 +60,9 @@ struct NodeProbeResult
 struct ProbeOptions
 {
     QList<Share> shares;          // the workspace's shares: each must be usable on every node
+    // The workspace's shares this cluster does not use (another cluster's, or folders of
+    // this machine for an SSH cluster), named when `shares` is empty.
+    QStringList otherShares;
     QString trainerDirectory;     // where jobs look for traindesk-trainer on the nodes
     bool trainerCopied = false;   // this machine has a trainer it copies to nodes without one
     HostKeyPolicy hostKeyPolicy = HostKeyPolicy::KnownOnly;

@@ -59,14 +59,22 @@ void RunSummary::add(const QByteArray &record)
     if (kind != QLatin1String("train") && kind != QLatin1String("val") && kind != QLatin1String("epoch")
         && kind != QLatin1String("done"))
         return;
+    // The values the charts draw: a metric that train or val records carry is theirs (the
+    // last batch's acc, as the chart and its header show it); the epoch's mean or the done
+    // record's figure only stands in for a metric no such record carries.
+    const bool charted = kind == QLatin1String("train") || kind == QLatin1String("val");
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
         if (!it.value().isDouble() || counters().contains(it.key()))
             continue;
         const double v = it.value().toDouble();
         if (!std::isfinite(v))
             continue;
+        if (!charted && chartedMetrics.contains(it.key()))
+            continue;
         auto found = metrics.find(it.key());
-        if (found == metrics.end()) {
+        if (found == metrics.end() || (charted && !chartedMetrics.contains(it.key()))) {
+            if (charted)
+                chartedMetrics.insert(it.key());
             metrics.insert(it.key(), {v, v});
             continue;
         }

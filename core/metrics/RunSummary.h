@@ -4,12 +4,13 @@
 #include <QHash>
 #include <QMap>
 #include <QMetaType>
+#include <QSet>
 #include <QString>
 
 namespace TrainDesk {
 
 // What the runs table shows of one job besides its record: its settings (hyperparameters)
-// and the last and best value of each metric. Built from the job's metric records (the
+// and the last and best value of each metric: the values the job's charts draw. Built from the job's metric records (the
 // lines of metrics.jsonl, or the records parsed from Keras progress) one at a time, so a
 // reader can go on from where it stopped.
 struct RunSummary
@@ -25,6 +26,8 @@ struct RunSummary
     // By metric name: loss, acc, val_loss, val_acc, images_per_sec and any other number a
     // train, val, epoch or done record carries that is not a counter.
     QMap<QString, Value> metrics;
+    // The metrics train and val records carry: epoch and done records do not overwrite them.
+    QSet<QString> chartedMetrics;
 
     // Adds one record (a JSON object); lines that are not are ignored.
     void add(const QByteArray &record);

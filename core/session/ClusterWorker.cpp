@@ -8,6 +8,8 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+
 #include <condition_variable>
 #include <mutex>
 
@@ -35,6 +37,17 @@ QList<Share> sharesOfCluster(const QList<Share> &shares, bool localCluster, qint
             used.append(share);
     }
     return used;
+}
+
+// The names of `all` that are not among `used`.
+QStringList otherShareNames(const QList<Share> &all, const QList<Share> &used)
+{
+    QStringList names;
+    for (const Share &share : all) {
+        if (std::none_of(used.cbegin(), used.cend(), [&](const Share &u) { return u.id == share.id; }))
+            names << share.name;
+    }
+    return names;
 }
 
 const QString failedChecksPrefix = QStringLiteral("failed checks: ");
@@ -74,7 +87,9 @@ Result<QList<NodeProbeResult>> probeAndRecord(Store &store, const QString &works
     if (nodes.isEmpty())
         return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(name));
     ProbeOptions options;
-    options.shares = sharesOfCluster(store.shares(ws->id), cluster->kind == ClusterKind::Local, cluster->id);
+    const QList<Share> all = store.shares(ws->id);
+    options.shares = sharesOfCluster(all, cluster->kind == ClusterKind::Local, cluster->id);
+    options.otherShares = otherShareNames(all, options.shares);
     options.trainerDirectory = DataPaths::trainerDirectory();
     options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.cancel = cancel;
@@ -158,12 +173,16 @@ int ClusterWorker::testNodes(const CreateClusterRequest &request)
         const std::shared_ptr<Shared> shared = m_shared;
         r.confirmHostKey = hostKeyConfirmer(id);
         QList<Share> shares;
+        QStringList others;
         Store store;
         if (store.open(m_databasePath)) {
-            if (const auto ws = store.workspace(r.workspace))
-                shares = sharesOfCluster(store.shares(ws->id), r.local, 0);  // a new cluster has no shares yet
+            if (const auto ws = store.workspace(r.workspace)) {
+                const QList<Share> all = store.shares(ws->id);
+                shares = sharesOfCluster(all, r.local, 0);  // a new cluster has no shares yet
+                others = otherShareNames(all, shares);
+            }
         }
-        const QList<NodeProbeResult> results = ClusterService::testNodes(r, shares, events(id), &shared->cancel);
+        const QList<NodeProbeResult> results = ClusterService::testNodes(r, shares, events(id), &shared->cancel, others);
         bool passed = !results.isEmpty() && !shared->cancel.isCancelled();
         for (const NodeProbeResult &result : results)
             passed = passed && result.allPassed();

@@ -131,6 +131,11 @@ CREATE TABLE sweep_trials (
     status TEXT NOT NULL DEFAULT 'pending', reason TEXT NOT NULL DEFAULT '',
     PRIMARY KEY(sweep_id, idx));
 CREATE INDEX sweep_trials_by_job ON sweep_trials(job_id);
+    // Tags and a note per run, the user's own (store/RunNotes).
+    R"sql(
+CREATE TABLE run_notes (
+    job_id INTEGER PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+    tags TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '');
 )sql",
 };
 

@@ -5,13 +5,18 @@
 # at the end.
 # The main screens (job charts with the system metrics, cluster, new job) come light and
 # dark (NAME-dark.png: View > Theme > Dark, TRAINDESK_THEME), each at scale 1 and 2.
-#   docs/screenshots/render.sh [--main] [BUILD_DIR]
+# The main screens also fill a 1024x700 and a 1920x1080 screen (NAME-1024x700.png,
+# NAME-1920x1080-dark.png...): the smallest screen the app is laid out for, and a common one.
+#   docs/screenshots/render.sh [--main | --sizes] [BUILD_DIR]
 #     (default: build; needs bin/traindesk and bin/traindesk-trainer there, xvfb-run, mpirun)
 #     --main: only the main screens, light and dark (skips the compare run and the wizards)
+#     --sizes: only the main screens at 1024x700 and 1920x1080, light and dark
 set -euo pipefail
 
 main_only=0
+sizes_only=0
 if [ "${1:-}" = --main ]; then main_only=1; shift; fi
+if [ "${1:-}" = --sizes ]; then main_only=1; sizes_only=1; shift; fi
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)
 app="$build/bin/traindesk"
@@ -30,9 +35,12 @@ trap cleanup EXIT
 shot() {  # shot FILE SELECT TAB [DELAY] [ACTION STEPS]: ACTION opens a wizard, STEPS drive it
   local scale=${SCALE:-1}  # SCALE=2: a high-DPI screen (QT_SCALE_FACTOR), twice the pixels
   # THEME=dark: the dark theme; light otherwise, whatever the desktop of the machine says.
+  # SCREEN=WxH: a screen of that size, the main window filling it.
+  local screen=${SCREEN:-$((1400 * scale))x$((900 * scale))}
   TRAINDESK_THEME=${THEME:-light} TRAINDESK_SCREENSHOT="$here/$1" TRAINDESK_SCREENSHOT_SELECT="$2" TRAINDESK_SCREENSHOT_TAB="$3" \
     TRAINDESK_SCREENSHOT_DELAY="${4:-4}" TRAINDESK_SCREENSHOT_ACTION="${5:-}" TRAINDESK_SCREENSHOT_STEPS="${6:-}" \
-    QT_SCALE_FACTOR=$scale xvfb-run -a -s "-screen 0 $((1400 * scale))x$((900 * scale))x24" "$app" >/dev/null 2>&1
+    TRAINDESK_SCREENSHOT_FILL=$([ -n "${SCREEN:-}" ] && echo 1 || echo 0) \
+    QT_SCALE_FACTOR=$scale xvfb-run -a -s "-screen 0 ${screen}x24" "$app" >/dev/null 2>&1
   echo "render.sh: $1"
 }
 shot_scales() {  # shot_scales NAME ARGS...: NAME.png at scale 1 and NAME@2x.png at scale 2
@@ -44,14 +52,21 @@ shot_scales() {  # shot_scales NAME ARGS...: NAME.png at scale 1 and NAME@2x.png
 shot_themes() {  # shot_themes NAME ARGS...: shot_scales light, then NAME-dark(.png, @2x.png)
   local name=$1
   shift
-  shot_scales "$name" "$@"
-  THEME=dark shot_scales "$name-dark" "$@"
+  if [ $sizes_only = 0 ]; then
+    shot_scales "$name" "$@"
+    THEME=dark shot_scales "$name-dark" "$@"
+  fi
+  for size in 1024x700 1920x1080; do
+    SCREEN=$size shot "$name-$size.png" "$@"
+    SCREEN=$size THEME=dark shot "$name-$size-dark.png" "$@"
+  done
 }
 
 # The first start creates the defaults; the draft demo job is what a new user sees.
 [ $main_only = 1 ] || shot 01-first-start.png fashion-mnist-demo Overview 3
 compare=fashion-mnist-lr1e-3
-if [ $main_only = 0 ]; then
+with_compare=$([ $main_only = 0 ] || [ $sizes_only = 1 ] && echo 1 || echo 0)
+if [ $with_compare = 1 ]; then
 # A shorter run of the demo with a ten times larger learning rate, to compare with.
 sed 's/--epochs 5/--epochs 1 --max-steps 500 --lr 0.001/' "$here/../../resources/jobs/fashion-mnist-demo.json" > "$home/compare.json"
 "$app" job create -e demo -n "$compare" -c local -f "$home/compare.json" >/dev/null
@@ -74,6 +89,9 @@ sleep 20  # a few training points after the validation one
 shot_themes 02-job-charts fashion-mnist-demo Charts 5
 shot_themes 06-cluster local Cluster 3
 shot_themes 07-new-job demo "" 3 newJobAction ""
+# The experiment's runs side by side, both chosen: their charts overlaid below the table
+# (not with --main, which has no second run).
+[ $with_compare = 0 ] || shot_themes 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
 [ $main_only = 0 ] || exit 0
 shot 03-job-logs.png fashion-mnist-demo Logs 4
 shot 04-job-overview.png fashion-mnist-demo Overview 3
@@ -81,8 +99,6 @@ shot 05-job-files.png fashion-mnist-demo "Output files" 4
 # Each rank's own curves; then the shorter run overlaid.
 shot 12-charts-per-rank.png fashion-mnist-demo Charts 5 "" "perRankCheck=1"
 shot 13-charts-compare.png fashion-mnist-demo Charts 5 "" "menu:compareButton=$compare"
-# The experiment's runs side by side, both chosen: their charts overlaid below the table.
-shot_themes 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
 # Terminate and Delete ask first; the Help menu's shortcuts and About.
 shot_scales 20-terminate-asks fashion-mnist-demo Overview 3 terminateJobAction ""
 shot_scales 21-delete-job "$compare" Overview 3 deleteJobAction ""

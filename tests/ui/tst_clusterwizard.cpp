@@ -246,6 +246,16 @@ private Q_SLOTS:
             }
             QVERIFY2(passed.contains(QStringLiteral("authenticated")), qPrintable(node));
             QVERIFY2(passed.contains(QStringLiteral("shares")), qPrintable(node));
+            // The workspace has a local share, which an SSH cluster does not use: the check
+            // names it (it said "the workspace has no shares").
+            for (int i = 0; i < checks->topLevelItemCount(); ++i) {
+                const QTreeWidgetItem *item = checks->topLevelItem(i);
+                if (item->text(1) == node && item->data(2, Qt::UserRole).toString() == QStringLiteral("shares")) {
+                    QVERIFY2(!item->text(3).contains(QStringLiteral("has no shares")), qPrintable(item->text(3)));
+                    QVERIFY2(item->text(3).contains(QStringLiteral("none of the workspace's shares is for this cluster (")),
+                             qPrintable(item->text(3)));
+                }
+            }
         }
 
         // These sshd read a fixed authorized_keys file, so the cluster's own key that Finish

@@ -261,6 +261,20 @@ private Q_SLOTS:
         form->processCountSpin()->setValue(0);  // "one per node": the member goes
         QVERIFY(!propertiesOf(editor.text()).value(QLatin1String("customMpiSettings")).toObject()
                      .contains(QLatin1String("processCount")));
+        QCOMPARE(form->processCountSpin()->text(), QStringLiteral("one per node"));
+        // processCount 0 written in the JSON is refused by the checks: the form does not show
+        // it as the default "one per node", and says what is wrong.
+        {
+            const QByteArray saved = editor.text();
+            const QJsonObject zero = JsonPath::withValue(QJsonDocument::fromJson(saved).object(),
+                                                         QStringLiteral("properties.customMpiSettings.processCount"), 0);
+            editor.setText(QJsonDocument(zero).toJson());
+            QVERIFY(editor.hasErrors());
+            QVERIFY2(form->processCountSpin()->text().contains(QStringLiteral("not allowed")),
+                     qPrintable(form->processCountSpin()->text()));
+            editor.setText(saved);
+            QCOMPARE(form->processCountSpin()->text(), QStringLiteral("one per node"));
+        }
         form->preparationEdit()->setText(QStringLiteral("hostname"));
         QCOMPARE(propertiesOf(editor.text()).value(QLatin1String("jobPreparation")).toObject()
                      .value(QLatin1String("commandLine")).toString(), QStringLiteral("hostname"));

@@ -3,10 +3,14 @@
 // when scrolled up, search, rank and node filters and another file.
 #include "FakeJob.h"
 #include "TestHome.h"
+#include "common/Contrast.h"
+#include "common/Theme.h"
 #include "logs/LogView.h"
 #include "session/Backend.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QStyle>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -84,6 +88,46 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(combo->findData(QStringLiteral("stdouterr/stdout-1.txt")) >= 0, 10000);
         view.showFile(QStringLiteral("stdouterr/stdout-1.txt"));
         QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("one"), 10000);
+    void notStartedJobShowsNoOtherLog()
+    {
+        // A job that ran, then a queued one (no job directory yet: shown as job 0).
+        const QString dir = m_home.filePath(QStringLiteral("before-queued"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("before-queued"), dir);
+        QVERIFY(id);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "Epoch 5/5\n"));
+        LogView view(m_backend.get());
+        view.setJob(id, true);
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("Epoch 5/5"), 10000);
+        view.setJob(0, false);
+        QCOMPARE(view.textView()->toPlainText(), QString());
+        // Its lines arriving late do not come back either.
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "late\n"));
+        QTest::qWait(300);
+        QCOMPARE(view.textView()->toPlainText(), QString());
+        QVERIFY(appendToFile(dir + QStringLiteral("/exit_code"), "0\n"));
+    }
+
+    void searchMatchesReadableInEveryTheme()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("search-theme"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("search-theme"), dir);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "loss 0.5\nacc 0.9\n"));
+        for (const QPalette &palette : {Theme::darkPalette(), QApplication::style()->standardPalette()}) {
+            LogView view(m_backend.get());
+            view.setPalette(palette);
+            view.setJob(id, true);
+            QTRY_COMPARE_WITH_TIMEOUT(view.textView()->document()->blockCount(), 2, 10000);
+            view.find(QStringLiteral("acc"));
+            const QList<QTextEdit::ExtraSelection> matches = view.textView()->extraSelections();
+            QCOMPARE(matches.size(), 1);
+            const QTextCharFormat format = matches.first().format;
+            // The text colour a match is drawn in: its own, else the view's.
+            const QColor text = format.hasProperty(QTextFormat::ForegroundBrush)
+                                    ? format.foreground().color() : palette.color(QPalette::Text);
+            const double ratio = Contrast::ratio(text, format.background().color());
+            QVERIFY2(ratio >= 4.5, qPrintable(QString::number(ratio)));
+        }
+        QVERIFY(appendToFile(dir + QStringLiteral("/exit_code"), "0\n"));
     }
 
     void tailOfBigFile()

@@ -103,7 +103,7 @@ private Q_SLOTS:
         QVERIFY(redraws >= 1);
         // Auto-fit covers the data, rounded to nice numbers.
         QVERIFY(covers(view.lossPanel()->xRange(), 1, 1500));
-        QVERIFY(view.accuracyPanel()->yRange().y() <= 1.0);
+        QVERIFY(view.accuracyPanel()->yRange().y() <= 1.05);  // room above an accuracy of 1
     }
 
     void zoomIsKeptWhileDataArrives()
@@ -286,7 +286,8 @@ private Q_SLOTS:
             if (marker->isVisible())
                 legend << marker->label();
         }
-        QCOMPARE(legend, QStringList({"train", "train (smoothed)", "validation", "run-7"}));
+        // The job's own series last: drawn over the compared run.
+        QCOMPARE(legend, QStringList({"run-7", "train", "train (smoothed)", "validation"}));
         // Its new points arrive without a redraw request from the owner.
         other.append(trainRecords(41, 20));
         QTRY_COMPARE_WITH_TIMEOUT(view.lossPanel()->lineCount(QStringLiteral("run-7")), 60, 2000);

@@ -12,21 +12,28 @@
 #include "info/ResourceInfoView.h"
 #include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
+#include "charts/ChartLines.h"
 #include "runs/RunsFilterModel.h"
+#include "runs/RunsGroupModel.h"
 #include "runs/RunsTableModel.h"
 #include "runs/RunsView.h"
 #include "session/Backend.h"
+#include "store/RunNotes.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QHeaderView>
+#include <QIcon>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QProcess>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace TrainDesk;
@@ -127,6 +134,165 @@ private Q_SLOTS:
         QVERIFY(!summary.metrics.contains(QStringLiteral("global_step")));
         QCOMPARE(summary.info.value(QStringLiteral("epochs")), QStringLiteral("3"));
         QCOMPARE(summary.info.value(QStringLiteral("augment")), QStringLiteral("true"));
+    }
+
+    void lastIsWhatTheChartShows()
+    {
+        // The trainer's records of one epoch: train records (acc of the last batches), the
+        // epoch record (acc: the epoch's mean) and done. The table's "acc (last)" was the
+        // epoch mean (0.661) while the chart and its header showed the last batch (0.739).
+        const QList<QByteArray> lines{
+            R"({"time": 1, "kind": "train", "epoch": 1, "step": 10, "global_step": 10, "loss": 0.9, "acc": 0.52})",
+            R"({"time": 2, "kind": "train", "epoch": 1, "step": 20, "global_step": 20, "loss": 0.6, "acc": 0.739})",
+            R"({"time": 3, "kind": "val", "epoch": 1, "global_step": 20, "val_loss": 0.7, "val_acc": 0.7})",
+            R"({"time": 3, "kind": "epoch", "epoch": 1, "global_step": 20, "loss": 0.75, "acc": 0.661, "val_loss": 0.7, "val_acc": 0.7, "images_per_sec": 900})",
+            R"({"time": 4, "kind": "done", "global_step": 20, "val_loss": 0.7, "val_acc": 0.7, "images_per_sec": 800})"};
+        RunSummary summary;
+        MetricSeries series;
+        QList<MetricRecord> records;
+        for (const QByteArray &line : lines) {
+            summary.add(line);
+            records << *MetricRecord::fromJson(line);
+        }
+        series.append(records);
+        using Metric = MetricSeries::Metric;
+        QCOMPARE(summary.metrics.value(QStringLiteral("acc")).last, series.points(Metric::TrainAcc).last().y());
+        QCOMPARE(summary.metrics.value(QStringLiteral("acc")).last, 0.739);
+        QCOMPARE(summary.metrics.value(QStringLiteral("acc")).best, 0.739);
+        QCOMPARE(summary.metrics.value(QStringLiteral("loss")).last, series.points(Metric::TrainLoss).last().y());
+        QCOMPARE(summary.metrics.value(QStringLiteral("loss")).best, 0.6);
+        QCOMPARE(summary.metrics.value(QStringLiteral("val_acc")).last, series.points(Metric::ValAcc).last().y());
+        // What no train or val record carries still comes from the epoch and done records.
+        QCOMPARE(summary.metrics.value(QStringLiteral("images_per_sec")).last, 800.0);
+        QCOMPARE(summary.metrics.value(QStringLiteral("images_per_sec")).best, 900.0);
+
+        // The chart's header says the same number.
+        MetricsChartView view(&series);
+        view.redrawNow();
+        const auto *header = view.findChild<QLabel *>(QStringLiteral("chartSummary"));
+        QVERIFY(header);
+        QVERIFY2(header->text().contains(QStringLiteral("acc 0.7390")), qPrintable(header->text()));
+    }
+
+    void groupsColumnsAndTheJobInView()
+    {
+        // Three runs of one experiment: two at lr 0.1, one at lr 0.01.
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 3;
+        exp.experiment.name = QStringLiteral("demo");
+        const QList<std::tuple<qint64, QString, QString, double>> runs{
+            {11, QStringLiteral("a"), QStringLiteral("--lr 0.1"), 0.8}, {12, QStringLiteral("b"), QStringLiteral("--lr 0.1"), 0.9},
+            {13, QStringLiteral("c"), QStringLiteral("--lr 0.01"), 0.5}};
+        RunSummaries summaries;
+        for (const auto &[id, name, args, acc] : runs) {
+            Job job;
+            job.id = id;
+            job.experimentId = 3;
+            job.name = name;
+            job.state = JobState::Succeeded;
+            job.spec = specWith(QStringLiteral("traindesk-trainer ") + args, 1, 1);
+            exp.jobs << job;
+            summaries[id].add(QStringLiteral(R"({"time": 1, "kind": "val", "val_loss": 0.5, "val_acc": %1})").arg(acc).toUtf8());
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsTableModel model;
+        model.setScope(1, 3);
+        model.setSnapshot(snapshot);
+        model.setSummaries(summaries);
+        RunsFilterModel filter(&model);
+        RunsGroupModel groups(&model, &filter);
+        QAbstractItemModelTester tester(&groups, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        groups.setGroupKey(QStringLiteral("lr"));
+        QCOMPARE(groups.rowCount(), 2);
+        const int accColumn = [&] {
+            for (int c = 2; c < groups.columnCount(); ++c) {
+                if (groups.headerData(c, Qt::Horizontal).toString() == QStringLiteral("val_acc (last)"))
+                    return c;
+            }
+            return -1;
+        }();
+        QVERIFY(accColumn > 0);
+        const int lr01 = groups.index(0, 0).data().toString() == QStringLiteral("0.1") ? 0 : 1;
+        QCOMPARE(groups.index(lr01, 1).data().toInt(), 2);
+        QCOMPARE(groups.index(lr01, accColumn).data(RunsGroupModel::MeanRole).toDouble(), 0.85);
+        QVERIFY(std::abs(groups.index(lr01, accColumn).data(RunsGroupModel::SpreadRole).toDouble() - std::sqrt(0.005)) < 1e-9);
+        QVERIFY(groups.index(lr01, accColumn).data().toString().contains(QStringLiteral("±")));
+        QCOMPARE(groups.index(1 - lr01, accColumn).data(RunsGroupModel::MeanRole).toDouble(), 0.5);
+        // Of the runs shown: a filter changes the groups.
+        filter.setFilterText(QStringLiteral("val_acc>0.85"));
+        QCOMPARE(groups.rowCount(), 1);
+        QCOMPARE(groups.index(0, 1).data().toInt(), 1);
+        groups.setGroupKey(QString());
+        QCOMPARE(groups.rowCount(), 0);
+        // The job's name heads its row (the frozen column), with the run's colour.
+        filter.setFilterText(QString());
+        QCOMPARE(filter.headerData(filter.mapFromSource(model.index(model.rowOf(13), 0)).row(), Qt::Vertical).toString(),
+                 QStringLiteral("c"));
+        const QIcon swatch = filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>();
+        const qint64 first = filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong();
+        QCOMPARE(swatch.pixmap(10, 10).toImage().pixelColor(5, 5), ChartLines::runColor(first));
+        // The run drawn in full below the table is the charts' blue.
+        model.setMainJob(first);
+        QCOMPARE(filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>().pixmap(10, 10).toImage().pixelColor(5, 5),
+                 ChartLines::mainRunColor());
+    }
+
+    void columnChooserRemembers()
+    {
+        RunsView view(m_backend.get());
+        QTableView *table = view.table();
+        // The job stays at the left: its column is the vertical header, which never scrolls.
+        QVERIFY(table->verticalHeader()->isVisibleTo(&view));
+        QVERIFY(table->isColumnHidden(RunsTableModel::JobColumn));
+        view.setColumnShown(QStringLiteral("cluster"), false);
+        QVERIFY(table->isColumnHidden(RunsTableModel::ClusterColumn));
+        QVERIFY(!table->isColumnHidden(RunsTableModel::StateColumn));
+        RunsView again(m_backend.get());
+        QVERIFY(again.hiddenColumns().contains(QStringLiteral("cluster")));
+        QVERIFY(again.table()->isColumnHidden(RunsTableModel::ClusterColumn));
+        again.setColumnShown(QStringLiteral("cluster"), true);
+        QVERIFY(!again.table()->isColumnHidden(RunsTableModel::ClusterColumn));
+    }
+
+    void tagsAndNotes()
+    {
+        QCOMPARE(RunNotes::parseTags(QStringLiteral(" baseline, lr sweep ,,baseline")),
+                 (QStringList{QStringLiteral("baseline"), QStringLiteral("lr sweep")}));
+        const auto ws = m_store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+        const auto exp = m_store.experiment(ws->id, QLatin1String(EmbeddedDefaults::experimentName));
+        QVERIFY(ws && exp);
+        RunsView view(m_backend.get());
+        view.showScope(ws->id, exp->id);
+        RunsTableModel *model = view.model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, 10000);
+        const qint64 id = model->jobIdAt(0);
+        // Typed in the Tags and Note cells: shown at once, stored, read back by another view.
+        QVERIFY(model->setData(model->index(0, RunsTableModel::TagsColumn), QStringLiteral("baseline, fast")));
+        QVERIFY(model->setData(model->index(0, RunsTableModel::NoteColumn), QStringLiteral("first try")));
+        QCOMPARE(model->index(0, RunsTableModel::TagsColumn).data().toString(), QStringLiteral("baseline, fast"));
+        QTRY_COMPARE_WITH_TIMEOUT(RunNotes::read(DataPaths::databasePath(), {id}).value(id).note, QStringLiteral("first try"), 10000);
+        QCOMPARE(RunNotes::read(DataPaths::databasePath(), {id}).value(id).tags,
+                 (QStringList{QStringLiteral("baseline"), QStringLiteral("fast")}));
+        QTRY_COMPARE_WITH_TIMEOUT(model->noteOf(id).note, QStringLiteral("first try"), 10000);
+        view.filterModel()->setFilterText(QStringLiteral("tag:baseline"));
+        QCOMPARE(view.filterModel()->rowCount(), 1);
+        view.filterModel()->setFilterText(QStringLiteral("tag:nothing-like-it"));
+        QCOMPARE(view.filterModel()->rowCount(), 0);
+        view.filterModel()->setFilterText(QString());
+        RunsView again(m_backend.get());
+        again.showScope(ws->id, exp->id);
+        QTRY_COMPARE_WITH_TIMEOUT(again.model()->noteOf(id).note, QStringLiteral("first try"), 10000);
+        // Cleared: the row goes.
+        QVERIFY(model->setData(model->index(0, RunsTableModel::TagsColumn), QString()));
+        QVERIFY(model->setData(model->index(0, RunsTableModel::NoteColumn), QString()));
+        QTRY_VERIFY2_WITH_TIMEOUT(RunNotes::read(DataPaths::databasePath(), {id}).isEmpty(),
+                                  qPrintable(view.statusText() + QLatin1Char('|') + RunNotes::read(DataPaths::databasePath(), {id}).value(id).note
+                                             + QLatin1Char('|') + RunNotes::read(DataPaths::databasePath(), {id}).value(id).tags.join(QLatin1Char(','))),
+                                  30000);
     }
 
     void sortsFiltersExportsAndOverlays()

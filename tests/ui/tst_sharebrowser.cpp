@@ -124,9 +124,21 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(names(browser->model()).contains(QStringLiteral("results")), 10000);
         QVERIFY(QFileInfo(m_share.path + QStringLiteral("/cifar/results")).isDir());
         QCOMPARE(browser->statusText(), QStringLiteral("Made folder results."));
-        browser->openFolder(QStringLiteral("cifar/results"));
+        // From the keyboard: Enter opens the folder chosen, Backspace goes back up.
+        const QModelIndexList results = browser->model()->match(browser->model()->index(0, 0), Qt::DisplayRole,
+                                                                QStringLiteral("results"), 1, Qt::MatchExactly);
+        QVERIFY(!results.isEmpty());
+        browser->view()->setCurrentIndex(results.first());
+        browser->view()->setFocus();
+        QTest::keyClick(browser->view(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().first().toString().isEmpty()
                                      && browser->folder() == QStringLiteral("cifar/results") && browser->model()->rowCount() == 0,
+                                 10000);
+        QTest::keyClick(browser->view(), Qt::Key_Backspace);
+        QTRY_COMPARE_WITH_TIMEOUT(browser->folder(), QStringLiteral("cifar"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(names(browser->model()).contains(QStringLiteral("results")), 10000);
+        browser->openFolder(QStringLiteral("cifar/results"));
+        QTRY_VERIFY_WITH_TIMEOUT(browser->folder() == QStringLiteral("cifar/results") && browser->model()->rowCount() == 0,
                                  10000);
 
         // Files dropped on the list are uploaded into the folder shown.

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace TrainDesk::Ui::ChartLines {
 
 namespace {
@@ -22,6 +24,23 @@ QString tr(const char *text)
 QColor rankColor(int rank)
 {
     return palette[((rank % paletteSize) + paletteSize) % paletteSize];
+}
+
+QColor mainRunColor()
+{
+    return QColor(0x2b, 0x7c, 0xd3);
+}
+
+QColor runColor(qint64 jobId)
+{
+    return comparedColor(int(jobId % paletteSize));
+}
+
+QColor sentColor(int node)
+{
+    // The node's colour turned halfway round the hue circle, as saturated and as dark.
+    const QColor c = rankColor(node).toHsv();
+    return QColor::fromHsv((c.hue() + 180) % 360, c.saturation(), std::min(c.value(), 200));
 }
 
 QColor comparedColor(int index)
@@ -52,7 +71,7 @@ QList<ChartLine> compared(const QList<ComparedJob> &jobs, MetricSeries::Metric t
         ChartLine trainLine;
         trainLine.name = job.name;
         trainLine.points = job.series->smoothedPoints(train, x, smoothing);
-        trainLine.color = comparedColor(int(i));
+        trainLine.color = runColor(job.jobId);
         trainLine.width = 2.0;
         ChartLine valLine;
         valLine.name = tr("%1 (val)").arg(job.name);

@@ -20,6 +20,13 @@ namespace ChartLines {
 // jobs take them from the other end than ranks, so the two seldom share a colour.
 QColor rankColor(int rank);
 QColor comparedColor(int index);
+// The shown run's training line (the job's Charts tab, the first run chosen in the runs table).
+QColor mainRunColor();
+// A run's own colour wherever it is drawn beside others (the job's charts, the runs
+// table's overlay and its swatch): the same for the same job in every view.
+QColor runColor(qint64 jobId);
+// A node's "sent" network line: far from its colour (rankColor), which "received" takes.
+QColor sentColor(int node);
 
 // Each rank's own `metric` (smoothed like the job's series), thin lines "rank N".
 QList<ChartLine> ranks(const MetricSeries &series, MetricSeries::Metric metric, MetricSeries::XAxis x, double smoothing);

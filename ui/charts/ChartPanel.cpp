@@ -1,16 +1,24 @@
 #include "ChartPanel.h"
 
+#include "ChartLines.h"
+#include "ChartTicks.h"
 #include "ZoomableChartView.h"
 
 #include "common/Theme.h"
 
+#include <QCategoryAxis>
 #include <QChart>
+#include <QGraphicsLineItem>
+#include <QLabel>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QXYSeries>
 #include <QValueAxis>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -20,7 +28,7 @@ namespace TrainDesk::Ui {
 
 namespace {
 
-const QColor trainColor(0x2b, 0x7c, 0xd3);
+const QColor trainColor = ChartLines::mainRunColor();
 const QColor valColor(0xe0, 0x70, 0x1e);
 
 // `color` at a quarter of its strength over `background`.
@@ -99,6 +107,30 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
 
     m_view = new ZoomableChartView(m_chart, this);
     connect(m_view, &ZoomableChartView::resetRequested, this, &ChartPanel::resetZoom);
+    connect(m_view, &ZoomableChartView::hovered, this, [this](const QPointF &value) { showReadout(value.x()); });
+    connect(m_view, &ZoomableChartView::hoverEnded, this, &ChartPanel::hideReadout);
+    connect(m_view, &ZoomableChartView::stepRequested, this, &ChartPanel::stepReadout);
+    connect(m_x, &QValueAxis::rangeChanged, this, [this] {
+        updateTimeLabels();
+        placeReadout();
+    });
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        // Another height: as many y ticks as it has room for (fit() counts them).
+        if (m_autoFit && !m_applying && m_yTicksAsked != yTickRoom())
+            fit();
+        updateTimeLabels();
+        placeReadout();
+    });
+    m_readout = new QLabel(m_view);
+    m_readout->setObjectName(QStringLiteral("chartReadout"));
+    m_readout->setTextFormat(Qt::RichText);
+    m_readout->setAutoFillBackground(true);
+    m_readout->setBackgroundRole(QPalette::ToolTipBase);
+    m_readout->setForegroundRole(QPalette::ToolTipText);
+    m_readout->setFrameShape(QFrame::Box);
+    m_readout->setMargin(4);
+    m_readout->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_readout->hide();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -144,6 +176,8 @@ void ChartPanel::setLinesOnly()
 void ChartPanel::setXTitle(const QString &title)
 {
     m_x->setTitleText(title);
+    if (m_xTime)
+        m_xTime->setTitleText(title);
     m_x->setLabelFormat(title == tr("step") ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
 }
 
@@ -171,8 +205,7 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
         smoothPen.setWidthF(2.0);
         m_smooth->setPen(smoothPen);
         m_smooth->setVisible(smoothing);
-        for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
-            marker->setVisible(smoothing);
+        updateLegendMarkers();
     }
 
     if (m_autoFit) {
@@ -189,6 +222,7 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
     m_smooth->replace(smoothing ? (m_log ? positiveOnly(smooth) : smooth) : QList<QPointF>());
     m_val->replace(m_log ? positiveOnly(val) : val);
     setLines(lines);
+    placeReadout();
 }
 
 void ChartPanel::setSeriesName(const QString &name)
@@ -204,6 +238,7 @@ void ChartPanel::setSeriesName(const QString &name)
 
 void ChartPanel::setLines(const QList<ChartLine> &lines)
 {
+    const qsizetype before = m_lines.size();
     while (m_lines.size() > lines.size()) {
         QLineSeries *line = m_lines.takeLast();
         m_lineInLegend.removeLast();
@@ -240,6 +275,288 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
         }
         line->replace(m_log ? positiveOnly(want.points) : want.points);
     }
+    if (m_lines.size() > before)
+        raiseMainSeries();
+    if ((before == 0) != m_lines.isEmpty())
+        updateSeriesNames();
+}
+
+void ChartPanel::raiseMainSeries()
+{
+    // Series are drawn in the order they were added: the run's own series go last, over
+    // the ranks and the runs compared with it.
+    m_applying = true;
+    for (QXYSeries *series : {static_cast<QXYSeries *>(m_raw), static_cast<QXYSeries *>(m_smooth),
+                              static_cast<QXYSeries *>(m_val)}) {
+        if (!m_chart->series().contains(series))
+            continue;
+        m_chart->removeSeries(series);
+        m_chart->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(yAxis());
+    }
+    m_applying = false;
+    updateLegendMarkers();  // new markers
+}
+
+void ChartPanel::updateLegendMarkers()
+{
+    // Beside other runs, the legend names this run once: its smoothed line (its faint raw
+    // values need no entry); alone, it says train, smoothed and validation.
+    const bool named = !m_runName.isEmpty() && !m_lines.isEmpty();
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
+        marker->setVisible(m_smoothing);
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_raw))
+        marker->setVisible(!(named && m_smoothing));
+}
+
+void ChartPanel::setRunName(const QString &name)
+{
+    if (name == m_runName)
+        return;
+    m_runName = name;
+    updateSeriesNames();
+}
+
+void ChartPanel::updateSeriesNames()
+{
+    // Named after the run only beside other lines (alone, "train" says enough): the run's
+    // main line is its name; validation dots are this run's alone (other runs' are dashed).
+    const bool named = !m_runName.isEmpty() && !m_lines.isEmpty();
+    const QString smooth = named ? m_runName : tr("train (smoothed)");
+    const QString raw = !named ? tr("train") : m_smoothing ? tr("%1 (raw)").arg(m_runName) : m_runName;
+    const QString val = tr("validation");
+    if (m_raw->name() != raw)
+        m_raw->setName(raw);
+    if (m_smooth->name() != smooth)
+        m_smooth->setName(smooth);
+    if (m_val->name() != val)
+        m_val->setName(val);
+    updateLegendMarkers();
+}
+
+QStringList ChartPanel::drawOrder() const
+{
+    QStringList names;
+    for (const QAbstractSeries *series : m_chart->series())
+        names << series->name();
+    return names;
+}
+
+void ChartPanel::setXTimeLabels(bool on)
+{
+    if (on == m_timeLabels)
+        return;
+    m_timeLabels = on;
+    if (on && !m_xTime) {
+        // Labels the value axis cannot write (its format is printf's): a category axis
+        // over the same range, at round times, with m_x's own labels hidden.
+        m_xTime = new QCategoryAxis(this);
+        m_xTime->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        m_xTime->setLineVisible(false);
+        m_xTime->setGridLineVisible(true);
+    }
+    if (on) {
+        m_chart->addAxis(m_xTime, Qt::AlignBottom);
+        m_xTime->setTitleText(m_x->titleText());
+        m_xTime->setLabelsBrush(m_x->labelsBrush());
+        m_xTime->setLabelsFont(m_x->labelsFont());
+        m_xTime->setTitleBrush(m_x->titleBrush());
+        m_xTime->setGridLinePen(m_x->gridLinePen());
+    } else if (m_xTime && m_chart->axes().contains(m_xTime)) {
+        m_chart->removeAxis(m_xTime);
+        m_xTime->setParent(this);
+    }
+    m_x->setLabelsVisible(!on);
+    m_x->setTitleVisible(!on);
+    m_x->setGridLineVisible(!on);
+    updateTimeLabels();
+}
+
+void ChartPanel::updateTimeLabels()
+{
+    if (!m_timeLabels || !m_xTime)
+        return;
+    for (const QString &label : m_xTime->categoriesLabels())
+        m_xTime->remove(label);
+    const double min = m_x->min(), max = m_x->max();
+    m_xTime->setRange(min, max);
+    m_xTime->setStartValue(min);
+    // About one label per 80 pixels: h:mm:ss is wide.
+    const int room = std::max(2, int(m_chart->plotArea().width() / 80));
+    const QList<double> ticks = ChartTicks::timeTicks(min, max, room);
+    const bool tenths = ticks.size() > 1 && ticks.at(1) - ticks.at(0) < 1;
+    for (double t : ticks)
+        m_xTime->append(ChartTicks::elapsedText(t, tenths), t);
+}
+
+QStringList ChartPanel::xTimeLabelTexts() const
+{
+    return m_timeLabels && m_xTime ? m_xTime->categoriesLabels() : QStringList();
+}
+
+QString ChartPanel::xText(double x) const
+{
+    if (m_timeLabels)
+        return ChartTicks::elapsedText(x);
+    return QStringLiteral("%1 %2").arg(m_x->titleText(), QString::number(x, 'g', m_x->labelFormat() == QLatin1String("%.0f") ? 12 : 5));
+}
+
+QList<std::pair<const QXYSeries *, const QList<QPointF> *>> ChartPanel::readoutSeries() const
+{
+    QList<std::pair<const QXYSeries *, const QList<QPointF> *>> all;
+    const auto take = [&](const QXYSeries *series, const QList<QPointF> *points) {
+        if (m_chart->series().contains(const_cast<QXYSeries *>(series)) && series->isVisible() && !points->isEmpty())
+            all.append({series, points});
+    };
+    take(m_raw, &m_lastRaw);
+    if (m_smoothing)
+        take(m_smooth, &m_lastSmooth);
+    take(m_val, &m_lastVal);
+    for (qsizetype i = 0; i < m_lines.size() && i < m_lastLines.size(); ++i)
+        take(m_lines.at(i), &m_lastLines.at(i).points);
+    return all;
+}
+
+namespace {
+
+// The point of `points` (in x order) nearest x.
+const QPointF *nearest(const QList<QPointF> &points, double x)
+{
+    if (points.isEmpty())
+        return nullptr;
+    const auto after = std::lower_bound(points.cbegin(), points.cend(), x,
+                                        [](const QPointF &p, double v) { return p.x() < v; });
+    if (after == points.cbegin())
+        return &*after;
+    if (after == points.cend())
+        return &points.last();
+    const auto before = after - 1;
+    return x - before->x() <= after->x() - x ? &*before : &*after;
+}
+
+} // namespace
+
+double ChartPanel::snappedX(double x) const
+{
+    double best = NAN;
+    for (const auto &[series, points] : readoutSeries()) {
+        if (const QPointF *p = nearest(*points, x); p && (std::isnan(best) || std::abs(p->x() - x) < std::abs(best - x)))
+            best = p->x();
+    }
+    return best;
+}
+
+QList<ChartPanel::ReadoutRow> ChartPanel::readoutAt(double x) const
+{
+    QList<ReadoutRow> rows;
+    for (const auto &[series, points] : readoutSeries()) {
+        const QPointF *p = nearest(*points, x);
+        if (!p)
+            continue;
+        const QColor color = series == m_val ? static_cast<const QScatterSeries *>(series)->color() : series->pen().color();
+        rows.append({series->name(), color, p->x(), p->y()});
+    }
+    return rows;
+}
+
+void ChartPanel::showReadout(double x)
+{
+    const double at = snappedX(x);
+    if (std::isnan(at)) {
+        hideReadout();
+        return;
+    }
+    m_readoutX = at;
+    const QList<ReadoutRow> rows = readoutAt(at);
+    QString html = QStringLiteral("<b>%1</b>").arg(xText(at).toHtmlEscaped());
+    for (const ReadoutRow &row : rows) {
+        html += QStringLiteral("<br><span style=\"color:%1\">&#9632;</span> %2: %3")
+                    .arg(row.color.name(), row.name.toHtmlEscaped(), QString::number(row.y, 'g', 5));
+        if (row.x != at)
+            html += QStringLiteral(" <i>(%1)</i>").arg(xText(row.x).toHtmlEscaped());
+    }
+    m_readout->setText(html);
+    m_readout->adjustSize();
+    placeReadout();
+}
+
+void ChartPanel::stepReadout(int direction)
+{
+    // From the readout's step, else from the left or right end of what is shown.
+    const double from = !std::isnan(m_readoutX) ? m_readoutX : direction > 0 ? m_x->min() - 1e-9 : m_x->max() + 1e-9;
+    double next = NAN;
+    for (const auto &[series, points] : readoutSeries()) {
+        if (direction > 0) {
+            const auto it = std::upper_bound(points->cbegin(), points->cend(), from,
+                                             [](double v, const QPointF &p) { return v < p.x(); });
+            if (it != points->cend() && (std::isnan(next) || it->x() < next))
+                next = it->x();
+        } else {
+            const auto it = std::lower_bound(points->cbegin(), points->cend(), from,
+                                             [](const QPointF &p, double v) { return p.x() < v; });
+            if (it != points->cbegin() && (std::isnan(next) || (it - 1)->x() > next))
+                next = (it - 1)->x();
+        }
+    }
+    if (std::isnan(next))
+        return;  // at the end already
+    // Stepped out of view: the view follows it.
+    if (next < m_x->min() || next > m_x->max()) {
+        const double span = m_x->max() - m_x->min();
+        setAutoFit(false);
+        m_x->setRange(next - span / 2, next + span / 2);
+        Q_EMIT viewChanged();
+    }
+    showReadout(next);
+}
+
+void ChartPanel::hideReadout()
+{
+    m_readoutX = NAN;
+    m_readout->hide();
+    if (m_crosshair)
+        m_crosshair->hide();
+}
+
+QString ChartPanel::readoutText() const
+{
+    if (std::isnan(m_readoutX) || !m_readout)
+        return {};
+    QTextDocument doc;
+    doc.setHtml(m_readout->text());
+    return doc.toPlainText();
+}
+
+void ChartPanel::placeReadout()
+{
+    if (std::isnan(m_readoutX))
+        return;
+    const QRectF plot = m_chart->plotArea();
+    const double px = m_chart->mapToPosition(QPointF(m_readoutX, yRange().x())).x();
+    if (px < plot.left() - 0.5 || px > plot.right() + 0.5) {
+        m_readout->hide();
+        if (m_crosshair)
+            m_crosshair->hide();
+        return;
+    }
+    if (!m_crosshair) {
+        m_crosshair = new QGraphicsLineItem(m_chart);
+        m_crosshair->setZValue(1000);
+    }
+    QColor color = palette().color(QPalette::WindowText);
+    color.setAlpha(140);
+    m_crosshair->setPen(QPen(color, 1, Qt::DashLine));
+    m_crosshair->setLine(px, plot.top(), px, plot.bottom());
+    m_crosshair->show();
+    // Beside the line, on the side with room, at the top of the plot.
+    const QPoint at = m_view->mapFromScene(m_chart->mapToScene(QPointF(px, plot.top())));
+    int left = at.x() + 8;
+    if (left + m_readout->width() > m_view->width())
+        left = at.x() - 8 - m_readout->width();
+    m_readout->move(std::max(0, left), std::max(0, at.y() + 4));
+    m_readout->show();
+    m_readout->raise();
 }
 
 QStringList ChartPanel::lineNames() const
@@ -324,18 +641,32 @@ QAbstractAxis *ChartPanel::yAxis() const
     return m_log ? static_cast<QAbstractAxis *>(m_yLog) : static_cast<QAbstractAxis *>(m_yLinear);
 }
 
-void ChartPanel::setNiceRange(QValueAxis *axis, double min, double max)
+void ChartPanel::setNiceRange(QValueAxis *axis, double min, double max, bool headroom)
 {
     // Worked out on an axis of no chart: while data streams in, the rounded range mostly
     // stays the same, and then the chart's axis is not touched (no labels laid out again).
-    m_niceAxis->setTickCount(niceTickCount);
+    // A short chart gets fewer ticks: labels closer than a line of text are cut to "...".
+    if (axis != m_x)
+        m_yTicksAsked = yTickRoom();
+    m_niceAxis->setTickCount(axis == m_x ? niceTickCount : m_yTicksAsked);
     m_niceAxis->setRange(min, max);
     m_niceAxis->applyNiceNumbers();
-    if (axis->min() == m_niceAxis->min() && axis->max() == m_niceAxis->max()
-        && axis->tickCount() == m_niceAxis->tickCount())
+    const double low = m_niceAxis->min();
+    const double high = m_niceAxis->max();
+    const int ticks = m_niceAxis->tickCount();
+    // Ticks from the rounded bottom at the rounded step; the range a little past the top.
+    const double top = headroom ? high + (high - low) * 0.04 : high;
+    if (axis->min() == low && axis->max() == top && axis->tickCount() == ticks)
         return;
-    axis->setTickCount(m_niceAxis->tickCount());
-    axis->setRange(m_niceAxis->min(), m_niceAxis->max());
+    axis->setTickCount(ticks);
+    if (headroom && ticks > 1) {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(low);
+        axis->setTickInterval((high - low) / (ticks - 1));
+    } else {
+        axis->setTickType(QValueAxis::TicksFixed);
+    }
+    axis->setRange(low, top);
 }
 
 void ChartPanel::fit()
@@ -371,7 +702,9 @@ void ChartPanel::fit()
     m_applying = true;
     setNiceRange(m_x, minX, maxX);  // round ticks: 0, 250, 500 rather than 20, 304, 589
     if (m_log) {
-        m_yLog->setRange(minY / 1.2, maxY * 1.2);
+        // Whole decades: a label at each power of ten, however narrow the data.
+        const auto [low, high] = ChartTicks::decadeRange(minY, maxY);
+        m_yLog->setRange(low, high);
     } else {
         double pad = (maxY - minY) * 0.06;
         if (pad < 1e-9)
@@ -385,7 +718,7 @@ void ChartPanel::fit()
             low = std::max(low, m_yLimits->first);
             high = std::min(high, m_yLimits->second);
         }
-        setNiceRange(m_yLinear, low, high);
+        setNiceRange(m_yLinear, low, high, m_yLimits.has_value() && high >= m_yLimits->second);
     }
     m_applying = false;
 }
@@ -400,6 +733,14 @@ QPointF ChartPanel::yRange() const
     if (m_log)
         return QPointF(m_yLog->min(), m_yLog->max());
     return QPointF(m_yLinear->min(), m_yLinear->max());
+}
+
+int ChartPanel::yTickRoom() const
+{
+    const double height = m_chart->plotArea().height();
+    if (height <= 0)
+        return niceTickCount;  // not laid out yet
+    return std::clamp(int(height / (2.2 * QFontMetrics(m_yLinear->labelsFont()).height())) + 1, 2, niceTickCount);
 }
 
 int ChartPanel::plotWidth() const

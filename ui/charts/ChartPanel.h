@@ -6,11 +6,16 @@
 #include <QPointF>
 #include <QWidget>
 
+#include <cmath>
 #include <optional>
 
+class QCategoryAxis;
 class QChart;
+class QGraphicsLineItem;
+class QLabel;
 class QLineSeries;
 class QScatterSeries;
+class QXYSeries;
 class QValueAxis;
 class QLogValueAxis;
 class QAbstractAxis;
@@ -47,6 +52,33 @@ public:
     void setYIncludes(double low, double high);
     bool isAutoFit() const { return m_autoFit; }
     void resetZoom();
+    // The run the train and validation series are of: the legend and the readout name it
+    // ("fashion-mnist-demo train") when other runs are drawn too; empty: not named.
+    void setRunName(const QString &name);
+    // x in seconds, labelled h:mm:ss (the system charts, the Time axis of the metrics).
+    void setXTimeLabels(bool on);
+    bool xTimeLabels() const { return m_timeLabels; }
+    QStringList xTimeLabelTexts() const;
+    // The legend's names in drawing order: the last is drawn on top.
+    QStringList drawOrder() const;
+
+    // The readout: a vertical line at one step and the value there of every visible series
+    // (the mouse moves it, Left and Right step it).
+    struct ReadoutRow
+    {
+        QString name;
+        QColor color;
+        double x = 0;  // the series' point nearest the step (validation: once an epoch)
+        double y = 0;
+    };
+    // The step nearest `x` that some visible series has a point at, and each series there.
+    double snappedX(double x) const;
+    QList<ReadoutRow> readoutAt(double x) const;
+    void showReadout(double x);
+    void stepReadout(int direction);
+    void hideReadout();
+    double readoutX() const { return m_readoutX; }  // NaN: hidden
+    QString readoutText() const;                      // as shown, plain text
 
     QChart *chart() const { return m_chart; }
     ZoomableChartView *view() const { return m_view; }
@@ -73,11 +105,23 @@ protected:
 
 private:
     void applyChartTheme();
+    void raiseMainSeries();
+    void updateSeriesNames();
+    void updateLegendMarkers();
+    void updateTimeLabels();
+    void placeReadout();
+    QString xText(double x) const;
+    // The visible series with their points as drawn, for the readout.
+    QList<std::pair<const QXYSeries *, const QList<QPointF> *>> readoutSeries() const;
     void fit();
     void setLines(const QList<ChartLine> &lines);
     QList<QAbstractSeries *> allSeries() const;
-    void setNiceRange(QValueAxis *axis, double min, double max);
+    // Rounded to nice ticks; `headroom`: a little room above the top tick, so a line at the
+    // limit (100 %, accuracy 1) is drawn inside the plot, not on its border.
+    void setNiceRange(QValueAxis *axis, double min, double max, bool headroom = false);
     static constexpr int niceTickCount = 5;
+    int yTickRoom() const;  // y ticks the plot's height has room for
+    int m_yTicksAsked = niceTickCount;
     void setAutoFit(bool on);
     QAbstractAxis *yAxis() const;
 
@@ -103,6 +147,12 @@ private:
     bool m_smoothing = false;
     std::optional<bool> m_styledForSmoothing;  // what the pens and legend are set up for
     std::optional<bool> m_darkTheme;           // the chart theme applied (dark or light)
+    QString m_runName;
+    bool m_timeLabels = false;
+    QCategoryAxis *m_xTime = nullptr;  // the h:mm:ss labels under m_x's (hidden) ones
+    QLabel *m_readout = nullptr;
+    QGraphicsLineItem *m_crosshair = nullptr;
+    double m_readoutX = NAN;
 };
 
 } // namespace TrainDesk::Ui

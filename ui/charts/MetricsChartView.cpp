@@ -12,6 +12,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QGraphicsLayout>
+#include <QChart>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -56,6 +58,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_smoothingSlider->setRange(0, 99);
     m_smoothingSlider->setValue(int(std::lround(m_smoothing * 100)));
     m_smoothingSlider->setMaximumWidth(160);
+    // A slider squeezed to its knob cannot be read or dragged (a 1024-pixel window).
+    m_smoothingSlider->setMinimumWidth(90);
     m_smoothingSlider->setToolTip(tr("Exponential moving average of the training series; the raw values stay faint behind"));
     m_smoothingLabel->setMinimumWidth(32);
     m_resetZoom->setEnabled(false);
@@ -76,6 +80,7 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
         chooseExport(tr("Export metrics"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv)"), &MetricsChartView::exportCsv);
     });
     exportButton->setMenu(exportMenu);
+    m_summary->setObjectName(QStringLiteral("chartSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *controls = new QHBoxLayout;
@@ -164,6 +169,53 @@ void MetricsChartView::updatePerRankCheck()
 void MetricsChartView::setComparisonCandidates(const QList<QPair<qint64, QString>> &jobs)
 {
     m_compare->setCandidates(jobs);
+}
+
+void MetricsChartView::setRunName(const QString &name)
+{
+    m_runName = name;
+    m_loss->setRunName(name);
+    m_accuracy->setRunName(name);
+}
+
+QByteArray MetricsChartView::csv() const
+{
+    // One table: the run's rows, then each compared run's, told apart by the first column.
+    QByteArray out;
+    const auto add = [&out](const QString &run, const MetricSeries *series) {
+        const QList<QByteArray> lines = series->toCsv().split('\n');
+        QByteArray quoted = run.toUtf8();
+        if (quoted.contains(',') || quoted.contains('"'))
+            quoted = '"' + quoted.replace("\"", "\"\"") + '"';
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            if (lines.at(i).isEmpty())
+                continue;
+            if (i == 0) {
+                if (out.isEmpty())
+                    out += "run," + lines.at(i) + '\n';
+                continue;
+            }
+            out += quoted + ',' + lines.at(i) + '\n';
+        }
+    };
+    add(m_runName, m_series);
+    for (const ComparedJob &job : m_compared)
+        add(job.name, job.series);
+    return out;
+}
+
+QString MetricsChartView::exportDescription() const
+{
+    QStringList charts;
+    for (ChartPanel *panel : {m_loss, m_accuracy}) {
+        QStringList series = panel->drawOrder();
+        series.removeAll(QString());
+        charts << QStringLiteral("%1: %2").arg(panel->chart()->title(), series.join(QStringLiteral(", ")));
+    }
+    QStringList runs{m_runName.isEmpty() ? tr("(unnamed run)") : m_runName};
+    for (const ComparedJob &job : m_compared)
+        runs << job.name;
+    return tr("Runs: %1. %2.").arg(runs.join(QStringLiteral(", ")), charts.join(QStringLiteral(". ")));
 }
 
 void MetricsChartView::addComparison(const ComparedJob &job)
@@ -257,7 +309,7 @@ void MetricsChartView::redraw()
     using Metric = MetricSeries::Metric;
     const QString xTitle = m_xAxis == MetricSeries::XAxis::Step ? tr("step")
         : m_xAxis == MetricSeries::XAxis::Epoch                 ? tr("epoch")
-                                                                : tr("seconds");
+                                                                : tr("time (h:mm:ss)");
     const bool smoothing = m_smoothing > 0;
     // The named series the job's script wrote, for the pickers.
     m_scalars.update(m_series->records());
@@ -290,6 +342,7 @@ void MetricsChartView::redraw()
             smooth = MetricSeries::clipped(smooth, x.x(), x.y());
         }
         panel->setXTitle(xTitle);
+        panel->setXTimeLabels(m_xAxis == MetricSeries::XAxis::Time);
         // About three points a pixel column for the raw series (first, lowest, highest) and
         // one for the smoothed line: more would not show and only cost painting time.
         const int budget = std::clamp(3 * panel->plotWidth(), minDrawnPoints, maxDrawnPoints);
@@ -355,10 +408,37 @@ void MetricsChartView::updateSummary()
     m_summary->setText(parts.join(QStringLiteral("  ·  ")));
 }
 
+MetricsChartView::ExportTitles::ExportTitles(MetricsChartView *view) : m_view(view)
+{
+    // The image is read away from the app: each chart's title says the run, the legend
+    // says which series (and which compared runs).
+    for (ChartPanel *panel : {view->m_loss, view->m_accuracy}) {
+        m_titles << panel->chart()->title();
+        if (!view->m_runName.isEmpty())
+            panel->chart()->setTitle(QStringLiteral("%1 · %2").arg(panel->chart()->title(), view->m_runName));
+        panel->chart()->layout()->activate();  // laid out now: the grab is made before any event
+    }
+    view->redraw();
+}
+
+MetricsChartView::ExportTitles::~ExportTitles()
+{
+    m_view->m_loss->chart()->setTitle(m_titles.value(0));
+    m_view->m_accuracy->chart()->setTitle(m_titles.value(1));
+    for (ChartPanel *panel : {m_view->m_loss, m_view->m_accuracy})
+        panel->chart()->layout()->activate();
+}
+
 void MetricsChartView::exportPng(const QString &path)
 {
-    redraw();
-    const QImage image = m_chartsSplitter->grab().toImage();
+    QImage image;
+    {
+        const ExportTitles titled(this);
+        image = m_chartsSplitter->grab().toImage();
+    }
+    // PNG text chunks: the runs and series by name, whatever the legend had room for.
+    image.setText(QStringLiteral("Title"), m_runName.isEmpty() ? tr("Training metrics") : tr("Training metrics of %1").arg(m_runName));
+    image.setText(QStringLiteral("Description"), exportDescription());
     // Encoding and writing happen off the GUI thread.
     auto future = QtConcurrent::run([image, path] {
         return image.save(path, "PNG") ? QString() : tr("cannot write %1").arg(path);
@@ -368,7 +448,7 @@ void MetricsChartView::exportPng(const QString &path)
 
 void MetricsChartView::exportSvg(const QString &path)
 {
-    redraw();
+    const ExportTitles titled(this);
     // Painting must happen here; the SVG text goes to memory and is written in a worker.
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
@@ -376,7 +456,8 @@ void MetricsChartView::exportSvg(const QString &path)
     generator.setOutputDevice(&buffer);
     generator.setSize(m_chartsSplitter->size());
     generator.setViewBox(m_chartsSplitter->rect());
-    generator.setTitle(tr("Training metrics"));
+    generator.setTitle(m_runName.isEmpty() ? tr("Training metrics") : tr("Training metrics of %1").arg(m_runName));
+    generator.setDescription(exportDescription());
     QPainter painter(&generator);
     m_chartsSplitter->render(&painter);
     painter.end();
@@ -385,7 +466,7 @@ void MetricsChartView::exportSvg(const QString &path)
 
 void MetricsChartView::exportCsv(const QString &path)
 {
-    writeAsync(path, m_series->toCsv());
+    writeAsync(path, csv());
 }
 
 void MetricsChartView::writeAsync(const QString &path, const QByteArray &data)

@@ -46,6 +46,14 @@ public:
     // Jobs the user may overlay: (id, name). The owner answers comparisonToggled() with
     // addComparison() / removeComparison(), since it fetches the metrics.
     void setComparisonCandidates(const QList<QPair<qint64, QString>> &jobs);
+    // The run shown (a job's name): the legend names it beside compared runs, and exports
+    // carry it.
+    void setRunName(const QString &name);
+    QString runName() const { return m_runName; }
+    // Every record of the run and of the compared runs, a run column first.
+    QByteArray csv() const;
+    // What the exported images show, in words (their metadata): each chart's runs and series.
+    QString exportDescription() const;
     CompareJobsButton *compareButton() const { return m_compare; }
     void addComparison(const ComparedJob &job);  // job.series outlives the comparison
     void removeComparison(qint64 jobId);
@@ -84,6 +92,17 @@ private:
     void chooseExport(const QString &title, const QString &fileName, const QString &filter,
                       void (MetricsChartView::*write)(const QString &));
     void writeAsync(const QString &path, const QByteArray &data);
+    // While an image is made: the charts' titles name the run.
+    class ExportTitles
+    {
+    public:
+        explicit ExportTitles(MetricsChartView *view);
+        ~ExportTitles();
+
+    private:
+        MetricsChartView *m_view;
+        QStringList m_titles;
+    };
     void confirmExport(const QString &path, const QString &error);
 
     MetricSeries *m_series;
@@ -107,6 +126,7 @@ private:
     MetricSeries::XAxis m_xAxis = MetricSeries::XAxis::Step;
     bool m_perRank = false;
     QList<ComparedJob> m_compared;
+    QString m_runName;
     int m_redraws = 0;
     bool m_stale = false;  // data came while another tab was shown
 };

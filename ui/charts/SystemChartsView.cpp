@@ -3,7 +3,9 @@
 #include "ChartPanel.h"
 #include "SystemSeries.h"
 
+#include <QChart>
 #include <QLabel>
+#include <QLegend>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -23,7 +25,12 @@ SystemChartsView::SystemChartsView(SystemSeries *series, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     for (ChartPanel *panel : {m_usage, m_memory, m_network}) {
         panel->setLinesOnly();
-        panel->setXTitle(tr("seconds"));
+        panel->setXTitle(QString());  // its labels say h:mm:ss: the room goes to the plot
+        panel->setXTimeLabels(true);
+        // Short charts side by side: the legend small, so the plot keeps its height.
+        QFont legendFont = panel->chart()->legend()->font();
+        legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+        panel->chart()->legend()->setFont(legendFont);
         splitter->addWidget(panel);
     }
     m_usage->setYLimits(0, 100);
@@ -34,6 +41,8 @@ SystemChartsView::SystemChartsView(SystemSeries *series, QWidget *parent)
     m_memory->setYIncludes(0, 0);
     m_network->setYIncludes(0, 0);
     splitter->setChildrenCollapsible(false);
+    // Short charts cut their labels to "...": they keep this much of a small window.
+    setMinimumHeight(fontMetrics().height() * 16);
     auto *layout = new QVBoxLayout(this);  // the margins of the charts above it
     layout->addWidget(m_summary);
     layout->addWidget(splitter, 1);

@@ -96,7 +96,8 @@ QList<ChartLine> SystemSeries::networkLines() const
     QList<ChartLine> lines;
     for (int n = 0; n < names.size(); ++n) {
         ChartLine rx{tr("%1 received").arg(names.at(n)), {}, ChartLines::rankColor(n)};
-        ChartLine tx{tr("%1 sent").arg(names.at(n)), {}, ChartLines::rankColor(n), Qt::DashLine};
+        // Sent in a colour of its own (and dashed): received and sent cross all the time.
+        ChartLine tx{tr("%1 sent").arg(names.at(n)), {}, ChartLines::sentColor(n), Qt::DashLine};
         const SystemSample *before = nullptr;
         for (const SystemSample &s : m_samples) {
             if (s.node != names.at(n))

@@ -13,6 +13,9 @@ ZoomableChartView::ZoomableChartView(QChart *chart, QWidget *parent) : QChartVie
     setRubberBand(QChartView::RectangleRubberBand);
     setRenderHint(QPainter::Antialiasing);
     setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);  // the readout follows the pointer without a button held
+    setToolTip(tr("Left and Right: the values at the previous or next step. + and -: zoom; "
+                  "Ctrl+arrows: pan; Home or 0: fit the data again"));
 }
 
 void ZoomableChartView::wheelEvent(QWheelEvent *event)
@@ -55,7 +58,27 @@ void ZoomableChartView::mouseMoveEvent(QMouseEvent *event)
         event->accept();
         return;
     }
+    if (event->buttons() == Qt::NoButton) {
+        const QPointF at = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+        if (chart()->plotArea().contains(at))
+            Q_EMIT hovered(chart()->mapToValue(at));
+        else
+            Q_EMIT hoverEnded();
+    }
     QChartView::mouseMoveEvent(event);
+}
+
+void ZoomableChartView::leaveEvent(QEvent *event)
+{
+    Q_EMIT hoverEnded();
+    QChartView::leaveEvent(event);
+}
+
+void ZoomableChartView::focusOutEvent(QFocusEvent *event)
+{
+    if (!underMouse())
+        Q_EMIT hoverEnded();
+    QChartView::focusOutEvent(event);
 }
 
 void ZoomableChartView::mouseReleaseEvent(QMouseEvent *event)
@@ -83,14 +106,29 @@ void ZoomableChartView::mouseDoubleClickEvent(QMouseEvent *event)
 
 void ZoomableChartView::keyPressEvent(QKeyEvent *event)
 {
+    const bool ctrl = event->modifiers().testFlag(Qt::ControlModifier);
     switch (event->key()) {
-    case Qt::Key_Left: chart()->scroll(-20, 0); break;
-    case Qt::Key_Right: chart()->scroll(20, 0); break;
+    case Qt::Key_Left:
+        if (ctrl)
+            chart()->scroll(-20, 0);
+        else
+            Q_EMIT stepRequested(-1);
+        break;
+    case Qt::Key_Right:
+        if (ctrl)
+            chart()->scroll(20, 0);
+        else
+            Q_EMIT stepRequested(1);
+        break;
     case Qt::Key_Up: chart()->scroll(0, 20); break;
     case Qt::Key_Down: chart()->scroll(0, -20); break;
-    case Qt::Key_Plus: chart()->zoomIn(); break;
-    case Qt::Key_Minus: chart()->zoomOut(); break;
-    case Qt::Key_Home: Q_EMIT resetRequested(); break;
+    // "+" is Shift+= on most keyboards: = zooms in as well.
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: chart()->zoomIn(); break;
+    case Qt::Key_Minus:
+    case Qt::Key_Underscore: chart()->zoomOut(); break;
+    case Qt::Key_Home:
+    case Qt::Key_0: Q_EMIT resetRequested(); break;
     default: QChartView::keyPressEvent(event); return;
     }
     event->accept();

@@ -4,8 +4,10 @@
 
 namespace TrainDesk::Ui {
 
-// A chart view the user can zoom (rubber band, wheel) and pan (middle button or Shift and
-// drag, arrow keys); a double click asks for the automatic range back.
+// A chart view the user can zoom (rubber band, wheel, + and -) and pan (middle button or
+// Shift and drag, Ctrl and the arrow keys); a double click, Home or 0 asks for the
+// automatic range back. The mouse over the plot, or Left and Right, ask for the readout of
+// every series at one step (ChartPanel draws it).
 class ZoomableChartView : public QChartView
 {
     Q_OBJECT
@@ -15,6 +17,11 @@ public:
 
 Q_SIGNALS:
     void resetRequested();
+    // The pointer is over the chart at `value` (the axes' units).
+    void hovered(const QPointF &value);
+    void hoverEnded();
+    // Left (-1) or Right (+1): the readout to the previous or next step.
+    void stepRequested(int direction);
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
@@ -23,6 +30,8 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
 
 private:
     bool m_panning = false;

@@ -1,5 +1,7 @@
 #include "Icons.h"
 
+#include "ThemedSvgIconEngine.h"
+
 #include <QFile>
 #include <QHash>
 
@@ -21,8 +23,11 @@ QIcon appIcon(const QString &name)
     // One QIcon per name: models compare icons by cache key.
     static QHash<QString, QIcon> cache;
     auto it = cache.find(name);
-    if (it == cache.end())
-        it = cache.insert(name, QIcon(QStringLiteral(":/traindesk/ui/icons/%1.svg").arg(name)));
+    if (it == cache.end()) {
+        // Drawn for the palette in use when painted: View > Theme changes them at once.
+        QFile file(QStringLiteral(":/traindesk/ui/icons/%1.svg").arg(name));
+        it = cache.insert(name, file.open(QIODevice::ReadOnly) ? QIcon(new ThemedSvgIconEngine(file.readAll())) : QIcon());
+    }
     return *it;
 }
 

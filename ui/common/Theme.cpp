@@ -1,5 +1,7 @@
 #include "Theme.h"
 
+#include "ContrastStyle.h"
+
 #include <QApplication>
 #include <QProcess>
 #include <QSettings>
@@ -28,8 +30,9 @@ const Platform &platform()
 
 void useFusion(bool dark)
 {
-    if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive) != 0)
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    // Fusion, with check boxes that show on a dark palette (ContrastStyle).
+    if (!qobject_cast<ContrastStyle *>(QApplication::style()))
+        QApplication::setStyle(new ContrastStyle);
     QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
 }
 
@@ -80,7 +83,9 @@ QPalette darkPalette()
     // Fusion's dark colours as KDE's Breeze Dark and Qt Creator's dark theme choose them.
     QPalette p;
     const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
-    const QColor disabledText(0x80, 0x80, 0x80), highlight(0x3d, 0x7a, 0xd6);
+    // Placeholder and disabled text, and white on the selection, at 4.5:1 or more
+    // (tests/ui/tst_contrast).
+    const QColor disabledText(0x96, 0x96, 0x96), highlight(0x33, 0x6f, 0xcc);
     p.setColor(QPalette::Window, window);
     p.setColor(QPalette::WindowText, text);
     p.setColor(QPalette::Base, base);

@@ -1,4 +1,5 @@
 #include "DataSetsDialog.h"
+#include "common/ScreenFit.h"
 
 #include "DataSetFetchBar.h"
 #include "DataSetTexts.h"
@@ -54,7 +55,7 @@ DataSetsDialog::DataSetsDialog(const QString &databasePath, const Share &share, 
     layout->addWidget(m_problem);
     layout->addWidget(m_bar);
     layout->addWidget(close);
-    resize(820, 380);
+    ScreenFit::resizeWithin(this, {820, 380});
 
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QTreeWidget::currentItemChanged, this, [this] { m_bar->setChoice(m_share, selectedName()); });

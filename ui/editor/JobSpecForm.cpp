@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -299,8 +300,15 @@ void JobSpecForm::refresh()
     setTextIfChanged(m_script, settings.value(QLatin1String("pythonScriptFilePath")).toString());
     setTextIfChanged(m_arguments, settings.value(QLatin1String("commandLineArgs")).toString());
     const int processes = settings.value(QLatin1String("processCount")).toInt(0);
-    if (m_processCount->value() != processes)
-        m_processCount->setValue(processes);
+    // 0 stands for "no processCount" (one per node); a processCount the checker refuses
+    // (0, negative, not a number) says so instead of looking like that default.
+    const QJsonValue given = settings.value(QLatin1String("processCount"));
+    const bool refused = !given.isUndefined() && processes <= 0;
+    m_processCount->setSpecialValueText(
+        refused ? tr("%1: not allowed, at least 1").arg(QString::fromUtf8(QJsonDocument(QJsonArray{given}).toJson(QJsonDocument::Compact)).mid(1).chopped(1))
+                : tr("one per node"));
+    if (m_processCount->value() != std::max(0, processes))
+        m_processCount->setValue(std::max(0, processes));
     m_form->setRowVisible(m_commandLine, known && commandKind);
     m_form->setRowVisible(m_script, known && !commandKind);
     m_form->setRowVisible(m_arguments, known && !commandKind);

@@ -1,4 +1,5 @@
 #include "HelpDialogs.h"
+#include "common/ScreenFit.h"
 
 #include <QAction>
 #include <QDialog>
@@ -25,7 +26,7 @@ QDialog *framed(QWidget *parent, const QString &title, QWidget *content, const Q
     content->setParent(dialog);
     layout->addWidget(content, 1);
     layout->addWidget(buttons);
-    dialog->resize(size);
+    ScreenFit::resizeWithin(dialog, size);
     dialog->show();
     return dialog;
 }
@@ -35,6 +36,9 @@ const QList<QPair<QString, QString>> &viewKeys()
 {
     static const QList<QPair<QString, QString>> keys{
         {QObject::tr("Del (a share's files)"), QObject::tr("Delete the selected files (asks first)")},
+        {QObject::tr("Enter, Backspace (a share's files)"), QObject::tr("Open the folder, go to the folder above")},
+        {QObject::tr("Left, Right (a chart)"), QObject::tr("The value of every series at the previous, next step")},
+        {QObject::tr("+, -, Ctrl+arrows, Home (a chart)"), QObject::tr("Zoom in, zoom out, pan, fit the data again")},
         {QObject::tr("Enter, Shift+Enter (log's Find)"), QObject::tr("Next, previous match in the log")},
         {QObject::tr("Ctrl+click, Shift+click (runs)"), QObject::tr("Choose several jobs: their charts overlaid")},
     };

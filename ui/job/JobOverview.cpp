@@ -19,6 +19,9 @@ JobOverview::JobOverview(QWidget *parent) : QWidget(parent), m_form(new QFormLay
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_name = addRow(tr("Job:"));
     m_state = addRow(tr("State:"));
+    m_waiting = addRow(tr("Waiting:"));
+    m_waiting->setObjectName(QStringLiteral("waitReason"));
+    m_form->setRowVisible(m_waiting, false);
     m_experiment = addRow(tr("Experiment:"));
     m_cluster = addRow(tr("Cluster:"));
     m_nodes = addRow(tr("Nodes:"));
@@ -36,9 +39,9 @@ JobOverview::JobOverview(QWidget *parent) : QWidget(parent), m_form(new QFormLay
     m_name->setFont(bold);
     m_state->setFont(bold);
 
-    m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start job"), this);
+    m_start = new QPushButton(appIcon(QStringLiteral("start")), tr("Start job"), this);
     m_start->setObjectName(QStringLiteral("startJobButton"));
-    m_terminate = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Terminate"), this);
+    m_terminate = new QPushButton(appIcon(QStringLiteral("terminate")), tr("Terminate"), this);
     m_terminate->setObjectName(QStringLiteral("terminateJobButton"));
     m_clone = new QPushButton(appIcon(QStringLiteral("clone")), tr("C&lone…"), this);
     m_clone->setObjectName(QStringLiteral("cloneJobButton"));
@@ -123,6 +126,17 @@ void JobOverview::setJob(const Job &job, const QString &experiment, const QStrin
 QString JobOverview::stateText() const
 {
     return m_state->text();
+}
+
+void JobOverview::setWaitReason(const QString &reason)
+{
+    m_waiting->setText(reason);
+    m_form->setRowVisible(m_waiting, !reason.isEmpty());
+}
+
+QString JobOverview::waitReason() const
+{
+    return m_waiting->text();
 }
 
 void JobOverview::updateDuration()

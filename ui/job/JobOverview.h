@@ -22,6 +22,9 @@ public:
 
     void setJob(const Job &job, const QString &experiment, const QString &cluster);
     QString stateText() const;
+    // Why a queued job waits (QueueReason); empty hides the row.
+    void setWaitReason(const QString &reason);
+    QString waitReason() const;
 
     // What the job runs, read from its job.json (empty when it cannot be told).
     static QString commandOf(const QByteArray &spec);
@@ -38,7 +41,7 @@ private:
     Job m_job;
     QFormLayout *m_form;
     QLabel *m_name, *m_experiment, *m_cluster, *m_state, *m_created, *m_started, *m_ended, *m_duration,
-        *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors;
+        *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors, *m_waiting;
     QPushButton *m_start;
     QPushButton *m_terminate;
     QPushButton *m_clone;

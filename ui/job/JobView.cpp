@@ -1,6 +1,7 @@
 #include "JobView.h"
 
 #include "JobOverview.h"
+#include "QueueReason.h"
 #include "charts/MetricSeries.h"
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricsChartView.h"
@@ -83,6 +84,7 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     // watching it again brings its metrics and system samples whole).
     m_jobId = jobId;
     m_feed->setMainJob(jobId);
+    m_charts->setRunName(job ? job->name : QString());
     if (job)
         updateComparisonCandidates(snapshot, *job);
     else
@@ -95,6 +97,7 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     const ResourceSnapshot::ExperimentEntry *exp = snapshot.findExperiment(job->experimentId);
     const ResourceSnapshot::ClusterEntry *cluster = snapshot.findCluster(job->clusterId);
     m_overview->setJob(*job, exp ? exp->experiment.name : QString(), cluster ? cluster->cluster.name : QString());
+    m_overview->setWaitReason(queueReason(snapshot, *job));
     m_logs->setJob(job->jobDir.isEmpty() ? 0 : jobId, isFinished(job->state), job->rankNodes);
     m_files->setJob(job->jobDir.isEmpty() ? 0 : jobId, !isFinished(job->state));
 }

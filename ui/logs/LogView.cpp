@@ -24,6 +24,8 @@ namespace {
 const QString stdoutFile = QStringLiteral("stdouterr/stdout.txt");
 const QString stderrFile = QStringLiteral("stdouterr/stderr.txt");
 constexpr int maxHighlights = 2000;
+const QColor searchMatchBackground(0xff, 0xe0, 0x66);
+const QColor searchMatchText(0x1a, 0x1a, 0x1a);
 
 // "0-1, 4": runs of consecutive ranks.
 QString rankRanges(const QList<int> &ranks)
@@ -157,7 +159,16 @@ void LogView::setJob(qint64 jobId, bool finished, const QStringList &rankNodes)
     if (jobId) {
         showFile(stdoutFile);
         m_backend->listJobFiles(jobId);
+        return;
     }
+    // No job, or one that has not started (no directory yet): nothing of another job's
+    // log may stay on screen.
+    m_buffer.clear();
+    m_pending.clear();
+    m_skipped = 0;
+    m_text->clear();
+    m_notice->setVisible(false);
+    updateRanks();
 }
 
 void LogView::showFile(const QString &file)
@@ -406,7 +417,9 @@ void LogView::highlightMatches()
     QList<QTextEdit::ExtraSelection> selections;
     if (!text.isEmpty()) {
         QTextCharFormat format;
-        format.setBackground(QColor(0xff, 0xe0, 0x66));
+        // The text's own colour too: a dark theme's light text on yellow cannot be read.
+        format.setBackground(searchMatchBackground);
+        format.setForeground(searchMatchText);
         QTextCursor cursor(m_text->document());
         while (selections.size() < maxHighlights) {
             cursor = m_text->document()->find(text, cursor);

@@ -1,7 +1,10 @@
 #include "RunsTableModel.h"
 
+#include "charts/ChartLines.h"
 #include "common/StateStyle.h"
 
+#include <QIcon>
+#include <QPixmap>
 #include <QSet>
 
 namespace TrainDesk::Ui {
@@ -51,6 +54,56 @@ void RunsTableModel::setSummaries(const RunSummaries &summaries)
 {
     m_summaries = summaries;
     rebuild();
+}
+
+void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
+{
+    if (notes.size() == m_notes.size()) {
+        bool same = true;
+        for (auto it = notes.cbegin(); same && it != notes.cend(); ++it) {
+            const RunNote mine = m_notes.value(it.key());
+            same = mine.tags == it->tags && mine.note == it->note && m_notes.contains(it.key());
+        }
+        if (same)
+            return;
+    }
+    m_notes = notes;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
+}
+
+void RunsTableModel::setMainJob(qint64 jobId)
+{
+    if (jobId == m_mainJob)
+        return;
+    m_mainJob = jobId;
+    if (!m_rows.isEmpty())
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+}
+
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && (index.column() == TagsColumn || index.column() == NoteColumn))
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!index.isValid() || role != Qt::EditRole || index.row() >= m_rows.size()
+        || (index.column() != TagsColumn && index.column() != NoteColumn))
+        return false;
+    const qint64 id = m_rows.at(index.row()).job.id;
+    RunNote note = m_notes.value(id);
+    if (index.column() == TagsColumn)
+        note.tags = RunNotes::parseTags(value.toString());
+    else
+        note.note = value.toString().trimmed();
+    m_notes.insert(id, note);  // shown at once; the owner stores it
+    Q_EMIT dataChanged(index, index);
+    Q_EMIT noteEdited(id, note);
+    return true;
 }
 
 void RunsTableModel::rebuild()
@@ -131,7 +184,7 @@ int RunsTableModel::rowOf(qint64 jobId) const
 
 QString RunsTableModel::keyOf(int column) const
 {
-    static const char *const fixed[] = {"job", "experiment", "state", "cluster", "nodes", "started", "duration"};
+    static const char *const fixed[] = {"job", "experiment", "state", "cluster", "nodes", "started", "duration", "tag", "note"};
     if (column >= 0 && column < FixedColumns)
         return QLatin1String(fixed[column]);
     const int extra = column - FixedColumns;
@@ -139,6 +192,12 @@ QString RunsTableModel::keyOf(int column) const
         return {};
     const ExtraColumn &c = m_extra.at(extra);
     return c.kind == ExtraColumn::Best ? QStringLiteral("best_") + c.name : c.name;
+}
+
+bool RunsTableModel::isMetricColumn(int column) const
+{
+    const int extra = column - FixedColumns;
+    return extra >= 0 && extra < m_extra.size() && m_extra.at(extra).kind != ExtraColumn::Parameter;
 }
 
 int RunsTableModel::columnOfKey(const QString &key) const
@@ -192,6 +251,8 @@ QVariant RunsTableModel::cell(const Row &row, int column, bool forSort) const
             return seconds;
         return seconds < 0 ? QString() : formatDuration(seconds);
     }
+    case TagsColumn: return m_notes.value(job.id).tags.join(QStringLiteral(", "));
+    case NoteColumn: return m_notes.value(job.id).note;
     default: break;
     }
     const ExtraColumn &extra = m_extra.at(column - FixedColumns);
@@ -215,10 +276,14 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &row = m_rows.at(index.row());
     switch (role) {
-    case Qt::DisplayRole: return cell(row, index.column(), false);
+    case Qt::DisplayRole:
+    case Qt::EditRole: return cell(row, index.column(), false);
     case SortRole: return cell(row, index.column(), true);
     case JobIdRole: return row.job.id;
     case Qt::DecorationRole:
+        // The run's colour in the overlaid charts, the same in every view.
+        if (index.column() == JobColumn)
+            return ChartLines::runColor(row.job.id);
         return index.column() == StateColumn ? QVariant(stateIcon(jobStateColor(row.job))) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == StateColumn && !row.job.errors.isEmpty())
@@ -233,11 +298,33 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+    if (orientation == Qt::Vertical) {
+        // The job's name beside its row: the view shows it as a column that stays in view
+        // while the others scroll.
+        if (section < 0 || section >= m_rows.size())
+            return {};
+        const Row &row = m_rows.at(section);
+        switch (role) {
+        case Qt::DisplayRole: return row.job.name;
+        case Qt::DecorationRole: {
+            // A header draws icons, not colours: a swatch of the run's colour.
+            QPixmap swatch(10, 10);
+            swatch.fill(row.job.id == m_mainJob ? ChartLines::mainRunColor() : ChartLines::runColor(row.job.id));
+            return QIcon(swatch);
+        }
+        case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));
+        case Qt::TextAlignmentRole: return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        default: return {};
+        }
+    }
+    if (section < 0 || section >= columnCount())
         return {};
     if (role == KeyRole)
         return keyOf(section);
     if (role == Qt::ToolTipRole) {
+        if (section == TagsColumn || section == NoteColumn)
+            return tr("Your own words on the run (F2 or click a chosen cell to edit; tags separated by commas). "
+                      "Filter with %1:text").arg(keyOf(section));
         if (section < FixedColumns)
             return tr("Filter with %1:text").arg(keyOf(section));
         const ExtraColumn &c = m_extra.at(section - FixedColumns);
@@ -258,6 +345,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     case ShapeColumn: return tr("Nodes × proc.");
     case StartedColumn: return tr("Started");
     case DurationColumn: return tr("Duration");
+    case TagsColumn: return tr("Tags");
+    case NoteColumn: return tr("Note");
     default: break;
     }
     const ExtraColumn &c = m_extra.at(section - FixedColumns);

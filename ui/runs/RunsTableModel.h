@@ -3,6 +3,7 @@
 #include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "session/ResourceSnapshot.h"
+#include "store/RunNotes.h"
 
 #include <QAbstractTableModel>
 
@@ -19,7 +20,7 @@ class RunsTableModel : public QAbstractTableModel
 
 public:
     enum Column { JobColumn, ExperimentColumn, StateColumn, ClusterColumn, ShapeColumn, StartedColumn,
-                  DurationColumn, FixedColumns };
+                  DurationColumn, TagsColumn, NoteColumn, FixedColumns };
     enum Role { SortRole = Qt::UserRole + 1, JobIdRole, KeyRole };
 
     explicit RunsTableModel(QObject *parent = nullptr);
@@ -28,11 +29,20 @@ public:
     void setScope(qint64 workspaceId, qint64 experimentId);
     void setSnapshot(const ResourceSnapshot &snapshot);
     void setSummaries(const RunSummaries &summaries);
+    // The user's tags and notes (store/RunNotes), by job id; edited in the Tags and Note
+    // cells, which ask for the change with noteEdited().
+    void setNotes(const QHash<qint64, RunNote> &notes);
+    RunNote noteOf(qint64 jobId) const { return m_notes.value(jobId); }
+    // The run drawn in full below the table: its swatch is the shown run's blue, the others'
+    // their own colour (ChartLines::runColor), as the charts draw them.
+    void setMainJob(qint64 jobId);
     QList<qint64> jobIds() const;
     int rowOf(qint64 jobId) const;
     // The column a filter names: "state", "epochs", "val_acc" (last), "best_val_acc"; -1.
     int columnOfKey(const QString &key) const;
     QString keyOf(int column) const;
+    // A metric's last or best value (not a setting nor a fixed column).
+    bool isMetricColumn(int column) const;
     // Every row and column as CSV (RFC 4180 quoting), header first.
     QByteArray toCsv() const;
 
@@ -40,6 +50,12 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+
+Q_SIGNALS:
+    // The user changed a run's tags or note: the owner stores it, then setNotes() again.
+    void noteEdited(qint64 jobId, const TrainDesk::RunNote &note);
 
 private:
     struct Row
@@ -61,6 +77,8 @@ private:
 
     ResourceSnapshot m_snapshot;
     RunSummaries m_summaries;
+    QHash<qint64, RunNote> m_notes;
+    qint64 m_mainJob = 0;
     qint64 m_workspaceId = 0;
     qint64 m_experimentId = 0;
     QList<Row> m_rows;

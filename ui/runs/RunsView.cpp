@@ -1,15 +1,21 @@
 #include "RunsView.h"
 
 #include "RunsFilterModel.h"
+#include "RunsGroupModel.h"
 #include "RunsTableModel.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
+#include "common/DataPaths.h"
 #include "common/StateStyle.h"
 #include "session/Backend.h"
 
+#include <QComboBox>
 #include <QFileDialog>
+#include <QMenu>
+#include <QSettings>
+#include <QToolButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,8 +23,10 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace TrainDesk::Ui {
 
@@ -43,8 +51,15 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
       m_charts(new MetricsChartView(m_series, this)),
       m_status(new QLabel(this)),
       m_summaryTimer(new QTimer(this)),
-      m_feed(new JobMetricsFeed(backend, m_series, m_charts, this))
+      m_feed(new JobMetricsFeed(backend, m_series, m_charts, this)),
+      m_columns(new QToolButton(this)),
+      m_hidden(QSettings().value(QStringLiteral("Runs/hiddenColumns")).toStringList()),
+      m_groupBy(new QComboBox(this)),
+      m_groups(new RunsGroupModel(m_model, m_filter, this)),
+      m_groupTable(new QTableView(this)),
+      m_notesPool(new QThreadPool(this))
 {
+    m_notesPool->setMaxThreadCount(1);
     m_table->setObjectName(QStringLiteral("runsTable"));
     m_filterEdit->setObjectName(QStringLiteral("runsFilter"));
     m_filterEdit->setPlaceholderText(tr("Filter: text, state:failed, epochs=5, val_acc>0.7, best_loss<0.5"));
@@ -58,8 +73,36 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setAlternatingRowColors(true);
+    // Tags and notes are edited in place (F2, or a click on a chosen cell); a double click
+    // opens the job.
+    m_table->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
     m_table->setWordWrap(false);
-    m_table->verticalHeader()->setVisible(false);
+    // The job's name is the vertical header: it stays in view however far the metric and
+    // setting columns scroll (the Job column itself is hidden).
+    m_table->verticalHeader()->setVisible(true);
+    m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_table->verticalHeader()->setMaximumWidth(280);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setObjectName(QStringLiteral("runsJobHeader"));
+    m_table->setColumnHidden(RunsTableModel::JobColumn, true);
+    m_columns->setText(tr("C&olumns"));
+    m_columns->setObjectName(QStringLiteral("runsColumns"));
+    m_columns->setPopupMode(QToolButton::InstantPopup);
+    m_columns->setToolTip(tr("Choose the columns: any setting, any metric's last or best value (the job stays at the left)"));
+    m_columns->setMenu(new QMenu(m_columns));
+    connect(m_columns->menu(), &QMenu::aboutToShow, this, &RunsView::fillColumnsMenu);
+    m_groupBy->setObjectName(QStringLiteral("runsGroupBy"));
+    // The bar fits a 1024-pixel window beside the tree: the box as wide as a short setting.
+    m_groupBy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_groupBy->setMinimumContentsLength(9);
+    m_filterEdit->setMinimumWidth(160);
+    m_groupBy->setToolTip(tr("Group the runs shown by a setting or column: each metric's mean ± spread per group"));
+    m_groupTable->setObjectName(QStringLiteral("runsGroups"));
+    m_groupTable->setModel(m_groups);
+    m_groupTable->verticalHeader()->setVisible(false);
+    m_groupTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_groupTable->setVisible(false);
+    m_groupTable->setMaximumHeight(160);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_chartHint->setText(tr("Choose jobs in the table (Ctrl or Shift + click for several) to overlay their charts."));
@@ -74,11 +117,17 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     bar->addWidget(filterLabel);
     bar->addWidget(m_filterEdit, 1);
     bar->addWidget(m_count);
+    auto *groupLabel = new QLabel(tr("&Group by:"), this);
+    groupLabel->setBuddy(m_groupBy);
+    bar->addWidget(groupLabel);
+    bar->addWidget(m_groupBy);
+    bar->addWidget(m_columns);
     bar->addWidget(m_export);
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addLayout(bar);
+    topLayout->addWidget(m_groupTable);
     topLayout->addWidget(m_table, 1);
     topLayout->addWidget(m_status);
     auto *bottom = new QWidget(this);
@@ -135,8 +184,25 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
         const QList<qint64> chosen = m_restoring;
         m_restoring.clear();
         chooseJobs(chosen);
+        applyHiddenColumns();
+        updateGroupChoices();
         updateStatus();
     });
+    connect(m_model, &RunsTableModel::noteEdited, this, [this](qint64 jobId, const RunNote &note) {
+        // Off the GUI thread, as every database access of the window. A read started before
+        // this edit would bring back the old words: its answer is dropped.
+        ++m_notesRead;
+        const QString path = DataPaths::databasePath();
+        QtConcurrent::run(m_notesPool, [path, jobId, note] { return RunNotes::write(path, jobId, note); })
+            .then(this, [this](const VoidResult &written) {
+                if (!written)
+                    m_status->setText(written.error());
+                readNotes();
+            });
+    });
+    connect(m_groupBy, &QComboBox::activated, this, [this] { setGroupBy(m_groupBy->currentData().toString()); });
+    updateGroupChoices();
+    applyHiddenColumns();
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateStatus);
     updateStatus();
@@ -155,7 +221,7 @@ void RunsView::showScope(qint64 workspaceId, qint64 experimentId)
     m_model->setScope(workspaceId, experimentId);
     m_model->setSnapshot(m_backend->snapshot());
     // One experiment's table needs no experiment column.
-    m_table->setColumnHidden(RunsTableModel::ExperimentColumn, experimentId != 0);
+    applyHiddenColumns();
     if (switched)
         requestSummaries();
     else if (!m_summaryTimer->isActive())
@@ -163,11 +229,88 @@ void RunsView::showScope(qint64 workspaceId, qint64 experimentId)
     updateStatus();
 }
 
+void RunsView::applyHiddenColumns()
+{
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        if (c == RunsTableModel::JobColumn)
+            continue;  // the vertical header shows it
+        const bool hidden = m_hidden.contains(m_model->keyOf(c), Qt::CaseInsensitive)
+            || (c == RunsTableModel::ExperimentColumn && m_experimentId != 0);  // one experiment: no need
+        m_table->setColumnHidden(c, hidden);
+    }
+}
+
+void RunsView::setColumnShown(const QString &key, bool shown)
+{
+    m_hidden.removeAll(key);
+    if (!shown)
+        m_hidden.append(key);
+    QSettings().setValue(QStringLiteral("Runs/hiddenColumns"), m_hidden);
+    applyHiddenColumns();
+}
+
+void RunsView::fillColumnsMenu()
+{
+    QMenu *menu = m_columns->menu();
+    menu->clear();
+    menu->addAction(tr("Show all"), this, [this] {
+        m_hidden.clear();
+        QSettings().remove(QStringLiteral("Runs/hiddenColumns"));
+        applyHiddenColumns();
+    });
+    menu->addSeparator();
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        if (c == RunsTableModel::JobColumn || (c == RunsTableModel::ExperimentColumn && m_experimentId != 0))
+            continue;
+        const QString key = m_model->keyOf(c);
+        QAction *action = menu->addAction(m_model->headerData(c, Qt::Horizontal).toString());
+        action->setCheckable(true);
+        action->setChecked(!m_hidden.contains(key, Qt::CaseInsensitive));
+        action->setData(key);
+        connect(action, &QAction::toggled, this, [this, key](bool on) { setColumnShown(key, on); });
+    }
+}
+
+void RunsView::updateGroupChoices()
+{
+    // The columns runs can share a value in: the settings, the tags, the state, the cluster.
+    const QString current = m_groups->groupKey();
+    m_groupBy->clear();
+    m_groupBy->addItem(tr("(nothing)"), QString());
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        if (c == RunsTableModel::JobColumn || c == RunsTableModel::StartedColumn || c == RunsTableModel::DurationColumn
+            || c == RunsTableModel::NoteColumn || m_model->isMetricColumn(c))
+            continue;
+        m_groupBy->addItem(m_model->headerData(c, Qt::Horizontal).toString(), m_model->keyOf(c));
+    }
+    m_groupBy->setCurrentIndex(std::max(0, m_groupBy->findData(current)));
+}
+
+void RunsView::setGroupBy(const QString &key)
+{
+    m_groups->setGroupKey(key);
+    m_groupBy->setCurrentIndex(std::max(0, m_groupBy->findData(key)));
+    m_groupTable->setVisible(!key.isEmpty());
+}
+
+void RunsView::readNotes()
+{
+    const int request = ++m_notesRead;
+    const QString path = DataPaths::databasePath();
+    const QList<qint64> ids = m_model->jobIds();
+    QtConcurrent::run(m_notesPool, [path, ids] { return RunNotes::read(path, ids); })
+        .then(this, [this, request](const QHash<qint64, RunNote> &notes) {
+            if (request == m_notesRead)
+                m_model->setNotes(notes);
+        });
+}
+
 void RunsView::requestSummaries()
 {
     m_summaryTimer->stop();
     if (!m_workspaceId)
         return;
+    readNotes();
     m_summaryRequest = m_backend->readRunSummaries(m_model->jobIds());
     // Metrics arrive without a new snapshot while jobs run: look again while one does.
     const ResourceSnapshot &snapshot = m_backend->snapshot();
@@ -211,8 +354,11 @@ void RunsView::updateChosen()
 
     const qint64 main = chosen.value(0);
     m_feed->setMainJob(main);  // drawn in full; the others overlaid below
+    m_model->setMainJob(main);
     QList<QPair<qint64, QString>> others;
     const ResourceSnapshot &snapshot = m_backend->snapshot();
+    const Job *mainJob = snapshot.findJob(main);
+    m_charts->setRunName(mainJob ? mainJob->name : QString());
     for (qint64 id : chosen.mid(1)) {
         const Job *job = snapshot.findJob(id);
         others.append({id, job ? job->name : QString::number(id)});

@@ -2,11 +2,14 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
+class QToolButton;
 class QPushButton;
 class QSplitter;
 class QTableView;
+class QThreadPool;
 class QTimer;
 
 namespace TrainDesk {
@@ -19,6 +22,7 @@ class JobMetricsFeed;
 class MetricSeries;
 class MetricsChartView;
 class RunsFilterModel;
+class RunsGroupModel;
 class RunsTableModel;
 
 // The runs of an experiment or a workspace side by side: the table (RunsTableModel, sorted
@@ -44,6 +48,13 @@ public:
     RunsTableModel *model() const { return m_model; }
     RunsFilterModel *filterModel() const { return m_filter; }
     QTableView *table() const { return m_table; }
+    // Columns the user hid with the Columns menu (by key, remembered).
+    QStringList hiddenColumns() const { return m_hidden; }
+    void setColumnShown(const QString &key, bool shown);
+    // Groups of the shown runs by a column's value, with each metric's mean and spread.
+    void setGroupBy(const QString &key);
+    RunsGroupModel *groupModel() const { return m_groups; }
+    QTableView *groupTable() const { return m_groupTable; }
     QLineEdit *filterEdit() const { return m_filterEdit; }
     MetricsChartView *charts() const { return m_charts; }
     MetricSeries *series() const { return m_series; }
@@ -57,6 +68,10 @@ private:
     void requestSummaries();
     void updateChosen();
     void updateStatus();
+    void applyHiddenColumns();
+    void fillColumnsMenu();
+    void updateGroupChoices();
+    void readNotes();
 
     Backend *m_backend;
     RunsTableModel *m_model;
@@ -79,6 +94,13 @@ private:
     QList<qint64> m_chosen;  // in the table's order; the first is drawn in full
     JobMetricsFeed *m_feed;
     QList<qint64> m_restoring;  // the chosen jobs, chosen again after a model reset
+    QToolButton *m_columns;
+    QStringList m_hidden;
+    QComboBox *m_groupBy;
+    RunsGroupModel *m_groups;
+    QTableView *m_groupTable;
+    int m_notesRead = 0;  // the newest read of the notes: older answers are dropped
+    QThreadPool *m_notesPool;  // one thread: notes are written and read in the order asked
 };
 
 } // namespace TrainDesk::Ui

@@ -115,6 +115,9 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
     layout->addLayout(progressRow);
     layout->addLayout(statusRow);
 
+    // Backspace: the folder above, as file managers do.
+    auto *upKey = new QShortcut(QKeySequence(Qt::Key_Backspace), m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(upKey, &QShortcut::activated, m_up, &QPushButton::click);
     auto *deleteKey = new QShortcut(QKeySequence::Delete, m_view, nullptr, nullptr, Qt::WidgetShortcut);
     connect(deleteKey, &QShortcut::activated, this, &ShareBrowser::deleteSelected);
     connect(m_up, &QPushButton::clicked, this, [this] {
@@ -151,7 +154,8 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
     connect(m_openDownloads, &QPushButton::clicked, this, [this] {
         QDesktopServices::openUrl(QUrl::fromLocalFile(m_downloadFolder));
     });
-    connect(m_view, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
+    // Activated: a double click, or Enter from the keyboard.
+    connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
         if (index.data(ShareFilesModel::IsFolderRole).toBool())
             openFolder(pathOf(index.siblingAtColumn(ShareFilesModel::NameColumn).data().toString()));
     });

@@ -1,4 +1,5 @@
 #include "NewJobWizard.h"
+#include "common/ScreenFit.h"
 
 #include "JobDataPage.h"
 #include "JobEditPage.h"
@@ -31,7 +32,7 @@ NewJobWizard::NewJobWizard(Backend *backend, QWidget *parent)
     setPage(DataPageId, m_data);
     setOption(QWizard::NoBackButtonOnStartPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
-    resize(1200, 780);
+    ScreenFit::resizeWithin(this, {1200, 780});  // Submit stays on a 1024x700 screen
     connect(m_backend, &Backend::requestFinished, this, &NewJobWizard::onRequestFinished);
     connect(this, &QWizard::currentIdChanged, this, [this](int id) {
         if (id == TargetPageId)
@@ -149,6 +150,7 @@ void NewJobWizard::submit()
     request.cluster = m_target->clusterName();
     request.spec = m_edit->editor()->text();
     request.draft = m_target->draft();
+    m_savedAsDraft = request.draft;
     request.noContainer = m_edit->editor()->runWithoutContainer();
     m_edit->setBusy(true, request.draft ? tr("Saving the draft…") : tr("Submitting…"));
     m_request = m_backend->submitJob(request);

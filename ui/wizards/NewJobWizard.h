@@ -39,6 +39,8 @@ public:
     JobEditPage *editPage() const { return m_edit; }
     JobDataPage *dataPage() const { return m_data; }
     qint64 submittedJobId() const { return m_jobId; }
+    // Whether Finish saved a draft (nothing queued) rather than submitting the job.
+    bool savedAsDraft() const { return m_savedAsDraft; }
 
     // The chosen template's data set (empty: none, or not a template).
     QString templateDataSet() const;
@@ -67,6 +69,7 @@ private:
     bool m_fetchingBeforeSubmit = false;
     int m_request = 0;
     qint64 m_jobId = 0;
+    bool m_savedAsDraft = false;
 };
 
 } // namespace TrainDesk::Ui

@@ -1,4 +1,5 @@
 #include "ShareWizard.h"
+#include "common/ScreenFit.h"
 
 #include "SharePage.h"
 #include "UploadPage.h"
@@ -16,7 +17,7 @@ ShareWizard::ShareWizard(Backend *backend, QWidget *parent)
     setPage(SharePageId, m_share);
     setPage(UploadPageId, m_upload);
     setOption(QWizard::NoBackButtonOnStartPage);
-    resize(680, 480);
+    ScreenFit::resizeWithin(this, {680, 480});
     connect(this, &QWizard::accepted, this, [this] {
         const QString folder = m_upload->uploadedFolder();
         Q_EMIT finishedWith(folder.isEmpty() ? ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Share, m_share->shareId())

@@ -1,4 +1,5 @@
 #include "WorkspaceWizard.h"
+#include "common/ScreenFit.h"
 
 #include "common/Icons.h"
 #include "session/Backend.h"
@@ -95,7 +96,7 @@ WorkspaceWizard::WorkspaceWizard(Backend *backend, Mode mode, QWidget *parent)
     connect(m_experimentName, &QLineEdit::textChanged, this, &WorkspaceWizard::check);
     connect(m_backend, &Backend::requestFinished, this, &WorkspaceWizard::onRequestFinished);
     check();
-    resize(560, 360);
+    ScreenFit::resizeWithin(this, {560, 360});
 }
 
 void WorkspaceWizard::fillWorkspaces()

@@ -73,6 +73,19 @@ ClusterNamePage::ClusterNamePage(const QStringList &workspaces, QWidget *parent)
     revalidate();
 }
 
+void ClusterNamePage::initializePage()
+{
+    m_name->setFocus();
+}
+
+void ClusterNamePage::showEvent(QShowEvent *event)
+{
+    QWizardPage::showEvent(event);
+    // QWizard gives the focus to the page's first child (the workspace box) as it shows it.
+    if (m_name->text().isEmpty())
+        m_name->setFocus();
+}
+
 void ClusterNamePage::setWorkspace(const QString &workspace)
 {
     m_workspace->setCurrentText(workspace);

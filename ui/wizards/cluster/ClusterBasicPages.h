@@ -26,6 +26,11 @@ public:
 
     bool isComplete() const override;
     int nextId() const override;
+    // The name field takes the first keys typed (the workspace is chosen already).
+    void initializePage() override;
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     QString problem() const;

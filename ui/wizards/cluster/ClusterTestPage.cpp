@@ -137,6 +137,10 @@ void ClusterTestPage::askHostKey(int questionId, const HostKeyQuestion &question
     auto *prompt = new HostKeyPrompt(question);
     m_prompts.insert(key, prompt);
     m_hostKeyLayout->addWidget(prompt);
+    // In the order they are seen: the question's Accept and Reject, then Stop below them
+    // (the prompt, made later, came after Stop).
+    if (auto *reject = prompt->findChild<QPushButton *>(QStringLiteral("rejectHostKey")))
+        QWidget::setTabOrder(reject, m_cancel);
     connect(prompt, &HostKeyPrompt::answered, this, [this, key, prompt, question](bool yes) {
         if (yes)
             m_wizard->acceptedHostKeys().insert(key);

@@ -32,12 +32,14 @@ public:
     bool isComplete() const override;
 
     bool isRunning() const { return m_requestId != 0; }
+    // A new host key to accept or reject: a prompt above the checks (the worker's
+    // question; tests ask it directly).
+    void askHostKey(int questionId, const HostKeyQuestion &question);
 
 private:
     void run();
     void cancel();
     void addCheck(const ProbeCheck &check);
-    void askHostKey(int questionId, const HostKeyQuestion &question);
     void finish(bool passed, const QString &error);
 
     ClusterWizard *m_wizard;

@@ -1,4 +1,5 @@
 #include "ClusterWizard.h"
+#include "common/ScreenFit.h"
 
 #include "ClusterBasicPages.h"
 #include "ClusterSlurmPage.h"
@@ -32,7 +33,7 @@ ClusterWizard::ClusterWizard(const QString &databasePath, const QStringList &wor
     // 120 average characters by 40 lines of the dialog's font (about 860 x 680 at 10 pt),
     // within 1280 x 800.
     const QFontMetrics metrics(font());
-    resize(sizeHint().expandedTo(QSize(metrics.averageCharWidth() * 120, metrics.lineSpacing() * 40)));
+    ScreenFit::resizeWithin(this, sizeHint().expandedTo(QSize(metrics.averageCharWidth() * 120, metrics.lineSpacing() * 40)));
 }
 
 ClusterWizard::~ClusterWizard()

@@ -14,8 +14,8 @@ HostKeyPrompt::HostKeyPrompt(const HostKeyQuestion &question, QWidget *parent)
       m_nodes{question.nodeName},
       m_text(new QLabel(this)),
       m_fingerprint(new QLabel(question.fingerprint, this)),
-      m_accept(new QPushButton(tr("Accept"), this)),
-      m_reject(new QPushButton(tr("Reject"), this))
+      m_accept(new QPushButton(tr("A&ccept"), this)),  // Alt+A is "although checks failed"
+      m_reject(new QPushButton(tr("Re&ject"), this))
 {
     setObjectName(QStringLiteral("hostKeyRow"));
     setFrameShape(QFrame::StyledPanel);

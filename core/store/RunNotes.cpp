@@ -1,0 +1,92 @@
+#include "RunNotes.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+#include <QUuid>
+
+namespace TrainDesk::RunNotes {
+
+namespace {
+
+// A connection of this call's own (connections are per thread), closed when it ends.
+class Connection
+{
+public:
+    explicit Connection(const QString &path)
+        : m_name(QStringLiteral("run-notes-") + QUuid::createUuid().toString(QUuid::WithoutBraces))
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+        m_open = db.open();
+        if (m_open)
+            QSqlQuery(db).exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    }
+    ~Connection() { QSqlDatabase::removeDatabase(m_name); }
+    bool isOpen() const { return m_open; }
+    QSqlDatabase db() const { return QSqlDatabase::database(m_name, false); }
+
+private:
+    QString m_name;
+    bool m_open = false;
+};
+
+} // namespace
+
+QStringList parseTags(const QString &text)
+{
+    QStringList tags;
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        const QString tag = part.trimmed();
+        if (!tag.isEmpty() && !tags.contains(tag))
+            tags << tag;
+    }
+    return tags;
+}
+
+QHash<qint64, RunNote> read(const QString &databasePath, const QList<qint64> &jobIds)
+{
+    QHash<qint64, RunNote> notes;
+    const Connection connection(databasePath);
+    if (!connection.isOpen() || jobIds.isEmpty())
+        return notes;
+    {
+        QSqlQuery q(connection.db());
+        q.prepare(QStringLiteral("SELECT job_id, tags, note FROM run_notes"));
+        if (!q.exec())
+            return notes;
+        while (q.next()) {
+            const qint64 id = q.value(0).toLongLong();
+            if (jobIds.contains(id))
+                notes.insert(id, {parseTags(q.value(1).toString()), q.value(2).toString()});
+        }
+    }
+    return notes;
+}
+
+VoidResult write(const QString &databasePath, qint64 jobId, const RunNote &note)
+{
+    const Connection connection(databasePath);
+    if (!connection.isOpen())
+        return fail(QStringLiteral("cannot open database %1").arg(databasePath));
+    QSqlQuery q(connection.db());
+    if (note.isEmpty()) {
+        q.prepare(QStringLiteral("DELETE FROM run_notes WHERE job_id = ?"));
+        q.addBindValue(jobId);
+    } else {
+        q.prepare(QStringLiteral("INSERT INTO run_notes (job_id, tags, note) VALUES (?, ?, ?) "
+                                 "ON CONFLICT(job_id) DO UPDATE SET tags = excluded.tags, note = excluded.note"));
+        q.addBindValue(jobId);
+        // Qt binds a null QString (an empty list joined, too) as NULL: the columns are NOT NULL.
+        const QString tags = note.tags.join(QStringLiteral(", "));
+        q.addBindValue(tags.isNull() ? QStringLiteral("") : tags);
+        q.addBindValue(note.note.isNull() ? QStringLiteral("") : note.note);
+    }
+    if (!q.exec())
+        return fail(QStringLiteral("cannot save the note of job %1: %2").arg(jobId).arg(q.lastError().text()));
+    return {};
+}
+
+} // namespace TrainDesk::RunNotes

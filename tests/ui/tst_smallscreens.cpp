@@ -1,0 +1,231 @@
+// Every window and wizard on a 1024x700 screen: each opens within the screen's available
+// area, and its default button (Next, Submit, Finish, OK, Close) is on screen, whole and not
+// covered. The screen is the offscreen platform's, given its size by a config file before
+// the application starts (QT_QPA_PLATFORM=offscreen:configfile=...).
+#include "BackendFixture.h"
+#include "MainWindow.h"
+#include "TestHome.h"
+#include "charts/MetricsChartView.h"
+#include "common/ScreenFit.h"
+#include "datasets/DataSetsDialog.h"
+#include "help/HelpDialogs.h"
+#include "job/JobView.h"
+#include "tree/ResourceTreeModel.h"
+#include "wizards/NewJobWizard.h"
+#include "wizards/ShareWizard.h"
+#include "wizards/WorkspaceWizard.h"
+#include "wizards/cluster/ClusterWizard.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWizard>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+namespace {
+
+// "" when `button` is shown whole inside `window` and the screen, else why not.
+QString buttonProblem(const QWidget *window, const QAbstractButton *button)
+{
+    if (!button)
+        return QStringLiteral("no default button");
+    if (!button->isVisible())
+        return QStringLiteral("\"%1\" is hidden").arg(button->text());
+    const QRect global(button->mapToGlobal(QPoint(0, 0)), button->size());
+    const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+    if (!screen.contains(global))
+        return QStringLiteral("\"%1\" at %2,%3 %4x%5 is off the screen").arg(button->text()).arg(global.x()).arg(global.y())
+            .arg(global.width()).arg(global.height());
+    if (button->visibleRegion().boundingRect() != button->rect())
+        return QStringLiteral("\"%1\" is cut by what holds it").arg(button->text());
+    if (!QRect(window->mapToGlobal(QPoint(0, 0)), window->size()).contains(global))
+        return QStringLiteral("\"%1\" is outside its window").arg(button->text());
+    return {};
+}
+
+QString windowProblem(const QWidget *window)
+{
+    const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+    if (!screen.contains(window->frameGeometry()))
+        return QStringLiteral("%1 at %2,%3 %4x%5 does not fit the %6x%7 screen")
+            .arg(window->metaObject()->className()).arg(window->frameGeometry().x()).arg(window->frameGeometry().y())
+            .arg(window->frameGeometry().width()).arg(window->frameGeometry().height()).arg(screen.width()).arg(screen.height());
+    return {};
+}
+
+QAbstractButton *wizardDefault(QWizard *wizard)
+{
+    for (QWizard::WizardButton b : {QWizard::CommitButton, QWizard::FinishButton, QWizard::NextButton}) {
+        if (QAbstractButton *button = wizard->button(b); button && button->isVisible())
+            return button;
+    }
+    return nullptr;
+}
+
+QAbstractButton *dialogDefault(QWidget *dialog)
+{
+    for (QPushButton *button : dialog->findChildren<QPushButton *>()) {
+        if (button->isDefault() && button->isVisible())
+            return button;
+    }
+    if (auto *box = dialog->findChild<QDialogButtonBox *>()) {
+        const QList<QAbstractButton *> buttons = box->buttons();
+        if (!buttons.isEmpty())
+            return buttons.first();
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestSmallScreens : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(), ScreenFit::smallestScreen);
+        QVERIFY(startBackend(m_store, m_backend));
+        m_window = std::make_unique<MainWindow>(m_backend.get());
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_backend.reset();
+    }
+
+    void mainWindowFits()
+    {
+        const QString problem = windowProblem(m_window.get());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // The charts' controls stay usable: the smoothing slider is not squeezed to a knob.
+        m_window->jobView()->setCurrentIndex(JobView::ChartsTab);
+        QTest::qWait(50);
+        auto *slider = m_window->jobView()->charts()->findChild<QSlider *>();
+        QVERIFY(slider);
+        QVERIFY2(slider->width() >= 80, qPrintable(QString::number(slider->width())));
+    }
+
+    void newJobWizardSubmitReachable()
+    {
+        NewJobWizard *wizard = m_window->openNewJobWizard();
+        QVERIFY(QTest::qWaitForWindowExposed(wizard));
+        for (int page = 0; page < 3; ++page) {
+            QTest::qWait(50);
+            QString problem = windowProblem(wizard);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            problem = buttonProblem(wizard, wizardDefault(wizard));
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("page %1: %2").arg(page).arg(problem)));
+            if (page < 2)
+                wizard->next();
+        }
+        QCOMPARE(wizard->currentId(), int(NewJobWizard::EditPageId));
+        QVERIFY(wizard->button(QWizard::FinishButton)->isVisible());
+        wizard->reject();
+    }
+
+    void otherWizardsFit_data()
+    {
+        QTest::addColumn<QString>("which");
+        for (const char *w : {"workspace", "experiment", "share", "upload", "cluster"})
+            QTest::newRow(w) << QString::fromLatin1(w);
+    }
+
+    void otherWizardsFit()
+    {
+        QFETCH(QString, which);
+        QWizard *wizard = nullptr;
+        if (which == QLatin1String("workspace"))
+            wizard = m_window->openWorkspaceWizard(true);
+        else if (which == QLatin1String("experiment"))
+            wizard = m_window->openWorkspaceWizard(false);
+        else if (which == QLatin1String("share"))
+            wizard = m_window->openShareWizard(false);
+        else if (which == QLatin1String("upload"))
+            wizard = m_window->openShareWizard(true);
+        else {
+            m_window->findChild<QAction *>(QStringLiteral("newClusterAction"))->trigger();
+            QTRY_VERIFY(wizard = m_window->findChild<ClusterWizard *>());
+        }
+        QVERIFY(wizard);
+        QVERIFY(QTest::qWaitForWindowExposed(wizard));
+        QTest::qWait(50);
+        QString problem = windowProblem(wizard);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        problem = buttonProblem(wizard, wizardDefault(wizard));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        wizard->reject();
+        QTRY_VERIFY(!wizard->isVisible());
+    }
+
+    void dialogsFit_data()
+    {
+        QTest::addColumn<QString>("which");
+        for (const char *w : {"guide", "shortcuts", "about", "datasets"})
+            QTest::newRow(w) << QString::fromLatin1(w);
+    }
+
+    void dialogsFit()
+    {
+        QFETCH(QString, which);
+        QWidget *dialog = nullptr;
+        if (which == QLatin1String("guide"))
+            dialog = HelpDialogs::showUserGuide(m_window.get());
+        else if (which == QLatin1String("shortcuts"))
+            dialog = HelpDialogs::showShortcuts(m_window.get(), m_window->actions());
+        else if (which == QLatin1String("about"))
+            dialog = HelpDialogs::showAbout(m_window.get());
+        else {
+            const qint64 share = m_backend->snapshot().workspaces.first().shares.first().id;
+            QVERIFY(m_window->selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Share, share)));
+            dialog = m_window->openDataSetsDialog();
+        }
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QTest::qWait(50);
+        QString problem = windowProblem(dialog);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        problem = buttonProblem(dialog, dialogDefault(dialog));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        dialog->close();
+    }
+
+private:
+    TestHome m_home;
+    Store m_store;
+    std::unique_ptr<Backend> m_backend;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+int main(int argc, char **argv)
+{
+    // A 1024x700 screen: the offscreen platform reads its screens from a JSON file.
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("screen.json"));
+    QFile file(config);
+    if (!file.open(QIODevice::WriteOnly))
+        return 1;
+    file.write(QStringLiteral(R"({"screens": [{"name": "small", "x": 0, "y": 0, "width": %1, "height": %2,
+                                   "logicalDpiX": 96, "logicalDpiY": 96, "dpr": 1}]})")
+                   .arg(ScreenFit::smallestScreen.width()).arg(ScreenFit::smallestScreen.height()).toUtf8());
+    file.close();
+    qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen:configfile=") + config.toLocal8Bit());
+    QApplication app(argc, argv);
+    TestSmallScreens test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_smallscreens.moc"
