@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryFile>
 
 #include <cmath>
 #include <limits>
@@ -83,14 +84,33 @@ VoidResult printMetricSeries(const Store &store, qint64 jobId, MetricSeriesForma
     }
     const QStringList headers{"Time", "Kind", "Rank", "Epoch", "Step", "Loss", "Accuracy", "Val loss", "Val accuracy"};
     QList<int> widths = Table::widthsOf(headers);
+    // The rows go to a scratch file while their widths are measured, and are printed from it:
+    // each record is parsed once, and memory stays constant. Without a scratch file, the
+    // records are read twice instead.
+    QTemporaryFile scratch;
+    const bool spooled = scratch.open();
+    QTextStream spool(&scratch);
     auto measured = store.forEachJobMetric(jobId, [&](qint64, const QByteArray &record) {
-        if (const auto row = seriesRow(record, format))
+        if (const auto row = seriesRow(record, format)) {
             Table::widen(widths, *row);
+            if (spooled)
+                spool << row->join(QChar(0x1f)) << '\n';  // cells hold no control characters
+        }
         return true;
     });
     if (!measured)
         return measured;
     out << Table::line(headers, widths) << Table::rule(widths);
+    if (spooled) {
+        spool.flush();
+        if (spool.status() != QTextStream::Ok || !scratch.seek(0))
+            return fail(QStringLiteral("cannot write the table's rows to %1: %2").arg(scratch.fileName(), scratch.errorString()));
+        spool.seek(0);
+        QString line;
+        while (spool.readLineInto(&line))
+            out << Table::line(line.split(QChar(0x1f)), widths);
+        return {};
+    }
     return store.forEachJobMetric(jobId, [&](qint64, const QByteArray &record) {
         if (const auto row = seriesRow(record, format))
             out << Table::line(*row, widths);

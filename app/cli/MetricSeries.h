@@ -14,7 +14,7 @@ namespace TrainDesk::Cli {
 // `job metrics`: a job's train and validation series (records of kind train, val and
 // epoch, the others left out), or every record as JSON. Printed as the store reads the
 // records, one at a time, so that a job of millions of records takes constant memory: the
-// table reads them twice (the column widths first), CSV and JSON once.
+// table keeps its rows in a temporary file while it measures the column widths.
 enum class MetricSeriesFormat {
     Table,  // times readable (local time, milliseconds)
     Csv,    // time,kind,rank,epoch,step,loss,accuracy,val_loss,val_accuracy; time in Unix seconds

@@ -186,11 +186,15 @@ QJsonObject ObjectReader::unknownFields()
 {
     QJsonObject unknown;
     const QList<Candidate> known = prepared(QStringList(m_known.cbegin(), m_known.cend()));
+    // A typo is among a few unknown fields: past this many, no suggestions are looked for
+    // (they would be noise, and the time of a document of 160k unknown fields).
+    constexpr int maxSuggested = 1000;
+    int count = 0;
     for (auto it = m_object.constBegin(); it != m_object.constEnd(); ++it) {
         if (m_known.contains(it.key()))
             continue;
         unknown.insert(it.key(), it.value());
-        const QString suggestion = suggestFrom(it.key(), known);
+        const QString suggestion = ++count <= maxSuggested ? suggestFrom(it.key(), known) : QString();
         QString message = QStringLiteral("unknown field, kept but not used");
         if (!suggestion.isEmpty())
             message += QStringLiteral(" (did you mean '%1'?)").arg(suggestion);

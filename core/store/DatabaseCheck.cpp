@@ -14,13 +14,23 @@ namespace {
 // quick_check lists up to this many problems; the first few say enough.
 constexpr int maxProblems = 5;
 
+// Whether a failed statement says the file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB), not
+// that it could not be read now (a full disk, a lock, no permission: said elsewhere).
+bool isDamage(const QSqlError &error)
+{
+    const QString code = error.nativeErrorCode();
+    const QString text = error.text();
+    return code == QLatin1String("11") || code == QLatin1String("26") || text.contains(QLatin1String("malformed"))
+        || text.contains(QLatin1String("not a database"));
+}
+
 } // namespace
 
 QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
 {
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("PRAGMA quick_check(%1)").arg(maxProblems)))
-        return q.lastError().databaseText().isEmpty() ? q.lastError().text() : q.lastError().databaseText();
+        return isDamage(q.lastError()) ? q.lastError().databaseText() : QString();
     QStringList found;
     while (q.next()) {
         const QString line = q.value(0).toString();
@@ -31,7 +41,7 @@ QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
         return found.join(QLatin1Char('\n'));
     QSet<QString> tables;
     if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
-        return q.lastError().text();
+        return isDamage(q.lastError()) ? q.lastError().databaseText() : QString();
     while (q.next())
         tables.insert(q.value(0).toString());
     QStringList missing;

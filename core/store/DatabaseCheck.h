@@ -14,7 +14,8 @@ namespace TrainDesk::DatabaseCheck {
 // opened, and named with its path and the way back, never left to surface as a SQL message
 // ("Parameter count mismatch") or as an empty list.
 
-// The problems of an open connection, one per line; empty when there are none.
+// The problems of an open connection, one per line; empty when there are none, and when
+// the file cannot be read now (a full disk, a lock: not damage, and said by what fails next).
 // `expectedTables`: tables a database of this schema has (Store::tableNames()).
 QString problems(const QSqlDatabase &db, const QStringList &expectedTables);
 // The same for the file at `path`, on a read-only connection of its own.
