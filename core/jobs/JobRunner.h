@@ -10,6 +10,7 @@
 
 namespace TrainDesk {
 
+class SpaceReserve;
 class Store;
 namespace SlurmQueries { struct JobStatus; }
 using SlurmJobState = SlurmQueries::JobStatus;
@@ -36,6 +37,9 @@ class JobRunner
 {
 public:
     explicit JobRunner(Store &store);
+    // The agent's reserve on the data directory's disk: let go when a job's end cannot be
+    // stored for lack of space, so that it can.
+    void setSpaceReserve(SpaceReserve *reserve) { m_reserve = reserve; }
 
     // Stores the job, queued (or a draft); it starts when the agent next schedules.
     Result<Job> submit(const SubmitRequest &request);
@@ -69,6 +73,9 @@ public:
 
     // The folder made on the head node just before the launch (see start()).
     static QString launchTokenName() { return QStringLiteral("launch.token"); }
+    // The start of the reason of a node set aside because it did not answer (as
+    // ClusterService::refresh writes it too, and clears it when the node answers).
+    static QString unreachablePrefix() { return QStringLiteral("unreachable: "); }
     // How long a launch token may stand without the launch script's pid file.
     static constexpr int launchPidWaitSeconds = 60;
 
@@ -107,6 +114,7 @@ private:
     Store &m_store;
     NodeWatch m_nodeWatch;  // lives as long as the runner: the agent's
     int m_terminateGraceMs = terminateGraceMs;
+    SpaceReserve *m_reserve = nullptr;
 };
 
 } // namespace TrainDesk

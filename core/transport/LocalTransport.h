@@ -2,12 +2,19 @@
 
 #include "Transport.h"
 
+#include <QStringList>
+
+class QProcess;
+
 namespace TrainDesk {
 
 // This machine, without SSH: QProcess for commands, the file system for files.
 class LocalTransport final : public Transport
 {
 public:
+    // `environment`: "NAME=value" set for every command, over this process's own.
+    explicit LocalTransport(const QStringList &environment = {}) : m_environment(environment) {}
+
     QString nodeName() const override { return QStringLiteral("localhost"); }
 
     Result<ExecResult> exec(const QString &shellCommand, int timeoutMs = 60000) override;
@@ -25,6 +32,11 @@ public:
     VoidResult upload(const QString &localPath, const QString &remotePath, const TransferOptions &options = {}) override;
     VoidResult download(const QString &remotePath, const QString &localPath,
                         const TransferOptions &options = {}) override;
+
+private:
+    void applyEnvironment(QProcess &process) const;
+
+    QStringList m_environment;
 };
 
 } // namespace TrainDesk

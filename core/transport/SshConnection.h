@@ -42,6 +42,8 @@ public:
     // closed it); the pool then drops it.
     bool isHealthy();
     void markBroken() { m_broken = true; }
+    // An SFTP operation failed: broken unless the server answered it with a status.
+    void noteSftpFailure();
     // Sends an SSH ignore message so that idle NATs and firewalls keep the flow.
     void sendKeepalive();
     qint64 idleMs() const { return m_idle.elapsed(); }

@@ -3,6 +3,8 @@
 #include "common/DataPaths.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QStringList>
 
 namespace TrainDesk {
@@ -14,10 +16,27 @@ QString SshCredentials::describeMethods() const
         methods << QStringLiteral("key %1").arg(keyFile);
     if (useAgent && !qEnvironmentVariableIsEmpty("SSH_AUTH_SOCK"))
         methods << QStringLiteral("ssh-agent");
+    if (useDefaultIdentities) {
+        for (const QString &identity : defaultIdentities()) {
+            if (identity != keyFile)
+                methods << QStringLiteral("key %1").arg(identity);
+        }
+    }
     if (!password.isEmpty())
         methods << QStringLiteral("password");
     return methods.isEmpty() ? QStringLiteral("no method (give a key, a password or start ssh-agent)")
                              : methods.join(QStringLiteral(", "));
+}
+
+QStringList SshCredentials::defaultIdentities()
+{
+    QStringList found;
+    for (const char *name : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
+        const QString path = QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(name);
+        if (QFileInfo(path).isFile())
+            found << path;
+    }
+    return found;
 }
 
 QString SshParameters::describe() const
@@ -31,7 +50,8 @@ QString SshParameters::poolKey() const
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     for (const QString &part : {credentials.keyFile, credentials.keyPassphrase, credentials.password,
-                                QString::number(credentials.useAgent), effectiveKnownHostsPath()}) {
+                                QString::number(credentials.useAgent), QString::number(credentials.useDefaultIdentities),
+                                effectiveKnownHostsPath()}) {
         hash.addData(part.toUtf8());
         hash.addData(QByteArrayView("\0", 1));
     }

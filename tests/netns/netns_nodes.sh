@@ -53,7 +53,7 @@ PasswordAuthentication yes
 KbdInteractiveAuthentication no
 PubkeyAuthentication yes
 Subsystem sftp internal-sftp
-MaxSessions 64
+MaxSessions ${NETNS_MAX_SESSIONS:-64}
 MaxStartups 64
 EOF
     # The holder (PID 1 of the node's PID namespace) runs sshd; killing it ends the node.
