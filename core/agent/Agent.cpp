@@ -142,6 +142,8 @@ void Agent::ingest()
             m_ingestWaiting.remove(id);
             continue;
         }
+        if (m_runner->headOutOfReach(*job))
+            continue;  // read when it answers again
         if (m_diskFull) {
             // Records stored now would take the space the jobs' states need: they wait.
             noteWaiting(id, true);

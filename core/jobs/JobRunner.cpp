@@ -428,6 +428,8 @@ Result<Job> JobRunner::refresh(qint64 jobId)
             return job;
         }
     }
+    if (cluster->kind == ClusterKind::Ssh && headOutOfReach(*job))
+        return job;  // looked at again when it answers
     auto transport = openTransport(*cluster, *headNode);
     if (!transport)
         return transport.failure();

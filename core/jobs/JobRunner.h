@@ -54,6 +54,9 @@ public:
     // Looks at every active job's files and moves its state on; then schedules.
     void refreshAll();
     Result<Job> refresh(qint64 jobId);
+    // Whether the job's head node did not answer its last look: its files are not read
+    // until it does (each try would wait for a timeout while the agent answers nobody).
+    bool headOutOfReach(const Job &job) const { return !job.nodes.isEmpty() && m_nodeWatch.isLost(job.id, job.nodes.first()); }
     // SIGTERM to the job's process group now; a refresh after the grace period sends
     // SIGKILL to what is left. Does not wait.
     Result<Job> requestTerminate(qint64 jobId);

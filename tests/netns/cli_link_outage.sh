@@ -13,11 +13,13 @@ chmod 755 "$work"
 . "$here/netns_nodes.sh"
 cleanup() { "$traindesk" agent stop >/dev/null 2>&1; netns_down; rm -rf "$work"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+fail() { echo "FAIL: $*" >&2; [ -f "$TRAINDESK_HOME/agent.log" ] && tail -30 "$TRAINDESK_HOME/agent.log" >&2; exit 1; }
 td() { "$traindesk" "$@"; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
 NETNS_MAX_SESSIONS=10 netns_up "$work" 1 || fail "the test node does not start"
 export TRAINDESK_HOME=$work/data TRAINDESK_TRAINER_DIR=$(dirname "$traindesk") TRAINDESK_SSH_PASSWORD=$NETNS_PASSWORD
+# One agent from the first job to the last (it would idle out between the failed job and the next).
+export TRAINDESK_AGENT_IDLE_SECONDS=900
 grace=20
 td cluster create -n net --nodes "node1=$NETNS_USER@${NETNS_ADDR[1]}" --generate-ssh-keys \
   --accept-new-host-keys --node-lost-grace $grace >/dev/null 2>"$work/create.err" || fail "cluster create: $(cat "$work/create.err")"
