@@ -159,6 +159,11 @@ VoidResult SshConnection::connect()
         setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
         setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
         setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+        // A request that the node does not acknowledge (a cut link) ends the connection
+        // after this long instead of blocking its caller (an SFTP read waits for ever) until
+        // the link returns: the call fails, the pool makes a new connection.
+        const unsigned int unacknowledgedMs = unsigned(qMax(10000, 2 * m_params.connectTimeoutMs));
+        setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &unacknowledgedMs, sizeof unacknowledgedMs);
     }
     m_idle.restart();
     return {};
