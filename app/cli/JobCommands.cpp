@@ -684,7 +684,7 @@ QList<Command> jobCommands()
             }
             const auto log = job.jobDir.isEmpty()
                 ? Result<QByteArray>(QByteArray())
-                : output.readFile(job, QStringLiteral("stdouterr/execution-%1.log").arg(name), 0, 4 << 20);
+                : output.readFile(job, output.executionLogPath(job, i), 0, 4 << 20);
             const QString inJob = log ? nodeStateInJob(*log) : QStringLiteral("unknown (%1)").arg(log.error());
             const QString role = i == 0 ? QStringLiteral("head (rank 0)") : QStringLiteral("worker");
             t.rows.append({name, role, ranks.join(QLatin1Char(',')), inJob, state});

@@ -6,6 +6,7 @@
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "store/DatabaseCheck.h"
+#include "jobs/SpaceReserve.h"
 #include "store/Store.h"
 #include "sweeps/SweepScheduler.h"
 
@@ -74,6 +75,14 @@ VoidResult Agent::start()
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_output = std::make_unique<JobOutput>(*m_store);
     m_sweeps = std::make_unique<SweepScheduler>(*m_store, *m_runner);
+    m_reserve = std::make_unique<SpaceReserve>(m_options.dataDirectory);
+    m_reserve->ensure();
+    m_runner->setSpaceReserve(m_reserve.get());
+    // Jobs that ended while their records could not be stored (an agent before this one).
+    for (const Job &job : m_store->jobsInStates({JobState::Succeeded, JobState::Failed})) {
+        if (std::any_of(job.errors.begin(), job.errors.end(), &JobOutput::isMetricsWaiting))
+            m_ingestWaiting.insert(job.id);
+    }
     m_sampling = std::make_unique<NodeSampling>(*m_store);
     keepBackup(*m_store);
     // Owner only: whoever can talk to the agent can start and end jobs.
@@ -115,11 +124,7 @@ void Agent::tick()
     // Metrics of running jobs, and once more of those that just ended (their last lines).
     for (const Job &job : before)
         m_ingestOnce.insert(job.id);
-    for (qint64 id : std::as_const(m_ingestOnce)) {
-        if (const auto job = m_store->jobById(id); job && !job->jobDir.isEmpty())
-            m_output->ingestMetrics(*job);
-    }
-    m_ingestOnce.clear();
+    ingest();
     m_sampling->tick(m_store->jobsInStates({JobState::Running}));
     int running = 0, queued = 0;
     bool justStarted = false;
@@ -137,17 +142,87 @@ void Agent::tick()
         ? QStringLiteral("idle")
         : QStringLiteral("watching %1 running, %2 queued").arg(running).arg(queued)
             + (m_activeSweeps ? QStringLiteral(", %1 sweep%2").arg(m_activeSweeps).arg(m_activeSweeps == 1 ? "" : "s") : QString());
+    if (!m_ingestWaiting.isEmpty())
+        m_activity += QStringLiteral("; the records of %1 ended job(s) wait to be stored%2")
+                          .arg(m_ingestWaiting.size())
+                          .arg(m_diskFull ? QStringLiteral(" (the disk of %1 is full)").arg(m_options.dataDirectory)
+                                          : QString());
     m_lastTick = QDateTime::currentDateTimeUtc();
     push(changedJobs());
     m_ticking = false;
 
-    if (running + queued + m_activeSweeps > 0 || !m_clients.isEmpty())
+    if (running + queued + m_activeSweeps > 0 || !m_clients.isEmpty() || !m_ingestWaiting.isEmpty())
         m_quiet.restart();
     else if (!m_options.service && m_quiet.elapsed() >= qint64(m_options.idleExitSeconds) * 1000) {
         stop(QStringLiteral("nothing to do for %1 s").arg(m_options.idleExitSeconds));
         return;
     }
     m_timer.start(justStarted ? std::min(m_options.startTickMs, m_options.tickMs) : m_options.tickMs);
+}
+
+void Agent::ingest()
+{
+    // Space back after a full disk (the reserve can be taken again): reading resumes.
+    if (m_reserve->ensure())
+        m_diskFull = false;
+    m_ingestOnce.unite(m_ingestWaiting);
+    for (qint64 id : std::as_const(m_ingestOnce)) {
+        const auto job = m_store->jobById(id);
+        if (!job || job->jobDir.isEmpty()) {
+            m_ingestWaiting.remove(id);
+            continue;
+        }
+        if (m_runner->headOutOfReach(*job))
+            continue;  // read when it answers again
+        if (m_diskFull) {
+            // Records stored now would take the space the jobs' states need: they wait.
+            noteWaiting(id, true);
+            continue;
+        }
+        bool storeFailed = false;
+        const auto read = m_output->ingestMetrics(*job, &storeFailed);
+        if (read) {
+            if (m_ingestWaiting.remove(id) || std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
+                clearWaiting(id);
+            continue;
+        }
+        if (!storeFailed)
+            continue;  // the node is out of reach: a running job is read again at the next tick
+        // Nothing of the chunk was stored and its offset stays: it is read again later.
+        const qint64 free = SpaceReserve::freeBytes(m_options.dataDirectory);
+        const bool full = (free >= 0 && free < SpaceReserve::defaultBytes)
+            || read.error().contains(QLatin1String("full"), Qt::CaseInsensitive);
+        if (full && !m_diskFull) {
+            qWarning("traindesk agent: %s", qPrintable(read.error()));
+            m_diskFull = true;
+            m_reserve->release();  // room for the jobs' states and this error
+        }
+        noteWaiting(id, full);
+    }
+    m_ingestOnce.clear();
+}
+
+void Agent::noteWaiting(qint64 jobId, bool diskFull)
+{
+    auto job = m_store->jobById(jobId);
+    if (!job)
+        return;
+    if (isFinished(job->state))
+        m_ingestWaiting.insert(jobId);
+    if (!diskFull || std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
+        return;
+    job->errors.append(JobOutput::metricsWaitingError(m_options.dataDirectory));
+    m_store->updateJob(*job);
+}
+
+void Agent::clearWaiting(qint64 jobId)
+{
+    auto job = m_store->jobById(jobId);
+    if (!job)
+        return;
+    const qsizetype removed = job->errors.removeIf(&JobOutput::isMetricsWaiting);
+    if (removed > 0)
+        m_store->updateJob(*job);
 }
 
 QSet<qint64> Agent::changedJobs()

@@ -21,6 +21,7 @@ namespace TrainDesk {
 class JobOutput;
 class JobRunner;
 class NodeSampling;
+class SpaceReserve;
 class Store;
 class SweepScheduler;
 
@@ -57,6 +58,12 @@ Q_SIGNALS:
 
 private:
     void tick();
+    // Reads the new records of the jobs in m_ingestOnce and m_ingestWaiting.
+    void ingest();
+    // A job whose records could not be stored: kept to read again (after a restart too, by
+    // its DiskFull error when the disk is full).
+    void noteWaiting(qint64 jobId, bool diskFull);
+    void clearWaiting(qint64 jobId);
     void wakeSoon();
     void acceptClients();
     void handle(QLocalSocket *socket, const QJsonObject &request);
@@ -85,6 +92,9 @@ private:
     QHash<qint64, QString> m_seen;   // job id -> state and metric count last pushed
     QSet<qint64> m_ingestOnce;       // jobs whose files are read once more (just ended)
     int m_activeSweeps = 0;
+    QSet<qint64> m_ingestWaiting;    // ended jobs whose last records could not be stored yet
+    std::unique_ptr<SpaceReserve> m_reserve;  // on the data directory's disk
+    bool m_diskFull = false;         // a store write failed for lack of space; reading waits
     bool m_ticking = false;
     bool m_stopping = false;
 };

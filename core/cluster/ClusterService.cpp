@@ -227,7 +227,7 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
                 return;
             }
             // From now on the key alone logs in: prove it before anything is stored.
-            login.credentials = SshCredentials{generated->privateKeyPath, {}, {}, false};
+            login.credentials = SshCredentials{generated->privateKeyPath, {}, {}, false, false};
             login.hostKeyPolicy = HostKeyPolicy::KnownOnly;
             if (auto connected = SshTransport(login).connect(); !connected) {
                 o.error = QStringLiteral("%1: the key was added to ~/.ssh/authorized_keys but logging in with it fails "
@@ -541,6 +541,33 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     return probeCluster(cluster, nodes, options, [&](const ProbeCheck &c) { serial.check(c); });
 }
 
+QList<NodeProbeResult> ClusterService::probeSlurmLogin(const Cluster &cluster, const ClusterEvents &events)
+{
+    // Slurm's nodes are reached through the login node (never on their own SSH ports):
+    // the login node, with the cluster's credentials and Slurm settings, is what is checked.
+    SerialEvents serial(events);
+    NodeProbeResult result;
+    result.node.name = QStringLiteral("login");
+    ProbeCheck reached{QStringLiteral("login"), QStringLiteral("reachable"), QStringLiteral("Reachable"), false, {}, {}};
+    auto login = openTransport(cluster, Node{});
+    VoidResult connected = login ? (*login)->connect() : VoidResult(login.failure());
+    if (!connected) {
+        reached.detail = connected.error();
+        reached.hint = QStringLiteral("Check the login node's address and the credentials");
+        serial.check(reached);
+        result.checks << reached;
+        return {result};
+    }
+    reached.passed = true;
+    reached.detail = cluster.slurm.loginIsLocal() ? QStringLiteral("this machine (the Slurm login node)")
+                                                  : QStringLiteral("login node %1").arg(cluster.slurm.login);
+    serial.check(reached);
+    result.connected = true;
+    result.checks << reached << SlurmCluster::loginCheck(**login, cluster.slurm);
+    serial.check(result.checks.last());
+    return {result};
+}
+
 QList<NodeProbeResult> ClusterService::testSlurmLogin(const CreateClusterRequest &request, const ClusterEvents &events)
 {
     SerialEvents serial(events);
@@ -596,6 +623,8 @@ Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, c
     const auto cluster = findCluster(workspace, name);
     if (!cluster)
         return cluster.failure();
+    if (cluster->kind == ClusterKind::Slurm)
+        return probeSlurmLogin(*cluster, events);
     const QList<Node> nodes = m_store.nodes(cluster->id);
     if (nodes.isEmpty())
         return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(name));

@@ -101,6 +101,8 @@ public:
 private:
     Result<Cluster> findCluster(const QString &workspace, const QString &name) const;
     static QList<NodeProbeResult> testSlurmLogin(const CreateClusterRequest &request, const ClusterEvents &events);
+    // `cluster probe` of a Slurm cluster: its login node and what Slurm says there.
+    static QList<NodeProbeResult> probeSlurmLogin(const Cluster &cluster, const ClusterEvents &events);
     Result<Cluster> createLocal(const CreateClusterRequest &request, qint64 workspaceId, const ClusterEvents &events);
     // The nodes runSetup may run on: those named (every node in service when none is),
     // none of them running a job.

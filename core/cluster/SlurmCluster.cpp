@@ -1,5 +1,7 @@
 #include "SlurmCluster.h"
 
+#include "SlurmEnvironment.h"
+
 #include "store/Store.h"
 #include "cluster/TransportFactory.h"
 
@@ -128,7 +130,19 @@ Result<Cluster> create(Store &store, Cluster cluster, const std::function<void(c
     cluster.targetNodeCount = int(nodes.size());
     if (message)
         message(QStringLiteral("Slurm nodes: %1").arg(nodes.size()));
-    return store.createCluster(cluster, nodes);
+    auto created = store.createCluster(cluster, nodes);
+    if (!created || !cluster.slurm.loginIsLocal())
+        return created;
+    // On this machine, the user's Slurm settings go with the cluster (the agent may have
+    // started without them, or with others).
+    const QStringList environment = SlurmEnvironment::fromThisProcess();
+    if (auto saved = SlurmEnvironment::save(created->id, environment); !saved) {
+        store.deleteCluster(created->id);
+        return saved.failure();
+    }
+    if (message && !environment.isEmpty())
+        message(QStringLiteral("Slurm settings kept with the cluster: %1").arg(environment.join(QLatin1Char(' '))));
+    return created;
 }
 
 VoidResult refresh(Store &store, const Cluster &cluster)

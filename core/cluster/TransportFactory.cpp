@@ -4,6 +4,7 @@
 #include "transport/SshTransport.h"
 #include "cluster/ClusterCredentials.h"
 #include "cluster/NodeAddress.h"
+#include "cluster/SlurmEnvironment.h"
 #include "store/Store.h"
 
 namespace TrainDesk {
@@ -23,8 +24,9 @@ Result<std::shared_ptr<Transport>> openTransport(const Cluster &cluster, const N
     case ClusterKind::Slurm: {
         // TrainDesk reaches only the login node; the compute nodes' files are on the shared
         // file system the login node sees, so every node's transport is the login node's.
+        // The user's Slurm settings of the cluster, not those the agent happened to start with.
         if (cluster.slurm.loginIsLocal())
-            return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+            return std::shared_ptr<Transport>(std::make_shared<LocalTransport>(SlurmEnvironment::load(cluster.id)));
         const auto address = parseNodeAddress(cluster.slurm.login);
         if (!address)
             return fail(QStringLiteral("cluster '%1': login node: %2").arg(cluster.name, address.error()));

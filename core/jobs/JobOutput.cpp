@@ -27,8 +27,12 @@ Result<std::shared_ptr<Transport>> JobOutput::headTransport(const Job &job)
     return openHeadTransport(m_store, job);
 }
 
-Result<int> JobOutput::ingestMetrics(const Job &job)
+Result<int> JobOutput::ingestMetrics(const Job &job, bool *storeFailed)
 {
+    bool ignored = false;
+    if (!storeFailed)
+        storeFailed = &ignored;
+    *storeFailed = false;
     auto transport = headTransport(job);
     if (!transport)
         return transport.failure();
@@ -36,8 +40,9 @@ Result<int> JobOutput::ingestMetrics(const Job &job)
     // Keras-like text: read only the metrics file then, never both.
     const bool trainer = job.spec.contains("traindesk-trainer")
         || (*transport)->stat(job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName());
-    const auto records = trainer ? ingestTrainerMetrics(job, **transport) : ingestKerasProgress(job, **transport);
-    if (!records)
+    const auto records = trainer ? ingestTrainerMetrics(job, **transport, storeFailed)
+                                 : ingestKerasProgress(job, **transport, storeFailed);
+    if (!records || (storeFailed && *storeFailed))
         return records;
     // The named scalars of the job's own script: TensorBoard files, progress lines.
     const auto scalars = m_scalars->ingest(job, **transport, !trainer);
@@ -46,7 +51,24 @@ Result<int> JobOutput::ingestMetrics(const Job &job)
     return *records + *scalars;
 }
 
-Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport)
+namespace {
+const QString waitingMessage = QStringLiteral("the data directory's disk is full (no space left on device in %1): the "
+                                              "job's metrics are not stored yet");
+}
+
+JobError JobOutput::metricsWaitingError(const QString &dataDirectory)
+{
+    return JobError{QStringLiteral("DiskFull"), waitingMessage.arg(dataDirectory),
+                    {QStringLiteral("nothing is lost: the records wait in the job's files and are stored, each once, when "
+                                    "space returns (free some space in %1)").arg(dataDirectory)}};
+}
+
+bool JobOutput::isMetricsWaiting(const JobError &error)
+{
+    return error.code == QLatin1String("DiskFull") && error.message.startsWith(waitingMessage.section(QLatin1Char('%'), 0, 0));
+}
+
+Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed)
 {
     const QString path = job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName();
     int total = 0;
@@ -66,8 +88,10 @@ Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport
                 records.append(trimmed);
         }
         const auto stored = m_store.appendJobOutput(job.id, metricsFileName(), offset, offset + end + 1, records);
-        if (!stored)
+        if (!stored) {
+            *storeFailed = true;
             return stored.failure();
+        }
         if (*stored)
             total += records.size();
         if (*stored && chunk->size() < readChunk)
@@ -76,7 +100,7 @@ Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport
     return total;
 }
 
-Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport)
+Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed)
 {
     const QString file = QStringLiteral("stdout.txt");
     const QString path = job.jobDir + QStringLiteral("/stdouterr/") + file;
@@ -97,8 +121,10 @@ Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport)
             parser.setEpoch(last->epoch);  // read by a TrainDesk before schema 6: rank 0's epoch only
         const QList<QByteArray> records = parser.parse(chunk->left(length));
         const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + length, records, parser.state());
-        if (!stored)
+        if (!stored) {
+            *storeFailed = true;
             return stored.failure();
+        }
         if (*stored)
             total += records.size();
         if (*stored && chunk->size() < readChunk)
@@ -174,6 +200,14 @@ Result<QStringList> JobOutput::linksUnder(const Job &job, const QString &relativ
             links << link.mid(job.jobDir.size() + 1);
     }
     return links;
+}
+
+QString JobOutput::executionLogPath(const Job &job, int nodeIndex) const
+{
+    const auto cluster = m_store.clusterById(job.clusterId);
+    const QString node = cluster && cluster->kind == ClusterKind::Slurm ? QStringLiteral("node-%1").arg(nodeIndex)
+                                                                        : job.nodes.value(nodeIndex);
+    return QStringLiteral("stdouterr/execution-%1.log").arg(node);
 }
 
 bool JobOutput::isWrittenLater(const QString &name)

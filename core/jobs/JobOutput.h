@@ -29,7 +29,13 @@ public:
     // progress text in stdouterr/stdout.txt is read the same way and stored as records.
     // Then the named scalars the job's script writes (ScalarIngest): TensorBoard event
     // files, and (not for the trainer) progress lines of each task's stdout-<i>.txt.
-    Result<int> ingestMetrics(const Job &job);
+    // A failure to store (`storeFailed`: the data directory's disk is full, ...) stores
+    // nothing of the chunk and leaves the offset where it was: the next call reads it again.
+    Result<int> ingestMetrics(const Job &job, bool *storeFailed = nullptr);
+    // The error a job shows while its metrics cannot be stored for lack of space in the
+    // data directory (DiskFull, naming the folder); the agent takes it away once they are.
+    static JobError metricsWaitingError(const QString &dataDirectory);
+    static bool isMetricsWaiting(const JobError &error);
     // All stored metric records of a job, after the row `afterId` (0: all).
     QList<MetricRecord> metrics(qint64 jobId, qint64 afterId = 0, qint64 *lastId = nullptr) const;
 
@@ -43,14 +49,18 @@ public:
     // command on the node; fails when the path itself leads out of the job directory
     // (naming it `shownAs` when given, as the user wrote it).
     Result<QStringList> linksUnder(const Job &job, const QString &relativePath, const QString &shownAs = {});
+    // The execution log of the job's node `nodeIndex` (job.nodes), relative to the job
+    // directory: named after the node, or on Slurm after its place in the allocation
+    // (node-0, node-1, ...: the launch script is written before Slurm picks the hosts).
+    QString executionLogPath(const Job &job, int nodeIndex) const;
     // The files of stdouterr that appear while a job runs (stdout.txt, the per-node logs, ...).
     static bool isWrittenLater(const QString &name);
     // The head node of a started job, where its directory is (fails for a job not started).
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);
 
 private:
-    Result<int> ingestTrainerMetrics(const Job &job, Transport &transport);
-    Result<int> ingestKerasProgress(const Job &job, Transport &transport);
+    Result<int> ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed);
+    Result<int> ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed);
 
     Store &m_store;
     std::unique_ptr<ScalarIngest> m_scalars;  // keeps where each job's files are between reads

@@ -3,6 +3,7 @@
 #include "jobspec/JobSpec.h"
 #include "JobScope.h"
 #include "JobSweep.h"
+#include "SpaceReserve.h"
 #include "launch/RunWithoutContainer.h"
 #include "cluster/ClusterMesh.h"
 #include "cluster/TrainerDeployment.h"
@@ -391,7 +392,13 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     job.exitCode = exitCode;
     job.errors = errors;
     job.ended = ended.isValid() ? ended : QDateTime::currentDateTimeUtc();
-    m_store.updateJob(job);
+    // A full data directory must not keep a job "running" after it ended: the reserve goes.
+    if (auto stored = m_store.updateJob(job); !stored) {
+        if (m_reserve && m_reserve->release())
+            stored = m_store.updateJob(job);
+        if (!stored)
+            qWarning("traindesk: cannot store the end of job '%s': %s", qPrintable(job.name), qPrintable(stored.error()));
+    }
     if (!job.nodes.isEmpty()) {
         setNodesState(job, NodeState::Idle);
         // A node out of reach now is swept when it comes back (retryPendingSweeps), by this
@@ -432,9 +439,19 @@ Result<Job> JobRunner::refresh(qint64 jobId)
                                  .arg(cluster->nodeLostGraceSeconds),
                              {QStringLiteral("the job's processes on the other nodes were ended; those on %1 are "
                                              "ended when it can be reached again").arg(lost->first)})});
+            // The node says so until it answers again (retryPendingSweeps), and takes no job meanwhile.
+            for (const Node &n : nodes) {
+                if (n.name == lost->first && n.state != NodeState::Leaving)
+                    m_store.setNodeState(n.id, NodeState::Unusable,
+                                         unreachablePrefix() + QStringLiteral("no answer for %1 s; job '%2' failed "
+                                                                              "NodeUnreachable; back in service when it answers")
+                                                                   .arg(lost->second).arg(job->name));
+            }
             return job;
         }
     }
+    if (cluster->kind == ClusterKind::Ssh && headOutOfReach(*job))
+        return job;  // looked at again when it answers
     auto transport = openTransport(*cluster, *headNode);
     if (!transport)
         return transport.failure();
@@ -524,8 +541,14 @@ void JobRunner::retryPendingSweeps()
     if (!m_nodeWatch.sweepsDue())
         return;
     for (const PendingSweep &sweep : m_store.pendingSweeps()) {
-        if (JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
-            m_store.removePendingSweep(sweep);
+        if (!JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
+            continue;
+        m_store.removePendingSweep(sweep);
+        // It answered: a node set aside as unreachable (refresh()) takes jobs again.
+        for (const Node &n : m_store.nodes(sweep.clusterId)) {
+            if (n.name == sweep.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))
+                m_store.setNodeState(n.id, NodeState::Idle);
+        }
     }
 }
 
@@ -557,8 +580,10 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
         const auto free = transport.exec(QStringLiteral("df -Pk %1 | awk 'NR == 2 { print $4 }'").arg(shellQuote(job.jobDir)), 15000);
         if (free && free->exitCode == 0 && free->stdOut.trimmed() == "0") {
             error.code = QStringLiteral("DiskFull");
-            error.message = QStringLiteral("the job exited with code %1; the file system of %2 is full (no space left on "
-                                           "device)").arg(code).arg(job.jobDir);
+            error.message = QStringLiteral("the job exited with code %1; the file system of %2 is full (ENOSPC: no "
+                                           "space left on device)").arg(code).arg(job.jobDir);
+            error.details = QStringList{QStringLiteral("free space there and run the job again; what it could not "
+                                                       "write (stderr.txt too) is lost")};
         }
     }
     finish(job, JobState::Failed, code, {error}, ended);

@@ -10,6 +10,7 @@
 
 namespace TrainDesk {
 
+class SpaceReserve;
 class Store;
 namespace SlurmQueries { struct JobStatus; }
 using SlurmJobState = SlurmQueries::JobStatus;
@@ -36,6 +37,9 @@ class JobRunner
 {
 public:
     explicit JobRunner(Store &store);
+    // The agent's reserve on the data directory's disk: let go when a job's end cannot be
+    // stored for lack of space, so that it can.
+    void setSpaceReserve(SpaceReserve *reserve) { m_reserve = reserve; }
 
     // Stores the job, queued (or a draft); it starts when the agent next schedules.
     Result<Job> submit(const SubmitRequest &request);
@@ -50,6 +54,9 @@ public:
     // Looks at every active job's files and moves its state on; then schedules.
     void refreshAll();
     Result<Job> refresh(qint64 jobId);
+    // Whether the job's head node did not answer its last look: its files are not read
+    // until it does (each try would wait for a timeout while the agent answers nobody).
+    bool headOutOfReach(const Job &job) const { return !job.nodes.isEmpty() && m_nodeWatch.isLost(job.id, job.nodes.first()); }
     // SIGTERM to the job's process group now; a refresh after the grace period sends
     // SIGKILL to what is left. Does not wait.
     Result<Job> requestTerminate(qint64 jobId);
@@ -69,6 +76,9 @@ public:
 
     // The folder made on the head node just before the launch (see start()).
     static QString launchTokenName() { return QStringLiteral("launch.token"); }
+    // The start of the reason of a node set aside because it did not answer (as
+    // ClusterService::refresh writes it too, and clears it when the node answers).
+    static QString unreachablePrefix() { return QStringLiteral("unreachable: "); }
     // How long a launch token may stand without the launch script's pid file.
     static constexpr int launchPidWaitSeconds = 60;
 
@@ -107,6 +117,7 @@ private:
     Store &m_store;
     NodeWatch m_nodeWatch;  // lives as long as the runner: the agent's
     int m_terminateGraceMs = terminateGraceMs;
+    SpaceReserve *m_reserve = nullptr;
 };
 
 } // namespace TrainDesk

@@ -20,6 +20,8 @@ public:
     // Records a look; returns the seconds the node has been out of reach (0: reached).
     qint64 record(qint64 jobId, const QString &node, bool reached);
     void forget(qint64 jobId);
+    // Whether the node's last look failed (it has not answered since).
+    bool isLost(qint64 jobId, const QString &node) const { return m_lostSince.contains(qMakePair(jobId, node)); }
 
     // Whether it is time to try the pending sweeps again (every lookIntervalMs; at once
     // for a new agent).

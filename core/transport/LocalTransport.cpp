@@ -29,9 +29,20 @@ RemoteFileInfo infoFrom(const QFileInfo &fi)
 
 } // namespace
 
+void LocalTransport::applyEnvironment(QProcess &process) const
+{
+    if (m_environment.isEmpty())
+        return;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const QString &entry : m_environment)
+        environment.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+    process.setProcessEnvironment(environment);
+}
+
 Result<ExecResult> LocalTransport::exec(const QString &shellCommand, int timeoutMs)
 {
     QProcess process;
+    applyEnvironment(process);
     // "--" so that a command starting with a dash is not read as an option of sh.
     process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("--"), shellCommand});
     if (!process.waitForStarted())
@@ -53,6 +64,7 @@ Result<int> LocalTransport::exec(const QString &shellCommand, const ExecHandlers
                                  int timeoutMs)
 {
     QProcess process;
+    applyEnvironment(process);
     // Its own session, so that cancel and the timeout end everything it started.
     process.setChildProcessModifier([] { ::setsid(); });
     process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("--"), shellCommand});

@@ -4,12 +4,19 @@
 
 #include "Transport.h"
 
+#include <QStringList>
+
+class QProcess;
+
 namespace TrainDesk {
 
 // This machine, without SSH: QProcess for commands, the file system for files.
 class LocalTransport final : public Transport
 {
 public:
+    // `environment`: "NAME=value" set for every command, over this process's own.
+    explicit LocalTransport(const QStringList &environment = {}) : m_environment(environment) {}
+
     QString nodeName() const override { return QStringLiteral("localhost"); }
 
     Result<ExecResult> exec(const QString &shellCommand, int timeoutMs = 60000) override;
@@ -30,6 +37,11 @@ public:
     // The same from a file already open (`from` names it in messages): what local shares
     // opened without following links is copied, not a name that may have changed since.
     static VoidResult copyOpened(QFile &source, const QString &from, const QString &to, const TransferOptions &options);
+
+private:
+    void applyEnvironment(QProcess &process) const;
+
+    QStringList m_environment;
 };
 
 } // namespace TrainDesk

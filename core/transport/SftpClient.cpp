@@ -130,7 +130,15 @@ QString SftpClient::localPartPath(const QString &localPath)
     return info.absolutePath() + QStringLiteral("/.%1.%2.traindesk-part").arg(info.fileName(), SafeFiles::processToken());
 }
 
-Result<sftp_session_struct *> SftpClient::session() { return m_connection.sftp(); }
+Result<sftp_session_struct *> SftpClient::session()
+{
+    auto sftp = m_connection.sftp();
+    // Each operation starts with no status, so SshConnection::noteSftpFailure can tell a
+    // failure the server answered from one it never did.
+    if (sftp)
+        (*sftp)->errnum = SSH_FX_OK;
+    return sftp;
+}
 
 QString SftpClient::failure(const QString &what, const QString &path) const
 {

@@ -159,6 +159,11 @@ VoidResult SshConnection::connect()
         setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
         setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
         setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+        // A request that the node does not acknowledge (a cut link) ends the connection
+        // after this long instead of blocking its caller (an SFTP read waits for ever) until
+        // the link returns: the call fails, the pool makes a new connection.
+        const unsigned int unacknowledgedMs = unsigned(qMax(10000, 2 * m_params.connectTimeoutMs));
+        setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &unacknowledgedMs, sizeof unacknowledgedMs);
     }
     m_idle.restart();
     return {};
@@ -226,31 +231,45 @@ VoidResult SshConnection::authenticate()
     const int methods = ssh_userauth_list(m_session, nullptr);
     QStringList problems;
 
-    if (!c.keyFile.isEmpty()) {
+    // A key file: logged in (true), refused or unreadable (false, with the problem noted),
+    // or an error that ends the attempt (the failure).
+    auto tryKey = [&](const QString &keyFile, bool named) -> Result<bool> {
         // As OpenSSH does: a private key others can read is refused, not used.
         const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther
             | QFileDevice::WriteOther;
-        if (QFileInfo::exists(c.keyFile) && (QFileInfo(c.keyFile).permissions() & others)) {
-            return fail(QStringLiteral("the private key %1 can be read by other users of this machine, so it is not used "
-                                       "(as OpenSSH refuses it); fix it with: chmod 600 %2")
-                            .arg(c.keyFile, shellQuote(c.keyFile)));
+        if (QFileInfo::exists(keyFile) && (QFileInfo(keyFile).permissions() & others)) {
+            const QString problem = QStringLiteral("the private key %1 can be read by other users of this machine, so "
+                                                   "it is not used (as OpenSSH refuses it); fix it with: chmod 600 %2")
+                                        .arg(keyFile, shellQuote(keyFile));
+            if (named)
+                return fail(problem);
+            problems << problem;
+            return false;
         }
         ssh_key rawKey = nullptr;
-        const QByteArray path = c.keyFile.toUtf8();
+        const QByteArray path = keyFile.toUtf8();
         const QByteArray passphrase = c.keyPassphrase.toUtf8();
         if (ssh_pki_import_privkey_file(path.constData(), c.keyPassphrase.isEmpty() ? nullptr : passphrase.constData(),
                                         nullptr, nullptr, &rawKey) != SSH_OK) {
-            problems << QStringLiteral("cannot read the key %1 (missing, not a private key, or a wrong passphrase)")
-                            .arg(c.keyFile);
-        } else {
-            const KeyPtr key(rawKey);
-            rc = ssh_userauth_publickey(m_session, nullptr, key.get());
-            if (rc == SSH_AUTH_SUCCESS)
-                return {};
-            if (rc == SSH_AUTH_ERROR)
-                return fail(error(QStringLiteral("authentication failed")));
-            problems << QStringLiteral("the key %1 was refused").arg(c.keyFile);
+            problems << (named ? QStringLiteral("cannot read the key %1 (missing, not a private key, or a wrong passphrase)")
+                               : QStringLiteral("cannot read the key %1 (it needs a passphrase?)")).arg(keyFile);
+            return false;
         }
+        const KeyPtr key(rawKey);
+        rc = ssh_userauth_publickey(m_session, nullptr, key.get());
+        if (rc == SSH_AUTH_SUCCESS)
+            return true;
+        if (rc == SSH_AUTH_ERROR)
+            return fail(error(QStringLiteral("authentication failed")));
+        problems << QStringLiteral("the key %1 was refused").arg(keyFile);
+        return false;
+    };
+    if (!c.keyFile.isEmpty()) {
+        const auto tried = tryKey(c.keyFile, true);
+        if (!tried)
+            return tried.failure();
+        if (*tried)
+            return {};
     }
     if (c.useAgent && !qEnvironmentVariableIsEmpty("SSH_AUTH_SOCK") && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
         rc = ssh_userauth_agent(m_session, nullptr);
@@ -259,6 +278,18 @@ VoidResult SshConnection::authenticate()
         if (rc == SSH_AUTH_ERROR && !ssh_is_connected(m_session))
             return fail(error(QStringLiteral("authentication failed")));
         problems << QStringLiteral("no key of the ssh-agent was accepted");
+    }
+    // Then the user's own keys, as ssh would log in without -i.
+    if (c.useDefaultIdentities && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
+        for (const QString &identity : SshCredentials::defaultIdentities()) {
+            if (identity == c.keyFile)
+                continue;
+            const auto tried = tryKey(identity, false);
+            if (!tried)
+                return tried.failure();
+            if (*tried)
+                return {};
+        }
     }
     if (!c.password.isEmpty()) {
         const QByteArray password = c.password.toUtf8();
@@ -285,9 +316,12 @@ VoidResult SshConnection::authenticate()
         }
     }
     if (problems.isEmpty())
-        problems << QStringLiteral("no credentials to try (give a key file, a password or start ssh-agent)");
-    return fail(QStringLiteral("%1: authentication failed: %2. Check the user name and the credentials, or deploy a key "
-                               "with --generate-ssh-keys")
+        problems << QStringLiteral("no credentials to try (give a key file, a password, start ssh-agent or make "
+                                   "~/.ssh/id_ed25519)");
+    // TrainDesk's own key is deployed by logging in another way first: a password or a key the node takes.
+    return fail(QStringLiteral("%1: authentication failed: %2. Check the user name and the credentials; TrainDesk's "
+                               "own key (--generate-ssh-keys) is deployed over a login that works (a password, a key "
+                               "the node accepts, ssh-agent)")
                     .arg(describe(), problems.join(QStringLiteral("; "))));
 }
 
@@ -306,6 +340,16 @@ bool SshConnection::isHealthy()
     return true;
 }
 
+void SshConnection::noteSftpFailure()
+{
+    // SftpClient clears errnum before each operation: a failure the server answered (no
+    // such file, permission denied) leaves its status there; one it did not (a timeout, a
+    // broken channel, a reply out of step) leaves none, and the SFTP channel is no longer
+    // to be trusted.
+    if (!m_sftp || m_sftp->errnum == SSH_FX_OK)
+        m_broken = true;
+}
+
 void SshConnection::sendKeepalive()
 {
     m_keepalive.restart();
@@ -319,13 +363,14 @@ Result<sftp_session_struct *> SshConnection::sftp()
         return m_sftp;
     sftp_session sftp = sftp_new(m_session);
     if (!sftp) {
-        if (!ssh_is_connected(m_session))
-            m_broken = true;
+        m_broken = true;  // as in exec(): a channel that did not open leaves the connection out of step
         return fail(error(QStringLiteral("cannot open an SFTP channel")));
     }
     if (sftp_init(sftp) != SSH_OK) {
         const int code = sftp_get_error(sftp);
         sftp_free(sftp);
+        if (code == SSH_FX_OK)
+            m_broken = true;  // no answer at all, rather than a server without SFTP
         return fail(QStringLiteral("%1: the SFTP subsystem does not start (error %2): check the Subsystem sftp line "
                                    "of the node's sshd_config")
                         .arg(describe()).arg(code));
@@ -337,8 +382,10 @@ Result<sftp_session_struct *> SshConnection::sftp()
 void SshConnection::killRemoteGroup(qint64 pgid, const char *signal)
 {
     const ChannelPtr channel(ssh_channel_new(m_session));
-    if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK)
+    if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK) {
+        m_broken = true;  // see exec(): a channel that did not open may open later, unseen
         return;
+    }
     // dash takes "kill -SIG -PGID", not "kill -SIG -- -PGID".
     const QByteArray command = QStringLiteral("kill -%1 -%2 2>/dev/null || kill -%1 %2 2>/dev/null; true")
                                    .arg(QLatin1String(signal)).arg(pgid).toUtf8();
@@ -361,8 +408,11 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
     m_idle.restart();
     const ChannelPtr channel(ssh_channel_new(m_session));
     if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK) {
-        if (!ssh_is_connected(m_session))
-            m_broken = true;
+        // Refused (the server's sessions are used up) or unanswered (a cut link: the server
+        // may open it later, and nothing here would ever close it): either way this
+        // connection is out of step with the server, so it is dropped and the pool makes
+        // a new one. Kept, it would refuse every later command ("no more sessions").
+        m_broken = true;
         return fail(error(QStringLiteral("cannot open a channel to run '%1'").arg(command.left(200))));
     }
     ExitSignal exitSignal;
@@ -379,8 +429,7 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
     } callbackGuard{channel.get(), &callbacks};
 
     if (ssh_channel_request_exec(channel.get(), wrapCommand(command).constData()) != SSH_OK) {
-        if (!ssh_is_connected(m_session))
-            m_broken = true;
+        m_broken = true;  // the channel's state on the server is unknown
         return fail(error(QStringLiteral("cannot run '%1'").arg(command.left(200))));
     }
     if (started)
@@ -436,13 +485,13 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
         }
         const int n = ssh_channel_read_timeout(channel.get(), buffer, sizeof buffer, 0, 100);
         if (n == SSH_ERROR) {
-            m_broken = !ssh_is_connected(m_session);
+            m_broken = true;
             return fail(error(QStringLiteral("the connection broke while running '%1'").arg(command.left(200))));
         }
         if (n > 0)
             deliverStdOut(buffer, n);
         if (!drainStdErr()) {
-            m_broken = !ssh_is_connected(m_session);
+            m_broken = true;
             return fail(error(QStringLiteral("the connection broke while running '%1'").arg(command.left(200))));
         }
         if (n == 0 && ssh_channel_is_eof(channel.get()) && ssh_channel_poll(channel.get(), 0) <= 0
@@ -471,6 +520,10 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
             if (!ssh_channel_is_eof(channel.get()))
                 killRemoteGroup(pgid, "KILL");
         }
+        // A command that did not end (no answer: a cut link) leaves a channel the server
+        // may close only much later: the connection goes with it rather than pile them up.
+        if (!ssh_channel_is_eof(channel.get()))
+            m_broken = true;
         return fail(QStringLiteral("%1: '%2' %3; its processes were ended").arg(describe(), command.left(200), stopReason));
     }
     if (pgid == 0 && !head.isEmpty() && handlers.onStdOut)

@@ -44,6 +44,8 @@ public:
     void markBroken() { m_broken = true; }
     // Whether connect() saw the host's key changed (or revoked) from the one TrainDesk knows.
     bool sawHostKeyChange() const { return m_sawHostKeyChange; }
+    // An SFTP operation failed: broken unless the server answered it with a status.
+    void noteSftpFailure();
     // Sends an SSH ignore message so that idle NATs and firewalls keep the flow.
     void sendKeepalive();
     qint64 idleMs() const { return m_idle.elapsed(); }

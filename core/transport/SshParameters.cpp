@@ -3,9 +3,22 @@
 #include "common/DataPaths.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QStringList>
 
 namespace TrainDesk {
+
+QStringList SshCredentials::defaultIdentities()
+{
+    QStringList found;
+    for (const char *name : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
+        const QString path = QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(name);
+        if (QFileInfo(path).isFile())
+            found << path;
+    }
+    return found;
+}
 
 QString SshParameters::describe() const
 {
@@ -18,7 +31,8 @@ QString SshParameters::poolKey() const
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     for (const QString &part : {credentials.keyFile, credentials.keyPassphrase, credentials.password,
-                                QString::number(credentials.useAgent), effectiveKnownHostsPath()}) {
+                                QString::number(credentials.useAgent), QString::number(credentials.useDefaultIdentities),
+                                effectiveKnownHostsPath()}) {
         hash.addData(part.toUtf8());
         hash.addData(QByteArrayView("\0", 1));
     }

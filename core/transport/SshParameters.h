@@ -1,19 +1,25 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
 namespace TrainDesk {
 
-// How to log in. Methods are tried in this order: the key file, the ssh-agent (when
-// SSH_AUTH_SOCK is set and useAgent), the password.
+// How to log in. Methods are tried in this order, as OpenSSH does: the key file, the
+// ssh-agent (when SSH_AUTH_SOCK is set and useAgent), the user's default identities
+// (~/.ssh/id_ed25519, id_ecdsa, id_rsa, when useDefaultIdentities), the password.
 struct SshCredentials
 {
     QString keyFile;
     QString keyPassphrase;  // secret: never logged
     QString password;       // secret: never logged
     bool useAgent = true;
+    bool useDefaultIdentities = true;
+
+    // The default identities of this machine's user that exist, in the order OpenSSH tries them.
+    static QStringList defaultIdentities();
 
 };
 

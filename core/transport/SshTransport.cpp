@@ -20,6 +20,8 @@ auto SshTransport::withConnection(Operation operation, bool retryOnBrokenConnect
             return ResultType(lease.failure());
         SshConnection &connection = **lease;
         ResultType result = operation(connection);
+        if (!result.ok())
+            connection.noteSftpFailure();  // dropped (and tried again below) unless the server answered
         if (result.ok() || attempt > 0 || !retryOnBrokenConnection || connection.isHealthy())
             return result;
         connection.markBroken();  // dropped when the lease ends; the next attempt reconnects

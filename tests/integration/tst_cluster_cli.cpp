@@ -317,6 +317,34 @@ private slots:
         QVERIFY(QFile::exists(keptKey));
     }
 
+    void keyOnlyNodeTakesTheDefaultIdentity()
+    {
+        // Issue #28: no password, no -k, the user's key in ~/.ssh: TrainDesk logs in with it,
+        // as ssh would, and deploys its own key over that login.
+        const QString home = m_home.filePath(QStringLiteral("key-only-home"));
+        QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
+        const QString identity = home + QStringLiteral("/.ssh/id_ed25519");
+        if (m_user.keyFile().isEmpty()) {
+            const QString made = m_home.makeClientKey(QStringLiteral("users_default_key"));
+            QVERIFY(QFile::copy(made, identity));
+            appendAuthorizedKey(publicKeyLine(made));
+        } else {
+            QVERIFY(QFile::copy(m_user.keyFile(), identity));
+        }
+        QVERIFY(QFile::setPermissions(identity, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.filePath(QStringLiteral("key-only-data")));
+        env.insert(QStringLiteral("HOME"), home);
+        env.remove(QStringLiteral("TRAINDESK_SSH_PASSWORD"));
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        const QString node1 = QStringLiteral("%1@127.0.0.2:%2").arg(m_user.name()).arg(m_node1.port());
+        const ProgramRun r = runProgram(QStringLiteral(TRAINDESK_CLI),
+                                        {"cluster", "create", "-n", "keyonly", "--nodes", node1, "--generate-ssh-keys",
+                                         "--accept-new-host-keys"},
+                                        env, 120000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    }
+
     void cleanupTestCase()
     {
         m_node1.stop();

@@ -9,6 +9,7 @@
 #include "transport/SshTransport.h"
 
 #include <QElapsedTimer>
+#include <QScopeGuard>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -116,6 +117,34 @@ private slots:
         QVERIFY2(timer.elapsed() < 15000, "no answer within a bounded time");
         qInfo("%s", qPrintable(refused.error()));
         QVERIFY2(refused.error().contains(QStringLiteral("the key %1 was refused").arg(other)), qPrintable(refused.error()));
+    }
+
+    void defaultIdentityLogsIn()
+    {
+        // As ssh without -i: the user's ~/.ssh/id_ed25519 logs in when no key is named, and
+        // after a named key the node refuses (issue #28: key-only nodes).
+        const QString home = m_home.filePath(QStringLiteral("user-home"));
+        QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
+        const QString identity = home + QStringLiteral("/.ssh/id_ed25519");
+        QFile::remove(identity);
+        QVERIFY(QFile::copy(m_key, identity));
+        QVERIFY(QFile::setPermissions(identity, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        const QByteArray savedHome = qgetenv("HOME");
+        qputenv("HOME", home.toUtf8());
+        const auto restore = qScopeGuard([&] { qputenv("HOME", savedHome); });
+        SshParameters p = loginParameters(m_keyServer, QString());
+        const auto who = whoami(p);
+        QVERIFY2(who, qPrintable(who.error()));
+        QCOMPARE(*who, SshServer::loginUser().toUtf8());
+        const QString other = m_home.makeClientKey(QStringLiteral("refused_key"));
+        const auto afterRefused = whoami(loginParameters(m_keyServer, other));
+        QVERIFY2(afterRefused, qPrintable(afterRefused.error()));
+        // Not wanted (the proof that a deployed key alone logs in): not tried.
+        p.credentials.keyFile = other;
+        p.credentials.useDefaultIdentities = false;
+        const auto refused = whoami(p);
+        QVERIFY(!refused);
+        QVERIFY2(!refused.error().contains(identity), qPrintable(refused.error()));
     }
 
     void keyOthersCanReadIsRefused()

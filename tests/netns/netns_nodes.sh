@@ -55,7 +55,7 @@ PasswordAuthentication yes
 KbdInteractiveAuthentication no
 PubkeyAuthentication yes
 Subsystem sftp internal-sftp
-MaxSessions 64
+MaxSessions ${NETNS_MAX_SESSIONS:-64}
 MaxStartups 64
 EOF
     local mask="" f

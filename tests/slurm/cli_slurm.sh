@@ -52,6 +52,9 @@ wait_for() {
   fail "job $1 did not reach /$2/ within $3 s: $(td job list -e slurm | grep -E "^$1 ")"
 }
 
+# An agent started before SLURM_CONF was set (issue #28): the cluster keeps the user's Slurm
+# settings and its commands run with them, so its jobs go through this agent all the same.
+env -u SLURM_CONF "$traindesk" agent >/dev/null || fail "the agent does not start"
 td experiment create -n slurm >/dev/null
 td cluster create -n hpc --slurm local >/dev/null || fail "cluster create --slurm local"
 td cluster show -n hpc | grep -E '^hpc +steady +2 +0 +0 +0 +0$' >/dev/null || fail "cluster show: $(td cluster show -n hpc)"
@@ -68,6 +71,13 @@ jobdir=$(td job show -e slurm -n train --query jobDirectory)
 td job show -e slurm -n train -o json | grep -q '"jobId"' || fail "no Slurm job id in job show"
 nodes=$(td job node list -e slurm -j train | awk 'NR > 2 {print $1}' | sort | tr '\n' ' ')
 [ "$nodes" = "td1 td2 " ] || fail "the job's nodes are '$nodes', not td1 and td2"
+# Each node's part in the job, from its execution log (execution-node-<i>.log on Slurm).
+[ "$(td job node list -e slurm -j train | grep -c ' finished ')" = 2 ] || fail "job node list: $(td job node list -e slurm -j train)"
+echo "== cluster probe checks the login node (this machine), not the Slurm nodes' SSH ports"
+td cluster probe -n hpc > "$work/probe.txt" 2>&1
+grep -q "Connection refused" "$work/probe.txt" && fail "the probe tried the Slurm nodes' SSH ports: $(cat "$work/probe.txt")"
+grep -q "PASS login *Reachable" "$work/probe.txt" && grep -q "PASS login *Slurm: .*partitions: debug" "$work/probe.txt" \
+  || fail "probe: $(cat "$work/probe.txt")"
 
 echo "== a failing command passes its exit code through"
 td job create -e slurm -n fails -c hpc -f "$(job_json fails 1 "exit 3")" >/dev/null
