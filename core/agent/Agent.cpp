@@ -88,8 +88,11 @@ void Agent::tick()
     for (const Job &job : before)
         m_ingestOnce.insert(job.id);
     for (qint64 id : std::as_const(m_ingestOnce)) {
-        if (const auto job = m_store->jobById(id); job && !job->jobDir.isEmpty())
+        if (const auto job = m_store->jobById(id); job && !job->jobDir.isEmpty()) {
             m_output->ingestMetrics(*job);
+            // A retried job's attempt redoes the epochs after its checkpoint: stored once.
+            m_store->removeRepeatedMetrics(id);
+        }
     }
     m_ingestOnce.clear();
     m_sampling->tick(m_store->jobsInStates({JobState::Running}));

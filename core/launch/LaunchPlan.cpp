@@ -425,8 +425,18 @@ struct Builder
                                               out.pathSuffix.value_or(QString()));
                 plan.outputDirectories.append({out.id, path});
                 directoryVariables(QStringLiteral("OUTPUT"), out.id, path);
+                // The service's name (from its preview) for the same folder of the attempt
+                // before: what a retried script resumes from.
+                if (!context.previousUuid.isEmpty()) {
+                    const QString previous = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
+                                                 .arg(context.workspace, context.experiment, context.job, context.previousUuid);
+                    directoryVariables(QStringLiteral("PREV_OUTPUT"), out.id,
+                                       joinPath(joinPath(joinPath(*outPrefix, previous), QStringLiteral("outputs")),
+                                                out.pathSuffix.value_or(QString())));
+                }
             }
         }
+        env.append({QStringLiteral("TRAINDESK_ATTEMPT"), QString::number(context.attempt)});
         QStringList workerHosts;
         for (const Node &n : nodes)
             workerHosts << n.host;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "store/Entities.h"
+#include "store/ReliabilityRecords.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -22,6 +23,9 @@ public:
 
     void setJob(const Job &job, const QString &experiment, const QString &cluster);
     QString stateText() const;
+    // The attempts before this one of a retried job, and its silent ranks ("" when none):
+    // rows shown only when there is something to say.
+    void setReliability(const QList<JobAttempt> &attempts, const QString &silence);
 
     // What the job runs, read from its job.json (empty when it cannot be told).
     static QString commandOf(const QByteArray &spec);
@@ -38,7 +42,7 @@ private:
     Job m_job;
     QFormLayout *m_form;
     QLabel *m_name, *m_experiment, *m_cluster, *m_state, *m_created, *m_started, *m_ended, *m_duration,
-        *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors;
+        *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors, *m_attempts, *m_silence;
     QPushButton *m_start;
     QPushButton *m_terminate;
     QPushButton *m_clone;

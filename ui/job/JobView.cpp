@@ -95,6 +95,8 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     const ResourceSnapshot::ExperimentEntry *exp = snapshot.findExperiment(job->experimentId);
     const ResourceSnapshot::ClusterEntry *cluster = snapshot.findCluster(job->clusterId);
     m_overview->setJob(*job, exp ? exp->experiment.name : QString(), cluster ? cluster->cluster.name : QString());
+    const ResourceSnapshot::JobReliability reliability = snapshot.reliability.value(jobId);
+    m_overview->setReliability(reliability.attempts, reliability.silence);
     m_logs->setJob(job->jobDir.isEmpty() ? 0 : jobId, isFinished(job->state), job->rankNodes);
     m_files->setJob(job->jobDir.isEmpty() ? 0 : jobId, !isFinished(job->state));
 }
