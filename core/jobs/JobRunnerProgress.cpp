@@ -11,10 +11,13 @@ void JobRunner::watchProgress(Job &job, Transport &head)
     const ReliabilitySettings settings = ReliabilitySettings::of(parseJobSpec(job.spec).spec);
     if (settings.progressTimeoutSeconds <= 0)
         return;
-    const auto silence = m_progressWatch.look(job, head, m_store.lastMetricId(job.id), settings.progressTimeoutSeconds);
-    const QByteArray stored = m_store.jobSilence(job.id);
+    bool looked = false;
+    const auto silence = m_progressWatch.look(job, head, m_store.lastMetricId(job.id), settings.progressTimeoutSeconds,
+                                              QDateTime::currentDateTimeUtc(), &looked);
+    if (!looked)
+        return;
     if (!silence) {
-        if (!stored.isEmpty())
+        if (!m_store.jobSilence(job.id).isEmpty())
             m_store.setJobSilence(job.id, {});  // it spoke again
         return;
     }

@@ -67,8 +67,10 @@ void ProgressWatch::readNew(Watched &w, const Job &job, Transport &head, const Q
 }
 
 std::optional<ProgressWatch::Silence> ProgressWatch::look(const Job &job, Transport &head, qint64 lastMetricId,
-                                                          qint64 timeoutSeconds, const QDateTime &now)
+                                                          qint64 timeoutSeconds, const QDateTime &now, bool *looked)
 {
+    if (looked)
+        *looked = false;
     Watched &w = m_jobs[job.id];
     if (w.uuid != job.uuid) {
         // A new job or attempt: everyone counts as heard from at its start.
@@ -79,6 +81,8 @@ std::optional<ProgressWatch::Silence> ProgressWatch::look(const Job &job, Transp
     if (w.lastLook.isValid() && w.lastLook.msecsTo(now) < lookIntervalMs && w.trainerSilent.isEmpty())
         return std::nullopt;
     w.lastLook = now;
+    if (looked)
+        *looked = true;
     readNew(w, job, head, now);
     if (lastMetricId != w.lastMetricId) {
         if (w.lastMetricId >= 0)

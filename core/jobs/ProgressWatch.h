@@ -43,10 +43,10 @@ public:
         static std::optional<Silence> fromJson(const QByteArray &json);
     };
 
-    // Looks at the job (at most every lookIntervalMs): the silence past `timeoutSeconds`,
-    // or nothing while it makes progress.
+    // Looks at the job (at most every lookIntervalMs; `looked` says whether it did this
+    // time): the silence past `timeoutSeconds`, or nothing while it makes progress.
     std::optional<Silence> look(const Job &job, Transport &head, qint64 lastMetricId, qint64 timeoutSeconds,
-                                const QDateTime &now = QDateTime::currentDateTimeUtc());
+                                const QDateTime &now = QDateTime::currentDateTimeUtc(), bool *looked = nullptr);
     void forget(qint64 jobId) { m_jobs.remove(jobId); }
 
     // The rank of an `mpirun --tag-output` line ("[1,2]<stdout>:..." is rank 2), -1 if untagged.

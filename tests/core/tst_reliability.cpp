@@ -252,7 +252,11 @@ private Q_SLOTS:
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write("[1,1]<stdout>:rank 1 starts\n");
         out.flush();
-        QVERIFY(!watch.look(job, local, 0, 10, start.addSecs(2)));
+        bool looked = false;
+        QVERIFY(!watch.look(job, local, 0, 10, start.addSecs(2), &looked));
+        QVERIFY(looked);
+        QVERIFY(!watch.look(job, local, 0, 10, start.addSecs(3), &looked));
+        QVERIFY(!looked);  // within the look interval: not looked, not "spoke again"
         out.write("[1,0]<stdout>:rank 0 goes on\n");
         out.flush();
         QVERIFY(!watch.look(job, local, 0, 10, start.addSecs(6)));
