@@ -436,7 +436,6 @@ struct Builder
                 }
             }
         }
-        env.append({QStringLiteral("TRAINDESK_ATTEMPT"), QString::number(context.attempt)});
         QStringList workerHosts;
         for (const Node &n : nodes)
             workerHosts << n.host;
@@ -449,6 +448,8 @@ struct Builder
         // Inherited by every process of the job on every node (mpirun -x passes it on), so
         // that what a job left behind can be found and ended (JobSweep).
         env.append({jobMarkerVariable(), context.uuid});
+        // Which attempt of a retried job this is (1: the first run).
+        env.append({QStringLiteral("TRAINDESK_ATTEMPT"), QString::number(context.attempt)});
 
         QStringList bindPaths{context.mountRoot};
         for (const Share &s : context.shares)

@@ -40,12 +40,16 @@ private Q_SLOTS:
     {
         Store store;
         QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(store.schemaVersion(), 9);  // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters; 5: Slurm; 6: reader state; 7: node lost grace; 8: system samples; 9: pending sweeps
+        // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters; 5: Slurm; 6: reader
+        // state; 7: node lost grace; 8: system samples; 9: pending sweeps; then retries, hangs and burn-in, and the
+        // migrations appended since (no number asserted: branches append their own).
+        const int version = store.schemaVersion();
+        QVERIFY(version >= 10);
         // Opening again keeps the data and the version.
         QVERIFY(store.createWorkspace("ws").ok());
         Store again;
         QVERIFY(again.open(m_dir.filePath("fresh.db")).ok());
-        QCOMPARE(again.schemaVersion(), 9);
+        QCOMPARE(again.schemaVersion(), version);
         QVERIFY(again.workspace("ws").ok());
     }
 
@@ -82,7 +86,8 @@ private Q_SLOTS:
             for (const char *drop : {"ALTER TABLE clusters DROP COLUMN scheduler", "ALTER TABLE jobs DROP COLUMN scheduler_id",
                                      "ALTER TABLE jobs DROP COLUMN scheduler_state", "ALTER TABLE job_file_offsets DROP COLUMN reader_state",
                                      "ALTER TABLE clusters DROP COLUMN node_lost_grace", "DROP TABLE job_system_samples",
-                                     "DROP TABLE pending_sweeps"})
+                                     "DROP TABLE pending_sweeps", "DROP TABLE job_attempts", "DROP TABLE job_silence",
+                                     "DROP TABLE cluster_burn_in"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
@@ -91,7 +96,7 @@ private Q_SLOTS:
         Store store;
         const auto opened = store.open(path);
         QVERIFY2(opened.ok(), qPrintable(opened.error()));
-        QCOMPARE(store.schemaVersion(), 9);
+        QVERIFY(store.schemaVersion() >= 10);
         auto job = store.jobById(jobId);
         QVERIFY(job.ok());
         QCOMPARE(job->nodes, QStringList{"n0"});

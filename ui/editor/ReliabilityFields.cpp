@@ -24,6 +24,8 @@ ReliabilityFields::ReliabilityFields(JobSpecDocument *document, QWidget *parent)
       m_progressTimeout(new QLineEdit(this)),
       m_failOnHang(new QCheckBox(tr("Fail on hang"), this))
 {
+    setToolTip(tr("What happens when things go wrong on the nodes (TrainDesk extensions of job.json under "
+                  "constraints): retries of a failed attempt and the progress timeout"));
     m_maxRetries->setRange(0, 100);
     m_maxRetries->setSpecialValueText(tr("no retries"));
     m_maxRetries->setPrefix(tr("retries: "));
