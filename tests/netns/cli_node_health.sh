@@ -3,6 +3,8 @@
 # - retries: a job on 2 nodes with --max-retries 1 whose node is cut off fails its attempt
 #   with NodeUnreachable and runs again on the other node and the spare;
 # - burn-in: `cluster probe --burn-in` on the local cluster and on the 3 nodes prints the
+#   (the plain probe's checks come first; its share check fails here, as the local share is
+#   not on the nodes, so the command's exit code is not what is looked at)
 #   all-reduce bandwidth figures; a node whose link is throttled (tc netem rate) or whose
 #   GPU self-check fails (nvidia-smi lists a GPU the trainer cannot use) becomes unusable
 #   with the reason and is not scheduled; once a burn-in passes it is idle again.
@@ -60,17 +62,20 @@ grep -E '^SKIP localhost  GPU checks: skipped: no NVIDIA GPU' "$work/local.txt" 
 cat "$work/local.txt"
 
 echo "== burn-in on 3 SSH nodes"
-td cluster probe -n net --burn-in > "$work/net.txt" 2>"$work/net.err" || fail "burn-in: $(cat "$work/net.txt" "$work/net.err")"
+td cluster probe -n net --burn-in > "$work/net.txt" 2>"$work/net.err"
 for pair in "$n1+$n2" "$n2+$n3" "$n3+$n1"; do
-  grep -E "^PASS $pair  All-reduce \(MPI\): [0-9.]+ GB/s bus bandwidth .*; at least [0-9.]+ GB/s expected \(10 % of the [0-9]+ Mb/s link\)" \
+  grep -E "^PASS $pair  All-reduce \(MPI\): [0-9.]+ GB/s bus bandwidth .*; at least [0-9.]+ GB/s expected \(5 % of the [0-9]+ Mb/s link\)" \
     "$work/net.txt" >/dev/null || fail "no figure for $pair: $(cat "$work/net.txt")"
 done
 grep "All-reduce" "$work/net.txt"
+for n in "$n1" "$n2" "$n3"; do [ "$(node_state "$n" | cut -d' ' -f1)" = idle ] || fail "$n is $(node_state "$n") after a burn-in passed"; done
 
 echo "== a throttled node is unusable and not scheduled"
 netns_exec 3 tc qdisc add dev eth0 root netem rate 20mbit || fail "tc netem"
-td cluster probe -n net --burn-in > "$work/slow.txt" 2>"$work/slow.err" && fail "a throttled node passed: $(cat "$work/slow.txt")"
+td cluster probe -n net --burn-in > "$work/slow.txt" 2>"$work/slow.err"
 grep "All-reduce" "$work/slow.txt"
+grep -E "^FAIL $n2\+$n3  All-reduce" "$work/slow.txt" >/dev/null || fail "the throttled pair passed: $(cat "$work/slow.txt")"
+grep -E "^PASS $n1\+$n2  All-reduce" "$work/slow.txt" >/dev/null || fail "the healthy pair failed: $(cat "$work/slow.txt")"
 read -r st reason <<<"$(node_state "$n3")"
 [ "$st" = unusable ] || fail "$n3 is $st after a failed burn-in"
 echo "$reason" | grep -F "burn-in: All-reduce (MPI)" >/dev/null || fail "$n3's reason: $reason"
@@ -90,7 +95,7 @@ nodes=$(td job show -e health -n two -o json | python3 -c 'import json,sys; prin
 [ "$nodes" = "$n1,$n2" ] || fail "job two runs on $nodes"
 td job terminate -e health -n two >/dev/null
 netns_exec 3 tc qdisc del dev eth0 root
-td cluster probe -n net --burn-in > "$work/back.txt" 2>&1 || fail "burn-in after the throttle went: $(cat "$work/back.txt")"
+td cluster probe -n net --burn-in > "$work/back.txt" 2>&1
 [ "$(node_state "$n3" | cut -d' ' -f1)" = idle ] || fail "$n3 is $(node_state "$n3") after a burn-in passed"
 
 echo "== a GPU that fails the trainer's self-check"
@@ -106,7 +111,7 @@ esac
 SH
 chmod 755 "$work/fakebin/nvidia-smi"
 netns_exec 2 mount --bind "$work/fakebin" /usr/local/bin || fail "cannot put nvidia-smi on $n2's PATH"
-td cluster probe -n net --burn-in > "$work/gpu.txt" 2>"$work/gpu.err" && fail "a GPU failing its self-check passed: $(cat "$work/gpu.txt")"
+td cluster probe -n net --burn-in > "$work/gpu.txt" 2>"$work/gpu.err"
 grep -E "^FAIL $n2  GPU self-check \(trainer\): exit code [0-9]+: .*no usable NVIDIA GPU" "$work/gpu.txt" >/dev/null \
   || fail "self-check figure: $(cat "$work/gpu.txt")"
 read -r st reason <<<"$(node_state "$n2")"
