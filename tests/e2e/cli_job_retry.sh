@@ -5,7 +5,10 @@
 #   stored series hold epochs 1-5 once each;
 # - exit 1 with --retry-on-exit-codes 75 is not retried; exit 75 is, until no attempt is left;
 # - a job that stops printing is named (its silent ranks and node) within the progress
-#   timeout + 15 s, and with --fail-on-hang fails as JobHung.
+#   timeout + 15 s, and with --fail-on-hang fails as JobHung;
+# - a burn-in before each job (`cluster burn-in --before-each-job`) on a node whose
+#   nvidia-smi lists a GPU the trainer cannot use: the node is unusable with the reason, the
+#   job waits; a burn-in that passes makes it idle and the job runs.
 set -euo pipefail
 traindesk="$1"
 export TRAINDESK_HOME="$(mktemp -d)"
@@ -120,4 +123,34 @@ grep -E '^Silent: no output and no metric for [0-9]+ s \(progress timeout 6 s\);
 "$traindesk" job wait -e retry -n hangfail >/dev/null && fail "hung job succeeded"
 [ "$(q hangfail 'executionInfo.errors[0].code')" = JobHung ] || fail "hangfail: $("$traindesk" job show -e retry -n hangfail)"
 [ "$(q hangfail attempt)" = 2 ] || fail "a hang with --fail-on-hang --max-retries 1 ran $(q hangfail attempt) attempts"
+
+# --- 4. burn-in before each job ------------------------------------------------------------
+"$traindesk" cluster burn-in -n local --before-each-job | grep -F "burn-in before each job" >/dev/null || fail "cluster burn-in"
+mkdir -p "$TRAINDESK_HOME/fakebin"
+cat > "$TRAINDESK_HOME/fakebin/nvidia-smi" <<'SH'
+#!/bin/sh
+# A GPU that no driver of this machine drives.
+case "$*" in
+  -L) echo "GPU 0: NVIDIA Test GPU (UUID: GPU-00000000-0000-0000-0000-000000000000)" ;;
+  *--query-gpu=index,name,temperature.gpu*) echo "0, NVIDIA Test GPU, 41, 1410, 1980, 0" ;;
+esac
+SH
+chmod +x "$TRAINDESK_HOME/fakebin/nvidia-smi"
+"$traindesk" agent stop >/dev/null 2>&1 || true
+# The agent (started by this command, with this PATH) burns the node in before the job.
+PATH="$TRAINDESK_HOME/fakebin:$PATH" "$traindesk" job create -e retry -n burnt -c local -f "$TRAINDESK_HOME/exit.json" >/dev/null
+for _ in $(seq 1 120); do
+  "$traindesk" cluster node list -c local -o json | grep -F '"state": "unusable"' >/dev/null && break; sleep 0.5
+done
+"$traindesk" cluster node list -c local -o json > "$TRAINDESK_HOME/nodes.json"
+grep -F '"stateReason": "burn-in: GPU self-check (trainer): exit code' "$TRAINDESK_HOME/nodes.json" >/dev/null \
+  || fail "the node is not unusable after a failed burn-in: $(cat "$TRAINDESK_HOME/nodes.json")"
+sleep 2
+[ "$(q burnt executionState)" = queued ] || fail "a job was scheduled on an unusable node: $(q burnt executionState)"
+"$traindesk" agent stop >/dev/null 2>&1 || true
+"$traindesk" cluster burn-in -n local --off >/dev/null
+"$traindesk" cluster probe -n local --burn-in > "$TRAINDESK_HOME/burnin.txt" 2>&1 || fail "burn-in without the GPU: $(cat "$TRAINDESK_HOME/burnin.txt")"
+grep -E '^PASS localhost  All-reduce \(MPI\): [0-9.]+ GB/s bus bandwidth' "$TRAINDESK_HOME/burnin.txt" >/dev/null || fail "figure: $(cat "$TRAINDESK_HOME/burnin.txt")"
+"$traindesk" cluster node list -c local -o json | grep -F '"state": "idle"' >/dev/null || fail "the node is not idle after a burn-in passed"
+"$traindesk" job wait -e retry -n burnt >/dev/null; [ "$(q burnt executionInfo.exitCode)" = 1 ] || fail "the job did not run once the node passed"
 echo "PASS"

@@ -64,7 +64,7 @@ cat "$work/local.txt"
 echo "== burn-in on 3 SSH nodes"
 td cluster probe -n net --burn-in > "$work/net.txt" 2>"$work/net.err"
 for pair in "$n1+$n2" "$n2+$n3" "$n3+$n1"; do
-  grep -E "^PASS $pair  All-reduce \(MPI\): [0-9.]+ GB/s bus bandwidth .*; at least [0-9.]+ GB/s expected \(5 % of the [0-9]+ Mb/s link\)" \
+  grep -E "^PASS ${pair//+/\\+}  All-reduce \(MPI\): [0-9.]+ GB/s bus bandwidth .*; at least [0-9.]+ GB/s expected \(5 % of the [0-9]+ Mb/s link\)" \
     "$work/net.txt" >/dev/null || fail "no figure for $pair: $(cat "$work/net.txt")"
 done
 grep "All-reduce" "$work/net.txt"
