@@ -62,8 +62,9 @@ bool JobRetry::requeueIfRetryable(Job &job)
     if (!reason)
         return false;
     // The attempt's last records (written just before it ended) are read before its files
-    // are left behind: the next attempt's reads start over in its own directory.
-    if (!job.jobDir.isEmpty())
+    // are left behind: the next attempt's reads start over in its own directory. (Not from
+    // a head node that was lost: it would only time out.)
+    if (!job.jobDir.isEmpty() && !lostNodes(job.errors).contains(job.nodes.value(0)))
         JobOutput(m_store).ingestMetrics(job);
     JobAttempt ended;
     ended.jobId = job.id;

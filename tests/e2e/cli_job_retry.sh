@@ -152,5 +152,5 @@ sleep 2
 "$traindesk" cluster probe -n local --burn-in > "$TRAINDESK_HOME/burnin.txt" 2>&1 || fail "burn-in without the GPU: $(cat "$TRAINDESK_HOME/burnin.txt")"
 grep -E '^PASS localhost  All-reduce \(MPI\): [0-9.]+ GB/s bus bandwidth' "$TRAINDESK_HOME/burnin.txt" >/dev/null || fail "figure: $(cat "$TRAINDESK_HOME/burnin.txt")"
 "$traindesk" cluster node list -c local -o json | grep -F '"state": "idle"' >/dev/null || fail "the node is not idle after a burn-in passed"
-"$traindesk" job wait -e retry -n burnt >/dev/null; [ "$(q burnt executionInfo.exitCode)" = 1 ] || fail "the job did not run once the node passed"
+"$traindesk" job wait -e retry -n burnt >/dev/null || true; [ "$(q burnt executionInfo.exitCode)" = 1 ] || fail "the job did not run once the node passed"
 echo "PASS"
