@@ -1,4 +1,5 @@
 // cluster create|show|list|resize|setup|delete|probe and cluster node list|exec|setup-logs.
+#include "ClusterBurnIn.h"
 #include "Command.h"
 #include "JsonViews.h"
 
@@ -312,7 +313,11 @@ QList<Command> clusterCommands()
     }});
     commands.append({{"cluster", "probe"}, "Check every node: reachable, logged in, OS, cores, memory, GPUs, Open MPI, "
                                            "trainer, mount root, shares, SSH from the head node, a shared network.",
-                     {workspaceOption(), clusterNameOption()}, [](Context &c) {
+                     {workspaceOption(), clusterNameOption(),
+                      {QStringLiteral("burn-in"), QStringLiteral("Then burn the nodes in: GPU health, self-check and memory "
+                                                                 "test, all-reduce bandwidth between nodes; a node that fails "
+                                                                 "is unusable until a burn-in passes.")}},
+                     [](Context &c) {
         const auto name = c.required(QStringLiteral("name"));
         if (!name)
             return c.error(name.error());
@@ -328,12 +333,24 @@ QList<Command> clusterCommands()
                                          {"passed", check.passed}, {"detail", check.detail}, {"hint", check.hint}});
             }
         }
+        QJsonArray burnIn;
+        if (c.args.isSet(QStringLiteral("burn-in"))) {
+            const auto cluster = c.store.cluster(c.workspace()->id, *name);
+            const auto failedNodes = cluster ? burnInCluster(c, *cluster, burnIn) : Result<int>(cluster.failure());
+            if (!failedNodes)
+                return c.error(failedNodes.error());
+            if (*failedNodes > 0)
+                failed += *failedNodes;
+        }
         if (c.json())
-            c.print(array, QString());
+            c.print(c.args.isSet(QStringLiteral("burn-in")) ? QJsonValue(QJsonObject{{"checks", array}, {"burnIn", burnIn}})
+                                                            : QJsonValue(array),
+                    QString());
         if (failed > 0)
             return c.error(QStringLiteral("%1 check%2 failed").arg(failed).arg(failed == 1 ? "" : "s"));
         return 0;
     }});
+    commands.append(burnInScheduleCommand());
     commands.append({{"cluster", "node", "list"}, "List a cluster's nodes.", {workspaceOption(), clusterOption(), queryOption()},
                      [](Context &c) {
         const auto cl = clusterArgument(c, QStringLiteral("cluster"));

@@ -1,6 +1,7 @@
 // job create|show|list|wait|terminate|delete|start|validate|plan|metrics, job file list|download|stream,
 // job node list. Jobs start and move in the agent; these commands store, queue and read.
 #include "Command.h"
+#include "JobReliability.h"
 #include "JsonViews.h"
 #include "MetricSeries.h"
 #include "ProgressPrinter.h"
@@ -215,7 +216,7 @@ QString errorLines(const Job &job)
 
 int showJob(Context &c, const JobRef &ref)
 {
-    const QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
+    QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
     QString text = jobTable(c, {ref.job}).render();
     // Which node ran which rank: what a rank's lines in the logs came from.
     if (!ref.job.rankNodes.isEmpty())
@@ -223,6 +224,7 @@ int showJob(Context &c, const JobRef &ref)
     // Why a job failed is the first thing asked of it: not only in -o json.
     if (!ref.job.errors.isEmpty())
         text += QStringLiteral("\nErrors:\n") + errorLines(ref.job);
+    text += addReliability(c, ref.job, json);  // attempts of a retried job, silent ranks
     return c.print(json, text);
 }
 
@@ -340,10 +342,15 @@ QList<Command> jobCommands()
     QList<Command> commands;
     const QCommandLineOption draftOption(QStringLiteral("draft"), QStringLiteral("Save without queueing."));
     commands.append({{"job", "create"}, "Create (submit) a job from a job.json.",
-                     {workspaceOption(), experimentOption(), jobNameOption(), clusterOption(),
-                      fileOption("The job.json."), draftOption, noContainerOption()},
+                     QList<QCommandLineOption>{workspaceOption(), experimentOption(), jobNameOption(), clusterOption(),
+                      fileOption("The job.json."), draftOption, noContainerOption()} + reliabilityOptions(),
                      [](Context &c) {
-        const auto spec = readSpecFile(c);
+        const auto options = reliabilityOptionsOf(c);
+        if (!options)
+            return c.error(options.error());
+        auto spec = readSpecFile(c);
+        if (spec)
+            spec = applyReliabilityOptions(*spec, *options);
         if (!spec)
             return c.error(spec.error());
         const auto exp = c.experiment();

@@ -182,6 +182,8 @@ void Agent::ingest()
         bool storeFailed = false;
         const auto read = m_output->ingestMetrics(*job, &storeFailed);
         if (read) {
+            // A retried job's attempt redoes the epochs after its checkpoint: stored once.
+            m_store->removeRepeatedMetrics(id);
             if (m_ingestWaiting.remove(id) || std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
                 clearWaiting(id);
             continue;

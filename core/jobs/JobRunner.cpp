@@ -1,6 +1,8 @@
 #include "JobRunner.h"
 
 #include "jobspec/JobSpec.h"
+#include "JobRetry.h"
+#include "NodeBurnIn.h"
 #include "JobScope.h"
 #include "JobSweep.h"
 #include "SpaceReserve.h"
@@ -185,6 +187,10 @@ Result<LaunchPlan> JobRunner::planFor(const Job &job, const JobSpec &spec, const
     context.job = job.name;
     context.uuid = job.uuid;
     context.nodes = nodes;
+    if (const QList<JobAttempt> attempts = m_store.jobAttempts(job.id); !attempts.isEmpty()) {
+        context.attempt = int(attempts.size()) + 1;
+        context.previousUuid = attempts.last().uuid;
+    }
     return buildLaunchPlan(*opened, context);
 }
 
@@ -248,7 +254,10 @@ void JobRunner::schedule(qint64 clusterId)
         }
         if (idle.size() < parsed.spec.nodeCount)
             break;
+        idle = JobRetry(m_store).preferNodes(job, idle);  // a retried job avoids the nodes it lost
         idle = idle.mid(0, parsed.spec.nodeCount);
+        if (!NodeBurnIn(m_store).passesBeforeJob(*cluster, idle))
+            break;  // a node failed its burn-in and is unusable now: the job waits for others
         if (auto started = start(job, parsed.spec, *cluster, idle); !started) {
             finish(job, JobState::Failed, std::nullopt,
                    {jobError(QStringLiteral("JobStartFailed"), started.error())});
@@ -392,21 +401,28 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     job.exitCode = exitCode;
     job.errors = errors;
     job.ended = ended.isValid() ? ended : QDateTime::currentDateTimeUtc();
+    // A failed attempt that may run again is queued as the next one instead (JobRetry);
+    // its nodes are freed and swept all the same.
+    const Job attempt = job;
+    const bool requeued = state == JobState::Failed && JobRetry(m_store).requeueIfRetryable(job);
     // A full data directory must not keep a job "running" after it ended: the reserve goes.
-    if (auto stored = m_store.updateJob(job); !stored) {
-        if (m_reserve && m_reserve->release())
-            stored = m_store.updateJob(job);
-        if (!stored)
-            qWarning("traindesk: cannot store the end of job '%s': %s", qPrintable(job.name), qPrintable(stored.error()));
+    if (!requeued) {
+        if (auto stored = m_store.updateJob(job); !stored) {
+            if (m_reserve && m_reserve->release())
+                stored = m_store.updateJob(job);
+            if (!stored)
+                qWarning("traindesk: cannot store the end of job '%s': %s", qPrintable(job.name), qPrintable(stored.error()));
+        }
     }
-    if (!job.nodes.isEmpty()) {
-        setNodesState(job, NodeState::Idle);
+    if (!attempt.nodes.isEmpty()) {
+        setNodesState(attempt, NodeState::Idle);
         // A node out of reach now is swept when it comes back (retryPendingSweeps), by this
         // agent or the next one.
-        for (const QString &node : JobSweep::sweepNodes(m_store, job, m_terminateGraceMs / 1000))
-            m_store.addPendingSweep({job.clusterId, node, job.uuid});
+        for (const QString &node : JobSweep::sweepNodes(m_store, attempt, m_terminateGraceMs / 1000))
+            m_store.addPendingSweep({attempt.clusterId, node, attempt.uuid});
     }
     m_nodeWatch.forget(job.id);
+    m_progressWatch.forget(job.id);
 }
 
 Result<Job> JobRunner::refresh(qint64 jobId)
@@ -438,7 +454,8 @@ Result<Job> JobRunner::refresh(qint64 jobId)
                                  .arg(lost->second)
                                  .arg(cluster->nodeLostGraceSeconds),
                              {QStringLiteral("the job's processes on the other nodes were ended; those on %1 are "
-                                             "ended when it can be reached again").arg(lost->first)})});
+                                             "ended when it can be reached again").arg(lost->first),
+                              JobRetry::lostNodeDetail(lost->first)})});
             // The node says so until it answers again (retryPendingSweeps), and takes no job meanwhile.
             for (const Node &n : nodes) {
                 if (n.name == lost->first && n.state != NodeState::Leaving)
@@ -467,6 +484,8 @@ Result<Job> JobRunner::refresh(qint64 jobId)
     if (alive->exitCode == 0) {
         if (job->state == JobState::Terminating)
             killAfterGrace(*job, **transport);
+        else
+            watchProgress(*job, **transport);
         return job;  // still running
     }
     if (!exitCode)

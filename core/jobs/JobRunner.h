@@ -2,6 +2,7 @@
 
 #include "launch/LaunchPlan.h"
 #include "NodeWatch.h"
+#include "ProgressWatch.h"
 #include "common/Result.h"
 #include "store/Entities.h"
 #include "transport/Transport.h"
@@ -114,8 +115,13 @@ private:
     void applySlurmStatus(Job &job, Transport &login, const SlurmJobState &status);
     VoidResult cancelOnSlurm(Job &job, const Cluster &cluster);
 
+    // A running job silent past its progress timeout (JobRunnerProgress.cpp): its silent
+    // ranks stored for `job show` and the GUI, and with failOnHang the attempt failed (JobHung).
+    void watchProgress(Job &job, Transport &head);
+
     Store &m_store;
     NodeWatch m_nodeWatch;  // lives as long as the runner: the agent's
+    ProgressWatch m_progressWatch;
     int m_terminateGraceMs = terminateGraceMs;
     SpaceReserve *m_reserve = nullptr;
 };

@@ -206,6 +206,14 @@ struct EnvironmentVariableWithSecretValue : SpecObject
 struct JobConstraints : SpecObject
 {
     std::optional<QString> maxWallClockTime;
+    // TrainDesk extensions (not in the 2018-05-01 schema; the validator says so): how often
+    // a failed attempt is queued again and on which exit codes (besides a lost node and a
+    // rank killed by a signal), and how long the job may go without output or a metric
+    // before its silent ranks are named (and, with failOnHang, the attempt fails).
+    std::optional<int> maxRetries;
+    std::optional<QList<int>> retryOnExitCodes;
+    std::optional<QString> progressTimeout;
+    std::optional<bool> failOnHang;
 };
 
 // The toolkit settings, one of which a job names. The names are the JSON keys.

@@ -172,6 +172,48 @@ std::optional<int> ObjectReader::optionalInt(const QString &key, int minimum, in
     return int(d);
 }
 
+std::optional<bool> ObjectReader::optionalBool(const QString &key)
+{
+    m_known.insert(key);
+    const QJsonValue v = m_object.value(key);
+    if (v.isUndefined())
+        return std::nullopt;
+    if (!v.isBool()) {
+        error(pathOf(key), QStringLiteral("expected a boolean, found %1").arg(typeName(v)));
+        return std::nullopt;
+    }
+    return v.toBool();
+}
+
+std::optional<QList<int>> ObjectReader::optionalIntArray(const QString &key, int minimum, int maximum)
+{
+    m_known.insert(key);
+    const QJsonValue v = m_object.value(key);
+    if (v.isUndefined())
+        return std::nullopt;
+    if (!v.isArray()) {
+        error(pathOf(key), QStringLiteral("expected an array of integers, found %1").arg(typeName(v)));
+        return std::nullopt;
+    }
+    QList<int> values;
+    const QJsonArray array = v.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString itemPath = QStringLiteral("%1[%2]").arg(pathOf(key)).arg(i);
+        const double d = array.at(i).toDouble(std::nan(""));
+        if (!array.at(i).isDouble() || d != std::floor(d)) {
+            error(itemPath, QStringLiteral("expected an integer, found %1").arg(typeName(array.at(i))));
+            continue;
+        }
+        if (d < minimum || d > maximum) {
+            error(itemPath, QStringLiteral("expected an integer from %1 to %2, found %3").arg(minimum).arg(maximum)
+                                .arg(QString::number(d, 'f', 0)));
+            continue;
+        }
+        values.append(int(d));
+    }
+    return values;
+}
+
 std::optional<int> ObjectReader::requiredInt(const QString &key, int minimum, int maximum)
 {
     if (!m_object.contains(key)) {
@@ -447,6 +489,10 @@ JobConstraints readConstraints(ObjectReader &r)
 {
     JobConstraints c;
     c.maxWallClockTime = r.optionalString(QStringLiteral("maxWallClockTime"));
+    c.maxRetries = r.optionalInt(QStringLiteral("maxRetries"), 0, 100);
+    c.retryOnExitCodes = r.optionalIntArray(QStringLiteral("retryOnExitCodes"), 1, 255);
+    c.progressTimeout = r.optionalString(QStringLiteral("progressTimeout"));
+    c.failOnHang = r.optionalBool(QStringLiteral("failOnHang"));
     return c;
 }
 

@@ -36,6 +36,9 @@ public:
     QString requiredString(const QString &key);
     std::optional<int> optionalInt(const QString &key, int minimum, int maximum = 1000000);
     std::optional<int> requiredInt(const QString &key, int minimum, int maximum = 1000000);
+    std::optional<bool> optionalBool(const QString &key);
+    // An array of integers in [minimum, maximum].
+    std::optional<QList<int>> optionalIntArray(const QString &key, int minimum, int maximum);
 
     // `read` is T(ObjectReader &) for the nested object.
     template<typename T, typename Read>

@@ -1,5 +1,6 @@
 #include "JobSpecValidator.h"
 
+#include "ReliabilitySettings.h"
 #include "ShareMapping.h"
 #include "WallClockTime.h"
 
@@ -530,11 +531,26 @@ private:
 
     void checkConstraints()
     {
-        if (!m_spec.constraints || !m_spec.constraints->maxWallClockTime)
+        if (!m_spec.constraints)
             return;
+        const JobConstraints &c = *m_spec.constraints;
+        const QString path = at(base, QStringLiteral("constraints"));
         QString message;
-        if (!parseWallClockTime(*m_spec.constraints->maxWallClockTime, &message))
-            error(at(base, QStringLiteral("constraints.maxWallClockTime")), message);
+        if (c.maxWallClockTime && !parseWallClockTime(*c.maxWallClockTime, &message))
+            error(at(path, QStringLiteral("maxWallClockTime")), message);
+        if (c.progressTimeout && !parseProgressTimeout(*c.progressTimeout, &message))
+            error(at(path, QStringLiteral("progressTimeout")), message);
+        // Accepted and used, but Batch AI never had them: a file that uses them is TrainDesk's.
+        const QJsonObject raw = m_spec.properties.value(QStringLiteral("constraints")).toObject();
+        for (const QString &key : reliabilityExtensionKeys()) {
+            if (raw.contains(key))
+                warning(at(path, key), QStringLiteral("TrainDesk extension (not in Batch AI's 2018-05-01 schema): used here, "
+                                                      "ignored by the service"));
+        }
+        if (c.retryOnExitCodes && !c.maxRetries.value_or(0))
+            warning(at(path, QStringLiteral("retryOnExitCodes")), QStringLiteral("has no effect without maxRetries"));
+        if (c.failOnHang.value_or(false) && !c.progressTimeout)
+            warning(at(path, QStringLiteral("failOnHang")), QStringLiteral("has no effect without progressTimeout"));
     }
 
     void checkContainer()

@@ -256,7 +256,23 @@ QJsonObject write(const EnvironmentVariableWithSecretValue &s)
         .object();
 }
 
-QJsonObject write(const JobConstraints &c) { return ObjectWriter(c).set("maxWallClockTime", c.maxWallClockTime).object(); }
+QJsonObject write(const JobConstraints &c)
+{
+    QJsonObject o = ObjectWriter(c)
+                        .set("maxWallClockTime", c.maxWallClockTime)
+                        .set("maxRetries", c.maxRetries)
+                        .set("progressTimeout", c.progressTimeout)
+                        .object();
+    if (c.retryOnExitCodes) {
+        QJsonArray codes;
+        for (int code : *c.retryOnExitCodes)
+            codes.append(code);
+        o.insert(QStringLiteral("retryOnExitCodes"), codes);
+    }
+    if (c.failOnHang)
+        o.insert(QStringLiteral("failOnHang"), *c.failOnHang);
+    return o;
+}
 
 } // namespace
 

@@ -427,6 +427,15 @@ struct Builder
                                               out.pathSuffix.value_or(QString()));
                 plan.outputDirectories.append({out.id, path});
                 directoryVariables(QStringLiteral("OUTPUT"), out.id, path);
+                // The service's name (from its preview) for the same folder of the attempt
+                // before: what a retried script resumes from.
+                if (!context.previousUuid.isEmpty()) {
+                    const QString previous = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
+                                                 .arg(context.workspace, context.experiment, context.job, context.previousUuid);
+                    directoryVariables(QStringLiteral("PREV_OUTPUT"), out.id,
+                                       joinPath(joinPath(joinPath(*outPrefix, previous), QStringLiteral("outputs")),
+                                                out.pathSuffix.value_or(QString())));
+                }
             }
         }
         QStringList workerHosts;
@@ -441,6 +450,8 @@ struct Builder
         // Inherited by every process of the job on every node (mpirun -x passes it on), so
         // that what a job left behind can be found and ended (JobSweep).
         env.append({jobMarkerVariable(), context.uuid});
+        // Which attempt of a retried job this is (1: the first run).
+        env.append({QStringLiteral("TRAINDESK_ATTEMPT"), QString::number(context.attempt)});
 
         QStringList bindPaths{context.mountRoot};
         for (const Share &s : context.shares)

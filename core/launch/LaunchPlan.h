@@ -27,6 +27,10 @@ struct LaunchContext
     // A Slurm allocation: `nodes` stand for the allocation's nodes in order (node-0, ...);
     // per-node steps run as srun steps and the hostfile is written from the allocation.
     bool slurm = false;
+    // A retried job (jobs/JobRetry): which attempt this is (1: the first) and the previous
+    // attempt's uuid, whose output directories $AZ_BATCHAI_PREV_OUTPUT_<ID> name.
+    int attempt = 1;
+    QString previousUuid;
 };
 
 // A mount of the job: a share (or a folder of one) linked, or an unmanaged file system

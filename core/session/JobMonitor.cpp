@@ -1,3 +1,4 @@
+#include "jobs/ProgressWatch.h"
 #include "JobMonitor.h"
 
 #include "agent/AgentClient.h"
@@ -216,6 +217,13 @@ void JobMonitor::publishSnapshot(bool force)
                 }
             }
             entry.experiments.append(e);
+            for (const Job &j : entry.experiments.last().jobs) {
+                ResourceSnapshot::JobReliability r{m_store->jobAttempts(j.id), {}};
+                if (const auto silence = ProgressWatch::Silence::fromJson(m_store->jobSilence(j.id)))
+                    r.silence = silence->text();
+                if (!r.attempts.isEmpty() || !r.silence.isEmpty())
+                    snapshot.reliability.insert(j.id, r);
+            }
         }
         for (const Cluster &c : m_store->clusters(ws.id))
             entry.clusters.append({c, m_store->nodes(c.id)});

@@ -3,6 +3,7 @@
 #include "jobspec/JobSpec.h"
 #include "store/Entities.h"
 #include "sweeps/SweepSummary.h"
+#include "store/ReliabilityRecords.h"
 
 #include <QHash>
 #include <QList>
@@ -35,6 +36,14 @@ struct ResourceSnapshot
     QList<WorkspaceEntry> workspaces;
     // Top-level folders of each local share, by share id (Shares > folders in the tree).
     QHash<qint64, QStringList> shareFolders;
+    // Jobs retried or gone silent, by job id: their ended attempts (jobs/JobRetry) and the
+    // report of their silent ranks (jobs/ProgressWatch, in words; empty when none).
+    struct JobReliability
+    {
+        QList<JobAttempt> attempts;
+        QString silence;
+    };
+    QHash<qint64, JobReliability> reliability;
 
     const Job *findJob(qint64 jobId) const;
     const WorkspaceEntry *findWorkspace(qint64 workspaceId) const;

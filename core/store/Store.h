@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Entities.h"
+#include "ReliabilityRecords.h"
 #include "common/Result.h"
 
 #include <QSqlDatabase>
@@ -113,6 +114,24 @@ public:
     VoidResult addPendingSweep(const PendingSweep &sweep);  // once per (cluster, node, job)
     QList<PendingSweep> pendingSweeps() const;               // oldest first
     VoidResult removePendingSweep(const PendingSweep &sweep);
+
+    // Retries (jobs/JobRetry). requeueAttempt, in one transaction: stores the ended attempt,
+    // queues the job again as the next attempt under `nextUuid` (its own job directory) with
+    // the attempt's fields cleared, and resets the read offsets (the next attempt writes new
+    // files); false when the job is no longer in the state `ended` was read in.
+    Result<bool> requeueAttempt(const Job &job, const JobAttempt &ended, const QString &nextUuid);
+    QList<JobAttempt> jobAttempts(qint64 jobId) const;  // oldest first
+    // After a resumed attempt's first records: the rows of earlier attempts from the epoch
+    // the attempt went on from (it does those again), so each epoch is stored once. Done
+    // once per attempt; returns the rows removed.
+    Result<int> removeRepeatedMetrics(qint64 jobId);
+    // The job's ranks silent past its progress timeout (jobs/ProgressWatch, JSON); empty when
+    // none (setting empty clears it).
+    VoidResult setJobSilence(qint64 jobId, const QByteArray &json);
+    QByteArray jobSilence(qint64 jobId) const;
+    // When a cluster's nodes are burnt in besides on demand (cluster/BurnIn).
+    BurnInSchedule burnInSchedule(qint64 clusterId) const;
+    VoidResult setBurnInSchedule(const BurnInSchedule &schedule);
 
 private:
     VoidResult migrate();

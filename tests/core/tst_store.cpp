@@ -46,7 +46,8 @@ private Q_SLOTS:
         QVERIFY(store.open(m_dir.filePath("fresh.db")).ok());
         // 2: SSH cluster credentials, parked nodes, probe facts; 3: rank nodes; 4: share clusters;
         // 5: Slurm; 6: reader state; 7: node lost grace; 8: system samples; 9: pending sweeps;
-        // then hyperparameter sweeps, run notes and what else is appended (no number asserted).
+        // then hyperparameter sweeps, run notes, retries/hangs/burn-in and what else is appended
+        // (no number asserted).
         const int latest = store.schemaVersion();
         QVERIFY(latest > 10);
         // Opening again keeps the data and the version.
@@ -91,7 +92,8 @@ private Q_SLOTS:
                                      "ALTER TABLE jobs DROP COLUMN scheduler_state", "ALTER TABLE job_file_offsets DROP COLUMN reader_state",
                                      "ALTER TABLE clusters DROP COLUMN node_lost_grace", "DROP TABLE job_system_samples",
                                      "DROP TABLE pending_sweeps", "DROP TABLE sweep_trials", "DROP TABLE sweeps",
-                                     "DROP TABLE run_notes"})
+                                     "DROP TABLE run_notes", "DROP TABLE job_attempts", "DROP TABLE job_silence",
+                                     "DROP TABLE cluster_burn_in"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();

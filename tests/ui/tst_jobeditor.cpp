@@ -504,7 +504,7 @@ private Q_SLOTS:
             mnemonics.insert(key);
             QVERIFY2(!label->buddy()->toolTip().isEmpty(), qPrintable(label->text()));
         }
-        QCOMPARE(withBuddy, 11);
+        QCOMPARE(withBuddy, 12);
 
         // Tab walks the visible fields in form order.
         QList<QWidget *> expected;

@@ -98,6 +98,24 @@ private Q_SLOTS:
         QCOMPARE(s.points(Metric::LearningRate).size(), 4);
     }
 
+    void aResumedAttemptReplacesTheEpochsItRepeats()
+    {
+        // Attempt 1: epoch 1 whole, one step of epoch 2; attempt 2 resumed at epoch 2
+        // (a retried job): epoch 2 is drawn once, attempt 2's.
+        MetricSeries s;
+        QList<MetricRecord> first = twoEpochs().mid(0, 5);
+        s.append(first);
+        QCOMPARE(s.points(Metric::TrainLoss).last(), QPointF(6, 1.5));
+        MetricRecord info;
+        info.kind = QStringLiteral("info");
+        s.append({info, train(2, 2, 6, 1.6, 0.4, 2004), train(2, 4, 8, 1.3, 0.5, 2005), val(2, 8, 1.2, 0.6, 2006)});
+        QCOMPARE(s.points(Metric::TrainLoss), (QList<QPointF>{{2, 2.0}, {4, 1.8}, {6, 1.6}, {8, 1.3}}));
+        QCOMPARE(s.points(Metric::ValLoss), (QList<QPointF>{{4, 1.7}, {8, 1.2}}));
+        // Going on as usual appends.
+        s.append({train(3, 2, 10, 1.0, 0.7, 2007)});
+        QCOMPARE(s.trainPointCount(), 5);
+    }
+
     void pointsAgainstEpochAndTime()
     {
         MetricSeries s;

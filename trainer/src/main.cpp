@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "cli/options.h"
+#include "dist/allreduce_test.h"
 #include "dist/dist.h"
+#include "train/gpu_memory_test.h"
 #include "dist/run_guard.h"
 #include "train/cuda_plugin.h"
 #include "train/trainer.h"
@@ -48,6 +50,8 @@ int main(int argc, char** argv) {
         return a.usable ? 0 : 1;
     }
 
+    if (opts.gpuMemoryTest) return td::runGpuMemoryTest();
+
     std::unique_ptr<td::Dist> dist;
     try {
         dist = std::make_unique<td::Dist>(&argc, &argv);
@@ -56,5 +60,6 @@ int main(int argc, char** argv) {
         return 1;
     }
     td::log::setRank(dist->rank(), dist->size());
+    if (opts.allreduceTest) return td::runGuarded(dist, [&] { return td::runAllreduceTest(opts, *dist); });
     return td::runGuarded(dist, [&] { return td::runTraining(opts, *dist); });
 }

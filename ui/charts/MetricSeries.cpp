@@ -14,6 +14,23 @@ void MetricSeries::append(const QList<MetricRecord> &records)
 {
     if (records.isEmpty())
         return;
+    // A retried job's next attempt resumes at the epoch after its checkpoint, below the
+    // steps already drawn: from that epoch on, the new attempt's records replace the old.
+    const QList<qsizetype> &trains = membersOf(trainKey);
+    const auto firstTrain = std::find_if(records.cbegin(), records.cend(), [](const MetricRecord &r) {
+        return r.kind == QLatin1String("train") && r.globalStep >= 0;
+    });
+    if (!trains.isEmpty() && firstTrain != records.cend() && firstTrain->globalStep <= m_records.at(trains.last()).globalStep) {
+        static const QStringList repeated{QStringLiteral("train"), QStringLiteral("val"), QStringLiteral("rank"),
+                                          QStringLiteral("epoch")};
+        QList<MetricRecord> kept;
+        for (const MetricRecord &r : std::as_const(m_records)) {
+            if (!repeated.contains(r.kind) || r.epoch < firstTrain->epoch)
+                kept.append(r);
+        }
+        reset(kept + records);
+        return;
+    }
     for (const MetricRecord &r : records) {
         if (std::isnan(m_startTime) && !std::isnan(r.time) && r.time > 0)
             m_startTime = r.time;

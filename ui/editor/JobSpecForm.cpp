@@ -3,8 +3,10 @@
 #include "JobSpecDocument.h"
 #include "JsonArrayTable.h"
 #include "JsonPath.h"
+#include "ReliabilityFields.h"
 #include "jobspec/JobSpecValidator.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QJsonArray>
@@ -75,7 +77,8 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
       m_environment(new JsonArrayTable({{QStringLiteral("name"), tr("Name"), true, tr("The variable's name")},
                                         {QStringLiteral("value"), tr("Value"), true, tr("Its value")}},
                                        this)),
-      m_priority(new QComboBox(this))
+      m_priority(new QComboBox(this)),
+      m_reliability(new ReliabilityFields(document, this))
 {
     m_notice->setWordWrap(true);
     m_notice->setVisible(false);
@@ -126,6 +129,7 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
     addRow(tr("Output &directories:"), m_outputs);
     addRow(tr("&Environment:"), m_environment);
     addRow(tr("Priorit&y:"), m_priority);
+    addRow(tr("Retries, &hangs:"), m_reliability);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_notice);
@@ -198,9 +202,10 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
 
 QList<QWidget *> JobSpecForm::tabChain() const
 {
-    return {m_nodeCount, m_toolkit, m_commandLine, m_script, m_arguments, m_processCount, m_stdOutErr,
+    return QList<QWidget *>{m_nodeCount, m_toolkit, m_commandLine, m_script, m_arguments, m_processCount, m_stdOutErr,
             m_preparation, m_outputs->table(), m_outputs->addButton(), m_outputs->removeButton(),
-            m_environment->table(), m_environment->addButton(), m_environment->removeButton(), m_priority};
+            m_environment->table(), m_environment->addButton(), m_environment->removeButton(), m_priority}
+        + m_reliability->tabChain();
 }
 
 QString JobSpecForm::toolkitKey() const
@@ -320,6 +325,7 @@ void JobSpecForm::refresh()
     m_environment->setArray(p.value(QLatin1String("environmentVariables")).toArray());
     const int priority = m_priority->findData(p.value(QLatin1String("schedulingPriority")).toString());
     m_priority->setCurrentIndex(qMax(0, priority));
+    m_reliability->refresh();
     m_updating = false;
 }
 
@@ -332,6 +338,10 @@ QList<QPair<QString, QWidget *>> JobSpecForm::fieldPaths() const
         {at(props, QStringLiteral("outputDirectories")), m_outputs},
         {at(props, QStringLiteral("environmentVariables")), m_environment},
         {at(props, QStringLiteral("schedulingPriority")), m_priority},
+        {at(props, QStringLiteral("constraints.maxRetries")), static_cast<QWidget *>(m_reliability->maxRetriesSpin())},
+        {at(props, QStringLiteral("constraints.retryOnExitCodes")), static_cast<QWidget *>(m_reliability->exitCodesEdit())},
+        {at(props, QStringLiteral("constraints.progressTimeout")), static_cast<QWidget *>(m_reliability->progressTimeoutEdit())},
+        {at(props, QStringLiteral("constraints.failOnHang")), static_cast<QWidget *>(m_reliability->failOnHangCheck())},
     };
     const QString key = toolkitKey();
     if (!key.isEmpty()) {

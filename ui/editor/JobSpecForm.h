@@ -12,6 +12,7 @@ namespace TrainDesk::Ui {
 
 class JobSpecDocument;
 class JsonArrayTable;
+class ReliabilityFields;
 
 // The fields of a job.json most jobs set, as a form over a JobSpecDocument: what is typed
 // here is written into the document (and so the JSON pane) at once, and what the JSON
@@ -51,6 +52,7 @@ public:
     JsonArrayTable *outputTable() const { return m_outputs; }
     JsonArrayTable *environmentTable() const { return m_environment; }
     QComboBox *priorityCombo() const { return m_priority; }
+    ReliabilityFields *reliabilityFields() const { return m_reliability; }
     // The fields in tab order.
     QList<QWidget *> tabChain() const;
 
@@ -74,6 +76,7 @@ private:
     JsonArrayTable *m_outputs;
     JsonArrayTable *m_environment;
     QComboBox *m_priority;
+    ReliabilityFields *m_reliability;
     bool m_updating = false;
 };
 

@@ -34,6 +34,11 @@ JobOverview::JobOverview(QWidget *parent) : QWidget(parent), m_form(new QFormLay
     m_jobDir = addRow(tr("Job directory:"));
     m_errors = addRow(tr("Errors:"));
     m_errors->setTextFormat(Qt::RichText);
+    m_attempts = addRow(tr("Attempts:"));
+    m_attempts->setTextFormat(Qt::RichText);
+    m_silence = addRow(tr("Silent ranks:"));
+    m_silence->setWordWrap(true);
+    setReliability({}, {});
     QFont bold = m_name->font();
     bold.setBold(true);
     m_name->setFont(bold);
@@ -147,6 +152,28 @@ void JobOverview::updateDuration()
     }
     const QDateTime end = m_job.ended.isValid() ? m_job.ended : QDateTime::currentDateTimeUtc();
     m_duration->setText(formatDuration(m_job.started.secsTo(end)));
+}
+
+void JobOverview::setReliability(const QList<JobAttempt> &attempts, const QString &silence)
+{
+    QString text;
+    for (const JobAttempt &a : attempts) {
+        const JobError first = a.errors.value(0);
+        text += tr("<b>%1</b> on %2, %3: %4: %5<br>&nbsp;&nbsp;%6<br>")
+                    .arg(a.attempt)
+                    .arg(a.nodes.join(QStringLiteral(", ")).toHtmlEscaped(), formatTime(a.started),
+                         first.code.toHtmlEscaped(), first.message.toHtmlEscaped(),
+                         (first.details.isEmpty() ? QString() : first.details.last()).toHtmlEscaped());
+    }
+    if (!attempts.isEmpty())
+        text += tr("<b>%1</b>: this one").arg(attempts.size() + 1);
+    m_attempts->setText(text);
+    m_form->setRowVisible(m_attempts, !attempts.isEmpty());
+    m_silence->setText(silence);
+    m_form->setRowVisible(m_silence, !silence.isEmpty());
+    QPalette palette = m_silence->palette();
+    palette.setColor(QPalette::WindowText, QColor(0xd3, 0x2f, 0x2f));
+    m_silence->setPalette(palette);
 }
 
 } // namespace TrainDesk::Ui

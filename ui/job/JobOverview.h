@@ -1,6 +1,7 @@
 #pragma once
 
 #include "store/Entities.h"
+#include "store/ReliabilityRecords.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -25,6 +26,9 @@ public:
     // Why a queued job waits (QueueReason); empty hides the row.
     void setWaitReason(const QString &reason);
     QString waitReason() const;
+    // The attempts before this one of a retried job, and its silent ranks ("" when none):
+    // rows shown only when there is something to say.
+    void setReliability(const QList<JobAttempt> &attempts, const QString &silence);
 
     // What the job runs, read from its job.json (empty when it cannot be told).
     static QString commandOf(const QByteArray &spec);
@@ -41,7 +45,7 @@ private:
     Job m_job;
     QFormLayout *m_form;
     QLabel *m_name, *m_experiment, *m_cluster, *m_state, *m_created, *m_started, *m_ended, *m_duration,
-        *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors, *m_waiting;
+        *m_exitCode, *m_nodes, *m_command, *m_jobDir, *m_errors, *m_waiting, *m_attempts, *m_silence;
     QPushButton *m_start;
     QPushButton *m_terminate;
     QPushButton *m_clone;

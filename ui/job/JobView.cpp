@@ -98,6 +98,8 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     const ResourceSnapshot::ClusterEntry *cluster = snapshot.findCluster(job->clusterId);
     m_overview->setJob(*job, exp ? exp->experiment.name : QString(), cluster ? cluster->cluster.name : QString());
     m_overview->setWaitReason(queueReason(snapshot, *job));
+    const ResourceSnapshot::JobReliability reliability = snapshot.reliability.value(jobId);
+    m_overview->setReliability(reliability.attempts, reliability.silence);
     m_logs->setJob(job->jobDir.isEmpty() ? 0 : jobId, isFinished(job->state), job->rankNodes);
     m_files->setJob(job->jobDir.isEmpty() ? 0 : jobId, !isFinished(job->state));
 }

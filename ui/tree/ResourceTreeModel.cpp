@@ -98,7 +98,16 @@ std::vector<ResourceTreeModel::Spec> ResourceTreeModel::specsFrom(const Resource
                     tip += tr(", exit code %1").arg(*j.exitCode);
                 for (const JobError &e : j.errors)
                     tip += QStringLiteral("\n%1: %2").arg(e.code, e.message);
-                Spec jobSpec{{Kind::Job, j.id, keyFor(Kind::Job, j.id), j.name, jobStateText(j), tip,
+                // A retried job says which attempt it is on; a silent one says so first.
+                const ResourceSnapshot::JobReliability r = snapshot.reliability.value(j.id);
+                QString state = jobStateText(j);
+                if (!r.attempts.isEmpty())
+                    state = tr("%1, attempt %2").arg(state).arg(r.attempts.size() + 1);
+                if (!r.silence.isEmpty()) {
+                    state = tr("%1, silent").arg(state);
+                    tip += QStringLiteral("\n") + r.silence;
+                }
+                Spec jobSpec{{Kind::Job, j.id, keyFor(Kind::Job, j.id), j.name, state, tip,
                               stateIcon(jobStateColor(j))}, {}};
                 if (trialOf.contains(j.id))
                     expSpec.children[trialOf.value(j.id)].children.push_back(std::move(jobSpec));

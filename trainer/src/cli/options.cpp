@@ -99,6 +99,13 @@ Output:
                           when set, else DIR/metrics.jsonl)
   --log-every N           a train metrics record every N steps (default 20)
   --version               the trainer's version and whether its CUDA backend was built
+Burn-in (no training):
+  --allreduce-test        time an all-reduce of --allreduce-mb MB (default 64) per rank,
+                          --allreduce-iterations times (default 10), across the ranks:
+                          NCCL between GPUs (--device cuda, or auto with a GPU), else MPI;
+                          prints one JSON line with the bandwidth on rank 0
+  --gpu-memory-test       write and read back 90% of each GPU's free memory with two
+                          patterns; one JSON line per GPU (no MPI)
   --help                  this text
 
 Exit codes: 0 success, 1 run-time error (data, I/O, MPI, no usable GPU), 2 bad command line.
@@ -155,6 +162,10 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--dump-data", {true, [&](auto&, auto& v) { o.dumpData = v; }}},
         {"--no-dropout", {false, [&](auto&, auto&) { o.noDropout = true; }}},
         {"--no-save", {false, [&](auto&, auto&) { o.noSave = true; }}},
+        {"--allreduce-test", {false, [&](auto&, auto&) { o.allreduceTest = true; }}},
+        {"--gpu-memory-test", {false, [&](auto&, auto&) { o.gpuMemoryTest = true; }}},
+        {"--allreduce-mb", {true, [&](auto& f, auto& v) { o.allreduceMb = int(parseInt(f, v, 1, 16384)); }}},
+        {"--allreduce-iterations", {true, [&](auto& f, auto& v) { o.allreduceIterations = int(parseInt(f, v, 1, 100000)); }}},
         {"--profile", {false, [&](auto&, auto&) { o.profile = true; }}},
         {"--gpu-info", {false, [&](auto&, auto&) { o.gpuInfo = true; }}},
         {"--force-nccl", {false, [&](auto&, auto&) { o.forceNccl = true; }}},

@@ -35,6 +35,12 @@ struct Options {
     bool deterministic = false;
     bool help = false;
     bool version = false;
+    // --allreduce-test: time an all-reduce across the ranks instead of training (burn-in).
+    bool allreduceTest = false;
+    int allreduceMb = 64;          // buffer size per rank
+    int allreduceIterations = 10;
+    // --gpu-memory-test: write and read back most of each GPU's free memory (burn-in).
+    bool gpuMemoryTest = false;
 
     // Hidden options used by the trainer's own tests and benchmarks (not in --help).
     int64_t maxSteps = 0;          // stop after this many global steps (0: no limit)

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <exception>
 
+#include "cuda/burn_in.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/device.h"
 #include "train/cuda_plugin.h"
@@ -39,4 +40,31 @@ TD_PLUGIN_EXPORT td::Backend* td_cuda_create_backend(const td::BackendSetup* set
     // This library has its own copy of the logging state.
     td::log::setRank(setup->dist->rank(), setup->dist->size());
     return td::cuda::makeCudaBackend(*setup).release();
+}
+
+TD_PLUGIN_EXPORT int td_cuda_allreduce_test(const td::Dist* dist, size_t count, int warmUp, int iterations, double* seconds,
+                                            int* correct, char* error, size_t errorLen) {
+    try {
+        const td::cuda::AllreduceTiming t = td::cuda::ncclAllreduceTest(*dist, count, warmUp, iterations);
+        *seconds = t.seconds;
+        *correct = t.correct ? 1 : 0;
+        return 1;
+    } catch (const std::exception& e) {
+        copyString(e.what(), error, errorLen);
+        return 0;
+    }
+}
+
+TD_PLUGIN_EXPORT int td_cuda_memory_test(int device, double fraction, size_t* bytesTested, unsigned long long* badWords,
+                                         double* seconds, char* error, size_t errorLen) {
+    try {
+        const td::cuda::MemoryTestResult r = td::cuda::memoryTest(device, fraction);
+        *bytesTested = r.bytesTested;
+        *badWords = r.badWords;
+        *seconds = r.seconds;
+        return 1;
+    } catch (const std::exception& e) {
+        copyString(e.what(), error, errorLen);
+        return 0;
+    }
 }

@@ -138,4 +138,37 @@ std::unique_ptr<Backend> makeCudaBackend(const BackendSetup& setup) {
     return std::unique_ptr<Backend>(g_plugin.create(&setup));
 }
 
+namespace {
+
+// An entry point of the loaded plugin, or an error naming it (an older plugin lacks it).
+void* pluginSymbol(const char* name) {
+    const CudaAvailability& a = probeCuda();
+    if (!a.usable || !g_plugin.handle) throw RuntimeError("no usable NVIDIA GPU: " + a.reason);
+    void* f = dlsym(g_plugin.handle, name);
+    if (!f) throw RuntimeError(std::string("the CUDA backend lacks ") + name + " (built from older sources)");
+    return f;
+}
+
+}  // namespace
+
+CudaAllreduceResult cudaAllreduceTest(const Dist& dist, size_t count, int warmUp, int iterations) {
+    auto f = reinterpret_cast<td_cuda_allreduce_test_fn>(pluginSymbol("td_cuda_allreduce_test"));
+    CudaAllreduceResult r;
+    int correct = 0;
+    char error[512] = {0};
+    if (!f(&dist, count, warmUp, iterations, &r.seconds, &correct, error, sizeof error))
+        throw RuntimeError(std::string("NCCL all-reduce test: ") + error);
+    r.correct = correct != 0;
+    return r;
+}
+
+CudaMemoryTestResult cudaMemoryTest(int device, double fraction) {
+    auto f = reinterpret_cast<td_cuda_memory_test_fn>(pluginSymbol("td_cuda_memory_test"));
+    CudaMemoryTestResult r;
+    char error[512] = {0};
+    if (!f(device, fraction, &r.bytesTested, &r.badWords, &r.seconds, error, sizeof error))
+        throw RuntimeError(std::string("GPU memory test: ") + error);
+    return r;
+}
+
 }  // namespace td

@@ -21,6 +21,15 @@ typedef size_t (*td_cuda_plugin_setup_size_fn)(void);
 typedef int (*td_cuda_probe_fn)(char* reason, size_t reasonLen, char* detail, size_t detailLen);
 // Creates the backend; throws td::RuntimeError on failure.
 typedef td::Backend* (*td_cuda_create_backend_fn)(const td::BackendSetup* setup);
+// Burn-in (src/cuda/burn_in.cu). Each returns 1, or 0 with `error` set.
+// An NCCL all-reduce of `count` floats over the ranks' GPUs, timed over `iterations` after
+// `warmUp`: seconds per all-reduce and whether every sum was right.
+typedef int (*td_cuda_allreduce_test_fn)(const td::Dist* dist, size_t count, int warmUp, int iterations,
+                                         double* seconds, int* correct, char* error, size_t errorLen);
+// Writes and reads back `fraction` of device `device`'s free memory with address-dependent
+// patterns: the bytes tested and the words that read back wrong.
+typedef int (*td_cuda_memory_test_fn)(int device, double fraction, size_t* bytesTested, unsigned long long* badWords,
+                                      double* seconds, char* error, size_t errorLen);
 }
 
 namespace td {
@@ -40,5 +49,18 @@ struct CudaAvailability {
 const CudaAvailability& probeCuda();
 // Only after probeCuda() said usable; throws RuntimeError otherwise.
 std::unique_ptr<Backend> makeCudaBackend(const BackendSetup& setup);
+
+// Burn-in through the plugin; throw RuntimeError without a usable GPU or on failure.
+struct CudaAllreduceResult {
+    double seconds = 0;  // per all-reduce
+    bool correct = false;
+};
+CudaAllreduceResult cudaAllreduceTest(const Dist& dist, size_t count, int warmUp, int iterations);
+struct CudaMemoryTestResult {
+    size_t bytesTested = 0;
+    unsigned long long badWords = 0;
+    double seconds = 0;
+};
+CudaMemoryTestResult cudaMemoryTest(int device, double fraction);
 
 }  // namespace td

@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "train/resume.h"
+#include "train/auto_resume.h"
 
 #include <omp.h>
 #include <sched.h>
@@ -198,8 +199,15 @@ int runTraining(Options& o, Dist& dist) {
     const std::string ckptDir = o.outDir + "/checkpoints";
     dist.broadcastFloats(backend->weights(), P);
     backend->pushState();
-    if (o.resume) {
-        ResumeState rs = resumeFromCheckpoint(ckptDir, *backend, dist);
+    // A retried TrainDesk job (TRAINDESK_ATTEMPT > 1) resumes without being told to.
+    const AutoResumeChoice autoResume = chooseAutoResume(processAutoResumeInput(o.outDir));
+    if (o.resume || autoResume.resume) {
+        const std::string from = o.resume ? ckptDir : autoResume.checkpointDir;
+        if (!o.resume && dist.root())
+            log::info("attempt %s of a TrainDesk job: resuming from %s\n", std::getenv("TRAINDESK_ATTEMPT"), from.c_str());
+        ResumeState rs = resumeFromCheckpoint(from, *backend, dist);
+        if (rs.found && autoResume.fromPreviousAttempt && !o.noSave && dist.root())
+            if (auto file = latestCheckpoint(from)) adoptCheckpoint(*file, ckptDir);
         if (rs.found) {
             startEpoch = rs.epochsDone;
             // Continue the interrupted run's random streams unless a seed was given.
