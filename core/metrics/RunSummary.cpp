@@ -37,6 +37,25 @@ QString infoText(const QJsonValue &value)
     return {};
 }
 
+void addScalar(RunSummary &summary, const QJsonObject &object)
+{
+    // A series the job's own script writes (ScalarPoint: a TensorBoard tag, a printed name),
+    // by its name, from any file and rank; a name the trainer's records carry stays theirs.
+    const QString name = object.value(QLatin1String("name")).toString();
+    const QJsonValue value = object.value(QLatin1String("value"));
+    if (name.isEmpty() || !value.isDouble() || !std::isfinite(value.toDouble()) || counters().contains(name)
+        || summary.chartedMetrics.contains(name))
+        return;
+    const double v = value.toDouble();
+    auto found = summary.metrics.find(name);
+    if (found == summary.metrics.end()) {
+        summary.metrics.insert(name, {v, v});
+        return;
+    }
+    found->last = v;
+    found->best = RunSummary::lowerIsBetter(name) ? std::min(found->best, v) : std::max(found->best, v);
+}
+
 } // namespace
 
 bool RunSummary::lowerIsBetter(const QString &metric)
@@ -53,6 +72,10 @@ void RunSummary::add(const QByteArray &record)
             if (it.key() != QLatin1String("time") && it.key() != QLatin1String("kind"))
                 info.insert(it.key(), infoText(it.value()));
         }
+        return;
+    }
+    if (kind == QLatin1String("scalar")) {
+        addScalar(*this, object);
         return;
     }
     // Per-rank records measure one rank, not the job.

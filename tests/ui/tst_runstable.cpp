@@ -136,6 +136,27 @@ private Q_SLOTS:
         QCOMPARE(summary.info.value(QStringLiteral("augment")), QStringLiteral("true"));
     }
 
+    void scalarSeriesOfUsersScripts()
+    {
+        // A script's own series (records of kind "scalar": TensorBoard tags, printed names)
+        // get last and best columns by their name; a name the trainer's records carry stays theirs.
+        RunSummary summary;
+        summary.add(R"({"time": 1, "kind": "train", "epoch": 1, "step": 1, "loss": 0.5, "acc": 0.6})");
+        summary.add(R"({"time": 2, "kind": "scalar", "name": "train/loss", "value": 0.9, "step": 1, "file": "logs/events.out.tfevents.1"})");
+        summary.add(R"({"time": 3, "kind": "scalar", "name": "train/loss", "value": 0.4, "step": 2, "file": "logs/events.out.tfevents.1"})");
+        summary.add(R"({"time": 4, "kind": "scalar", "name": "train/loss", "value": 0.6, "step": 3, "file": "logs/events.out.tfevents.1"})");
+        summary.add(R"({"time": 5, "kind": "scalar", "name": "Acc@1", "value": 41.5, "step": 10, "rank": 0})");
+        summary.add(R"({"time": 6, "kind": "scalar", "name": "Acc@1", "value": 38.0, "step": 20, "rank": 0})");
+        summary.add(R"({"time": 7, "kind": "scalar", "name": "acc", "value": 0.99, "step": 5})");
+        summary.add(R"({"time": 8, "kind": "scalar", "name": "bad", "value": "nan", "step": 5})");
+        QCOMPARE(summary.metrics.value(QStringLiteral("train/loss")).last, 0.6);
+        QCOMPARE(summary.metrics.value(QStringLiteral("train/loss")).best, 0.4);
+        QCOMPARE(summary.metrics.value(QStringLiteral("Acc@1")).last, 38.0);
+        QCOMPARE(summary.metrics.value(QStringLiteral("Acc@1")).best, 41.5);
+        QCOMPARE(summary.metrics.value(QStringLiteral("acc")).last, 0.6);
+        QVERIFY(!summary.metrics.contains(QStringLiteral("bad")));
+    }
+
     void lastIsWhatTheChartShows()
     {
         // The trainer's records of one epoch: train records (acc of the last batches), the
