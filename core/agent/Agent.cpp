@@ -165,6 +165,8 @@ void Agent::ingest()
     // Space back after a full disk (the reserve can be taken again): reading resumes.
     if (m_reserve->ensure())
         m_diskFull = false;
+    else if (m_reserve->released())
+        m_diskFull = true;  // let go for a job's end (JobRunner::finish): the disk is full
     m_ingestOnce.unite(m_ingestWaiting);
     for (qint64 id : std::as_const(m_ingestOnce)) {
         const auto job = m_store->jobById(id);

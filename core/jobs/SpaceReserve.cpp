@@ -36,12 +36,16 @@ bool SpaceReserve::ensure()
     ::close(fd);
     if (!ok)
         QFile::remove(m_path);
+    m_released = m_released && !ok;
     return ok;
 }
 
 bool SpaceReserve::release()
 {
-    return QFile::exists(m_path) && QFile::remove(m_path);
+    if (!QFile::exists(m_path) || !QFile::remove(m_path))
+        return false;
+    m_released = true;
+    return true;
 }
 
 qint64 SpaceReserve::freeBytes(const QString &directory)

@@ -21,6 +21,8 @@ public:
     // Lets it go; true when space was freed.
     bool release();
     bool held() const;
+    // Let go since it was last taken: the disk filled up.
+    bool released() const { return m_released; }
     QString path() const { return m_path; }
 
     // Bytes an unprivileged writer may still use on the disk of `directory`; -1 when unknown.
@@ -30,6 +32,7 @@ private:
     QString m_directory;
     QString m_path;
     qint64 m_bytes;
+    bool m_released = false;
 };
 
 } // namespace TrainDesk
