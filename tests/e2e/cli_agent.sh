@@ -93,7 +93,9 @@ JSON
 td job create -e agent -n metrics -c local -f "$work/metrics.json" >/dev/null || fail "create metrics"
 for kill in 1 2; do
   sleep 1.5
-  pkill -9 -f "traindesk agent --foreground" || fail "no agent to kill"
+  # This data directory's agent only (tests run side by side, each with its own agent).
+  agent_pid=$(td agent status -o json | python3 -c 'import json, sys; print(json.load(sys.stdin).get("pid") or "")')
+  [ -n "$agent_pid" ] && kill -9 "$agent_pid" || fail "no agent to kill: $(td agent status)"
   sleep 0.5
   td job list -e agent >/dev/null  # any client starts a new one
 done
