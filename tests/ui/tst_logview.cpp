@@ -88,6 +88,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(combo->findData(QStringLiteral("stdouterr/stdout-1.txt")) >= 0, 10000);
         view.showFile(QStringLiteral("stdouterr/stdout-1.txt"));
         QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("one"), 10000);
+    }
+
     void notStartedJobShowsNoOtherLog()
     {
         // A job that ran, then a queued one (no job directory yet: shown as job 0).
