@@ -290,7 +290,7 @@ private Q_SLOTS:
         view.showScope(ws->id, exp->id);
         RunsTableModel *model = view.model();
         QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0, 10000);
-        const qint64 id = model->jobIdAt(0);
+        const qint64 id = model->index(0, 0).data(RunsTableModel::JobIdRole).toLongLong();
         // Typed in the Tags and Note cells: shown at once, stored, read back by another view.
         QVERIFY(model->setData(model->index(0, RunsTableModel::TagsColumn), QStringLiteral("baseline, fast")));
         QVERIFY(model->setData(model->index(0, RunsTableModel::NoteColumn), QStringLiteral("first try")));
