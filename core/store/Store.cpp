@@ -131,6 +131,7 @@ CREATE TABLE sweep_trials (
     status TEXT NOT NULL DEFAULT 'pending', reason TEXT NOT NULL DEFAULT '',
     PRIMARY KEY(sweep_id, idx));
 CREATE INDEX sweep_trials_by_job ON sweep_trials(job_id);
+)sql",
     // Tags and a note per run, the user's own (store/RunNotes).
     R"sql(
 CREATE TABLE run_notes (
