@@ -1,5 +1,7 @@
 #include "NodeBurnIn.h"
 
+#include <QDir>
+
 #include "cluster/TrainerDeployment.h"
 #include "cluster/TransportFactory.h"
 #include "common/DataPaths.h"
@@ -50,8 +52,10 @@ Result<QString> trainerOnNodes(const Cluster &cluster, const QList<Node> &nodes)
     const auto bundle = TrainerDeployment::localBundle(DataPaths::trainerDirectory());
     if (!bundle)
         return QStringLiteral("traindesk-trainer");
+    // This machine runs its own build's trainer (the bundle may be the portable archive,
+    // which only nodes unpack).
     if (cluster.kind == ClusterKind::Local)
-        return bundle->executable;
+        return QDir(DataPaths::trainerDirectory()).filePath(QStringLiteral("traindesk-trainer"));
     if (auto copied = TrainerDeployment::ensureOnNodes(cluster, nodes, *bundle); !copied)
         return copied.failure();
     return TrainerDeployment::remoteDirectory(cluster, *bundle) + QStringLiteral("/traindesk-trainer");

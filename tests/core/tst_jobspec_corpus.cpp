@@ -252,18 +252,20 @@ private Q_SLOTS:
             QVERIFY2(!plan->commandLine.contains(part) && !plan->launchScriptShown.contains(part), qPrintable(part));
         if (!e.planJobDir.isEmpty())
             QCOMPARE(plan->jobDir, e.planJobDir);
-        // What is shown holds no secret; what runs has them all.
+        // What is shown holds no secret, nor does the launch script; the secrets file the
+        // script reads (and removes) has them all.
         const QString shown = plan->describe() + QJsonDocument(plan->toJson()).toJson() + plan->launchScriptShown;
         for (const QString &secret : corpusSecrets)
             QVERIFY2(!shown.contains(secret), qPrintable(secret));
         if (parsed.spec.secrets) {
             for (const auto &secret : *parsed.spec.secrets)
-                QVERIFY(plan->launchScript.contains("export " + secret.name + "=" + *secret.value + "\n"));
+                QVERIFY(plan->secretsFile.contains("export " + secret.name + "=" + *secret.value + "\n")
+                        && !plan->launchScript.contains(*secret.value));
         }
         const auto &registry = parsed.spec.containerSettings ? parsed.spec.containerSettings->imageSourceRegistry.credentials
                                                              : std::nullopt;
         if (registry)
-            QVERIFY(plan->launchScript.contains(*registry->password));
+            QVERIFY(plan->secretsFile.contains(*registry->password) && !plan->launchScript.contains(*registry->password));
         // Storage account keys are not needed to run: they stay out of the script.
         QVERIFY(!plan->launchScript.contains("c3RvcmFnZS1rZXk="));
     }

@@ -89,7 +89,9 @@ cut_at=$(date +%s)
 for _ in $(seq 1 $(( (grace + 40) * 2 ))); do [ "$(state cut)" = failed ] && break; sleep 0.5; done
 took=$(( $(date +%s) - cut_at ))
 [ "$(state cut)" = failed ] || fail "still $(state cut) $took s after the cut"
-[ "$took" -le $(( grace + 30 )) ] || fail "failed only $took s after the cut (grace $grace s)"
+# Bounded, not timed: a look at the node every few seconds, each up to its timeout, on a
+# machine that may run other tests beside this one.
+[ "$took" -le $(( grace + 60 )) ] || fail "failed only $took s after the cut (grace $grace s)"
 td job show -e lost -n cut -o json | grep -q '"code": "NodeUnreachable"' || fail "error: $(td job show -e lost -n cut -o json)"
 td job show -e lost -n cut -o json | grep -q "node2\|${NETNS_ADDR[2]}" || fail "the error does not name the node"
 echo "   failed $took s after the cut"

@@ -7,11 +7,13 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 
 // A job that looks running to the core without running anything: its job directory is a
-// folder of the test's and its launch pid is the test process (alive, so the monitor keeps
-// it running). Writing `exit_code` into the folder ends it. Lets the views be tested on
-// files the test writes itself.
+// folder of the test's and its launch pid a small waiter that lives until `exit_code`
+// appears in the folder (a job ends when its launch process has, as under the reaper).
+// Writing `exit_code` into the folder ends it. Lets the views be tested on files the test
+// writes itself.
 inline qint64 createFakeRunningJob(TrainDesk::Store &store, const QString &name, const QString &jobDir)
 {
     using namespace TrainDesk;
@@ -36,7 +38,15 @@ inline qint64 createFakeRunningJob(TrainDesk::Store &store, const QString &name,
     job.started = QDateTime::currentDateTimeUtc();
     job.jobDir = jobDir;
     job.nodes = {QStringLiteral("localhost")};
-    job.pid = QCoreApplication::applicationPid();
+    // Gone within 0.1 s of `exit_code` (or after an hour, should the test die first).
+    qint64 waiter = 0;
+    if (!QProcess::startDetached(QStringLiteral("/bin/sh"),
+                                 {QStringLiteral("-c"),
+                                  QStringLiteral("i=0; while [ ! -e \"$1/exit_code\" ] && [ $i -lt 36000 ]; do sleep 0.1; i=$((i+1)); done"),
+                                  QStringLiteral("fake-job"), jobDir},
+                                 QString(), &waiter))
+        return 0;
+    job.pid = waiter;
     if (!store.updateJob(job))
         return 0;
     // As the runner does when it starts a job: its node runs it.

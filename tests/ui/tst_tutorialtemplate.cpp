@@ -96,7 +96,9 @@ private Q_SLOTS:
         const ParsedJobSpec parsed = parseJobSpec(spec, m_backend->snapshot().specContext(wizard.targetPage()->workspaceId(),
                                                                                         wizard.targetPage()->clusterId()));
         QVERIFY2(!parsed.hasErrors(), qPrintable(parsed.errorTexts().join(QLatin1Char('\n'))));
-        QVERIFY(parsed.warnings().isEmpty());
+        // Only the template's own TrainDesk extensions (its progress timeout) are marked.
+        for (const SpecIssue &w : parsed.warnings())
+            QVERIFY2(w.message.startsWith(QLatin1String("TrainDesk extension")), qPrintable(w.path + ": " + w.message));
         const QJsonObject props = properties(spec);
         const QString command = props.value(QLatin1String("customMpiSettings")).toObject().value(QLatin1String("commandLine")).toString();
         QVERIFY2(command.startsWith(QStringLiteral("traindesk-trainer --format cifar10 --data $AZ_BATCHAI_JOB_MOUNT_ROOT/local/cifar10 ")),

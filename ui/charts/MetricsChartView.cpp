@@ -94,11 +94,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     controls->addWidget(m_logCheck);
     controls->addWidget(m_perRankCheck);
     controls->addWidget(m_compare);
-    controls->addSpacing(12);
     m_lossPicker->setObjectName(QStringLiteral("lossPicker"));
     m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
-    controls->addWidget(m_lossPicker);
-    controls->addWidget(m_accuracyPicker);
     controls->addStretch();
     controls->addWidget(m_resetZoom);
     controls->addWidget(exportButton);
@@ -111,7 +108,14 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(m_summary);
+    // The series pickers share the summary's line: the controls above fill a 1024-pixel
+    // window already, and the summary gives up its width (its tooltip keeps the whole text).
+    auto *summaryRow = new QHBoxLayout;
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_lossPicker);
+    summaryRow->addWidget(m_accuracyPicker);
+    layout->addLayout(summaryRow);
     layout->addWidget(splitter, 1);
 
     m_redrawTimer.setSingleShot(true);
@@ -406,6 +410,7 @@ void MetricsChartView::updateSummary()
     if (m_series->finished())
         parts << tr("done");
     m_summary->setText(parts.join(QStringLiteral("  ·  ")));
+    m_summary->setToolTip(m_summary->text());
 }
 
 MetricsChartView::ExportTitles::ExportTitles(MetricsChartView *view) : m_view(view)
