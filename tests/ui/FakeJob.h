@@ -38,13 +38,19 @@ inline qint64 createFakeRunningJob(TrainDesk::Store &store, const QString &name,
     job.started = QDateTime::currentDateTimeUtc();
     job.jobDir = jobDir;
     job.nodes = {QStringLiteral("localhost")};
-    // Gone within 0.1 s of `exit_code` (or after an hour, should the test die first).
+    // Gone within 0.1 s of `exit_code`, or of the test's end. It holds none of the test's
+    // output (ctest waits for every holder of the test's stdout and stderr to close them).
     qint64 waiter = 0;
-    if (!QProcess::startDetached(QStringLiteral("/bin/sh"),
-                                 {QStringLiteral("-c"),
-                                  QStringLiteral("i=0; while [ ! -e \"$1/exit_code\" ] && [ $i -lt 36000 ]; do sleep 0.1; i=$((i+1)); done"),
-                                  QStringLiteral("fake-job"), jobDir},
-                                 QString(), &waiter))
+    QProcess process;
+    process.setProgram(QStringLiteral("/bin/sh"));
+    process.setArguments({QStringLiteral("-c"),
+                          QStringLiteral("exec </dev/null >/dev/null 2>&1; "
+                                         "while [ ! -e \"$1/exit_code\" ] && kill -0 \"$2\"; do sleep 0.1; done"),
+                          QStringLiteral("fake-job"), jobDir, QString::number(QCoreApplication::applicationPid())});
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(QProcess::nullDevice());
+    process.setStandardErrorFile(QProcess::nullDevice());
+    if (!process.startDetached(&waiter))
         return 0;
     job.pid = waiter;
     if (!store.updateJob(job))
