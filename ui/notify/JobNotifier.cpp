@@ -86,7 +86,7 @@ void JobNotifier::onSnapshot()
         for (const auto &exp : ws.experiments) {
             for (const Job &job : exp.jobs) {
                 const auto before = m_states.constFind(job.id);
-                // Seen waiting or running in this session, now ended.
+                // Seen waiting or running since the app started, now ended.
                 if (m_seenFirst && before != m_states.cend() && !isFinished(*before) && *before != JobState::Draft
                     && isFinished(job.state)) {
                     ended.append({job, exp.experiment.name});
