@@ -166,7 +166,8 @@ cat > "$work/slow.json" <<JSON
   "customToolkitSettings": { "commandLine": "sh -c 'echo PARAM_I > \$AZ_BATCHAI_STDOUTERR_DIR/started; sleep 120'" } } }
 JSON
 td sweep create -e sw -n slow -c wide -f "$work/slow.json" --param I=1,2,3 >/dev/null || fail "slow sweep"
-for _ in $(seq 1 120); do [ "$(td job show -e sw -n slow-1 --query executionState 2>/dev/null)" = running ] && break; sleep 0.5; done
+# Running, and its script has begun (on a loaded machine "running" comes well before the first line).
+for _ in $(seq 1 240); do td job file list -e sw -j slow-1 2>/dev/null | grep -q '^started ' && break; sleep 0.5; done
 td sweep stop -e sw -n slow -o json > "$work/stop.json" || fail "sweep stop"
 py '
 import json, sys
