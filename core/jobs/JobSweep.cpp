@@ -26,6 +26,10 @@ QString sweepCommand(const QString &jobUuid, int graceSeconds)
                           "i=0\n"
                           "while [ $i -lt %4 ]; do sleep 0.5; left || exit 0; i=$((i + 1)); done\n"
                           "kill -KILL $pids 2>/dev/null; %5\n"
+                          // KILL is delivered, not done, when kill returns: wait (a little) until
+                          // they are gone, so whoever waits for the sweep finds nothing left.
+                          "i=0\n"
+                          "while [ $i -lt 20 ]; do left || exit 0; sleep 0.25; i=$((i + 1)); done\n"
                           "exit 0\n")
         .arg(listMarkedCommand(jobUuid), JobScope::activeCommand(jobUuid), JobScope::signalCommand(jobUuid, QStringLiteral("TERM")))
         .arg(graceSeconds * 2)

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QUuid>
 
 using namespace TrainDesk;
 
@@ -20,7 +21,8 @@ class TestJobScope : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    const QString m_uuid = QStringLiteral("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+    // Fresh per run: the same test in another build tree on this machine must not see these.
+    const QString m_uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
 
     static bool scopesOffered()
     {
@@ -161,7 +163,7 @@ private Q_SLOTS:
     void sweepEndsMarkedProcessesWithoutAScope()
     {
         // The fallback's sweep: TERM-ignoring and detached children, found by the marker.
-        const QString uuid = QStringLiteral("aaaaaaaa-bbbb-cccc-dddd-000000000001");
+        const QString uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
         QProcess job;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(jobMarkerVariable(), uuid);

@@ -61,6 +61,14 @@ const SecretKey *secretKey()
     return key ? &*key : nullptr;
 }
 
+// Compared as written JSON: Qt 6.4's QJsonObject == calls a string read from UTF-8 with a
+// U+FEFF (which the reader drops) unequal to the same string read without it, though both
+// hold the same characters and write the same text.
+bool sameJson(const QJsonObject &a, const QJsonObject &b)
+{
+    return QJsonDocument(a).toJson(QJsonDocument::Compact) == QJsonDocument(b).toJson(QJsonDocument::Compact);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -79,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     // The bare parse agrees with the one in context on the spec itself.
     const ParsedJobSpec bare = parseJobSpec(text);
-    if (bare.spec.properties != parsed.spec.properties)
+    if (!sameJson(bare.spec.properties, parsed.spec.properties))
         failWith("the context changed what was read");
 
     // The same text as durations, and the locator on arbitrary text.
@@ -92,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const ParsedJobSpec again = parseJobSpec(written);
     if (again.hasErrors())
         failWith("a valid spec written back does not read", again.errorTexts().join(QLatin1Char('\n')).toUtf8());
-    if (jobSpecProperties(again.spec) != jobSpecProperties(bare.spec))
+    if (!sameJson(jobSpecProperties(again.spec), jobSpecProperties(bare.spec)))
         failWith("the round trip changed the spec", written);
     // Known gap (found by this fuzzer): a U+FEFF (byte-order mark) inside a key or string
     // is not kept by Qt's JSON reader the same way on every path, so such a field may be
@@ -114,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!sealed)
             failWith("sealing failed", sealed.error().toUtf8());
         const auto opened = Secrets::unseal(*sealed, *key);
-        if (!opened || jobSpecProperties(*opened) != jobSpecProperties(bare.spec))
+        if (!opened || !sameJson(jobSpecProperties(*opened), jobSpecProperties(bare.spec)))
             failWith("secrets did not open to what was sealed");
     }
     return 0;
