@@ -7,9 +7,7 @@
 #include "common/StateStyle.h"
 #include "common/ElidedToolTips.h"
 #include "common/Theme.h"
-#include "common/DataDirectoryCheck.h"
 #include "common/DataPaths.h"
-#include "defaults/EmbeddedDefaults.h"
 #include "files/OutputFilesView.h"
 #include "info/ResourceInfoView.h"
 #include "charts/MetricSeries.h"
@@ -20,7 +18,7 @@
 #include "sweeps/SweepView.h"
 #include "shares/ShareBrowser.h"
 #include "session/Backend.h"
-#include "store/Store.h"
+#include "session/Startup.h"
 
 #include <QAction>
 #include <QApplication>
@@ -42,25 +40,14 @@ namespace TrainDesk::Ui {
 
 int runMainWindow()
 {
-    // Startup is the one place the GUI thread touches the database: once, before any window.
     const QString databasePath = DataPaths::databasePath();
-    // Another user's (or a writable) data directory would let them act as this user.
-    if (auto safe = DataDirectoryCheck::verify(DataPaths::dataDirectory()); !safe) {
-        QMessageBox::critical(nullptr, QObject::tr("TrainDesk"), safe.error());
+    const Startup::Outcome started = Startup::prepareDataDirectory(DataPaths::dataDirectory(), databasePath);
+    if (!started.fatal.isEmpty()) {
+        QMessageBox::critical(nullptr, QObject::tr("TrainDesk"), started.fatal);
         return 1;
     }
-    {
-        Store store;
-        if (auto opened = store.open(databasePath); !opened) {
-            QMessageBox::critical(nullptr, QObject::tr("TrainDesk"),
-                                  QObject::tr("Cannot open the database %1:\n%2").arg(databasePath, opened.error()));
-            return 1;
-        }
-        if (auto ensured = EmbeddedDefaults::ensure(store); !ensured) {
-            QMessageBox::warning(nullptr, QObject::tr("TrainDesk"),
-                                 QObject::tr("Cannot create the default workspace:\n%1").arg(ensured.error()));
-        }
-    }
+    if (!started.warning.isEmpty())
+        QMessageBox::warning(nullptr, QObject::tr("TrainDesk"), started.warning);
     Theme::applyStored();
     ElidedToolTips::install();
     Backend backend(databasePath);

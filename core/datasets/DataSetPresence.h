@@ -1,14 +1,11 @@
 #pragma once
 
 #include "DataSetCatalogue.h"
-#include "common/Result.h"
-#include "store/Entities.h"
 
 #include <QDateTime>
+#include <QString>
 
 namespace TrainDesk {
-
-class ShareService;
 
 // What a share's folder holds of a data set, without reading the files through: the GUI
 // shows it beside each data set and the new-job wizard fetches before submitting when the
@@ -29,11 +26,5 @@ struct DataSetPresence
 };
 
 QString toString(DataSetPresence::State state);
-
-// `set` in folder `directory` of `share` (remote shares are read on their head node, so
-// this blocks: run it off the GUI thread). Fetched means: each file is there with the size
-// that the manifest written by its fetch lists, together with the data set's checksum.
-Result<DataSetPresence> presenceInShare(ShareService &shares, const Share &share, const QString &directory,
-                                        const DataSet &set);
 
 } // namespace TrainDesk

@@ -1,7 +1,7 @@
 #include "DataSetShareFetch.h"
 
 #include "DataSetManifest.h"
-#include "DataSetPresence.h"
+#include "DataSetPresenceCheck.h"
 #include "common/DataPaths.h"
 #include "common/SafeFiles.h"
 #include "shares/ShareService.h"

@@ -1,6 +1,7 @@
 #include "DataSetWorker.h"
 
 #include "datasets/DataSetMirror.h"
+#include "datasets/DataSetPresenceCheck.h"
 #include "datasets/DataSetShareFetch.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"

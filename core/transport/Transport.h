@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ExecResult.h"
+#include "RemoteFileInfo.h"
 #include "TransferOptions.h"
 #include "common/Result.h"
 
@@ -10,24 +12,6 @@
 #include <QString>
 
 namespace TrainDesk {
-
-struct ExecResult
-{
-    int exitCode = -1;
-    QByteArray stdOut;
-    QByteArray stdErr;
-};
-
-struct RemoteFileInfo
-{
-    QString name;
-    qint64 size = 0;
-    QDateTime modified;
-    bool isDirectory = false;
-    // A symbolic link is listed as one (never as what it points to), with where it points.
-    bool isLink = false;
-    QString linkTarget;
-};
 
 // Runs commands and moves files on one node. LocalTransport is this machine (the
 // embedded `local` cluster); SshTransport reaches other nodes. Calls block: run them

@@ -13,7 +13,7 @@
 
 #include "cluster/ClusterService.h"
 #include "common/ShellQuote.h"
-#include "datasets/DataSetPresence.h"
+#include "datasets/DataSetPresenceCheck.h"
 #include "datasets/DataSetShareFetch.h"
 #include "datasets/FileDigest.h"
 #include "jobs/JobRunner.h"

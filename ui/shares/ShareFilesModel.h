@@ -1,6 +1,6 @@
 #pragma once
 
-#include "transport/Transport.h"
+#include "transport/RemoteFileInfo.h"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "sweeps/SweepCreate.h"
+#include "common/Result.h"
+#include "sweeps/SweepRequest.h"
 
 #include <QWizard>
 

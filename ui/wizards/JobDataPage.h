@@ -1,6 +1,7 @@
 #pragma once
 
 #include "datasets/DataSetPresence.h"
+#include "store/Entities.h"
 
 #include <QWizardPage>
 
