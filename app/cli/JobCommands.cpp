@@ -663,7 +663,7 @@ QList<Command> jobCommands()
         const MetricSeriesFormat format = c.json()                          ? MetricSeriesFormat::Json
                                           : c.args.isSet(QStringLiteral("csv")) ? MetricSeriesFormat::Csv
                                                                               : MetricSeriesFormat::Table;
-        const auto printed = printMetricSeries(c.store, ref->job.id, format, c.out);
+        const auto printed = printMetricSeries(c.store, ref->job, format, c.out);
         c.out.flush();
         return printed ? 0 : c.error(printed.error());
     }});
