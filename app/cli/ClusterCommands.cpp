@@ -255,7 +255,9 @@ QList<Command> clusterCommands()
         const auto cl = clusterArgument(c, QStringLiteral("name"));
         if (!cl)
             return c.error(cl.error());
-        ClusterService(c.store).refresh(cl->id);
+        // The states as stored are shown all the same, after a warning.
+        if (auto refreshed = ClusterService(c.store).refresh(cl->id); !refreshed)
+            c.err << "warning: cannot refresh the node states: " << refreshed.error() << '\n';
         const auto fresh = c.store.clusterById(cl->id);
         const QList<Node> nodes = c.store.nodes(cl->id);
         return c.print(toJson(*fresh, nodes, c.workspaceName()), clusterTable({{*fresh, nodes}}));
@@ -356,7 +358,9 @@ QList<Command> clusterCommands()
         const auto cl = clusterArgument(c, QStringLiteral("cluster"));
         if (!cl)
             return c.error(cl.error());
-        ClusterService(c.store).refresh(cl->id);
+        // The states as stored are shown all the same, after a warning.
+        if (auto refreshed = ClusterService(c.store).refresh(cl->id); !refreshed)
+            c.err << "warning: cannot refresh the node states: " << refreshed.error() << '\n';
         Table t{{"Name", "Host", "Port", "Slots", "GPUs", "State", "Last seen", "Reason"}, {}};
         QJsonArray array;
         for (const Node &n : c.store.nodes(cl->id)) {

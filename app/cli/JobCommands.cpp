@@ -1,6 +1,7 @@
 // job create|show|list|wait|terminate|delete|start|validate|plan|metrics, job file list|download|stream,
 // job node list. Jobs start and move in the agent; these commands store, queue and read.
 #include "Command.h"
+#include "common/ResultLog.h"
 #include "JobReliability.h"
 #include "JsonViews.h"
 #include "MetricSeries.h"
@@ -131,7 +132,7 @@ Result<Job> waitForJob(Context &c, qint64 jobId, const std::function<bool(const 
                 return subscribed.failure();
         }
         // A pushed change, or a second without one: read the store again.
-        agent.nextEvent(1000);
+        ignoreResult(agent.nextEvent(1000), "a dropped connection shows in isConnected() on the next turn");
     }
 }
 
@@ -662,7 +663,7 @@ QList<Command> jobCommands()
         const MetricSeriesFormat format = c.json()                          ? MetricSeriesFormat::Json
                                           : c.args.isSet(QStringLiteral("csv")) ? MetricSeriesFormat::Csv
                                                                               : MetricSeriesFormat::Table;
-        const auto printed = printMetricSeries(c.store, ref->job.id, format, c.out);
+        const auto printed = printMetricSeries(c.store, ref->job, format, c.out);
         c.out.flush();
         return printed ? 0 : c.error(printed.error());
     }});

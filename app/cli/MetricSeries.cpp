@@ -1,7 +1,8 @@
 #include "MetricSeries.h"
 
-#include "metrics/MetricRecord.h"
-#include "store/Store.h"
+#include "metrics/MetricCsv.h"
+#include "metrics/MetricRows.h"
+#include "store/Entities.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -16,18 +17,16 @@ namespace TrainDesk::Cli {
 
 namespace {
 
-// The cells of a record's row, in the order of the headers below; nothing for a record
-// that is not part of the series.
-std::optional<QStringList> seriesRow(const QByteArray &json, MetricSeriesFormat format)
+// The cells of a record's table row, in the order of the headers below (6 digits: for
+// reading; the CSV has them all); nothing for a record that is not part of the series.
+std::optional<QStringList> seriesRow(const MetricRecord &m)
 {
     const auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 6); };
     const auto counter = [](qint64 v) { return v < 0 ? QString() : QString::number(v); };
-    const auto m = MetricRecord::fromJson(json);
-    if (!m || (m->kind != QLatin1String("train") && m->kind != QLatin1String("val") && m->kind != QLatin1String("epoch")))
+    if (m.kind != QLatin1String("train") && m.kind != QLatin1String("val") && m.kind != QLatin1String("epoch"))
         return std::nullopt;
-    const QString time = format == MetricSeriesFormat::Table ? readableTime(m->time) : QString::number(m->time, 'f', 3);
-    return QStringList{time, m->kind, counter(m->rank), counter(m->epoch), counter(m->step),
-                       number(m->loss), number(m->acc), number(m->valLoss), number(m->valAcc)};
+    return QStringList{readableTime(m.time), m.kind, counter(m.rank), counter(m.epoch), counter(m.step),
+                       number(m.loss), number(m.acc), number(m.valLoss), number(m.valAcc)};
 }
 
 // As QJsonDocument::Indented prints an array of objects, one element at a time.
@@ -35,7 +34,7 @@ VoidResult printJson(const Store &store, qint64 jobId, QTextStream &out)
 {
     bool first = true;
     out << '[';
-    auto read = store.forEachJobMetric(jobId, [&](qint64, const QByteArray &record) {
+    auto read = MetricRows::forEachRow(store, jobId, [&](const QByteArray &record) {
         const QByteArray object = QJsonDocument(QJsonDocument::fromJson(record).object()).toJson(QJsonDocument::Indented);
         out << (first ? "\n" : ",\n");
         first = false;
@@ -69,16 +68,16 @@ QString readableTime(double unixSeconds)
                              t.second(), t.msec());
 }
 
-VoidResult printMetricSeries(const Store &store, qint64 jobId, MetricSeriesFormat format, QTextStream &out)
+VoidResult printMetricSeries(const Store &store, const Job &job, MetricSeriesFormat format, QTextStream &out)
 {
+    const qint64 jobId = job.id;
     if (format == MetricSeriesFormat::Json)
         return printJson(store, jobId, out);
     if (format == MetricSeriesFormat::Csv) {
-        // Every cell is a number or a kind name: nothing to quote.
-        out << "time,kind,rank,epoch,step,loss,accuracy,val_loss,val_accuracy\n";
-        return store.forEachJobMetric(jobId, [&](qint64, const QByteArray &record) {
-            if (const auto row = seriesRow(record, format))
-                out << row->join(QLatin1Char(',')) << '\n';
+        out << MetricCsv::header();
+        return MetricRows::forEachRecord(store, jobId, [&](const MetricRecord &record) {
+            if (MetricCsv::isRow(record))
+                out << MetricCsv::row(job.name, record);
             return true;
         });
     }
@@ -90,8 +89,8 @@ VoidResult printMetricSeries(const Store &store, qint64 jobId, MetricSeriesForma
     QTemporaryFile scratch;
     const bool spooled = scratch.open();
     QTextStream spool(&scratch);
-    auto measured = store.forEachJobMetric(jobId, [&](qint64, const QByteArray &record) {
-        if (const auto row = seriesRow(record, format)) {
+    auto measured = MetricRows::forEachRecord(store, jobId, [&](const MetricRecord &record) {
+        if (const auto row = seriesRow(record)) {
             Table::widen(widths, *row);
             if (spooled)
                 spool << row->join(QChar(0x1f)) << '\n';  // cells hold no control characters
@@ -111,8 +110,8 @@ VoidResult printMetricSeries(const Store &store, qint64 jobId, MetricSeriesForma
             out << Table::line(line.split(QChar(0x1f)), widths);
         return {};
     }
-    return store.forEachJobMetric(jobId, [&](qint64, const QByteArray &record) {
-        if (const auto row = seriesRow(record, format))
+    return MetricRows::forEachRecord(store, jobId, [&](const MetricRecord &record) {
+        if (const auto row = seriesRow(record))
             out << Table::line(*row, widths);
         return true;
     });

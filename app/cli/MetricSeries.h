@@ -7,21 +7,22 @@
 
 namespace TrainDesk {
 class Store;
+struct Job;
 }
 
 namespace TrainDesk::Cli {
 
-// `job metrics`: a job's train and validation series (records of kind train, val and
-// epoch, the others left out), or every record as JSON. Printed as the store reads the
+// `job metrics`: a job's train and validation series (the table: records of kind train, val
+// and epoch; the CSV: metrics/MetricCsv, rank records too), or every record as JSON. Printed as the store reads the
 // records, one at a time, so that a job of millions of records takes constant memory: the
 // table keeps its rows in a temporary file while it measures the column widths.
 enum class MetricSeriesFormat {
     Table,  // times readable (local time, milliseconds)
-    Csv,    // time,kind,rank,epoch,step,loss,accuracy,val_loss,val_accuracy; time in Unix seconds
+    Csv,    // metrics/MetricCsv: the GUI's export, byte for byte
     Json,   // every metric record stored for the job, as an indented array
 };
 
-VoidResult printMetricSeries(const Store &store, qint64 jobId, MetricSeriesFormat format, QTextStream &out);
+VoidResult printMetricSeries(const Store &store, const Job &job, MetricSeriesFormat format, QTextStream &out);
 
 // A record's time (Unix seconds) as the table shows it: "2026-11-26 11:10:12.345".
 QString readableTime(double unixSeconds);

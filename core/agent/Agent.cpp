@@ -1,5 +1,6 @@
 #include "Agent.h"
 
+#include "common/ResultLog.h"
 #include "AgentChannel.h"
 #include "common/DataDirectoryCheck.h"
 #include "NodeSampling.h"
@@ -185,7 +186,9 @@ void Agent::ingest()
         const auto read = m_output->ingestMetrics(*job, &storeFailed);
         if (read) {
             // A retried job's attempt redoes the epochs after its checkpoint: stored once.
-            m_store->removeRepeatedMetrics(id);
+            // Left for the next read on failure: the removal is the same then.
+            logFailure(m_store->removeRepeatedMetrics(id),
+                       QStringLiteral("job '%1': cannot remove its repeated metric records").arg(job->name));
             if (m_ingestWaiting.remove(id) || std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
                 clearWaiting(id);
             continue;
@@ -216,7 +219,8 @@ void Agent::noteWaiting(qint64 jobId, bool diskFull)
     if (!diskFull || std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
         return;
     job->errors.append(JobOutput::metricsWaitingError(m_options.dataDirectory));
-    m_store->updateJob(*job);
+    // The disk is full: this write may fail too, and is tried again at the next tick.
+    logFailure(m_store->updateJob(*job), QStringLiteral("job '%1': cannot store that its metrics wait").arg(job->name));
 }
 
 void Agent::clearWaiting(qint64 jobId)
@@ -226,7 +230,8 @@ void Agent::clearWaiting(qint64 jobId)
         return;
     const qsizetype removed = job->errors.removeIf(&JobOutput::isMetricsWaiting);
     if (removed > 0)
-        m_store->updateJob(*job);
+        logFailure(m_store->updateJob(*job),
+                   QStringLiteral("job '%1': cannot store that its metrics are stored again").arg(job->name));
 }
 
 QSet<qint64> Agent::changedJobs()

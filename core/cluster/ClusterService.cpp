@@ -1,5 +1,6 @@
 #include "ClusterService.h"
 
+#include "common/ResultLog.h"
 #include "cluster/TrainerDeployment.h"
 
 #include "SlurmCluster.h"
@@ -13,8 +14,6 @@
 #include "store/Names.h"
 #include "store/Store.h"
 #include "transport/KnownHosts.h"
-#include "transport/LocalTransport.h"
-#include "transport/SshTransport.h"
 #include "cluster/TransportFactory.h"
 
 #include <QFileInfo>
@@ -28,6 +27,13 @@
 namespace TrainDesk {
 
 namespace {
+
+// A node's state learnt in passing (a setup task's end, a look at the node): a failed write
+// is logged, and the next look writes it again.
+void noteNodeState(Store &store, const Node &node, NodeState state, const QString &reason = {})
+{
+    logFailure(store.setNodeState(node.id, state, reason), QStringLiteral("node %1: cannot store its state").arg(node.name));
+}
 
 // Runs f(0..count-1) on a thread each (clusters are small) and waits for all.
 template<typename F>
@@ -69,6 +75,23 @@ HostKeyPolicy policyOf(const CreateClusterRequest &r)
     if (r.confirmHostKey)
         return HostKeyPolicy::Ask;
     return r.acceptNewHostKeys ? HostKeyPolicy::AcceptNew : HostKeyPolicy::KnownOnly;
+}
+
+// The request's host-key answers and login timeout. `askMutex` (which must outlive the
+// transports) puts the questions of parallel logins one at a time: the GUI asks the user.
+TransportOptions transportOptions(const CreateClusterRequest &r, std::mutex *askMutex = nullptr)
+{
+    TransportOptions options;
+    options.hostKeyPolicy = policyOf(r);
+    options.confirmHostKey = r.confirmHostKey;
+    if (r.confirmHostKey && askMutex) {
+        options.confirmHostKey = [confirm = r.confirmHostKey, askMutex](const HostKeyQuestion &q) {
+            std::lock_guard guard(*askMutex);
+            return confirm(q);
+        };
+    }
+    options.connectTimeoutMs = r.connectTimeoutMs;
+    return options;
 }
 
 QString absolutePath(const QString &path) { return path.isEmpty() ? path : QFileInfo(path).absoluteFilePath(); }
@@ -178,15 +201,12 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
     if (generated)
         serial.message(QStringLiteral("Using TrainDesk's key %1").arg(generated->privateKeyPath));
 
-    // One question at a time when the GUI confirms host keys.
     std::mutex askMutex;
-    std::function<bool(const HostKeyQuestion &)> confirm;
-    if (request.confirmHostKey) {
-        confirm = [&](const HostKeyQuestion &q) {
-            std::lock_guard guard(askMutex);
-            return request.confirmHostKey(q);
-        };
-    }
+    TransportOptions options = transportOptions(request, &askMutex);
+    options.hostKeyAccepted = [&](const HostKeyQuestion &q) {
+        serial.message(QStringLiteral("node %1: trusting the new host key of %2: %3 %4")
+                           .arg(q.nodeName, KnownHosts::hostPattern(q.host, q.port), q.keyType, q.fingerprint));
+    };
     struct Outcome
     {
         QString error;
@@ -207,29 +227,23 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
                                                                        : absolutePath(request.keyFile);
         p.credentials.keyPassphrase = request.keyPassphrase;
         p.credentials.password = request.password;
-        p.hostKeyPolicy = policyOf(request);
-        p.confirmHostKey = confirm;
-        p.hostKeyAccepted = [&](const HostKeyQuestion &q) {
-            serial.message(QStringLiteral("node %1: trusting the new host key of %2: %3 %4")
-                               .arg(q.nodeName, KnownHosts::hostPattern(q.host, q.port), q.keyType, q.fingerprint));
-        };
-        p.connectTimeoutMs = request.connectTimeoutMs;
-        SshTransport first(p);
-        if (auto connected = first.connect(); !connected) {
+        const auto first = openSshTransport(p, options);
+        if (auto connected = first->connect(); !connected) {
             o.error = connected.error();
             return;
         }
         serial.message(QStringLiteral("%1: connected").arg(p.describe()));
         SshParameters login = p;
+        TransportOptions loginOptions = options;
         if (generated) {
-            if (auto deployed = SshKeys::deployPublicKey(first, generated->publicKeyLine); !deployed) {
+            if (auto deployed = SshKeys::deployPublicKey(*first, generated->publicKeyLine); !deployed) {
                 o.error = deployed.error();
                 return;
             }
             // From now on the key alone logs in: prove it before anything is stored.
             login.credentials = SshCredentials{generated->privateKeyPath, {}, {}, false, false};
-            login.hostKeyPolicy = HostKeyPolicy::KnownOnly;
-            if (auto connected = SshTransport(login).connect(); !connected) {
+            loginOptions.hostKeyPolicy = HostKeyPolicy::KnownOnly;
+            if (auto connected = openSshTransport(login, loginOptions)->connect(); !connected) {
                 o.error = QStringLiteral("%1: the key was added to ~/.ssh/authorized_keys but logging in with it fails "
                                          "(does sshd allow PubkeyAuthentication and read ~/.ssh/authorized_keys?): %2")
                               .arg(p.describe(), connected.error());
@@ -237,7 +251,7 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
             }
             serial.message(QStringLiteral("%1: key deployed; it logs in").arg(p.describe()));
         }
-        const auto facts = SshTransport(login).exec(QStringLiteral("nproc 2>/dev/null || echo 1; printf '%s\\n' \"$HOME\""), 30000);
+        const auto facts = openSshTransport(login, loginOptions)->exec(QStringLiteral("nproc 2>/dev/null || echo 1; printf '%s\\n' \"$HOME\""), 30000);
         if (!facts || facts->exitCode != 0) {
             o.error = facts ? QStringLiteral("%1: cannot run commands: %2")
                                   .arg(p.describe(), QString::fromLocal8Bit(facts->stdErr).trimmed())
@@ -338,9 +352,9 @@ QList<SetupLog> ClusterService::prepareNodes(const QString &workspace, const Clu
     const auto busy = busyNodes(cluster.id);
     for (qsizetype i = 0; i < nodes.size(); ++i) {
         if (!failures[i].isEmpty())
-            m_store.setNodeState(nodes[i].id, NodeState::Unusable, failures[i]);
+            noteNodeState(m_store, nodes[i], NodeState::Unusable, failures[i]);
         else
-            m_store.setNodeState(nodes[i].id, busy.contains(nodes[i].name) ? NodeState::Running : NodeState::Idle);
+            noteNodeState(m_store, nodes[i], busy.contains(nodes[i].name) ? NodeState::Running : NodeState::Idle);
     }
     return hasSetupTask ? logs : QList<SetupLog>();
 }
@@ -402,8 +416,10 @@ Result<QList<SetupLog>> ClusterService::runSetup(const QString &workspace, const
     if (!nodes)
         return nodes.failure();
     // Out of scheduling while the task runs, as joining nodes are.
-    for (const Node &n : *nodes)
-        m_store.setNodeState(n.id, NodeState::Preparing);
+    for (const Node &n : *nodes) {
+        if (auto marked = m_store.setNodeState(n.id, NodeState::Preparing); !marked)
+            return marked.failure();
+    }
     const QList<SetupLog> logs = prepareNodes(workspace, *cluster, *nodes, events, cancel);
     // Nodes back in service may let queued jobs start: the agent's next look starts them.
     return logs;
@@ -433,19 +449,23 @@ Result<Cluster> ClusterService::resize(const QString &workspace, const QString &
                 continue;
             // A node with work drains first: leaving, out of scheduling, gone when its job ends.
             if (busy.contains(n.name)) {
-                m_store.setNodeState(n.id, NodeState::Leaving);
+                if (auto stored = m_store.setNodeState(n.id, NodeState::Leaving); !stored)
+                    return stored.failure();
                 if (events.message)
                     events.message(QStringLiteral("node %1: leaving when its job ends").arg(n.name));
             } else {
-                m_store.setNodeParked(n.id, true, NodeState::Idle);
+                if (auto stored = m_store.setNodeParked(n.id, true, NodeState::Idle); !stored)
+                    return stored.failure();
                 if (events.message)
                     events.message(QStringLiteral("node %1: left the cluster").arg(n.name));
             }
         } else if (n.parked) {
-            m_store.setNodeParked(n.id, false, NodeState::Preparing);
+            if (auto stored = m_store.setNodeParked(n.id, false, NodeState::Preparing); !stored)
+                return stored.failure();
             joining.append(n);
         } else if (n.state == NodeState::Leaving) {
-            m_store.setNodeState(n.id, busy.contains(n.name) ? NodeState::Running : NodeState::Idle);
+            if (auto stored = m_store.setNodeState(n.id, busy.contains(n.name) ? NodeState::Running : NodeState::Idle); !stored)
+                return stored.failure();
         }
     }
     if (!joining.isEmpty()) {
@@ -528,15 +548,8 @@ QList<NodeProbeResult> ClusterService::testNodes(const CreateClusterRequest &req
     options.otherShares = otherShares;
     options.trainerDirectory = DataPaths::trainerDirectory();
     options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
-    options.hostKeyPolicy = policyOf(request);
     std::mutex askMutex;
-    if (request.confirmHostKey) {
-        options.confirmHostKey = [&](const HostKeyQuestion &q) {
-            std::lock_guard guard(askMutex);
-            return request.confirmHostKey(q);
-        };
-    }
-    options.connectTimeoutMs = request.connectTimeoutMs;
+    options.transport = transportOptions(request, &askMutex);
     options.cancel = cancel;
     return probeCluster(cluster, nodes, options, [&](const ProbeCheck &c) { serial.check(c); });
 }
@@ -593,28 +606,21 @@ QList<NodeProbeResult> ClusterService::testSlurmLogin(const CreateClusterRequest
 
 Result<std::shared_ptr<Transport>> ClusterService::slurmLoginTransport(const CreateClusterRequest &request)
 {
-    if (request.slurm->loginIsLocal())
-        return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
-    const auto address = parseNodeAddress(request.slurm->login);
-    if (!address)
-        return address.failure();
-    if (auto key = checkPrivateKeyFile(absolutePath(request.keyFile)); !key)
-        return key.failure();
-    SshParameters p;
-    p.nodeName = QStringLiteral("login");
-    p.host = address->host;
-    p.port = address->port;
-    p.user = address->user;
-    p.credentials.keyFile = absolutePath(request.keyFile);
-    p.credentials.keyPassphrase = request.keyPassphrase;
-    p.credentials.password = request.password;
-    p.hostKeyPolicy = policyOf(request);
-    p.confirmHostKey = request.confirmHostKey;
-    p.connectTimeoutMs = request.connectTimeoutMs;
-    auto ssh = std::make_shared<SshTransport>(p);
-    if (auto connected = ssh->connect(); !connected)
+    if (!request.slurm->loginIsLocal()) {
+        if (auto key = checkPrivateKeyFile(absolutePath(request.keyFile)); !key)
+            return key.failure();
+    }
+    SshCredentials credentials;
+    credentials.keyFile = absolutePath(request.keyFile);
+    credentials.keyPassphrase = request.keyPassphrase;
+    credentials.password = request.password;
+    // One login: its questions need no line (and the transport outlives this call).
+    auto login = openSlurmLogin(*request.slurm, credentials, transportOptions(request));
+    if (!login || request.slurm->loginIsLocal())
+        return login;
+    if (auto connected = (*login)->connect(); !connected)
         return connected.failure();
-    return std::shared_ptr<Transport>(ssh);
+    return login;
 }
 
 Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, const QString &name,
@@ -637,12 +643,18 @@ Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, c
     const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options,
                                                         [&](const ProbeCheck &c) { serial.check(c); });
     // What was learnt feeds the node table and the MPI slots.
+    recordFacts(m_store, results);
+    return results;
+}
+
+void ClusterService::recordFacts(Store &store, const QList<NodeProbeResult> &results)
+{
     for (const NodeProbeResult &r : results) {
         if (r.connected)
-            m_store.setNodeFacts(r.node.id, qMax(1, r.facts.cores),
-                                 QString::fromUtf8(QJsonDocument(r.facts.toJson()).toJson(QJsonDocument::Compact)));
+            logFailure(store.setNodeFacts(r.node.id, qMax(1, r.facts.cores),
+                                          QString::fromUtf8(QJsonDocument(r.facts.toJson()).toJson(QJsonDocument::Compact))),
+                       QStringLiteral("node %1: cannot store what the probe learnt").arg(r.node.name));
     }
-    return results;
 }
 
 VoidResult ClusterService::refresh(qint64 clusterId)
@@ -656,7 +668,8 @@ VoidResult ClusterService::refresh(qint64 clusterId)
         if (n.parked)
             continue;
         if (n.state == NodeState::Leaving && !busy.contains(n.name)) {
-            m_store.setNodeParked(n.id, true, NodeState::Idle);
+            logFailure(m_store.setNodeParked(n.id, true, NodeState::Idle),
+                       QStringLiteral("node %1: cannot store that it left").arg(n.name));
             continue;
         }
         // Nodes in the middle of a setup task are looked at when it ends.
@@ -667,7 +680,7 @@ VoidResult ClusterService::refresh(qint64 clusterId)
         return SlurmCluster::refresh(m_store, *cluster);
     if (cluster->kind == ClusterKind::Local) {
         for (const Node &n : inService)
-            m_store.setNodeState(n.id, n.state, n.stateReason);  // seen now
+            noteNodeState(m_store, n, n.state, n.stateReason);  // seen now
         return {};
     }
     QList<QString> errors(inService.size());
@@ -688,11 +701,11 @@ VoidResult ClusterService::refresh(qint64 clusterId)
         const Node &n = inService.at(i);
         if (!errors[i].isEmpty()) {
             if (n.state != NodeState::Leaving)
-                m_store.setNodeState(n.id, NodeState::Unusable, unreachable + errors[i]);
+                noteNodeState(m_store, n, NodeState::Unusable, unreachable + errors[i]);
         } else if (n.state == NodeState::Unusable && n.stateReason.startsWith(unreachable)) {
-            m_store.setNodeState(n.id, busy.contains(n.name) ? NodeState::Running : NodeState::Idle);
+            noteNodeState(m_store, n, busy.contains(n.name) ? NodeState::Running : NodeState::Idle);
         } else {
-            m_store.setNodeState(n.id, n.state, n.stateReason);  // seen now
+            noteNodeState(m_store, n, n.state, n.stateReason);  // seen now
         }
     }
     return {};

@@ -80,6 +80,9 @@ public:
     // Probes every node in the cluster; the cores found become the nodes' MPI slots.
     Result<QList<NodeProbeResult>> probe(const QString &workspace, const QString &name, const ClusterEvents &events,
                                          const CancelFlag *cancel = nullptr);
+    // What a probe learnt of the nodes it reached (cores, facts), kept in the store; a failed
+    // write is logged (the next probe writes them again).
+    static void recordFacts(Store &store, const QList<NodeProbeResult> &results);
 
     // Node states from what the nodes answer: unreachable nodes become unusable (with the
     // reason) and usable again when they answer; leaving nodes whose jobs ended leave.

@@ -1,12 +1,9 @@
 #include "NodeProbe.h"
 
-#include "ClusterCredentials.h"
 #include "ClusterMesh.h"
 #include "TrainerCheck.h"
 #include "cluster/TrainerDeployment.h"
 #include "common/ShellQuote.h"
-#include "transport/LocalTransport.h"
-#include "transport/SshTransport.h"
 
 #include <QJsonArray>
 #include <QMap>
@@ -316,18 +313,6 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
     QList<NodeProbeResult> results(nodes.size());
     const bool local = cluster.kind == ClusterKind::Local;
 
-    auto makeTransport = [&](const Node &node) -> Result<std::shared_ptr<Transport>> {
-        if (local)
-            return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
-        auto parameters = ClusterCredentials::sshParameters(cluster, node);
-        if (!parameters)
-            return parameters.failure();
-        parameters->hostKeyPolicy = options.hostKeyPolicy;
-        parameters->confirmHostKey = options.confirmHostKey;
-        parameters->connectTimeoutMs = options.connectTimeoutMs;
-        return std::shared_ptr<Transport>(std::make_shared<SshTransport>(*parameters));
-    };
-
     auto probeNode = [&](int index) {
         NodeProbeResult &result = results[index];
         result.node = nodes.at(index);
@@ -345,7 +330,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
         if (local) {
             report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true, QStringLiteral("this machine"));
         } else {
-            const QString tcp = tcpConnect(node.host, node.port, qMin(options.connectTimeoutMs, 5000));
+            const QString tcp = tcpConnect(node.host, node.port, qMin(options.transport.connectTimeoutMs, 5000));
             if (!tcp.isEmpty()) {
                 report(QStringLiteral("reachable"), QStringLiteral("Reachable"), false,
                        QStringLiteral("%1:%2: %3").arg(node.host).arg(node.port).arg(tcp),
@@ -356,7 +341,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
             report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true,
                    QStringLiteral("%1:%2 answers").arg(node.host).arg(node.port));
         }
-        auto transport = makeTransport(node);
+        auto transport = openTransport(cluster, node, options.transport);
         if (!transport) {
             report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, transport.error(),
                    QStringLiteral("fix the cluster's credentials"));
@@ -458,7 +443,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
             report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), true,
                    index == 0 ? QStringLiteral("this is the head node") : QStringLiteral("single machine"));
         } else {
-            auto head = makeTransport(nodes.first());
+            auto head = openTransport(cluster, nodes.first(), options.transport);
             const auto hop = head ? (*head)->exec(headToNodeSshCommand(node, ClusterMesh::configRelativePath(cluster),
                                                                         QStringLiteral("true")),
                                                   30000)

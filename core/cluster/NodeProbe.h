@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/TransportFactory.h"
 #include "store/Entities.h"
 #include "transport/SshParameters.h"
 #include "transport/TransferOptions.h"
@@ -65,9 +66,7 @@ struct ProbeOptions
     QStringList otherShares;
     QString trainerDirectory;     // where jobs look for traindesk-trainer on the nodes
     bool trainerCopied = false;   // this machine has a trainer it copies to nodes without one
-    HostKeyPolicy hostKeyPolicy = HostKeyPolicy::KnownOnly;
-    std::function<bool(const HostKeyQuestion &)> confirmHostKey;
-    int connectTimeoutMs = 10000;
+    TransportOptions transport;   // host keys and the login's timeout
     const CancelFlag *cancel = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "SlurmCluster.h"
 
+#include "common/ResultLog.h"
 #include "SlurmEnvironment.h"
 
 #include "store/Store.h"
@@ -137,7 +138,8 @@ Result<Cluster> create(Store &store, Cluster cluster, const std::function<void(c
     // started without them, or with others).
     const QStringList environment = SlurmEnvironment::fromThisProcess();
     if (auto saved = SlurmEnvironment::save(created->id, environment); !saved) {
-        store.deleteCluster(created->id);
+        logFailure(store.deleteCluster(created->id),
+                   QStringLiteral("cluster '%1': cannot remove it after its Slurm settings were refused").arg(cluster.name));
         return saved.failure();
     }
     if (message && !environment.isEmpty())
@@ -153,10 +155,11 @@ VoidResult refresh(Store &store, const Cluster &cluster)
     const QList<SlurmQueries::NodeStatus> statuses = SlurmQueries::parseNodes(*out);
     for (const Node &n : store.allNodes(cluster.id)) {
         const auto s = std::find_if(statuses.begin(), statuses.end(), [&](const auto &st) { return st.name == n.name; });
-        if (s == statuses.end())
-            store.setNodeState(n.id, NodeState::Unusable, QStringLiteral("Slurm no longer lists this node"));
-        else
-            store.setNodeState(n.id, s->state, s->reason);
+        const auto stored = s == statuses.end()
+            ? store.setNodeState(n.id, NodeState::Unusable, QStringLiteral("Slurm no longer lists this node"))
+            : store.setNodeState(n.id, s->state, s->reason);
+        // The next refresh writes it again.
+        logFailure(stored, QStringLiteral("node %1: cannot store Slurm's state of it").arg(n.name));
     }
     return {};
 }

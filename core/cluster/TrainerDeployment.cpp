@@ -1,5 +1,6 @@
 #include "TrainerDeployment.h"
 
+#include "common/ResultLog.h"
 #include "cluster/TransportFactory.h"
 #include "common/ShellQuote.h"
 #include "transport/Transport.h"
@@ -110,7 +111,9 @@ VoidResult unpackOnNode(Transport &transport, const Cluster &cluster, const Bund
     if (!unpacked)
         return unpacked.failure();
     if (unpacked->exitCode != 0) {
-        transport.exec(QStringLiteral("rm -rf %1").arg(shellQuote(part)), 30000);
+        // The unpack's failure is the one to report; a part folder left behind is named in the log.
+        logFailure(transport.exec(QStringLiteral("rm -rf %1").arg(shellQuote(part)), 30000),
+                   QStringLiteral("%1: cannot remove %2").arg(transport.nodeName(), part));
         return fail(QStringLiteral("cannot unpack the trainer on %1 into %2: %3")
                         .arg(transport.nodeName(), directory, QString::fromLocal8Bit(unpacked->stdErr).trimmed().right(500)));
     }

@@ -68,83 +68,71 @@ bool JobOutput::isMetricsWaiting(const JobError &error)
     return error.code == QLatin1String("DiskFull") && error.message.startsWith(waitingMessage.section(QLatin1Char('%'), 0, 0));
 }
 
-Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed)
+Result<int> JobOutput::ingestFile(const Job &job, Transport &transport, const QString &file,
+                                  const std::function<Parsed(const QByteArray &chunk)> &parse, bool *storeFailed)
 {
-    const QString path = job.jobDir + QStringLiteral("/stdouterr/") + metricsFileName();
-    int total = 0;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        const qint64 offset = m_store.jobFileOffset(job.id, metricsFileName());
-        const auto chunk = transport.readAt(path, offset, readChunk);
-        if (!chunk)
-            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
-        // Only whole lines: the writer may be half-way through the last one.
-        const qsizetype end = chunk->lastIndexOf('\n');
-        if (end < 0)
-            return total;
-        QList<QByteArray> records;
-        for (const QByteArray &line : chunk->left(end).split('\n')) {
-            const QByteArray trimmed = line.trimmed();
-            if (!trimmed.isEmpty() && MetricRecord::fromJson(trimmed))
-                records.append(trimmed);
-        }
-        const auto stored = m_store.appendJobOutput(job.id, metricsFileName(), offset, offset + end + 1, records);
-        if (!stored) {
-            *storeFailed = true;
-            return stored.failure();
-        }
-        if (*stored)
-            total += records.size();
-        if (*stored && chunk->size() < readChunk)
-            return total;
-    }
-    return total;
-}
-
-Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed)
-{
-    const QString file = QStringLiteral("stdout.txt");
     const QString path = job.jobDir + QStringLiteral("/stdouterr/") + file;
     int total = 0;
     for (int attempt = 0; attempt < 1000; ++attempt) {
         const qint64 offset = m_store.jobFileOffset(job.id, file);
         const auto chunk = transport.readAt(path, offset, readChunk);
         if (!chunk)
-            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);
-        const qsizetype length = KerasProgressParser::wholeLinesLength(*chunk);
-        if (length == 0)
+            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
+        // Only whole lines: the writer may be half-way through the last one.
+        const Parsed parsed = parse(*chunk);
+        if (parsed.consumed == 0)
             return total;
-        // Every rank's epoch is carried over with the offset, so the file can be read in pieces.
-        KerasProgressParser parser;
-        if (const QByteArray state = m_store.jobFileReaderState(job.id, file); !state.isEmpty())
-            parser.setState(state);
-        else if (const auto last = MetricRecord::fromJson(m_store.lastJobMetric(job.id)); last && last->epoch > 0)
-            parser.setEpoch(last->epoch);  // read by a TrainDesk before schema 6: rank 0's epoch only
-        const QList<QByteArray> records = parser.parse(chunk->left(length));
-        const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + length, records, parser.state());
+        const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + parsed.consumed, parsed.records,
+                                                    parsed.state);
         if (!stored) {
             *storeFailed = true;
             return stored.failure();
         }
+        // (false: another reader stored this chunk first; the loop goes on from its offset.)
         if (*stored)
-            total += records.size();
+            total += parsed.records.size();
         if (*stored && chunk->size() < readChunk)
             return total;
     }
     return total;
 }
 
-QList<MetricRecord> JobOutput::metrics(qint64 jobId, qint64 afterId, qint64 *lastId) const
+Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed)
 {
-    QList<MetricRecord> records;
-    qint64 last = afterId;
-    for (const auto &[id, text] : m_store.jobMetrics(jobId, afterId)) {
-        if (auto r = MetricRecord::fromJson(text))
-            records.append(*r);
-        last = id;
-    }
-    if (lastId)
-        *lastId = last;
-    return records;
+    return ingestFile(job, transport, metricsFileName(), [](const QByteArray &chunk) {
+        Parsed parsed;
+        const qsizetype end = chunk.lastIndexOf('\n');
+        if (end < 0)
+            return parsed;
+        for (const QByteArray &line : chunk.left(end).split('\n')) {
+            const QByteArray trimmed = line.trimmed();
+            if (!trimmed.isEmpty() && MetricRecord::fromJson(trimmed))
+                parsed.records.append(trimmed);
+        }
+        parsed.consumed = end + 1;
+        return parsed;
+    }, storeFailed);
+}
+
+Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed)
+{
+    const QString file = QStringLiteral("stdout.txt");
+    return ingestFile(job, transport, file, [&](const QByteArray &chunk) {
+        Parsed parsed;
+        const qsizetype length = KerasProgressParser::wholeLinesLength(chunk);
+        if (length == 0)
+            return parsed;
+        // Every rank's epoch is carried over with the offset, so the file can be read in pieces.
+        KerasProgressParser parser;
+        if (const QByteArray state = m_store.jobFileReaderState(job.id, file); !state.isEmpty())
+            parser.setState(state);
+        else if (const auto last = MetricRecord::fromJson(m_store.lastJobMetric(job.id)); last && last->epoch > 0)
+            parser.setEpoch(last->epoch);  // read by a TrainDesk before schema 6: rank 0's epoch only
+        parsed.records = parser.parse(chunk.left(length));
+        parsed.consumed = length;
+        parsed.state = parser.state();
+        return parsed;
+    }, storeFailed);
 }
 
 Result<QList<RemoteFileInfo>> JobOutput::listFiles(const Job &job, const QString &directory)

@@ -5,6 +5,7 @@
 #include "store/Entities.h"
 #include "transport/Transport.h"
 
+#include <functional>
 #include <memory>
 
 namespace TrainDesk {
@@ -36,8 +37,6 @@ public:
     // data directory (DiskFull, naming the folder); the agent takes it away once they are.
     static JobError metricsWaitingError(const QString &dataDirectory);
     static bool isMetricsWaiting(const JobError &error);
-    // All stored metric records of a job, after the row `afterId` (0: all).
-    QList<MetricRecord> metrics(qint64 jobId, qint64 afterId = 0, qint64 *lastId = nullptr) const;
 
     // `directory` is "stdouterr" or an output directory's path relative to the job dir.
     Result<QList<RemoteFileInfo>> listFiles(const Job &job, const QString &directory = QStringLiteral("stdouterr"));
@@ -59,6 +58,18 @@ public:
     Result<std::shared_ptr<Transport>> headTransport(const Job &job);
 
 private:
+    // What one chunk of a file gave: the length of its whole lines (0: none yet), the records
+    // they hold and the reader's state after them.
+    struct Parsed
+    {
+        qsizetype consumed = 0;
+        QList<QByteArray> records;
+        QByteArray state;
+    };
+    // The one read-at-offset loop: stdouterr/`file` from its saved offset, a chunk at a time,
+    // each chunk's records stored with its new offset in one transaction.
+    Result<int> ingestFile(const Job &job, Transport &transport, const QString &file,
+                           const std::function<Parsed(const QByteArray &chunk)> &parse, bool *storeFailed);
     Result<int> ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed);
     Result<int> ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed);
 

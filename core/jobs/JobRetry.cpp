@@ -1,5 +1,6 @@
 #include "JobRetry.h"
 
+#include "common/ResultLog.h"
 #include "JobOutput.h"
 #include "jobspec/JobSpec.h"
 #include "store/Store.h"
@@ -65,7 +66,8 @@ bool JobRetry::requeueIfRetryable(Job &job)
     // are left behind: the next attempt's reads start over in its own directory. (Not from
     // a head node that was lost: it would only time out.)
     if (!job.jobDir.isEmpty() && !lostNodes(job.errors).contains(job.nodes.value(0)))
-        JobOutput(m_store).ingestMetrics(job);
+        logFailure(JobOutput(m_store).ingestMetrics(job),
+                   QStringLiteral("job '%1': cannot read the last metrics of its attempt").arg(job.name));
     JobAttempt ended;
     ended.jobId = job.id;
     ended.attempt = attempt;

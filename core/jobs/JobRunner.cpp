@@ -1,5 +1,6 @@
 #include "JobRunner.h"
 
+#include "common/ResultLog.h"
 #include "jobspec/JobSpec.h"
 #include "JobRetry.h"
 #include "NodeBurnIn.h"
@@ -379,7 +380,10 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
                                              + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath(),
                                                                        m_terminateGraceMs / 1000));
     if (!pid) {
-        transport.remove(plan->secretsFilePath());  // nothing will read it
+        // Nothing will read it. The launch's own failure is the one to report: a node that
+        // cannot start a command likely cannot remove a file either.
+        logFailure(transport.remove(plan->secretsFilePath()),
+                   QStringLiteral("job '%1': cannot remove its secrets file").arg(job.name));
         return pid.failure();
     }
     job.pid = *pid;
@@ -390,7 +394,8 @@ void JobRunner::setNodesState(const Job &job, NodeState state)
 {
     for (const Node &n : m_store.nodes(job.clusterId)) {
         if (job.nodes.contains(n.name) && n.state != NodeState::Unusable && n.state != NodeState::Leaving)
-            m_store.setNodeState(n.id, state);
+            logFailure(m_store.setNodeState(n.id, state),
+                       QStringLiteral("job '%1': cannot store the state of node %2").arg(job.name, n.name));
     }
 }
 
@@ -419,7 +424,8 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
         // A node out of reach now is swept when it comes back (retryPendingSweeps), by this
         // agent or the next one.
         for (const QString &node : JobSweep::sweepNodes(m_store, attempt, m_terminateGraceMs / 1000))
-            m_store.addPendingSweep({attempt.clusterId, node, attempt.uuid});
+            logFailure(m_store.addPendingSweep({attempt.clusterId, node, attempt.uuid}),
+                       QStringLiteral("job '%1': cannot remember to sweep node %2").arg(attempt.name, node));
     }
     m_nodeWatch.forget(job.id);
     m_progressWatch.forget(job.id);
@@ -459,10 +465,13 @@ Result<Job> JobRunner::refresh(qint64 jobId)
             // The node says so until it answers again (retryPendingSweeps), and takes no job meanwhile.
             for (const Node &n : nodes) {
                 if (n.name == lost->first && n.state != NodeState::Leaving)
-                    m_store.setNodeState(n.id, NodeState::Unusable,
-                                         unreachablePrefix() + QStringLiteral("no answer for %1 s; job '%2' failed "
-                                                                              "NodeUnreachable; back in service when it answers")
-                                                                   .arg(lost->second).arg(job->name));
+                    logFailure(m_store.setNodeState(n.id, NodeState::Unusable,
+                                                    unreachablePrefix()
+                                                        + QStringLiteral("no answer for %1 s; job '%2' failed "
+                                                                         "NodeUnreachable; back in service when it answers")
+                                                              .arg(lost->second)
+                                                              .arg(job->name)),
+                               QStringLiteral("node %1: cannot set it aside as unreachable").arg(n.name));
             }
             return job;
         }
@@ -562,11 +571,13 @@ void JobRunner::retryPendingSweeps()
     for (const PendingSweep &sweep : m_store.pendingSweeps()) {
         if (!JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
             continue;
-        m_store.removePendingSweep(sweep);
+        // Kept on failure: the sweep runs again (it is harmless twice).
+        logFailure(m_store.removePendingSweep(sweep), QStringLiteral("node %1: cannot forget its done sweep").arg(sweep.node));
         // It answered: a node set aside as unreachable (refresh()) takes jobs again.
         for (const Node &n : m_store.nodes(sweep.clusterId)) {
             if (n.name == sweep.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))
-                m_store.setNodeState(n.id, NodeState::Idle);
+                logFailure(m_store.setNodeState(n.id, NodeState::Idle),
+                           QStringLiteral("node %1: cannot put it back in service").arg(n.name));
         }
     }
 }
@@ -618,7 +629,7 @@ void JobRunner::refreshAll()
         if (cluster && cluster->kind == ClusterKind::Slurm)
             slurmClusters.insert(job.clusterId);  // one squeue for all its jobs, below
         else if (isActive(job.state))
-            refresh(job.id);
+            logFailure(refresh(job.id), QStringLiteral("job '%1': cannot refresh its state").arg(job.name));
         clusters.insert(job.clusterId);
     }
     for (qint64 id : slurmClusters) {
@@ -647,7 +658,8 @@ Result<Job> JobRunner::requestTerminate(qint64 jobId)
         return refresh(jobId);
     }
     job->state = JobState::Terminating;
-    m_store.updateJob(*job);
+    if (auto stored = m_store.updateJob(*job); !stored)
+        return stored.failure();
     const auto head = openHeadTransport(m_store, *job);
     if (!head || job->pid <= 0)  // (pid 0: not launched yet; refresh adopts it, then kills)
         return refresh(jobId);
@@ -655,10 +667,12 @@ Result<Job> JobRunner::requestTerminate(qint64 jobId)
     // (dash, the usual /bin/sh, takes "kill -SIG -PGID" but not "kill -SIG -- -PGID".) The
     // request time goes into the job directory, so whoever refreshes next (this process or
     // another) knows when the grace period ends.
-    (*head)->exec(QStringLiteral("date +%s > %1; kill -TERM -%2")
-                      .arg(shellQuote(job->jobDir + QStringLiteral("/terminate_requested")))
-                      .arg(job->pid),
-                  15000);
+    // A node out of reach now: the refresh below sees it (NodeUnreachable).
+    logFailure((*head)->exec(QStringLiteral("date +%s > %1; kill -TERM -%2")
+                                 .arg(shellQuote(job->jobDir + QStringLiteral("/terminate_requested")))
+                                 .arg(job->pid),
+                             15000),
+               QStringLiteral("job '%1': cannot ask its processes to end").arg(job->name));
     return refresh(jobId);
 }
 
@@ -688,10 +702,12 @@ void JobRunner::killAfterGrace(const Job &job, Transport &transport)
     // The reaper (JobReaper) kills all the job holds on SIGUSR1, itself last; killing its
     // process group would kill it first and leave what left the group.
     if (since * 1000 >= m_terminateGraceMs)
-        transport.exec(QStringLiteral("if grep -qs '^reaper' %1; then kill -USR1 %2; else kill -KILL -%2; fi 2>/dev/null; true")
-                           .arg(shellQuote(job.jobDir + QLatin1Char('/') + JobScope::trackingFileName()))
-                           .arg(job.pid),
-                       15000);
+        logFailure(transport.exec(QStringLiteral("if grep -qs '^reaper' %1; then kill -USR1 %2; else kill -KILL -%2; fi "
+                                                 "2>/dev/null; true")
+                                      .arg(shellQuote(job.jobDir + QLatin1Char('/') + JobScope::trackingFileName()))
+                                      .arg(job.pid),
+                                  15000),
+                   QStringLiteral("job '%1': cannot kill what is left after the grace period").arg(job.name));
 }
 
 } // namespace TrainDesk

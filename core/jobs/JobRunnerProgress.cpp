@@ -1,6 +1,7 @@
 // JobRunner's look at whether a running job still makes progress (constraints.progressTimeout).
 #include "JobRunner.h"
 
+#include "common/ResultLog.h"
 #include "jobspec/ReliabilitySettings.h"
 #include "store/Store.h"
 
@@ -18,15 +19,18 @@ void JobRunner::watchProgress(Job &job, Transport &head)
         return;
     if (!silence) {
         if (!m_store.jobSilence(job.id).isEmpty())
-            m_store.setJobSilence(job.id, {});  // it spoke again
+            logFailure(m_store.setJobSilence(job.id, {}),  // it spoke again
+                       QStringLiteral("job '%1': cannot store that it spoke again").arg(job.name));
         return;
     }
-    m_store.setJobSilence(job.id, silence->toJson());
+    logFailure(m_store.setJobSilence(job.id, silence->toJson()),
+               QStringLiteral("job '%1': cannot store its silence").arg(job.name));
     if (!settings.failOnHang)
         return;
     // The attempt fails (and may be retried); its processes are ended now and swept by finish.
     if (job.pid > 0)
-        head.exec(QStringLiteral("kill -TERM -%1 2>/dev/null; true").arg(job.pid), 15000);
+        logFailure(head.exec(QStringLiteral("kill -TERM -%1 2>/dev/null; true").arg(job.pid), 15000),
+                   QStringLiteral("job '%1': cannot end its hung processes (finish sweeps them)").arg(job.name));
     finish(job, JobState::Failed, std::nullopt,
            {JobError{QStringLiteral("JobHung"), silence->text(),
                      {QStringLiteral("constraints.failOnHang: the attempt was ended after %1 s without progress")

@@ -4,6 +4,7 @@
 // forgotten), and cancels with scancel. The job's files are read as on SSH clusters.
 #include "JobRunner.h"
 
+#include "common/ResultLog.h"
 #include "jobspec/JobSpec.h"
 #include "launch/SlurmBatchScript.h"
 #include "cluster/SlurmQueries.h"
@@ -172,7 +173,7 @@ void JobRunner::applySlurmStatus(Job &job, Transport &login, const SlurmJobState
     if (isPending(state)) {
         if (job.schedulerState != shown) {
             job.schedulerState = shown;
-            m_store.updateJob(job);
+            logFailure(m_store.updateJob(job), QStringLiteral("job '%1': cannot store Slurm's state").arg(job.name));
         }
         return;
     }
@@ -196,7 +197,8 @@ void JobRunner::applySlurmStatus(Job &job, Transport &login, const SlurmJobState
             changed = true;
         }
         if (changed) {
-            m_store.updateJob(job);
+            // Still Queued in the store on failure: the next refresh sees it running again.
+            logFailure(m_store.updateJob(job), QStringLiteral("job '%1': cannot store that it runs").arg(job.name));
             setNodesState(job, NodeState::Running);
         }
         return;

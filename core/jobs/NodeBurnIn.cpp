@@ -2,6 +2,7 @@
 
 #include <QDir>
 
+#include "common/ResultLog.h"
 #include "cluster/TrainerDeployment.h"
 #include "cluster/TransportFactory.h"
 #include "common/DataPaths.h"
@@ -292,14 +293,18 @@ void NodeBurnIn::applyVerdicts(const Cluster &cluster, const QList<Node> &nodes,
     for (const Node &n : nodes) {
         if (n.state == NodeState::Running || n.state == NodeState::Leaving || n.state == NodeState::Preparing)
             continue;  // a job or a resize owns it now
+        VoidResult stored;
         if (report.failedNodes.contains(n.name))
-            m_store.setNodeState(n.id, NodeState::Unusable, reasonPrefix() + report.failedNodes.value(n.name));
+            stored = m_store.setNodeState(n.id, NodeState::Unusable, reasonPrefix() + report.failedNodes.value(n.name));
         else if (n.state == NodeState::Unusable && n.stateReason.startsWith(reasonPrefix()))
-            m_store.setNodeState(n.id, NodeState::Idle);
+            stored = m_store.setNodeState(n.id, NodeState::Idle);
+        logFailure(stored, QStringLiteral("node %1: cannot store the burn-in's verdict").arg(n.name));
     }
     BurnInSchedule schedule = m_store.burnInSchedule(cluster.id);
     schedule.lastRun = QDateTime::currentDateTimeUtc();
-    m_store.setBurnInSchedule(schedule);
+    // Not stored: the burn-in runs again at the next look, which is harmless.
+    logFailure(m_store.setBurnInSchedule(schedule),
+               QStringLiteral("cluster '%1': cannot store when the burn-in ran").arg(cluster.name));
 }
 
 bool NodeBurnIn::passesBeforeJob(const Cluster &cluster, const QList<Node> &nodes)

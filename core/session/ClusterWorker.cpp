@@ -1,12 +1,12 @@
 #include "ClusterWorker.h"
 
+#include "common/ResultLog.h"
 #include "cluster/TrainerDeployment.h"
 
 #include "cluster/SlurmCluster.h"
 #include "common/DataPaths.h"
 #include "store/Store.h"
 
-#include <QJsonDocument>
 
 #include <algorithm>
 
@@ -64,10 +64,12 @@ void recordProbe(Store &store, const QList<NodeProbeResult> &results)
             if (!c.passed && c.node == r.node.name)
                 failed << QStringLiteral("%1 (%2)").arg(c.title, c.detail);
         }
+        VoidResult stored;
         if (!failed.isEmpty())
-            store.setNodeState(r.node.id, NodeState::Unusable, failedChecksPrefix + failed.join(QStringLiteral("; ")));
+            stored = store.setNodeState(r.node.id, NodeState::Unusable, failedChecksPrefix + failed.join(QStringLiteral("; ")));
         else if (r.node.state == NodeState::Unusable && r.node.stateReason.startsWith(failedChecksPrefix))
-            store.setNodeState(r.node.id, NodeState::Idle);
+            stored = store.setNodeState(r.node.id, NodeState::Idle);
+        logFailure(stored, QStringLiteral("node %1: cannot store the probe's verdict").arg(r.node.name));
     }
 }
 
@@ -94,11 +96,7 @@ Result<QList<NodeProbeResult>> probeAndRecord(Store &store, const QString &works
     options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.cancel = cancel;
     const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options, events.check);
-    for (const NodeProbeResult &r : results) {
-        if (r.connected)
-            store.setNodeFacts(r.node.id, qMax(1, r.facts.cores),
-                               QString::fromUtf8(QJsonDocument(r.facts.toJson()).toJson(QJsonDocument::Compact)));
-    }
+    ClusterService::recordFacts(store, results);
     if (cluster->kind == ClusterKind::Ssh && !(cancel && cancel->isCancelled()))
         recordProbe(store, results);
     return results;

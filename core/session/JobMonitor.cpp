@@ -7,6 +7,7 @@
 #include "common/SafeFiles.h"
 #include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
+#include "metrics/MetricRows.h"
 #include "store/Store.h"
 #include "cluster/TransportFactory.h"
 
@@ -178,8 +179,8 @@ void JobMonitor::readRunSummaries(int requestId, const QList<qint64> &jobIds)
 
 void JobMonitor::publishMetrics(qint64 jobId, bool reset)
 {
-    qint64 lastId = 0;
-    const QList<MetricRecord> records = m_output->metrics(jobId, reset ? 0 : m_watched.value(jobId), &lastId);
+    qint64 lastId = reset ? 0 : m_watched.value(jobId);
+    const QList<MetricRecord> records = MetricRows::newRecords(*m_store, jobId, &lastId);
     m_watched[jobId] = lastId;
     if (reset || !records.isEmpty())
         Q_EMIT metricsArrived(jobId, records, reset);

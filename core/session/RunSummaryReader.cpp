@@ -1,6 +1,6 @@
 #include "RunSummaryReader.h"
 
-#include "store/Store.h"
+#include "metrics/MetricRows.h"
 
 namespace TrainDesk {
 
@@ -9,10 +9,8 @@ RunSummaries RunSummaryReader::read(const QList<qint64> &jobIds)
     RunSummaries summaries;
     for (qint64 id : jobIds) {
         Entry &entry = m_cache[id];
-        for (const auto &[rowId, record] : m_store.jobMetrics(id, entry.lastId)) {
+        for (const QByteArray &record : MetricRows::newRows(m_store, id, &entry.lastId))
             entry.summary.add(record);
-            entry.lastId = rowId;
-        }
         summaries.insert(id, entry.summary);
     }
     return summaries;

@@ -1,5 +1,6 @@
 #include "NodeUpload.h"
 
+#include "common/ResultLog.h"
 #include "NodeShareCommands.h"
 #include "common/SafeFiles.h"
 #include "common/ShellQuote.h"
@@ -62,7 +63,7 @@ bool takeLock(Transport &node, const Place &place)
         if (tried->exitCode == 0)
             return true;
         if (tried->exitCode == 7 || (tried->exitCode == 5 && SafeFiles::processIsGone(QString::fromUtf8(tried->stdOut)))) {
-            node.exec(dropLockCommand(place), 30000);
+            ignoreResult(node.exec(dropLockCommand(place), 30000), "the next turn tries the lock again");
             continue;
         }
         QThread::msleep(20);
@@ -85,7 +86,10 @@ void sweepStaleParts(Transport &node, const Place &place)
             stale << QStringLiteral("./") + e.name;
     }
     if (!stale.isEmpty())
-        node.exec(NodeShareCommands::inFolder(place.root, place.relative, QStringLiteral("rm -f -- %1\n").arg(shellJoin(stale))), 30000);
+        ignoreResult(node.exec(NodeShareCommands::inFolder(place.root, place.relative,
+                                                           QStringLiteral("rm -f -- %1\n").arg(shellJoin(stale))),
+                               30000),
+                     "stale parts are swept again by the next upload");
 }
 
 // Staged copies of killed uploads (their writer, a process of this machine, has ended).
@@ -96,7 +100,7 @@ void sweepStaging(Transport &node, const QString &staging)
         return;
     for (const RemoteFileInfo &e : *entries) {
         if (!e.isDirectory && SafeFiles::isStalePart(e.name, e.modified))
-            node.remove(staging + QLatin1Char('/') + e.name);
+            ignoreResult(node.remove(staging + QLatin1Char('/') + e.name), "swept again by the next upload");
     }
 }
 
@@ -104,12 +108,17 @@ void removeStaged(NodeState &s, const Place &place)
 {
     Transport &node = *s.target->transport;
     if (!s.staged.isEmpty()) {
-        node.remove(s.staged);
-        node.remove(SftpClient::remotePartPath(s.staged));  // what an interrupted SFTP copy leaves
+        ignoreResult(node.remove(s.staged), "a part left behind is stale and swept by the next upload");
+        // What an interrupted SFTP copy leaves.
+        ignoreResult(node.remove(SftpClient::remotePartPath(s.staged)), "a part left behind is stale and swept by the next upload");
         s.staged.clear();
     }
     if (!s.part.isEmpty()) {
-        node.exec(NodeShareCommands::inFolder(place.root, place.relative, QStringLiteral("rm -f -- %1\n").arg(shellQuote(QStringLiteral("./") + s.part))), 30000);
+        ignoreResult(node.exec(NodeShareCommands::inFolder(place.root, place.relative,
+                                                           QStringLiteral("rm -f -- %1\n")
+                                                               .arg(shellQuote(QStringLiteral("./") + s.part))),
+                               30000),
+                     "a part left behind is stale and swept by the next upload");
         s.part.clear();
     }
 }
@@ -223,8 +232,10 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
             if (auto placed = commit(*s, place, name, target); !placed)
                 s->error = placed.error();
         }
+        // A lock left behind holds up other uploads of this folder until it is a minute old.
         if (holding)
-            lockNode.exec(dropLockCommand(place), 30000);
+            logFailure(lockNode.exec(dropLockCommand(place), 30000),
+                       QStringLiteral("node %1: cannot drop the upload lock of %2").arg(lockNode.nodeName(), place.root));
         if (live().isEmpty())
             break;
         ++outcome.copied;

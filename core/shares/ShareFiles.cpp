@@ -6,7 +6,6 @@
 #include "NodeUpload.h"
 #include "common/FileCompare.h"
 #include "common/SafeFiles.h"
-#include "transport/LocalTransport.h"
 
 #include <QDir>
 #include <QFile>

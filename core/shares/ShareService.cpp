@@ -2,6 +2,7 @@
 // The file operations are in ShareFiles.cpp.
 #include "ShareService.h"
 
+#include "common/ResultLog.h"
 #include "common/DataPaths.h"
 #include "common/ShellQuote.h"
 #include "store/Names.h"
@@ -140,7 +141,8 @@ Result<Share> ShareService::createOnNodes(const Share &share, const Cluster &clu
     QList<QPair<NodeTransport, QString>> made;  // node and the top folder it made
     const auto undo = [&made, &share] {
         for (const auto &[n, top] : std::as_const(made))
-            n.transport->exec(removeCreatedCommand(share.path, top));
+            logFailure(n.transport->exec(removeCreatedCommand(share.path, top)),
+                       QStringLiteral("share '%1': node %2: cannot remove %3 it made").arg(share.name, n.node.name, top));
     };
     for (const NodeTransport &n : makers) {
         const auto probe = n.transport->exec(probePathCommand(share.path));
@@ -205,7 +207,8 @@ VoidResult ShareService::checkShared(const Share &share, const QList<NodeTranspo
             break;
         }
     }
-    head.transport->exec(QStringLiteral("rm -f -- %1").arg(shellQuote(marker)));
+    logFailure(head.transport->exec(QStringLiteral("rm -f -- %1").arg(shellQuote(marker))),
+               QStringLiteral("share '%1': node %2: cannot remove the marker %3").arg(share.name, head.node.name, marker));
     return outcome;
 }
 

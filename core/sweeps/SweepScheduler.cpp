@@ -1,5 +1,6 @@
 #include "SweepScheduler.h"
 
+#include "common/ResultLog.h"
 #include "EarlyStopping.h"
 #include "ParamSubstitution.h"
 #include "jobs/JobRunner.h"
@@ -66,8 +67,10 @@ void SweepScheduler::advance(const Sweep &sweep)
     }
     const bool pending = std::any_of(trials.begin(), trials.end(),
                                      [](const SweepTrial &t) { return t.status == TrialStatus::Pending; });
+    // Not stored: the next look finds the same and finishes it then.
     if (!pending && activeTrials(m_store, trials) == 0)
-        m_sweeps.finish(sweep.id, SweepState::Completed);
+        logFailure(m_sweeps.finish(sweep.id, SweepState::Completed),
+                   QStringLiteral("sweep '%1': cannot store that it completed").arg(sweep.name));
 }
 
 void SweepScheduler::adopt(const Sweep &sweep, QList<SweepTrial> &trials)
@@ -116,8 +119,9 @@ void SweepScheduler::stopAll(const Sweep &sweep, const QList<SweepTrial> &trials
     bool waiting = false;
     for (const SweepTrial &trial : trials) {
         if (trial.status == TrialStatus::Pending) {
-            m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Skipped,
-                                    QStringLiteral("the sweep was stopped before the trial started"));
+            logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Skipped,
+                                               QStringLiteral("the sweep was stopped before the trial started")),
+                       QStringLiteral("sweep '%1': cannot store that trial %2 is skipped").arg(sweep.name).arg(trial.index));
             continue;
         }
         if (trial.jobId == 0)
@@ -127,15 +131,19 @@ void SweepScheduler::stopAll(const Sweep &sweep, const QList<SweepTrial> &trials
             continue;
         // Its results so far stay: the job ends as a terminated one, its records kept.
         if (job->state != JobState::Terminating) {
-            m_runner.requestTerminate(job->id);
+            logFailure(m_runner.requestTerminate(job->id),
+                       QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial.index));
             if (trial.status == TrialStatus::Submitted)
-                m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Stopped, QStringLiteral("the sweep was stopped"));
+                logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Stopped,
+                                                   QStringLiteral("the sweep was stopped")),
+                           QStringLiteral("sweep '%1': cannot store that trial %2 stopped").arg(sweep.name).arg(trial.index));
         }
         if (const auto now = m_store.jobById(trial.jobId); now && jobActive(now->state))
             waiting = true;
     }
     if (!waiting)
-        m_sweeps.finish(sweep.id, SweepState::Stopped);
+        logFailure(m_sweeps.finish(sweep.id, SweepState::Stopped),
+                   QStringLiteral("sweep '%1': cannot store that it stopped").arg(sweep.name));
 }
 
 void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
@@ -162,8 +170,12 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
     for (const StopDecision &d : EarlyStopping::decide(*policy, sweep.metric, sweep.maximize, series)) {
         // Recorded first: a restart between the two finds the job still running and the
         // trial marked, and terminates it (stopAll's and this one's terminate are the same).
-        m_sweeps.setTrialStatus(sweep.id, d.index, TrialStatus::EarlyStopped, d.reason);
-        m_runner.requestTerminate(jobOf.value(d.index));
+        // Not recorded: not terminated either; the next look decides again.
+        if (!logFailure(m_sweeps.setTrialStatus(sweep.id, d.index, TrialStatus::EarlyStopped, d.reason),
+                        QStringLiteral("sweep '%1': cannot store that trial %2 stops early").arg(sweep.name).arg(d.index)))
+            continue;
+        logFailure(m_runner.requestTerminate(jobOf.value(d.index)),
+                   QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(d.index));
         for (SweepTrial &t : trials) {
             if (t.index == d.index) {
                 t.status = TrialStatus::EarlyStopped;
@@ -176,7 +188,8 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
         if (trial.status != TrialStatus::EarlyStopped || trial.jobId == 0)
             continue;
         if (const auto job = m_store.jobById(trial.jobId); job && job->state == JobState::Running)
-            m_runner.requestTerminate(job->id);
+            logFailure(m_runner.requestTerminate(job->id),
+                       QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial.index));
     }
 }
 
@@ -204,7 +217,8 @@ void SweepScheduler::submit(const Sweep &sweep, SweepTrial &trial)
         error = job.error();
     }
     // A trial that cannot be submitted ends as refused, saying why; the others go on.
-    m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Refused, error);
+    logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Refused, error),
+               QStringLiteral("sweep '%1': cannot store that trial %2 was refused").arg(sweep.name).arg(trial.index));
     trial.status = TrialStatus::Refused;
     trial.reason = error;
 }

@@ -1,6 +1,6 @@
 #include "TrialMetric.h"
 
-#include "store/Store.h"
+#include "metrics/MetricRows.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,10 +33,8 @@ QList<double> TrialMetric::seriesOf(const QList<QByteArray> &records, const QStr
 const QList<double> &TrialMetric::series(const Store &store, qint64 jobId)
 {
     Cache &cache = m_cache[jobId];
-    for (const auto &[id, record] : store.jobMetrics(jobId, cache.lastId)) {
+    for (const QByteArray &record : MetricRows::newRows(store, jobId, &cache.lastId))
         add(cache, record, m_metric);
-        cache.lastId = id;
-    }
     return cache.values;
 }
 

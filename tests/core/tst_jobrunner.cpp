@@ -2,6 +2,7 @@
 // script, exit codes, preparation, gang scheduling, terminate, and metrics at offsets.
 #include "TfEventsWriter.h"
 #include "jobs/JobOutput.h"
+#include "metrics/MetricRows.h"
 #include "metrics/ScalarSeries.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
@@ -226,7 +227,8 @@ private Q_SLOTS:
         f.write("ain\", \"loss\": 1.0}\n");
         f.close();
         QCOMPARE(*output.ingestMetrics(job), 1);
-        const QList<MetricRecord> all = output.metrics(job.id);
+        qint64 lastId = 0;  // all of them
+        const QList<MetricRecord> all = MetricRows::newRecords(m_store, job.id, &lastId);
         QCOMPARE(all.size(), 3);
         QCOMPARE(all.at(2).loss, 1.0);
     }
@@ -244,7 +246,8 @@ private Q_SLOTS:
         QVERIFY2(read.ok(), qPrintable(read.error()));
         QCOMPARE(*read, 4);  // epoch marker, two train records, one val record
         QCOMPARE(*output.ingestMetrics(job), 0);
-        const QList<MetricRecord> all = output.metrics(job.id);
+        qint64 lastId = 0;  // all of them
+        const QList<MetricRecord> all = MetricRows::newRecords(m_store, job.id, &lastId);
         QCOMPARE(all.at(2).loss, 2.0);
         QCOMPARE(all.at(3).valAcc, 0.25);
     }

@@ -112,7 +112,9 @@ for format in table csv json; do
       [ "$(grep -c ' train ' "$work/peak.out")" = 1000000 ] || fail "table rows: $(grep -c ' train ' "$work/peak.out")"
       sed -n 3p "$work/peak.out" | grep -Eq '^2025-11-2[5-7] [0-9]{2}:[0-9]{2}:12\.250 +train +0 +0 +0 +2 +0$' \
         || fail "first row: $(sed -n 1,3p "$work/peak.out")" ;;
-    csv) [ "$(sed -n 2p "$work/peak.out")" = "1764155412.250,train,0,0,0,2,0,," ] || fail "csv: $(sed -n 1,2p "$work/peak.out")" ;;
+    # docs/METRICS.md "CSV": run,kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec,rank
+    csv) [ "$(sed -n 2p "$work/peak.out")" = "fashion-mnist-demo,train,1764155412.25,0,0,,2,0,,,,,0" ] \
+           || fail "csv: $(sed -n 1,2p "$work/peak.out")" ;;
     json) "$py" -c 'import json,sys; a=json.load(open(sys.argv[1])); assert len(a)==1000000 and a[-1]["step"]==999999, len(a)' \
             "$work/peak.out" || fail "json" ;;
   esac

@@ -457,7 +457,7 @@ private slots:
         cluster = service.resize(QStringLiteral("ws"), QStringLiteral("c1"), 0);
         QVERIFY(cluster);
         QCOMPARE(toString(nodesByName(m_clusterId).value(QStringLiteral("n1")).state), toString(NodeState::Leaving));
-        service.refresh(m_clusterId);  // still running: still leaving
+        QVERIFY(service.refresh(m_clusterId));  // still running: still leaving
         QCOMPARE(toString(nodesByName(m_clusterId).value(QStringLiteral("n1")).state), toString(NodeState::Leaving));
         // Delete is refused while the job runs.
         const auto refused = service.remove(QStringLiteral("ws"), QStringLiteral("c1"));
@@ -466,7 +466,7 @@ private slots:
         // The job ends: the node leaves; the cluster is parked with no node.
         const auto terminated = JobRunner(m_store).terminate(job.id, 3000);
         QVERIFY2(terminated && isFinished(terminated->state), qPrintable(terminated.error()));
-        service.refresh(m_clusterId);
+        QVERIFY(service.refresh(m_clusterId));
         QVERIFY(m_store.nodes(m_clusterId).isEmpty());
         QCOMPARE(m_store.clusterById(m_clusterId)->targetNodeCount, 0);
         // Back to two: both rejoin through their setup task.

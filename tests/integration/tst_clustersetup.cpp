@@ -201,7 +201,7 @@ private slots:
         created->state = JobState::Running;
         created->nodes = {QStringLiteral("localhost")};
         QVERIFY(m_store.updateJob(*created));
-        m_store.setNodeState(onlyNode(QStringLiteral("counted")).id, NodeState::Running);
+        QVERIFY(m_store.setNodeState(onlyNode(QStringLiteral("counted")).id, NodeState::Running));
         const int runsBefore = runsCounted();
 
         const auto refused = ClusterService(m_store).runSetup(QStringLiteral("ws"), QStringLiteral("counted"), {});
@@ -215,7 +215,7 @@ private slots:
         // The job ends: the task may run again.
         created->state = JobState::Failed;
         QVERIFY(m_store.updateJob(*created));
-        m_store.setNodeState(onlyNode(QStringLiteral("counted")).id, NodeState::Idle);
+        QVERIFY(m_store.setNodeState(onlyNode(QStringLiteral("counted")).id, NodeState::Idle));
         QVERIFY(ClusterService(m_store).runSetup(QStringLiteral("ws"), QStringLiteral("counted"), {}));
         QCOMPARE(runsCounted(), runsBefore + 1);
     }

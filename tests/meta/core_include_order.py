@@ -15,7 +15,7 @@ ALLOWED = {
     "common": set(),
     "store": {"common"},
     "transport": {"common"},
-    "metrics": {"common", "transport"},
+    "metrics": {"common", "store", "transport"},
     "cluster": {"common", "store", "transport", "metrics"},
     "shares": {"common", "store", "transport", "metrics", "cluster"},
     "datasets": {"common", "store", "transport", "metrics", "cluster", "shares"},

@@ -57,8 +57,8 @@ inline qint64 createFakeRunningJob(TrainDesk::Store &store, const QString &name,
         return 0;
     // As the runner does when it starts a job: its node runs it.
     for (const Node &n : store.nodes(cluster->id)) {
-        if (n.name == job.nodes.first())
-            store.setNodeState(n.id, NodeState::Running);
+        if (n.name == job.nodes.first() && !store.setNodeState(n.id, NodeState::Running))
+            return 0;
     }
     return job.id;
 }

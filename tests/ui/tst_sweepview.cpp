@@ -385,7 +385,7 @@ private Q_SLOTS:
         QCOMPARE(sweep->trialCount, 5);
         QCOMPARE(sweep->earlyStop, QStringLiteral("median:after=3"));
         QVERIFY2(sweep->spec.contains("echo --lr PARAM_LR --batch-size PARAM_BS"), sweep->spec.constData());
-        SweepStore(m_store).requestStop(sweep->id);  // nothing of it needs to run here
+        QVERIFY(SweepStore(m_store).requestStop(sweep->id));  // nothing of it needs to run here
     }
 };
 

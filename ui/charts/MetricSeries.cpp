@@ -1,6 +1,6 @@
 #include "MetricSeries.h"
 
-#include <QTextStream>
+#include "metrics/MetricCsv.h"
 
 #include <algorithm>
 #include <array>
@@ -256,23 +256,13 @@ QList<QPointF> MetricSeries::clipped(const QList<QPointF> &points, double xMin, 
     return from < to ? points.mid(from, to - from) : QList<QPointF>();
 }
 
-QByteArray MetricSeries::toCsv() const
+QByteArray MetricSeries::csvRows(const QString &run) const
 {
     QByteArray out;
-    QTextStream s(&out);
-    auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 10); };
-    auto integer = [](qint64 v) { return v < 0 ? QString() : QString::number(v); };
-    s << "kind,time,epoch,step,global_step,loss,acc,val_loss,val_acc,lr,images_per_sec,rank\n";
-    for (qsizetype i = 0; i < m_records.size(); ++i) {
-        const MetricRecord &r = m_records.at(i);
-        if (m_kinds.at(i) == Kind::Other && r.kind != QLatin1String("epoch"))
-            continue;
-        s << r.kind << ',' << QString::number(r.time, 'f', 3) << ',' << integer(r.epoch) << ',' << integer(r.step)
-          << ',' << integer(r.globalStep) << ',' << number(r.loss) << ',' << number(r.acc) << ','
-          << number(r.valLoss) << ',' << number(r.valAcc) << ',' << number(r.lr) << ',' << number(r.imagesPerSec)
-          << ',' << (m_kinds.at(i) == Kind::Rank ? integer(r.rank) : QString()) << '\n';
+    for (const MetricRecord &r : m_records) {
+        if (MetricCsv::isRow(r))
+            out += MetricCsv::row(run, r);
     }
-    s.flush();
     return out;
 }
 

@@ -55,8 +55,9 @@ public:
     // so that lines run to the edges of a zoomed chart.
     static QList<QPointF> clipped(const QList<QPointF> &points, double xMin, double xMax);
 
-    // Every train, val, epoch and rank record, one row each, for spreadsheets.
-    QByteArray toCsv() const;
+    // Every train, val, epoch and rank record as rows of metrics/MetricCsv (no header),
+    // naming the run `run`: what `traindesk job metrics --csv` prints of the same records.
+    QByteArray csvRows(const QString &run) const;
 
 Q_SIGNALS:
     void changed();

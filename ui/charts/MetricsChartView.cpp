@@ -1,5 +1,6 @@
 #include "MetricsChartView.h"
 #include "common/FileDialogs.h"
+#include "metrics/MetricCsv.h"
 
 #include "ChartPanel.h"
 #include "CompareJobsButton.h"
@@ -185,26 +186,11 @@ void MetricsChartView::setRunName(const QString &name)
 QByteArray MetricsChartView::csv() const
 {
     // One table: the run's rows, then each compared run's, told apart by the first column.
-    QByteArray out;
-    const auto add = [&out](const QString &run, const MetricSeries *series) {
-        const QList<QByteArray> lines = series->toCsv().split('\n');
-        QByteArray quoted = run.toUtf8();
-        if (quoted.contains(',') || quoted.contains('"'))
-            quoted = '"' + quoted.replace("\"", "\"\"") + '"';
-        for (qsizetype i = 0; i < lines.size(); ++i) {
-            if (lines.at(i).isEmpty())
-                continue;
-            if (i == 0) {
-                if (out.isEmpty())
-                    out += "run," + lines.at(i) + '\n';
-                continue;
-            }
-            out += quoted + ',' + lines.at(i) + '\n';
-        }
-    };
-    add(m_runName, m_series);
+    // Without compared runs, the bytes `traindesk job metrics --csv` prints (MetricCsv).
+    QByteArray out = MetricCsv::header();
+    out += m_series->csvRows(m_runName);
     for (const ComparedJob &job : m_compared)
-        add(job.name, job.series);
+        out += job.series->csvRows(job.name);
     return out;
 }
 
