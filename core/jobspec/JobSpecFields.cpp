@@ -358,22 +358,25 @@ template<> const FieldList<JobConstraints> &fieldsOf<JobConstraints>()
     static const FieldList<JobConstraints> list{
         bind<&JobConstraints::maxWallClockTime>(
             {.key = "maxWallClockTime", .help = "how long the job may run, e.g. 1.00:00:00"}),
-        bind<&JobConstraints::maxRetries>({.key = "maxRetries",
-                                           .help = "how often a failed attempt is queued again (TrainDesk extension)",
-                                           .defaultText = "0",
-                                           .minimum = 0,
-                                           .maximum = 100}),
+        bind<&JobConstraints::maxRetries>(
+            {.key = "maxRetries",
+             .help = "a failed attempt is queued again this many times when a node was lost, a process was killed by a "
+                     "signal, or it exited with a code of retryOnExitCodes",
+             .defaultText = "no retries",
+             .minimum = 0,
+             .maximum = 100,
+             .extension = true}),
         bind<&JobConstraints::retryOnExitCodes>(
-            {.key = "retryOnExitCodes",
-             .help = "exit codes that retry, besides a lost node and a killed rank (TrainDesk extension)",
-             .minimum = 1,
-             .maximum = 255}),
+            {.key = "retryOnExitCodes", .help = "exit codes that are retried too", .minimum = 1, .maximum = 255,
+             .extension = true}),
         bind<&JobConstraints::progressTimeout>(
             {.key = "progressTimeout",
-             .help = "how long without output or a metric before silent ranks are named (TrainDesk extension)"}),
-        bind<&JobConstraints::failOnHang>({.key = "failOnHang",
-                                           .help = "a hang fails the attempt (TrainDesk extension)",
-                                           .defaultText = "false"}),
+             .help = "when no rank prints and no metric arrives for this long, the silent ranks are named",
+             .extension = true}),
+        bind<&JobConstraints::failOnHang>(
+            {.key = "failOnHang",
+             .help = "fail the attempt when the progress timeout passes (it may be retried)",
+             .extension = true}),
     };
     return list;
 }

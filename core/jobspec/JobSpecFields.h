@@ -26,6 +26,7 @@ struct FieldInfo
     QStringList allowed;       // one of these
     Qt::CaseSensitivity allowedCase = Qt::CaseSensitive;
     bool placeholders = false; // warn about a <PLACEHOLDER> left in it
+    bool extension = false;    // TrainDesk's, not in Batch AI's 2018-05-01 schema (a warning says so)
 };
 
 // The JSON type of a field, from its model member (std::optional: not required).
