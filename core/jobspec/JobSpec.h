@@ -61,6 +61,8 @@ struct JobSpec
 
     QJsonObject properties;          // the properties object as read
 
+    bool operator==(const JobSpec &) const = default;
+
     // The first toolkit setting present (a valid spec has exactly one).
     Toolkit toolkit() const;
     // The number of processes: the toolkit's processCount when it has one, else nodeCount.

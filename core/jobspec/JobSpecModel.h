@@ -11,26 +11,31 @@ namespace TrainDesk {
 // The 2018-05-01 JobCreateParameters of Batch AI, field for field (see
 // batchai-schemas/2018-05-01/job.json). Optional fields are std::optional so that a spec
 // written back has exactly the fields it was read with; `extra` keeps fields this schema
-// does not know (they are reported as warnings and written back unchanged).
+// does not know (they are reported as warnings and written back unchanged). Equal specs are
+// equal field for field, unknown fields included.
 
 struct SpecObject
 {
+    bool operator==(const SpecObject &) const = default;
     QJsonObject extra;
 };
 
 struct ResourceId : SpecObject
 {
+    bool operator==(const ResourceId &) const = default;
     QString id;
 };
 
 struct KeyVaultSecretReference : SpecObject
 {
+    bool operator==(const KeyVaultSecretReference &) const = default;
     ResourceId sourceVault;
     QString secretUrl;
 };
 
 struct AzureStorageCredentials : SpecObject
 {
+    bool operator==(const AzureStorageCredentials &) const = default;
     std::optional<QString> accountKey;  // secret
     std::optional<KeyVaultSecretReference> accountKeySecretReference;
 };
@@ -39,6 +44,7 @@ struct AzureStorageCredentials : SpecObject
 // CLI, so job files in the wild lack them: TrainDesk finds the share by name instead.
 struct AzureFileShareReference : SpecObject
 {
+    bool operator==(const AzureFileShareReference &) const = default;
     std::optional<QString> accountName;
     QString azureFileUrl;
     std::optional<AzureStorageCredentials> credentials;
@@ -49,6 +55,7 @@ struct AzureFileShareReference : SpecObject
 
 struct AzureBlobFileSystemReference : SpecObject
 {
+    bool operator==(const AzureBlobFileSystemReference &) const = default;
     std::optional<QString> accountName;
     QString containerName;
     std::optional<AzureStorageCredentials> credentials;
@@ -58,6 +65,7 @@ struct AzureBlobFileSystemReference : SpecObject
 
 struct FileServerReference : SpecObject
 {
+    bool operator==(const FileServerReference &) const = default;
     ResourceId fileServer;
     std::optional<QString> sourceDirectory;
     QString relativeMountPath;
@@ -66,12 +74,14 @@ struct FileServerReference : SpecObject
 
 struct UnmanagedFileSystemReference : SpecObject
 {
+    bool operator==(const UnmanagedFileSystemReference &) const = default;
     QString mountCommand;
     QString relativeMountPath;
 };
 
 struct MountVolumes : SpecObject
 {
+    bool operator==(const MountVolumes &) const = default;
     std::optional<QList<AzureFileShareReference>> azureFileShares;
     std::optional<QList<AzureBlobFileSystemReference>> azureBlobFileSystems;
     std::optional<QList<FileServerReference>> fileServers;
@@ -80,6 +90,7 @@ struct MountVolumes : SpecObject
 
 struct PrivateRegistryCredentials : SpecObject
 {
+    bool operator==(const PrivateRegistryCredentials &) const = default;
     QString username;
     std::optional<QString> password;  // secret
     std::optional<KeyVaultSecretReference> passwordSecretReference;
@@ -87,6 +98,7 @@ struct PrivateRegistryCredentials : SpecObject
 
 struct ImageSourceRegistry : SpecObject
 {
+    bool operator==(const ImageSourceRegistry &) const = default;
     std::optional<QString> serverUrl;
     QString image;
     std::optional<PrivateRegistryCredentials> credentials;
@@ -94,12 +106,14 @@ struct ImageSourceRegistry : SpecObject
 
 struct ContainerSettings : SpecObject
 {
+    bool operator==(const ContainerSettings &) const = default;
     ImageSourceRegistry imageSourceRegistry;
     std::optional<QString> shmSize;
 };
 
 struct CntkSettings : SpecObject
 {
+    bool operator==(const CntkSettings &) const = default;
     std::optional<QString> languageType;  // BrainScript or Python
     std::optional<QString> configFilePath;
     std::optional<QString> pythonScriptFilePath;
@@ -110,6 +124,7 @@ struct CntkSettings : SpecObject
 
 struct PyTorchSettings : SpecObject
 {
+    bool operator==(const PyTorchSettings &) const = default;
     QString pythonScriptFilePath;
     std::optional<QString> pythonInterpreterPath;
     std::optional<QString> commandLineArgs;
@@ -119,6 +134,7 @@ struct PyTorchSettings : SpecObject
 
 struct TensorFlowSettings : SpecObject
 {
+    bool operator==(const TensorFlowSettings &) const = default;
     QString pythonScriptFilePath;
     std::optional<QString> pythonInterpreterPath;
     std::optional<QString> masterCommandLineArgs;
@@ -130,6 +146,7 @@ struct TensorFlowSettings : SpecObject
 
 struct CaffeSettings : SpecObject
 {
+    bool operator==(const CaffeSettings &) const = default;
     std::optional<QString> configFilePath;
     std::optional<QString> pythonScriptFilePath;
     std::optional<QString> pythonInterpreterPath;
@@ -139,6 +156,7 @@ struct CaffeSettings : SpecObject
 
 struct Caffe2Settings : SpecObject
 {
+    bool operator==(const Caffe2Settings &) const = default;
     QString pythonScriptFilePath;
     std::optional<QString> pythonInterpreterPath;
     std::optional<QString> commandLineArgs;
@@ -146,6 +164,7 @@ struct Caffe2Settings : SpecObject
 
 struct ChainerSettings : SpecObject
 {
+    bool operator==(const ChainerSettings &) const = default;
     QString pythonScriptFilePath;
     std::optional<QString> pythonInterpreterPath;
     std::optional<QString> commandLineArgs;
@@ -154,11 +173,13 @@ struct ChainerSettings : SpecObject
 
 struct CustomToolkitSettings : SpecObject
 {
+    bool operator==(const CustomToolkitSettings &) const = default;
     std::optional<QString> commandLine;
 };
 
 struct CustomMpiSettings : SpecObject
 {
+    bool operator==(const CustomMpiSettings &) const = default;
     QString commandLine;
     std::optional<int> processCount;
 };
@@ -166,6 +187,7 @@ using MpiSettings = CustomMpiSettings;
 
 struct HorovodSettings : SpecObject
 {
+    bool operator==(const HorovodSettings &) const = default;
     QString pythonScriptFilePath;
     std::optional<QString> pythonInterpreterPath;
     std::optional<QString> commandLineArgs;
@@ -174,17 +196,20 @@ struct HorovodSettings : SpecObject
 
 struct JobPreparation : SpecObject
 {
+    bool operator==(const JobPreparation &) const = default;
     QString commandLine;
 };
 
 struct InputDirectory : SpecObject
 {
+    bool operator==(const InputDirectory &) const = default;
     QString id;
     QString path;
 };
 
 struct OutputDirectory : SpecObject
 {
+    bool operator==(const OutputDirectory &) const = default;
     QString id;
     QString pathPrefix;
     std::optional<QString> pathSuffix;
@@ -192,12 +217,14 @@ struct OutputDirectory : SpecObject
 
 struct EnvironmentVariable : SpecObject
 {
+    bool operator==(const EnvironmentVariable &) const = default;
     QString name;
     QString value;
 };
 
 struct EnvironmentVariableWithSecretValue : SpecObject
 {
+    bool operator==(const EnvironmentVariableWithSecretValue &) const = default;
     QString name;
     std::optional<QString> value;  // secret
     std::optional<KeyVaultSecretReference> valueSecretReference;
@@ -205,6 +232,7 @@ struct EnvironmentVariableWithSecretValue : SpecObject
 
 struct JobConstraints : SpecObject
 {
+    bool operator==(const JobConstraints &) const = default;
     std::optional<QString> maxWallClockTime;
     // TrainDesk extensions (not in the 2018-05-01 schema; the validator says so): how often
     // a failed attempt is queued again and on which exit codes (besides a lost node and a

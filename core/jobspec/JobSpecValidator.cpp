@@ -1,5 +1,6 @@
 #include "JobSpecValidator.h"
 
+#include "FieldBinding.h"
 #include "ReliabilitySettings.h"
 #include "ShareMapping.h"
 #include "WallClockTime.h"
@@ -12,12 +13,12 @@ namespace TrainDesk {
 
 const QStringList &toolkitKeys()
 {
-    static const QStringList keys{
-        QStringLiteral("cntkSettings"),       QStringLiteral("pyTorchSettings"),
-        QStringLiteral("tensorFlowSettings"), QStringLiteral("caffeSettings"),
-        QStringLiteral("caffe2Settings"),     QStringLiteral("chainerSettings"),
-        QStringLiteral("customToolkitSettings"), QStringLiteral("customMpiSettings"),
-        QStringLiteral("horovodSettings")};
+    static const QStringList keys = [] {
+        QStringList list;
+        for (const ToolkitEntry &t : toolkitEntries())
+            list << t.key;
+        return list;
+    }();
     return keys;
 }
 
@@ -44,17 +45,17 @@ public:
     void run()
     {
         checkSchema();
-        checkPriority();
         checkNodeCount();
         checkCluster();
         checkToolkits();
-        checkPathPrefix();
-        checkPreparation();
         checkDirectories();
         checkVariables();
         checkConstraints();
         checkContainer();
         checkMounts();
+        // Last: on a path that has both, the checks above come first (as the file has them).
+        SpecFields::visitFields(base, m_spec, [this](const QString &path, const FieldInfo &info,
+                                                      const std::optional<QString> &text) { checkRules(path, info, text); });
     }
 
 private:
@@ -186,12 +187,19 @@ private:
                 QStringLiteral("expected the 2018-05-01 job schema, found %1; the file is read as 2018-05-01").arg(quoted(s)));
     }
 
-    void checkPriority()
+    // The table's rules for one string the spec holds (JobSpecFields.cpp).
+    void checkRules(const QString &path, const FieldInfo &info, const std::optional<QString> &text)
     {
-        if (m_spec.schedulingPriority) {
-            enumValue(at(base, QStringLiteral("schedulingPriority")), *m_spec.schedulingPriority,
-                      {QStringLiteral("low"), QStringLiteral("normal"), QStringLiteral("high")}, Qt::CaseSensitive);
-        }
+        if (!text)
+            return;
+        if (!info.nonEmpty.isEmpty())
+            notEmpty(path, *text, info.nonEmpty);
+        if (info.jobPath && raw(path).isString())
+            jobPath(path, *text);
+        if (!info.allowed.isEmpty())
+            enumValue(path, *text, info.allowed, info.allowedCase);
+        if (info.placeholders)
+            placeholders(path, text);
     }
 
     void checkNodeCount()
@@ -219,27 +227,11 @@ private:
     QStringList presentToolkits() const
     {
         QStringList present;
-        const bool has[] = {bool(m_spec.cntkSettings),         bool(m_spec.pyTorchSettings),
-                            bool(m_spec.tensorFlowSettings),   bool(m_spec.caffeSettings),
-                            bool(m_spec.caffe2Settings),       bool(m_spec.chainerSettings),
-                            bool(m_spec.customToolkitSettings), bool(m_spec.customMpiSettings),
-                            bool(m_spec.horovodSettings)};
-        for (int i = 0; i < toolkitKeys().size(); ++i) {
-            if (has[i])
-                present << toolkitKeys().at(i);
+        for (const SpecFields::Field<JobSpec> &f : SpecFields::fieldsOf<JobSpec>()) {
+            if (toolkitEntry(f.info.key) && f.present(m_spec))
+                present << f.info.key;
         }
         return present;
-    }
-
-    void pythonScript(const QString &path, const QString &script, const std::optional<QString> &interpreter,
-                      const std::optional<QString> &args)
-    {
-        notEmpty(at(path, QStringLiteral("pythonScriptFilePath")), script, QStringLiteral("the path of a Python script"));
-        placeholders(at(path, QStringLiteral("pythonScriptFilePath")), script);
-        if (interpreter)
-            notEmpty(at(path, QStringLiteral("pythonInterpreterPath")), *interpreter, QStringLiteral("an interpreter"));
-        placeholders(at(path, QStringLiteral("pythonInterpreterPath")), interpreter);
-        placeholders(at(path, QStringLiteral("commandLineArgs")), args);
     }
 
     void checkToolkits()
@@ -256,50 +248,24 @@ private:
             error(base, QStringLiteral("expected one toolkit setting, found %1: %2")
                             .arg(present.size()).arg(present.join(QStringLiteral(", "))));
         }
+        // Each field's own rules (scripts, command lines, backends) are the table's; here what
+        // needs more than one field.
         const int nodes = m_spec.nodeCount;
-        if (const auto &s = m_spec.customMpiSettings) {
-            const QString path = at(base, QStringLiteral("customMpiSettings"));
-            notEmpty(at(path, QStringLiteral("commandLine")), s->commandLine, QStringLiteral("a command line"));
-            placeholders(at(path, QStringLiteral("commandLine")), s->commandLine);
+        if (const auto &s = m_spec.customToolkitSettings; s && !s->commandLine) {
+            error(at(base, QStringLiteral("customToolkitSettings.commandLine")),
+                  QStringLiteral("expected the command line to run on the head node, found nothing"));
         }
-        if (const auto &s = m_spec.customToolkitSettings) {
-            const QString path = at(base, QStringLiteral("customToolkitSettings.commandLine"));
-            if (!s->commandLine)
-                error(path, QStringLiteral("expected the command line to run on the head node, found nothing"));
-            else
-                notEmpty(path, *s->commandLine, QStringLiteral("the command line to run on the head node"));
-            placeholders(path, s->commandLine);
-        }
-        if (const auto &s = m_spec.horovodSettings)
-            pythonScript(at(base, QStringLiteral("horovodSettings")), s->pythonScriptFilePath, s->pythonInterpreterPath,
-                         s->commandLineArgs);
-        if (const auto &s = m_spec.chainerSettings)
-            pythonScript(at(base, QStringLiteral("chainerSettings")), s->pythonScriptFilePath, s->pythonInterpreterPath,
-                         s->commandLineArgs);
-        if (const auto &s = m_spec.caffe2Settings)
-            pythonScript(at(base, QStringLiteral("caffe2Settings")), s->pythonScriptFilePath, s->pythonInterpreterPath,
-                         s->commandLineArgs);
         if (const auto &s = m_spec.pyTorchSettings) {
-            const QString path = at(base, QStringLiteral("pyTorchSettings"));
-            pythonScript(path, s->pythonScriptFilePath, s->pythonInterpreterPath, s->commandLineArgs);
             const int processes = s->processCount.value_or(nodes);
-            if (s->communicationBackend) {
-                enumValue(at(path, QStringLiteral("communicationBackend")), *s->communicationBackend,
-                          {QStringLiteral("TCP"), QStringLiteral("Gloo"), QStringLiteral("MPI")}, Qt::CaseInsensitive);
-            } else if (processes > 1) {
-                error(at(path, QStringLiteral("communicationBackend")),
-                      QStringLiteral("expected one of TCP, Gloo, MPI for a distributed job (%1 processes), found nothing")
+            if (!s->communicationBackend && processes > 1) {
+                error(at(base, QStringLiteral("pyTorchSettings.communicationBackend")),
+                      QStringLiteral("expected one of %1 for a distributed job (%2 processes), found nothing")
+                          .arg(jobSpecField(QStringLiteral("pyTorchSettings.communicationBackend"))->info.allowed.join(QStringLiteral(", ")))
                           .arg(processes));
             }
         }
         if (const auto &s = m_spec.tensorFlowSettings) {
             const QString path = at(base, QStringLiteral("tensorFlowSettings"));
-            pythonScript(path, s->pythonScriptFilePath, s->pythonInterpreterPath, std::nullopt);
-            for (const auto &[key, value] : {std::pair{QStringLiteral("masterCommandLineArgs"), s->masterCommandLineArgs},
-                                             std::pair{QStringLiteral("workerCommandLineArgs"), s->workerCommandLineArgs},
-                                             std::pair{QStringLiteral("parameterServerCommandLineArgs"),
-                                                       s->parameterServerCommandLineArgs}})
-                placeholders(at(path, key), value);
             if (s->parameterServerCount && *s->parameterServerCount > nodes) {
                 error(at(path, QStringLiteral("parameterServerCount")),
                       QStringLiteral("expected at most %1 (nodeCount), found %2").arg(nodes).arg(*s->parameterServerCount));
@@ -316,9 +282,7 @@ private:
         const QString path = at(base, QStringLiteral("cntkSettings"));
         QString language;
         if (s.languageType) {
-            enumValue(at(path, QStringLiteral("languageType")), *s.languageType,
-                      {QStringLiteral("BrainScript"), QStringLiteral("Python")}, Qt::CaseInsensitive);
-            language = s.languageType->toLower();
+            language = s.languageType->toLower();  // one of the table's, or no more is checked
         } else if (s.pythonScriptFilePath && !s.configFilePath) {
             language = QStringLiteral("python");
         } else {
@@ -351,9 +315,6 @@ private:
                       QStringLiteral("expected nothing with languageType Python (only with BrainScript), found a path"));
             }
         }
-        placeholders(at(path, QStringLiteral("configFilePath")), s.configFilePath);
-        placeholders(at(path, QStringLiteral("pythonScriptFilePath")), s.pythonScriptFilePath);
-        placeholders(at(path, QStringLiteral("commandLineArgs")), s.commandLineArgs);
     }
 
     void checkCaffe(const CaffeSettings &s)
@@ -374,26 +335,6 @@ private:
             error(at(path, QStringLiteral("pythonInterpreterPath")),
                   QStringLiteral("expected nothing without pythonScriptFilePath, found an interpreter"));
         }
-        placeholders(at(path, QStringLiteral("configFilePath")), s.configFilePath);
-        placeholders(at(path, QStringLiteral("pythonScriptFilePath")), s.pythonScriptFilePath);
-        placeholders(at(path, QStringLiteral("commandLineArgs")), s.commandLineArgs);
-    }
-
-    void checkPathPrefix()
-    {
-        const QString path = at(base, QStringLiteral("stdOutErrPathPrefix"));
-        if (m_spec.properties.value(QStringLiteral("stdOutErrPathPrefix")).isString())
-            jobPath(path, m_spec.stdOutErrPathPrefix);
-        placeholders(path, m_spec.stdOutErrPathPrefix);
-    }
-
-    void checkPreparation()
-    {
-        if (!m_spec.jobPreparation)
-            return;
-        const QString path = at(base, QStringLiteral("jobPreparation.commandLine"));
-        notEmpty(path, m_spec.jobPreparation->commandLine, QStringLiteral("a command line"));
-        placeholders(path, m_spec.jobPreparation->commandLine);
     }
 
     void directoryId(const QString &path, const QString &id, QHash<QString, QString> &seen, const QString &variable)
@@ -421,9 +362,6 @@ private:
                 const QString path = at(base, QStringLiteral("inputDirectories[%1]").arg(i));
                 if (m_spec.properties.value(QStringLiteral("inputDirectories"))[i][QStringLiteral("id")].isString())
                     directoryId(at(path, QStringLiteral("id")), d.id, seen, QStringLiteral("AZ_BATCHAI_INPUT"));
-                if (m_spec.properties.value(QStringLiteral("inputDirectories"))[i][QStringLiteral("path")].isString())
-                    jobPath(at(path, QStringLiteral("path")), d.path);
-                placeholders(at(path, QStringLiteral("path")), d.path);
             }
         }
         if (m_spec.outputDirectories) {
@@ -441,9 +379,6 @@ private:
                         directoryId(at(path, QStringLiteral("id")), d.id, seen, QStringLiteral("AZ_BATCHAI_OUTPUT"));
                     }
                 }
-                if (raw[QStringLiteral("pathPrefix")].isString())
-                    jobPath(at(path, QStringLiteral("pathPrefix")), d.pathPrefix);
-                placeholders(at(path, QStringLiteral("pathPrefix")), d.pathPrefix);
                 if (d.pathSuffix && !d.pathSuffix->isEmpty())
                     relativePath(at(path, QStringLiteral("pathSuffix")), *d.pathSuffix, QStringLiteral("the job's outputs"));
             }
@@ -569,8 +504,6 @@ private:
                           .arg(quoted(registry.image)));
             }
         }
-        placeholders(at(registryPath, QStringLiteral("image")), registry.image);
-        placeholders(at(registryPath, QStringLiteral("serverUrl")), registry.serverUrl);
         if (registry.credentials) {
             const QString credentialsPath = at(registryPath, QStringLiteral("credentials"));
             if (registry.credentials->passwordSecretReference) {
@@ -627,13 +560,6 @@ private:
             for (qsizetype i = 0; i < m.azureBlobFileSystems->size(); ++i) {
                 const QString path = at(base, QStringLiteral("mountVolumes.azureBlobFileSystems[%1]").arg(i));
                 storageCredentials(path, m.azureBlobFileSystems->at(i).credentials);
-            }
-        }
-        if (m.unmanagedFileSystems) {
-            for (qsizetype i = 0; i < m.unmanagedFileSystems->size(); ++i) {
-                const QString path = at(base, QStringLiteral("mountVolumes.unmanagedFileSystems[%1].mountCommand").arg(i));
-                notEmpty(path, m.unmanagedFileSystems->at(i).mountCommand, QStringLiteral("a mount command"));
-                placeholders(path, m.unmanagedFileSystems->at(i).mountCommand);
             }
         }
 

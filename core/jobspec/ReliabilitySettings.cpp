@@ -1,5 +1,6 @@
 #include "ReliabilitySettings.h"
 
+#include "JobSpecFields.h"
 #include "WallClockTime.h"
 
 #include <QJsonArray>
@@ -25,8 +26,14 @@ ReliabilitySettings ReliabilitySettings::of(const JobSpec &spec)
 
 const QStringList &reliabilityExtensionKeys()
 {
-    static const QStringList keys{QStringLiteral("maxRetries"), QStringLiteral("retryOnExitCodes"),
-                                  QStringLiteral("progressTimeout"), QStringLiteral("failOnHang")};
+    static const QStringList keys = [] {
+        QStringList list;
+        for (const FieldRow &row : jobSpecFields()) {
+            if (row.info.extension)
+                list << row.info.key;
+        }
+        return list;
+    }();
     return keys;
 }
 

@@ -9,6 +9,7 @@
 #include "editor/JobSpecForm.h"
 #include "editor/JsonArrayTable.h"
 #include "editor/JsonPath.h"
+#include "jobspec/JobSpecFields.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -522,6 +523,42 @@ private Q_SLOTS:
         // From the last field on to the JSON pane.
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(editor.jsonEdit()));
+    }
+
+    // The form's help, defaults, ranges and toolkit menu are the job.json table's, and a
+    // toolkit switch carries over the members both toolkits' tables have.
+    void formFollowsTheFieldTable()
+    {
+        JobEditor editor;
+        editor.show();
+        editor.setText(R"({"properties": {"nodeCount": 2, "stdOutErrPathPrefix": "$AZ_BATCHAI_JOB_MOUNT_ROOT/local",
+            "pyTorchSettings": {"pythonScriptFilePath": "/s/train.py", "pythonInterpreterPath": "/usr/bin/python3",
+                                "commandLineArgs": "--lr 0.1", "processCount": 4, "communicationBackend": "Gloo"}}})");
+        JobSpecForm *form = editor.form();
+        QVERIFY2(!editor.hasErrors(), qPrintable(editor.summaryText()));
+        const FieldRow *processCount = jobSpecField(QStringLiteral("pyTorchSettings.processCount"));
+        QVERIFY(processCount);
+        QCOMPARE(form->processCountSpin()->toolTip(), QStringLiteral("processCount: ") + processCount->info.help);
+        QCOMPARE(form->processCountSpin()->specialValueText(), processCount->info.defaultText);
+        QCOMPARE(form->nodeCountSpin()->minimum(), jobSpecField(QStringLiteral("nodeCount"))->info.minimum);
+        const FieldRow *priority = jobSpecField(QStringLiteral("schedulingPriority"));
+        QCOMPARE(form->priorityCombo()->count(), priority->info.allowed.size() + 1);
+        for (const QString &value : priority->info.allowed)
+            QVERIFY2(form->priorityCombo()->findData(value) > 0, qPrintable(value));
+        for (const JobSpecForm::ToolkitInfo &t : JobSpecForm::toolkits()) {
+            QVERIFY2(t.label.startsWith(toolkitEntry(t.key)->name + QStringLiteral(": ")), qPrintable(t.label));
+            QCOMPARE(t.processCount, jobSpecField(t.key + QStringLiteral(".processCount")) != nullptr);
+        }
+
+        form->toolkitCombo()->setCurrentIndex(form->toolkitCombo()->findData(QStringLiteral("chainerSettings")));
+        const QJsonObject chainer = propertiesOf(editor.text()).value(QLatin1String("chainerSettings")).toObject();
+        QCOMPARE(chainer, (QJsonObject{{"pythonScriptFilePath", "/s/train.py"}, {"pythonInterpreterPath", "/usr/bin/python3"},
+                                       {"commandLineArgs", "--lr 0.1"}, {"processCount", 4}}));
+        form->toolkitCombo()->setCurrentIndex(form->toolkitCombo()->findData(QStringLiteral("caffe2Settings")));
+        const QJsonObject caffe2 = propertiesOf(editor.text()).value(QLatin1String("caffe2Settings")).toObject();
+        QCOMPARE(caffe2, (QJsonObject{{"pythonScriptFilePath", "/s/train.py"}, {"pythonInterpreterPath", "/usr/bin/python3"},
+                                      {"commandLineArgs", "--lr 0.1"}}));
+        QVERIFY(!form->processCountSpin()->isVisibleTo(form));
     }
 };
 

@@ -1,9 +1,11 @@
 #include "JobSpecForm.h"
 
+#include "FieldHelp.h"
 #include "JobSpecDocument.h"
 #include "JsonArrayTable.h"
 #include "JsonPath.h"
 #include "ReliabilityFields.h"
+#include "jobspec/JobSpecFields.h"
 #include "jobspec/JobSpecValidator.h"
 
 #include <QCheckBox>
@@ -39,18 +41,42 @@ void setTextIfChanged(QLineEdit *edit, const QString &text)
         edit->setText(text);
 }
 
+const FieldRow &field(const QString &path)
+{
+    const FieldRow *row = jobSpecField(path);
+    Q_ASSERT_X(row, "JobSpecForm", qPrintable(path));
+    return *row;
+}
+
+// A column of an array table: required and its tooltip as the job.json table says.
+JsonArrayTable::Column column(const QString &array, const QString &member, const QString &title)
+{
+    const FieldRow &row = field(array + QStringLiteral("[].") + member);
+    QString tip = row.info.help;
+    tip[0] = tip[0].toUpper();
+    if (!row.required)
+        tip += JobSpecForm::tr(" (optional)");
+    return {member, title, row.required, tip};
+}
+
 } // namespace
 
 const QList<JobSpecForm::ToolkitInfo> &JobSpecForm::toolkits()
 {
-    static const QList<ToolkitInfo> list{
-        {QStringLiteral("customMpiSettings"), tr("Custom MPI: mpirun starts a command line"), true, true},
-        {QStringLiteral("horovodSettings"), tr("Horovod: mpirun starts a Python script"), false, true},
-        {QStringLiteral("customToolkitSettings"), tr("Custom toolkit: a command line on the head node"), true, false},
-        {QStringLiteral("pyTorchSettings"), tr("PyTorch: a Python script"), false, true},
-        {QStringLiteral("chainerSettings"), tr("Chainer: a Python script"), false, true},
-        {QStringLiteral("caffe2Settings"), tr("Caffe2: a Python script"), false, false},
-    };
+    // The toolkits whose settings the form's fields cover, in the menu's order; what each has
+    // comes from the job.json table.
+    static const QList<ToolkitInfo> list = [] {
+        QList<ToolkitInfo> infos;
+        for (const char *key : {"customMpiSettings", "horovodSettings", "customToolkitSettings", "pyTorchSettings",
+                                "chainerSettings", "caffe2Settings"}) {
+            const ToolkitEntry *t = toolkitEntry(QLatin1String(key));
+            Q_ASSERT(t);
+            infos.append({t->key, QStringLiteral("%1: %2").arg(t->name, t->help),
+                          jobSpecField(t->key + QStringLiteral(".commandLine")) != nullptr,
+                          jobSpecField(t->key + QStringLiteral(".processCount")) != nullptr});
+        }
+        return infos;
+    }();
     return list;
 }
 
@@ -67,15 +93,12 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
       m_processCount(new QSpinBox(this)),
       m_stdOutErr(new QLineEdit(this)),
       m_preparation(new QLineEdit(this)),
-      m_outputs(new JsonArrayTable({{QStringLiteral("id"), tr("Id"), true,
-                                     tr("AZ_BATCHAI_OUTPUT_<id> names the folder, e.g. MODEL")},
-                                    {QStringLiteral("pathPrefix"), tr("Path prefix"), true,
-                                     tr("Where the folder is made, e.g. $AZ_BATCHAI_JOB_MOUNT_ROOT/local")},
-                                    {QStringLiteral("pathSuffix"), tr("Path suffix"), false,
-                                     tr("Appended to the folder's path (optional)")}},
+      m_outputs(new JsonArrayTable({column(QStringLiteral("outputDirectories"), QStringLiteral("id"), tr("Id")),
+                                    column(QStringLiteral("outputDirectories"), QStringLiteral("pathPrefix"), tr("Path prefix")),
+                                    column(QStringLiteral("outputDirectories"), QStringLiteral("pathSuffix"), tr("Path suffix"))},
                                    this)),
-      m_environment(new JsonArrayTable({{QStringLiteral("name"), tr("Name"), true, tr("The variable's name")},
-                                        {QStringLiteral("value"), tr("Value"), true, tr("Its value")}},
+      m_environment(new JsonArrayTable({column(QStringLiteral("environmentVariables"), QStringLiteral("name"), tr("Name")),
+                                        column(QStringLiteral("environmentVariables"), QStringLiteral("value"), tr("Value"))},
                                        this)),
       m_priority(new QComboBox(this)),
       m_reliability(new ReliabilityFields(document, this))
@@ -84,31 +107,35 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
     m_notice->setVisible(false);
     m_notice->setObjectName(QStringLiteral("formNotice"));
 
-    m_nodeCount->setRange(1, 1000);
-    m_nodeCount->setToolTip(tr("nodeCount: how many nodes the job runs on; it starts when that many are idle"));
+    // Ranges and help from the job.json table; the spin boxes stop where a form would (the
+    // JSON takes more).
+    m_nodeCount->setRange(field(QStringLiteral("nodeCount")).info.minimum, 1000);
+    m_nodeCount->setToolTip(fieldToolTip(QStringLiteral("nodeCount")));
     for (const ToolkitInfo &t : toolkits())
         m_toolkit->addItem(t.label, t.key);
     m_toolkit->setToolTip(tr("The toolkit settings member: how the job is started"));
     m_commandLine->setPlaceholderText(tr("e.g. traindesk-trainer --epochs 2 --dir $AZ_BATCHAI_OUTPUT_MODEL"));
-    m_commandLine->setToolTip(tr("commandLine: what runs; $AZ_BATCHAI_* variables are set on every node"));
+    // One field for each toolkit's member: the tooltips name the member, not a toolkit.
+    m_commandLine->setToolTip(fieldToolTip(QStringLiteral("customMpiSettings.commandLine"), QStringLiteral("commandLine")));
     m_script->setPlaceholderText(tr("e.g. $AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar/train.py"));
-    m_script->setToolTip(tr("pythonScriptFilePath: the script every process runs, usually on a share"));
+    m_script->setToolTip(fieldToolTip(QStringLiteral("horovodSettings.pythonScriptFilePath"), QStringLiteral("pythonScriptFilePath")));
     m_arguments->setPlaceholderText(tr("e.g. --dir=$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/cifar"));
-    m_arguments->setToolTip(tr("commandLineArgs: given to the script"));
-    m_processCount->setRange(0, 100000);
-    m_processCount->setSpecialValueText(tr("one per node"));
-    m_processCount->setToolTip(tr("processCount: MPI processes in all (the default is one per node)"));
+    m_arguments->setToolTip(fieldToolTip(QStringLiteral("horovodSettings.commandLineArgs"), QStringLiteral("commandLineArgs")));
+    // 0 below the table's minimum stands for "absent" (its default).
+    m_processCount->setRange(field(QStringLiteral("horovodSettings.processCount")).info.minimum - 1, 100000);
+    m_processCount->setSpecialValueText(field(QStringLiteral("horovodSettings.processCount")).info.defaultText);
+    m_processCount->setToolTip(fieldToolTip(QStringLiteral("horovodSettings.processCount"), QStringLiteral("processCount")));
     m_stdOutErr->setPlaceholderText(tr("e.g. $AZ_BATCHAI_JOB_MOUNT_ROOT/local"));
-    m_stdOutErr->setToolTip(tr("stdOutErrPathPrefix: the job directory (stdout.txt, stderr.txt, logs) is made under it"));
+    m_stdOutErr->setToolTip(fieldToolTip(QStringLiteral("stdOutErrPathPrefix")));
     m_preparation->setPlaceholderText(tr("optional: e.g. pip install keras horovod"));
-    m_preparation->setToolTip(tr("jobPreparation.commandLine: runs on every node before the job; a failure fails the job"));
-    m_outputs->setToolTip(tr("outputDirectories: folders made for the job's results"));
-    m_environment->setToolTip(tr("environmentVariables: set for every process of the job"));
-    m_priority->addItem(tr("default (normal)"), QString());
-    m_priority->addItem(tr("low"), QStringLiteral("low"));
-    m_priority->addItem(tr("normal"), QStringLiteral("normal"));
-    m_priority->addItem(tr("high"), QStringLiteral("high"));
-    m_priority->setToolTip(tr("schedulingPriority: higher priority jobs start first when nodes free up"));
+    m_preparation->setToolTip(fieldToolTip(QStringLiteral("jobPreparation.commandLine")));
+    m_outputs->setToolTip(fieldToolTip(QStringLiteral("outputDirectories")));
+    m_environment->setToolTip(fieldToolTip(QStringLiteral("environmentVariables")));
+    const FieldInfo &priority = field(QStringLiteral("schedulingPriority")).info;
+    m_priority->addItem(tr("default (%1)").arg(priority.defaultText), QString());
+    for (const QString &value : priority.allowed)
+        m_priority->addItem(value, value);
+    m_priority->setToolTip(fieldToolTip(QStringLiteral("schedulingPriority")));
 
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setLabelAlignment(Qt::AlignRight);
@@ -238,23 +265,19 @@ void JobSpecForm::switchToolkit(const QString &key)
     const std::optional<ToolkitInfo> target = infoOf(key);
     if (!target)
         return;  // a toolkit the form does not edit: only the JSON changes it
-    const ToolkitInfo &to = *target;
     const QJsonObject before = m_document->properties().value(old).toObject();
-    // What means the same in both is carried over; what the new one requires starts empty,
-    // so the core names it at once.
+    // What means the same in both (a member of the same name) is carried over, but an empty
+    // optional string; what the new one requires starts empty, so the core names it at once.
     QJsonObject after;
-    if (to.processCount && before.contains(QLatin1String("processCount")))
-        after.insert(QStringLiteral("processCount"), before.value(QLatin1String("processCount")));
-    if (to.commandLine) {
-        const QString line = before.value(QLatin1String("commandLine")).toString();
-        if (key == QLatin1String("customMpiSettings") || !line.isEmpty())
-            after.insert(QStringLiteral("commandLine"), line);
-    } else {
-        after.insert(QStringLiteral("pythonScriptFilePath"), before.value(QLatin1String("pythonScriptFilePath")).toString());
-        for (const char *k : {"commandLineArgs", "pythonInterpreterPath"}) {
-            if (before.contains(QLatin1String(k)))
-                after.insert(QLatin1String(k), before.value(QLatin1String(k)));
-        }
+    const QString prefix = key + QLatin1Char('.');
+    for (const FieldRow &row : jobSpecFields()) {
+        if (!row.path.startsWith(prefix) || row.path.indexOf(QLatin1Char('.'), prefix.size()) >= 0)
+            continue;
+        const QJsonValue value = before.value(row.info.key);
+        if (row.required && row.type == FieldType::String)
+            after.insert(row.info.key, value.toString());
+        else if (!value.isUndefined() && value != QJsonValue(QString()))
+            after.insert(row.info.key, value);
     }
     QList<QPair<QString, QJsonValue>> changes;
     if (!old.isEmpty())
@@ -311,7 +334,7 @@ void JobSpecForm::refresh()
     const bool refused = !given.isUndefined() && processes <= 0;
     m_processCount->setSpecialValueText(
         refused ? tr("%1: not allowed, at least 1").arg(QString::fromUtf8(QJsonDocument(QJsonArray{given}).toJson(QJsonDocument::Compact)).mid(1).chopped(1))
-                : tr("one per node"));
+                : field(QStringLiteral("horovodSettings.processCount")).info.defaultText);
     if (m_processCount->value() != std::max(0, processes))
         m_processCount->setValue(std::max(0, processes));
     m_form->setRowVisible(m_commandLine, known && commandKind);

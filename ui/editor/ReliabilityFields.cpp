@@ -1,6 +1,8 @@
 #include "ReliabilityFields.h"
 
+#include "FieldHelp.h"
 #include "JobSpecDocument.h"
+#include "jobspec/JobSpecFields.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -26,19 +28,16 @@ ReliabilityFields::ReliabilityFields(JobSpecDocument *document, QWidget *parent)
 {
     setToolTip(tr("What happens when things go wrong on the nodes (TrainDesk extensions of job.json under "
                   "constraints): retries of a failed attempt and the progress timeout"));
-    m_maxRetries->setRange(0, 100);
-    m_maxRetries->setSpecialValueText(tr("no retries"));
+    const FieldInfo &retries = jobSpecField(QStringLiteral("constraints.maxRetries"))->info;
+    m_maxRetries->setRange(retries.minimum, retries.maximum);
+    m_maxRetries->setSpecialValueText(retries.defaultText);
     m_maxRetries->setPrefix(tr("retries: "));
-    m_maxRetries->setToolTip(tr("constraints.maxRetries (TrainDesk extension): a failed attempt is queued again this "
-                                "many times when a node was lost, a process was killed by a signal, or it exited with "
-                                "a code listed beside"));
+    m_maxRetries->setToolTip(fieldToolTip(QStringLiteral("constraints.maxRetries")));
     m_exitCodes->setPlaceholderText(tr("also on exit codes, e.g. 75,143"));
-    m_exitCodes->setToolTip(tr("constraints.retryOnExitCodes (TrainDesk extension): exit codes that are retried too"));
+    m_exitCodes->setToolTip(fieldToolTip(QStringLiteral("constraints.retryOnExitCodes")));
     m_progressTimeout->setPlaceholderText(tr("progress timeout, e.g. 30m"));
-    m_progressTimeout->setToolTip(tr("constraints.progressTimeout (TrainDesk extension): when no rank prints and no "
-                                     "metric arrives for this long, the silent ranks are named"));
-    m_failOnHang->setToolTip(tr("constraints.failOnHang (TrainDesk extension): fail the attempt when the progress "
-                                "timeout passes (it may be retried)"));
+    m_progressTimeout->setToolTip(fieldToolTip(QStringLiteral("constraints.progressTimeout")));
+    m_failOnHang->setToolTip(fieldToolTip(QStringLiteral("constraints.failOnHang")));
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(m_maxRetries);
