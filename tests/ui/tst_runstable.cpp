@@ -15,12 +15,17 @@
 #include "charts/ChartLines.h"
 #include "runs/RunsFilterModel.h"
 #include "runs/RunsGroupModel.h"
+#include "runs/RunsParameterTable.h"
+#include "runs/RunsPlotTabs.h"
+#include "charts/ParallelCoordinatesPlot.h"
+#include "charts/ParameterScatterPlot.h"
 #include "runs/RunsTableModel.h"
 #include "runs/RunsView.h"
 #include "session/Backend.h"
 #include "store/RunNotes.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
 #include <QIcon>
@@ -262,6 +267,84 @@ private Q_SLOTS:
                  ChartLines::mainRunColor());
     }
 
+    void parameterTableOfRuns()
+    {
+        // Three runs: lr 0.1, 0.1, 0.01, all with 5 epochs (no difference: no axis).
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 3;
+        const QList<std::tuple<qint64, QString, QString, double, double>> runs{
+            {11, QStringLiteral("a"), QStringLiteral("--lr 0.1 --opt adam"), 0.8, 0.4},
+            {12, QStringLiteral("b"), QStringLiteral("--lr 0.1 --opt sgd"), 0.9, 0.3},
+            {13, QStringLiteral("c"), QStringLiteral("--lr 0.01 --opt adam"), 0.5, 0.7}};
+        RunSummaries summaries;
+        for (const auto &[id, name, args, acc, loss] : runs) {
+            Job job;
+            job.id = id;
+            job.experimentId = 3;
+            job.name = name;
+            job.state = JobState::Succeeded;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --epochs 5 ") + args, 1, 1);
+            exp.jobs << job;
+            summaries[id].add(QStringLiteral(R"({"time": 1, "kind": "val", "val_loss": %1, "val_acc": %2})").arg(loss).arg(acc).toUtf8());
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsTableModel model;
+        model.setScope(1, 3);
+        model.setSnapshot(snapshot);
+        model.setSummaries(summaries);
+        model.setMainJob(13);
+        QCOMPARE(RunsParameterTable::defaultMetric(model), QStringLiteral("best_val_acc"));
+
+        // Exactly the runs asked for, in that order, with their settings and metric.
+        ParameterTable table = RunsParameterTable::of(model, {13, 11}, QStringLiteral("best_val_acc"), {});
+        QCOMPARE(table.rows.size(), 2);
+        QCOMPARE(table.rows[0].label, QStringLiteral("c"));
+        QCOMPARE(table.rows[1].label, QStringLiteral("a"));
+        QCOMPARE(table.parameters, QStringList{QStringLiteral("lr")});  // opt is adam for both
+        QCOMPARE(table.rows[0].values, QList<QVariant>{0.01});
+        QCOMPARE(table.rows[1].values, QList<QVariant>{0.1});
+        QCOMPARE(*table.rows[0].metric, 0.5);
+        QCOMPARE(*table.rows[1].metric, 0.8);
+        QVERIFY(table.maximize);
+        QCOMPARE(table.metric, QStringLiteral("val_acc (best)"));
+        // Each in the colour of its swatch: the run drawn in full is the charts' blue.
+        QCOMPARE(table.rows[0].color, ChartLines::mainRunColor());
+        QCOMPARE(table.rows[1].color, ChartLines::runColor(11));
+
+        // All three: opt differs now, and a word is a category; a loss is minimised.
+        table = RunsParameterTable::of(model, {11, 12, 13, 99}, QStringLiteral("best_val_loss"), {});
+        QCOMPARE(table.rows.size(), 3);  // 99 is no run of the table
+        QCOMPARE(table.parameters, (QStringList{QStringLiteral("lr"), QStringLiteral("opt")}));
+        QCOMPARE(table.rows[1].values, (QList<QVariant>{0.1, QStringLiteral("sgd")}));
+        QVERIFY(!table.maximize);
+        QCOMPARE(table.bestRow(), 1);
+        // A hidden column is no axis.
+        table = RunsParameterTable::of(model, {11, 12, 13}, QStringLiteral("best_val_acc"), {QStringLiteral("opt")});
+        QCOMPARE(table.parameters, QStringList{QStringLiteral("lr")});
+
+        // The plots put each run where its values are: c (lr 0.01, acc 0.5) low and left.
+        table = RunsParameterTable::of(model, {11, 12, 13}, QStringLiteral("best_val_acc"), {});
+        ParallelCoordinatesPlot parallel;
+        parallel.resize(600, 300);
+        parallel.setTable(table);
+        QVERIFY(parallel.pointOf(2, 0)->y() > parallel.pointOf(0, 0)->y());  // lr 0.01 below 0.1
+        QVERIFY(parallel.pointOf(2, 2)->y() > parallel.pointOf(1, 2)->y());  // acc 0.5 below 0.9
+        ParameterScatterPlot scatter;
+        scatter.resize(600, 300);
+        scatter.setTable(table);
+        QVERIFY(scatter.pointOf(2)->x() < scatter.pointOf(0)->x());
+        QCOMPARE(scatter.pointOf(0)->x(), scatter.pointOf(1)->x());
+        QVERIFY(scatter.pointOf(1)->y() < scatter.pointOf(0)->y());  // 0.9 above 0.8
+        // Drawn in the run's own colour (the best one, b, too).
+        const QImage image = scatter.grab().toImage();
+        QCOMPARE(image.pixelColor(scatter.pointOf(1)->toPoint()), table.rows[1].color);
+        QCOMPARE(image.pixelColor(scatter.pointOf(2)->toPoint()), ChartLines::mainRunColor());
+    }
+
     void columnChooserRemembers()
     {
         RunsView view(m_backend.get());
@@ -431,12 +514,56 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(runs->series()->trainPointCount(), mainSteps, 10000);
         runs->charts()->redrawNow();
         QTRY_COMPARE_WITH_TIMEOUT(runs->charts()->lossPanel()->lineCount(overlaidName), overlaidSteps, 10000);
+        // The plots below draw exactly the chosen runs, with their settings and best val_acc.
+        RunsPlotTabs *plots = runs->plots();
+        plots->setCurrentIndex(RunsPlotTabs::ParallelTab);
+        QCOMPARE(plots->drawnJobs(), runs->chosenJobs());
+        QCOMPARE(plots->metric(), QStringLiteral("best_val_acc"));
+        const ParameterTable &drawn = plots->parallel()->table();
+        QCOMPARE(drawn.rows.size(), 2);
+        const int lrAxis = int(drawn.parameters.indexOf(QStringLiteral("lr")));
+        QVERIFY(lrAxis >= 0);
+        QVERIFY(drawn.parameters.contains(QStringLiteral("epochs")));
+        QVERIFY(!drawn.parameters.contains(QStringLiteral("device")));  // runs-a's alone: not these runs'
+        for (int i = 0; i < 2; ++i) {
+            const bool isB = drawn.rows[i].label == QStringLiteral("runs-b");
+            QCOMPARE(drawn.rows[i].label, isB ? QStringLiteral("runs-b") : QStringLiteral("runs-c"));
+            QCOMPARE(drawn.rows[i].values.value(lrAxis), QVariant(isB ? 0.01 : 0.1));
+            QCOMPARE(*drawn.rows[i].metric, isB ? 0.95 : 0.85);
+            QCOMPARE(drawn.rows[i].color, model->colorOf(runs->chosenJobs().at(i)));
+            QVERIFY(plots->parallel()->pointOf(i, 0));
+        }
+        QCOMPARE(plots->scatter()->table().rows.size(), 2);
+        // Another metric and the scatter's setting, chosen beside the tabs.
+        plots->setCurrentIndex(RunsPlotTabs::ScatterTab);
+        QVERIFY(plots->parameterBox()->isVisibleTo(plots));
+        plots->setMetric(QStringLiteral("val_loss"));
+        QCOMPARE(plots->scatter()->table().metric, QStringLiteral("val_loss (last)"));
+        QVERIFY(!plots->scatter()->table().maximize);
+        plots->setParameter(QStringLiteral("lr"));
+        QCOMPARE(plots->scatter()->parameter(), lrAxis);
+        QVERIFY(plots->scatter()->pointOf(0) && plots->scatter()->pointOf(1));
+        plots->setMetric(QStringLiteral("best_val_acc"));
+        // Hiding a setting's column takes its axis away.
+        runs->setColumnShown(QStringLiteral("epochs"), false);
+        QVERIFY(!plots->table().parameters.contains(QStringLiteral("epochs")));
+        runs->setColumnShown(QStringLiteral("epochs"), true);
+        QVERIFY(plots->table().parameters.contains(QStringLiteral("epochs")));
+        plots->setCurrentIndex(RunsPlotTabs::ChartsTab);
+
         // A third row joins the overlay; choosing one row again leaves no overlay.
         runs->chooseJobs({made[1].id, made[2].id, made[0].id});
         QTRY_COMPARE_WITH_TIMEOUT(runs->charts()->comparisons().size(), 2, 10000);
         runs->chooseJobs({made[0].id});
         QTRY_VERIFY_WITH_TIMEOUT(runs->charts()->comparisons().isEmpty(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(runs->series()->trainPointCount(), 30, 10000);
+        // One run chosen: the plots draw every run the filter shows.
+        QCOMPARE(plots->drawnJobs().size(), 4);
+        runs->filterEdit()->setText(QStringLiteral("runs-"));
+        QCOMPARE(plots->drawnJobs().size(), 3);
+        for (const Made &m : made)
+            QVERIFY(plots->drawnJobs().contains(m.id));
+        runs->filterEdit()->clear();
 
         // The workspace's table has the same jobs with their experiment.
         QVERIFY(window.selectByName(QStringLiteral("default")));

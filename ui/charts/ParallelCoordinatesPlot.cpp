@@ -93,8 +93,7 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
             drawing = true;
         }
         const bool isBest = row == best;
-        p.setPen(QPen(isBest ? palette().color(QPalette::Highlight) : ParameterPlotStyle::runColor(m_table.goodness(row)),
-                      isBest ? 3.5 : 1.6));
+        p.setPen(QPen(ParameterPlotStyle::rowColor(m_table, row, isBest, palette()), isBest ? 3.5 : 1.6));
         p.drawPath(path);
     }
     // The axes over the lines, with their names and labels.

@@ -86,11 +86,11 @@ void ParameterScatterPlot::paintEvent(QPaintEvent *)
         if (!pt || row == best)
             continue;
         p.setPen(Qt::NoPen);
-        p.setBrush(ParameterPlotStyle::runColor(m_table.goodness(row)));
+        p.setBrush(ParameterPlotStyle::rowColor(m_table, row, false, palette()));
         p.drawEllipse(*pt, 5, 5);
     }
     if (const auto pt = pointOf(best)) {
-        p.setBrush(palette().color(QPalette::Highlight));
+        p.setBrush(ParameterPlotStyle::rowColor(m_table, best, true, palette()));
         p.setPen(QPen(text, 1.5));
         p.drawEllipse(*pt, 7, 7);
         p.drawText(QRectF(pt->x() + 10, pt->y() - 18, 160, 16), Qt::AlignLeft | Qt::AlignVCenter,

@@ -81,6 +81,11 @@ void RunsTableModel::setMainJob(qint64 jobId)
         Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
 }
 
+QColor RunsTableModel::colorOf(qint64 jobId) const
+{
+    return jobId == m_mainJob ? ChartLines::mainRunColor() : ChartLines::runColor(jobId);
+}
+
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
@@ -283,7 +288,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         // The run's colour in the overlaid charts, the same in every view.
         if (index.column() == JobColumn)
-            return ChartLines::runColor(row.job.id);
+            return colorOf(row.job.id);
         return index.column() == StateColumn ? QVariant(stateIcon(jobStateColor(row.job))) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == StateColumn && !row.job.errors.isEmpty())
@@ -309,7 +314,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         case Qt::DecorationRole: {
             // A header draws icons, not colours: a swatch of the run's colour.
             QPixmap swatch(10, 10);
-            swatch.fill(row.job.id == m_mainJob ? ChartLines::mainRunColor() : ChartLines::runColor(row.job.id));
+            swatch.fill(colorOf(row.job.id));
             return QIcon(swatch);
         }
         case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));

@@ -2,6 +2,7 @@
 
 #include "RunsFilterModel.h"
 #include "RunsGroupModel.h"
+#include "RunsPlotTabs.h"
 #include "RunsTableModel.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/JobMetricsFeed.h"
@@ -136,8 +137,9 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     bottomLayout->addWidget(m_chartHint, 1);
     bottomLayout->addWidget(m_charts, 1);
     m_charts->setVisible(false);
+    m_plots = new RunsPlotTabs(bottom, this);
     m_splitter->addWidget(top);
-    m_splitter->addWidget(bottom);
+    m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
@@ -205,6 +207,12 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     applyHiddenColumns();
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateStatus);
+    // The plots follow the chosen runs, the filter, the columns shown and the values read.
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updatePlots);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updatePlots);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, &RunsView::updatePlots);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &RunsView::updatePlots);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunsView::updatePlots);
     updateStatus();
 }
 
@@ -247,6 +255,7 @@ void RunsView::setColumnShown(const QString &key, bool shown)
         m_hidden.append(key);
     QSettings().setValue(QStringLiteral("Runs/hiddenColumns"), m_hidden);
     applyHiddenColumns();
+    updatePlots();
 }
 
 void RunsView::fillColumnsMenu()
@@ -257,6 +266,7 @@ void RunsView::fillColumnsMenu()
         m_hidden.clear();
         QSettings().remove(QStringLiteral("Runs/hiddenColumns"));
         applyHiddenColumns();
+        updatePlots();
     });
     menu->addSeparator();
     for (int c = 0; c < m_model->columnCount(); ++c) {
@@ -369,6 +379,23 @@ void RunsView::updateChosen()
     m_charts->setVisible(main != 0);
     m_chartHint->setVisible(main == 0);
     updateStatus();
+    updatePlots();
+}
+
+void RunsView::updatePlots()
+{
+    if (!m_restoring.isEmpty())
+        return;  // between a reset's start and end: the chosen runs come back after it
+    if (m_chosen.size() >= 2) {
+        m_plots->setRuns(m_model, m_chosen, m_hidden, countOf(int(m_chosen.size()), tr("chosen run"), tr("chosen runs")));
+        return;
+    }
+    QList<qint64> shown;
+    for (int row = 0; row < m_filter->rowCount(); ++row)
+        shown.append(m_filter->index(row, 0).data(RunsTableModel::JobIdRole).toLongLong());
+    const QString what = shown.size() == m_model->rowCount() ? countOf(int(shown.size()), tr("run"), tr("runs"))
+                                                             : tr("the %1 shown").arg(countOf(int(shown.size()), tr("run"), tr("runs")));
+    m_plots->setRuns(m_model, shown, m_hidden, what);
 }
 
 void RunsView::exportCsv(const QString &path)
