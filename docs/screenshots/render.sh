@@ -92,6 +92,10 @@ shot_themes 07-new-job demo "" 3 newJobAction ""
 # The experiment's runs side by side, both chosen: their charts overlaid below the table
 # (not with --main, which has no second run).
 [ $with_compare = 0 ] || shot_themes 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
+# The same two runs' settings against their best val_acc: parallel coordinates, and the
+# learning rate against it.
+[ $with_compare = 0 ] || shot_themes 26-runs-parallel demo Runs 6 "" "select:runsTable=0,1|tab:runsPlotTabs=1"
+[ $with_compare = 0 ] || shot_themes 26-runs-scatter demo Runs 6 "" "select:runsTable=0,1|tab:runsPlotTabs=2|runsPlotParameter=lr"
 [ $main_only = 0 ] || exit 0
 shot 03-job-logs.png fashion-mnist-demo Logs 4
 shot 04-job-overview.png fashion-mnist-demo Overview 3

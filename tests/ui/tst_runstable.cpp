@@ -13,6 +13,7 @@
 #include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "charts/ChartLines.h"
+#include "charts/RunColors.h"
 #include "runs/RunsFilterModel.h"
 #include "runs/RunsGroupModel.h"
 #include "runs/RunsParameterTable.h"
@@ -25,6 +26,8 @@
 #include "store/RunNotes.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QLineSeries>
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
@@ -71,6 +74,17 @@ QByteArray metrics(int steps, double finalAcc, double peakAcc)
         }
     }
     return lines;
+}
+
+// The colours of the lines named `name` in a chart panel (any of them when `name` is empty).
+QList<QColor> lineColors(const ChartPanel *panel, const QString &name = {})
+{
+    QList<QColor> colors;
+    for (QAbstractSeries *series : panel->chart()->series()) {
+        if (auto *line = qobject_cast<QLineSeries *>(series); line && (name.isEmpty() || line->name() == name))
+            colors << line->pen().color();
+    }
+    return colors;
 }
 
 QStringList columnTexts(const QAbstractItemModel *model, int column)
@@ -540,7 +554,8 @@ private Q_SLOTS:
         plots->setMetric(QStringLiteral("val_loss"));
         QCOMPARE(plots->scatter()->table().metric, QStringLiteral("val_loss (last)"));
         QVERIFY(!plots->scatter()->table().maximize);
-        plots->setParameter(QStringLiteral("lr"));
+        plots->parameterBox()->setCurrentIndex(plots->parameterBox()->findText(QStringLiteral("lr")));
+        QCOMPARE(plots->parameter(), QStringLiteral("lr"));
         QCOMPARE(plots->scatter()->parameter(), lrAxis);
         QVERIFY(plots->scatter()->pointOf(0) && plots->scatter()->pointOf(1));
         plots->setMetric(QStringLiteral("best_val_acc"));
@@ -575,6 +590,81 @@ private Q_SLOTS:
         for (const Made &m : made)
             QVERIFY(appendToFile(m.dir + QStringLiteral("/exit_code"), "0\n"));
         QTRY_COMPARE_WITH_TIMEOUT(window.jobsStatusText(), QStringLiteral("0 jobs running"), 10000);
+    }
+
+    void chosenColourEverywhere()
+    {
+        // After sortsFiltersExportsAndOverlays: its three runs, with their metrics.
+        const auto ws = m_store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+        const auto exp = m_store.experiment(ws->id, QLatin1String(EmbeddedDefaults::experimentName));
+        QVERIFY(ws && exp);
+        RunsView view(m_backend.get());
+        view.resize(1000, 700);
+        view.show();
+        view.showScope(ws->id, exp->id);
+        RunsTableModel *model = view.model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(m_store.job(exp->id, QStringLiteral("runs-c"))->id) >= 0, 10000);
+        const qint64 b = m_store.job(exp->id, QStringLiteral("runs-b"))->id;
+        const qint64 c = m_store.job(exp->id, QStringLiteral("runs-c"))->id;
+        view.chooseJobs({b, c});
+        const qint64 main = view.chosenJobs().first();
+        const qint64 overlaid = view.chosenJobs().last();
+        const QString overlaidName = overlaid == b ? QStringLiteral("runs-b") : QStringLiteral("runs-c");
+        QTRY_VERIFY_WITH_TIMEOUT(view.charts()->lossPanel()->lineCount(overlaidName) > 0, 10000);
+        QCOMPARE(lineColors(view.charts()->lossPanel(), overlaidName).value(0), ChartLines::runColor(overlaid));
+
+        // Chosen for the overlaid run: its line, its swatch and its plots' colour.
+        const QColor teal(QStringLiteral("#127a6e"));
+        QVERIFY(ChartLines::runColor(overlaid) != teal);
+        view.chooseColor(overlaid, teal);
+        QTRY_COMPARE_WITH_TIMEOUT(lineColors(view.charts()->lossPanel(), overlaidName).value(0), teal, 10000);
+        QCOMPARE(lineColors(view.charts()->accuracyPanel(), overlaidName).value(0), teal);
+        const QModelIndex overlaidRow = view.filterModel()->mapFromSource(model->index(model->rowOf(overlaid), 0));
+        QCOMPARE(view.filterModel()->headerData(overlaidRow.row(), Qt::Vertical, Qt::DecorationRole)
+                     .value<QIcon>().pixmap(10, 10).toImage().pixelColor(5, 5), teal);
+        const int plotRow = int(view.plots()->drawnJobs().indexOf(overlaid));
+        QVERIFY(plotRow >= 0);
+        QCOMPARE(view.plots()->table().rows.value(plotRow).color, teal);
+        // And for the run drawn in full: its training line takes it.
+        const QColor plum(QStringLiteral("#8e3b8a"));
+        view.chooseColor(main, plum);
+        QTRY_VERIFY_WITH_TIMEOUT(lineColors(view.charts()->lossPanel()).contains(plum), 10000);
+        QCOMPARE(model->colorOf(main), plum);
+        QVERIFY(!lineColors(view.charts()->lossPanel()).contains(ChartLines::mainRunColor()));
+
+        // Stored with the run's note.
+        const QString db = DataPaths::databasePath();
+        QTRY_COMPARE_WITH_TIMEOUT(RunNotes::read(db, {overlaid}).value(overlaid).color, teal.name(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(RunNotes::read(db, {main}).value(main).color, plum.name(), 10000);
+
+        // A restart: the process knows no colours; the store, opened anew, has them, and a
+        // new runs view (as the window makes at its start) draws the run in them again.
+        RunColors::instance()->setStored({});
+        QVERIFY(ChartLines::runColor(overlaid) != teal);  // automatic again
+        {
+            Store reopened;
+            QVERIFY(reopened.open(db).ok());
+            QVERIFY(reopened.jobById(overlaid).ok());
+        }
+        RunsView again(m_backend.get());
+        QTRY_COMPARE_WITH_TIMEOUT(RunColors::instance()->chosen(overlaid), teal, 10000);
+        QCOMPARE(ChartLines::runColor(overlaid), teal);
+        again.showScope(ws->id, exp->id);
+        QTRY_VERIFY_WITH_TIMEOUT(again.model()->rowOf(overlaid) >= 0, 10000);
+        again.chooseJobs({main, overlaid});
+        QTRY_COMPARE_WITH_TIMEOUT(lineColors(again.charts()->lossPanel(), overlaidName).value(0), teal, 10000);
+        QCOMPARE(again.model()->colorOf(overlaid), teal);
+
+        // Back to automatic: the row of notes goes (no tags, no note, no colour).
+        view.chooseColor(overlaid, QColor());
+        view.chooseColor(main, QColor());
+        QVERIFY(!RunColors::instance()->chosen(overlaid).isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(RunNotes::read(db, {overlaid, main}).isEmpty(), 10000);
+        // A colour that is not #rrggbb is refused, naming the job.
+        const auto refused = RunNotes::write(db, overlaid, {{}, {}, QStringLiteral("teal")});
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains(QString::number(overlaid)) && refused.error().contains(QStringLiteral("#rrggbb")),
+                 qPrintable(refused.error()));
     }
 
 private:

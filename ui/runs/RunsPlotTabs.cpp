@@ -49,8 +49,15 @@ RunsPlotTabs::RunsPlotTabs(QWidget *chartsPage, QWidget *parent)
     corner->addWidget(m_parameter);
     setCornerWidget(m_corner, Qt::TopRightCorner);
     connect(this, &QTabWidget::currentChanged, this, &RunsPlotTabs::updateCorner);
-    connect(m_metric, &QComboBox::activated, this, [this] { setMetric(m_metric->currentData().toString()); });
-    connect(m_parameter, &QComboBox::activated, this, [this] { setParameter(m_parameter->currentText()); });
+    // (rebuild() fills them with their signals blocked.)
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0)
+            setMetric(m_metric->itemData(i).toString());
+    });
+    connect(m_parameter, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0)
+            setParameter(m_parameter->itemText(i));
+    });
     updateCorner();
 }
 

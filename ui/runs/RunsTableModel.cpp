@@ -1,6 +1,7 @@
 #include "RunsTableModel.h"
 
 #include "charts/ChartLines.h"
+#include "charts/RunColors.h"
 #include "common/StateStyle.h"
 
 #include <QIcon>
@@ -35,7 +36,27 @@ QString metricText(double value)
 
 } // namespace
 
-RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent)
+{
+    // A colour chosen (here or in another table): the swatches again.
+    connect(RunColors::instance(), &RunColors::changed, this, [this] {
+        if (!m_rows.isEmpty()) {
+            Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+            Q_EMIT dataChanged(index(0, JobColumn), index(rowCount() - 1, JobColumn), {Qt::DecorationRole});
+        }
+    });
+}
+
+void RunsTableModel::setColorOf(qint64 jobId, const QColor &color)
+{
+    if (rowOf(jobId) < 0)
+        return;
+    RunNote note = m_notes.value(jobId);
+    note.color = color.isValid() ? color.name(QColor::HexRgb) : QString();
+    m_notes.insert(jobId, note);
+    RunColors::instance()->setChosen(jobId, color);  // drawn so at once; the owner stores it
+    Q_EMIT noteEdited(jobId, note);
+}
 
 void RunsTableModel::setScope(qint64 workspaceId, qint64 experimentId)
 {
@@ -58,15 +79,8 @@ void RunsTableModel::setSummaries(const RunSummaries &summaries)
 
 void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
 {
-    if (notes.size() == m_notes.size()) {
-        bool same = true;
-        for (auto it = notes.cbegin(); same && it != notes.cend(); ++it) {
-            const RunNote mine = m_notes.value(it.key());
-            same = mine.tags == it->tags && mine.note == it->note && m_notes.contains(it.key());
-        }
-        if (same)
-            return;
-    }
+    if (notes == m_notes)
+        return;
     m_notes = notes;
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
@@ -83,7 +97,7 @@ void RunsTableModel::setMainJob(qint64 jobId)
 
 QColor RunsTableModel::colorOf(qint64 jobId) const
 {
-    return jobId == m_mainJob ? ChartLines::mainRunColor() : ChartLines::runColor(jobId);
+    return jobId == m_mainJob ? ChartLines::shownRunColor(jobId) : ChartLines::runColor(jobId);
 }
 
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const

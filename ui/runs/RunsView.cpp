@@ -4,14 +4,17 @@
 #include "RunsGroupModel.h"
 #include "RunsPlotTabs.h"
 #include "RunsTableModel.h"
+#include "charts/ChartLines.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
+#include "charts/RunColors.h"
 #include "common/DataPaths.h"
 #include "common/StateStyle.h"
 #include "session/Backend.h"
 
+#include <QColorDialog>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QMenu>
@@ -203,6 +206,26 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
             });
     });
     connect(m_groupBy, &QComboBox::activated, this, [this] { setGroupBy(m_groupBy->currentData().toString()); });
+    // A run's colour: chosen from its row's menu (right click, or the menu key), kept with its
+    // note, drawn so in every view (RunColors). The colours of all runs come at the start.
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->verticalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QModelIndex index = m_table->indexAt(at).isValid() ? m_table->indexAt(at) : m_table->currentIndex();
+        showRunMenu(index.data(RunsTableModel::JobIdRole).toLongLong(), m_table->viewport()->mapToGlobal(at));
+    });
+    connect(m_table->verticalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const int row = m_table->verticalHeader()->logicalIndexAt(at);
+        showRunMenu(m_filter->index(row, 0).data(RunsTableModel::JobIdRole).toLongLong(),
+                    m_table->verticalHeader()->mapToGlobal(at));
+    });
+    connect(RunColors::instance(), &RunColors::changed, this, [this] {
+        m_charts->setMainColor(ChartLines::shownRunColor(m_chosen.value(0)));
+        updatePlots();
+    });
+    const QString databasePath = DataPaths::databasePath();
+    QtConcurrent::run(m_notesPool, [databasePath] { return RunNotes::readColors(databasePath); })
+        .then(this, [](const QHash<qint64, QString> &colors) { RunColors::instance()->setStored(colors); });
     updateGroupChoices();
     applyHiddenColumns();
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
@@ -309,9 +332,14 @@ void RunsView::readNotes()
     const QString path = DataPaths::databasePath();
     const QList<qint64> ids = m_model->jobIds();
     QtConcurrent::run(m_notesPool, [path, ids] { return RunNotes::read(path, ids); })
-        .then(this, [this, request](const QHash<qint64, RunNote> &notes) {
-            if (request == m_notesRead)
-                m_model->setNotes(notes);
+        .then(this, [this, request, ids](const QHash<qint64, RunNote> &notes) {
+            if (request != m_notesRead)
+                return;
+            m_model->setNotes(notes);
+            QHash<qint64, QString> colors;
+            for (auto it = notes.cbegin(); it != notes.cend(); ++it)
+                colors.insert(it.key(), it->color);
+            RunColors::instance()->setStored(colors, ids);
         });
 }
 
@@ -369,6 +397,7 @@ void RunsView::updateChosen()
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     const Job *mainJob = snapshot.findJob(main);
     m_charts->setRunName(mainJob ? mainJob->name : QString());
+    m_charts->setMainColor(ChartLines::shownRunColor(main));
     for (qint64 id : chosen.mid(1)) {
         const Job *job = snapshot.findJob(id);
         others.append({id, job ? job->name : QString::number(id)});
@@ -396,6 +425,28 @@ void RunsView::updatePlots()
     const QString what = shown.size() == m_model->rowCount() ? countOf(int(shown.size()), tr("run"), tr("runs"))
                                                              : tr("the %1 shown").arg(countOf(int(shown.size()), tr("run"), tr("runs")));
     m_plots->setRuns(m_model, shown, m_hidden, what);
+}
+
+void RunsView::showRunMenu(qint64 jobId, const QPoint &globalPos)
+{
+    if (!jobId)
+        return;
+    const int row = m_model->rowOf(jobId);
+    const QString name = m_model->index(row, RunsTableModel::JobColumn).data().toString();
+    QMenu menu(this);
+    menu.addAction(tr("&Colour…"), this, [this, jobId, name] {
+        const QColor color = QColorDialog::getColor(m_model->colorOf(jobId), this, tr("Colour of %1").arg(name));
+        if (color.isValid())
+            chooseColor(jobId, color);
+    });
+    QAction *automatic = menu.addAction(tr("&Automatic colour"), this, [this, jobId] { chooseColor(jobId, QColor()); });
+    automatic->setEnabled(RunColors::instance()->chosen(jobId).isValid());
+    menu.exec(globalPos);
+}
+
+void RunsView::chooseColor(qint64 jobId, const QColor &color)
+{
+    m_model->setColorOf(jobId, color);
 }
 
 void RunsView::exportCsv(const QString &path)

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QColor;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -44,6 +45,9 @@ public:
     // Chooses these jobs' rows (their charts overlaid), in this order.
     void chooseJobs(const QList<qint64> &jobIds);
     QList<qint64> chosenJobs() const { return m_chosen; }
+    // The colour of a run wherever it is drawn, stored with its note (the row's menu's
+    // Colour…); an invalid colour: the automatic one again.
+    void chooseColor(qint64 jobId, const QColor &color);
     // Writes the table as CSV (in the worker); exported() answers.
     void exportCsv(const QString &path);
 
@@ -76,6 +80,7 @@ private:
     void updateGroupChoices();
     void readNotes();
     void updatePlots();
+    void showRunMenu(qint64 jobId, const QPoint &globalPos);
 
     Backend *m_backend;
     RunsTableModel *m_model;
