@@ -603,9 +603,12 @@ private Q_SLOTS:
         view.show();
         view.showScope(ws->id, exp->id);
         RunsTableModel *model = view.model();
-        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(m_store.job(exp->id, QStringLiteral("runs-c"))->id) >= 0, 10000);
-        const qint64 b = m_store.job(exp->id, QStringLiteral("runs-b"))->id;
-        const qint64 c = m_store.job(exp->id, QStringLiteral("runs-c"))->id;
+        const auto runB = m_store.job(exp->id, QStringLiteral("runs-b"));
+        const auto runC = m_store.job(exp->id, QStringLiteral("runs-c"));
+        QVERIFY2(runB && runC, "runs-b and runs-c are made by sortsFiltersExportsAndOverlays");
+        const qint64 b = runB->id;
+        const qint64 c = runC->id;
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(c) >= 0, 10000);
         view.chooseJobs({b, c});
         const qint64 main = view.chosenJobs().first();
         const qint64 overlaid = view.chosenJobs().last();
