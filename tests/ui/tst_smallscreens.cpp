@@ -10,6 +10,9 @@
 #include "datasets/DataSetsDialog.h"
 #include "help/HelpDialogs.h"
 #include "job/JobView.h"
+#include "runs/RunsPlotTabs.h"
+#include "runs/RunsTableModel.h"
+#include "runs/RunsView.h"
 #include "tree/ResourceTreeModel.h"
 #include "wizards/NewJobWizard.h"
 #include "wizards/ShareWizard.h"
@@ -117,6 +120,26 @@ private Q_SLOTS:
         auto *slider = m_window->jobView()->charts()->findChild<QSlider *>();
         QVERIFY(slider);
         QVERIFY2(slider->width() >= 80, qPrintable(QString::number(slider->width())));
+    }
+
+    void runsViewFits()
+    {
+        // An experiment's Runs tab, on each of its plot tabs: the window stays within the screen.
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->selectByName(QStringLiteral("demo")), 10000);
+        RunsView *runs = m_window->runsView();
+        QTRY_VERIFY_WITH_TIMEOUT(runs->isVisible() && runs->model()->rowCount() > 0, 10000);
+        // A run chosen: its charts (their row of controls is the widest thing) below the table.
+        runs->chooseJobs({runs->model()->jobIds().first()});
+        QVERIFY(runs->charts()->isVisible());
+        for (int tab = 0; tab < runs->plots()->count(); ++tab) {
+            runs->plots()->setCurrentIndex(tab);
+            QTest::qWait(50);
+            const QString problem = windowProblem(m_window.get());
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(runs->plots()->tabText(tab), problem)));
+            QVERIFY2(m_window->minimumSizeHint().width() <= ScreenFit::smallestScreen.width(),
+                     qPrintable(QString::number(m_window->minimumSizeHint().width())));
+        }
+        runs->plots()->setCurrentIndex(0);
     }
 
     void newJobWizardSubmitReachable()

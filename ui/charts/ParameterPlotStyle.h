@@ -32,6 +32,14 @@ inline QColor rowColor(const ParameterTable &table, int row, bool best, const QP
     return best ? palette.color(QPalette::Highlight) : runColor(table.goodness(row));
 }
 
+// Tick labels: quieter than the text, yet readable on the base (darker on light, lighter
+// on the dark theme).
+inline QColor mutedText(const QPalette &palette)
+{
+    const QColor placeholder = palette.color(QPalette::PlaceholderText);
+    return palette.color(QPalette::Base).lightness() < 128 ? placeholder.lighter(125) : placeholder.darker(130);
+}
+
 inline int textHeight(const QPainter &p) { return p.fontMetrics().height(); }
 
 } // namespace TrainDesk::Ui::ParameterPlotStyle

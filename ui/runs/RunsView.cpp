@@ -151,6 +151,9 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_table->setMinimumHeight(120);
     m_splitter->setSizes({1, 2});
     auto *layout = new QVBoxLayout(this);
+    // No side margins: the charts' row of controls fits a 1024-pixel screen beside the tree,
+    // as on a job's Charts tab.
+    layout->setContentsMargins(0, layout->contentsMargins().top() / 2, 0, 0);
     layout->addWidget(m_splitter);
 
     m_summaryTimer->setSingleShot(true);
