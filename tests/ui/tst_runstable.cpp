@@ -28,7 +28,11 @@
 #include <QAbstractItemModelTester>
 #include <QChart>
 #include <QLineSeries>
+#include <QApplication>
 #include <QComboBox>
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QTimer>
 #include <QFile>
 #include <QHeaderView>
 #include <QIcon>
@@ -658,8 +662,24 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(lineColors(again.charts()->lossPanel(), overlaidName).value(0), teal, 10000);
         QCOMPARE(again.model()->colorOf(overlaid), teal);
 
-        // Back to automatic: the row of notes goes (no tags, no note, no colour).
-        view.chooseColor(overlaid, QColor());
+        // Back to automatic, from the run's menu (right click on its name): the row of notes
+        // goes (no tags, no note, no colour).
+        QStringList entries;
+        QTimer::singleShot(0, this, [&entries] {
+            auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+            if (!menu)
+                return;
+            for (QAction *action : menu->actions()) {
+                entries << action->text() + (action->isEnabled() ? QString() : QStringLiteral(" (off)"));
+                if (action->text() == QStringLiteral("&Automatic colour"))
+                    action->trigger();
+            }
+            menu->close();
+        });
+        QHeaderView *names = view.table()->verticalHeader();
+        QContextMenuEvent click(QContextMenuEvent::Mouse, QPoint(5, names->sectionViewportPosition(overlaidRow.row()) + 3));
+        QApplication::sendEvent(names->viewport(), &click);
+        QCOMPARE(entries, (QStringList{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour")}));
         view.chooseColor(main, QColor());
         QVERIFY(!RunColors::instance()->chosen(overlaid).isValid());
         QTRY_VERIFY_WITH_TIMEOUT(RunNotes::read(db, {overlaid, main}).isEmpty(), 10000);
