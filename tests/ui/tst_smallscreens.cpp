@@ -5,6 +5,7 @@
 #include "BackendFixture.h"
 #include "MainWindow.h"
 #include "TestHome.h"
+#include "charts/CompareJobsButton.h"
 #include "charts/MetricsChartView.h"
 #include "common/ScreenFit.h"
 #include "datasets/DataSetsDialog.h"
@@ -128,9 +129,21 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->selectByName(QStringLiteral("demo")), 10000);
         RunsView *runs = m_window->runsView();
         QTRY_VERIFY_WITH_TIMEOUT(runs->isVisible() && runs->model()->rowCount() > 0, 10000);
-        // A run chosen: its charts (their row of controls is the widest thing) below the table.
-        runs->chooseJobs({runs->model()->jobIds().first()});
+        // Two runs chosen: their charts below the table, with "Compare (1)" in their row of
+        // controls (the widest thing there).
+        const auto exp = m_store.experiment(m_store.workspace(QStringLiteral("default"))->id, QStringLiteral("demo"));
+        QVERIFY(exp);
+        Job other;
+        other.experimentId = exp->id;
+        other.clusterId = m_store.cluster(exp->workspaceId, QStringLiteral("local"))->id;
+        other.name = QStringLiteral("fashion-mnist-demo-lr1e-3");
+        other.spec = EmbeddedDefaults::demoJobSpec();
+        other.state = JobState::Draft;
+        QVERIFY(m_store.createJob(other));
+        QTRY_COMPARE_WITH_TIMEOUT(runs->model()->rowCount(), 2, 10000);
+        runs->chooseJobs(runs->model()->jobIds());
         QVERIFY(runs->charts()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(runs->charts()->compareButton()->text().contains(QStringLiteral("(1)")), 10000);
         for (int tab = 0; tab < runs->plots()->count(); ++tab) {
             runs->plots()->setCurrentIndex(tab);
             QTest::qWait(50);

@@ -140,6 +140,12 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     bottomLayout->addWidget(m_chartHint, 1);
     bottomLayout->addWidget(m_charts, 1);
     m_charts->setVisible(false);
+    // Under the tab bar, the charts need no side margins of their own: their row of controls
+    // (with "Compare (1)") then fits a 1024-pixel screen beside the tree.
+    if (QLayout *chartsLayout = m_charts->layout()) {
+        const QMargins m = chartsLayout->contentsMargins();
+        chartsLayout->setContentsMargins(0, m.top(), 0, m.bottom());
+    }
     m_plots = new RunsPlotTabs(bottom, this);
     m_splitter->addWidget(top);
     m_splitter->addWidget(m_plots);
