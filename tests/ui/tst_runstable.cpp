@@ -46,6 +46,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <memory>
 
 using namespace TrainDesk;
@@ -662,25 +663,42 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(lineColors(again.charts()->lossPanel(), overlaidName).value(0), teal, 10000);
         QCOMPARE(again.model()->colorOf(overlaid), teal);
 
-        // Back to automatic, from the run's menu (right click on its name): the row of notes
-        // goes (no tags, no note, no colour).
-        QStringList entries;
-        QTimer::singleShot(0, this, [&entries] {
-            auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
-            if (!menu)
-                return;
-            for (QAction *action : menu->actions()) {
-                entries << action->text() + (action->isEnabled() ? QString() : QStringLiteral(" (off)"));
-                if (action->text() == QStringLiteral("&Automatic colour"))
-                    action->trigger();
-            }
-            menu->close();
-        });
+        // Back to automatic, from the run's menu: right click on its name, or the menu key on
+        // its row. The row of notes goes (no tags, no note, no colour).
+        const auto menuEntries = [this](const QString &choose, const std::function<void()> &open) {
+            QStringList entries;
+            QTimer::singleShot(0, this, [&entries, choose] {
+                auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+                if (!menu)
+                    return;
+                for (QAction *action : menu->actions()) {
+                    entries << action->text() + (action->isEnabled() ? QString() : QStringLiteral(" (off)"));
+                    if (action->text() == choose)
+                        action->trigger();
+                }
+                menu->close();
+            });
+            open();
+            return entries;
+        };
+        const QStringList both{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour")};
         QHeaderView *names = view.table()->verticalHeader();
-        QContextMenuEvent click(QContextMenuEvent::Mouse, QPoint(5, names->sectionViewportPosition(overlaidRow.row()) + 3));
-        QApplication::sendEvent(names->viewport(), &click);
-        QCOMPARE(entries, (QStringList{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour")}));
-        view.chooseColor(main, QColor());
+        QCOMPARE(menuEntries(QStringLiteral("&Automatic colour"), [&] {
+                     QContextMenuEvent click(QContextMenuEvent::Mouse,
+                                             QPoint(5, names->sectionViewportPosition(overlaidRow.row()) + 3));
+                     QApplication::sendEvent(names->viewport(), &click);
+                 }), both);
+        const QModelIndex mainRow = view.filterModel()->mapFromSource(model->index(model->rowOf(main), RunsTableModel::StateColumn));
+        view.table()->setCurrentIndex(mainRow);
+        // The menu key, as the window delivers it: to the focused table, at its current cell.
+        const auto menuKey = [&] {
+            QContextMenuEvent key(QContextMenuEvent::Keyboard, view.table()->visualRect(mainRow).center());
+            QApplication::sendEvent(view.table(), &key);
+        };
+        QCOMPARE(menuEntries(QStringLiteral("&Automatic colour"), menuKey), both);
+        QVERIFY(!RunColors::instance()->chosen(main).isValid());
+        // With no colour chosen, there is nothing to go back from.
+        QCOMPARE(menuEntries(QString(), menuKey), (QStringList{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour (off)")}));
         QVERIFY(!RunColors::instance()->chosen(overlaid).isValid());
         QTRY_VERIFY_WITH_TIMEOUT(RunNotes::read(db, {overlaid, main}).isEmpty(), 10000);
         // A colour that is not #rrggbb is refused, naming the job.
