@@ -38,7 +38,7 @@ QDialog *openWizard(MainWindow *window)
 // One step of TRAINDESK_SCREENSHOT_STEPS on the open wizard (or the main window when no
 // action opened one): "next", "name=value" (sets the named field), "click:name",
 // "activate:name=row" (as Enter on a list row), "select:name=0,2" (rows of a view chosen
-// together), "menu:name=text" (the entry of a tool
+// together), "tab:name=1" (a page of a tab widget), "menu:name=text" (the entry of a tool
 // button's menu), "files:/a,/b" (files to upload, on the share wizard's upload page).
 void runStep(QWidget *root, const QString &step)
 {
@@ -68,6 +68,14 @@ void runStep(QWidget *root, const QString &step)
     if (step.startsWith(QLatin1String("click:"))) {
         if (auto *button = root->findChild<QAbstractButton *>(step.mid(6)))
             button->click();
+        return;
+    }
+    if (step.startsWith(QLatin1String("tab:"))) {
+        // "tab:name=1": that page of a tab widget (the runs view's plots).
+        const QString entry = step.mid(4);
+        const qsizetype eq = entry.indexOf(QLatin1Char('='));
+        if (auto *tabs = root->findChild<QTabWidget *>(entry.left(eq)))
+            tabs->setCurrentIndex(entry.mid(eq + 1).toInt());
         return;
     }
     if (step.startsWith(QLatin1String("select:"))) {

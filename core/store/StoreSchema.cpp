@@ -142,6 +142,11 @@ CREATE TABLE cluster_burn_in (
     cluster_id INTEGER PRIMARY KEY REFERENCES clusters(id) ON DELETE CASCADE,
     before_each_job INTEGER NOT NULL DEFAULT 0, every_hours INTEGER NOT NULL DEFAULT 0, last_run TEXT);
 )sql",
+    // The colour the user chose for a run ("#rrggbb"; "" for the automatic one), kept with
+    // its tags and note (store/RunNotes).
+    R"sql(
+ALTER TABLE run_notes ADD COLUMN color TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 } // namespace

@@ -49,17 +49,22 @@ shot_scales() {  # shot_scales NAME ARGS...: NAME.png at scale 1 and NAME@2x.png
   shot "$name.png" "$@"
   SCALE=2 shot "$name@2x.png" "$@"
 }
-shot_themes() {  # shot_themes NAME ARGS...: shot_scales light, then NAME-dark(.png, @2x.png)
+shot_sizes() {  # shot_sizes NAME ARGS...: NAME-1024x700(-dark).png, NAME-1920x1080(-dark).png
+  local name=$1
+  shift
+  for size in 1024x700 1920x1080; do
+    SCREEN=$size shot "$name-$size.png" "$@"
+    SCREEN=$size THEME=dark shot "$name-$size-dark.png" "$@"
+  done
+}
+shot_themes() {  # shot_themes NAME ARGS...: shot_scales light, then NAME-dark(.png, @2x.png), shot_sizes
   local name=$1
   shift
   if [ $sizes_only = 0 ]; then
     shot_scales "$name" "$@"
     THEME=dark shot_scales "$name-dark" "$@"
   fi
-  for size in 1024x700 1920x1080; do
-    SCREEN=$size shot "$name-$size.png" "$@"
-    SCREEN=$size THEME=dark shot "$name-$size-dark.png" "$@"
-  done
+  shot_sizes "$name" "$@"
 }
 
 # The first start creates the defaults; the draft demo job is what a new user sees.
@@ -92,6 +97,10 @@ shot_themes 07-new-job demo "" 3 newJobAction ""
 # The experiment's runs side by side, both chosen: their charts overlaid below the table
 # (not with --main, which has no second run).
 [ $with_compare = 0 ] || shot_themes 18-runs-table demo Runs 6 "" "select:runsTable=0,1"
+# The same two runs' settings against their best val_acc: parallel coordinates, and the
+# learning rate against it (at the two screen sizes, light and dark).
+[ $with_compare = 0 ] || shot_sizes 26-runs-parallel demo Runs 6 "" "select:runsTable=0,1|tab:runsPlotTabs=1"
+[ $with_compare = 0 ] || shot_sizes 26-runs-scatter demo Runs 6 "" "select:runsTable=0,1|tab:runsPlotTabs=2|runsPlotParameter=lr"
 [ $main_only = 0 ] || exit 0
 shot 03-job-logs.png fashion-mnist-demo Logs 4
 shot 04-job-overview.png fashion-mnist-demo Overview 3

@@ -13,14 +13,26 @@
 #include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "charts/ChartLines.h"
+#include "charts/RunColors.h"
 #include "runs/RunsFilterModel.h"
 #include "runs/RunsGroupModel.h"
+#include "runs/RunsParameterTable.h"
+#include "runs/RunsPlotTabs.h"
+#include "charts/ParallelCoordinatesPlot.h"
+#include "charts/ParameterScatterPlot.h"
 #include "runs/RunsTableModel.h"
 #include "runs/RunsView.h"
 #include "session/Backend.h"
 #include "store/RunNotes.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QLineSeries>
+#include <QApplication>
+#include <QComboBox>
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QTimer>
 #include <QFile>
 #include <QHeaderView>
 #include <QIcon>
@@ -34,6 +46,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <memory>
 
 using namespace TrainDesk;
@@ -66,6 +79,17 @@ QByteArray metrics(int steps, double finalAcc, double peakAcc)
         }
     }
     return lines;
+}
+
+// The colours of the lines named `name` in a chart panel (any of them when `name` is empty).
+QList<QColor> lineColors(const ChartPanel *panel, const QString &name = {})
+{
+    QList<QColor> colors;
+    for (QAbstractSeries *series : panel->chart()->series()) {
+        if (auto *line = qobject_cast<QLineSeries *>(series); line && (name.isEmpty() || line->name() == name))
+            colors << line->pen().color();
+    }
+    return colors;
 }
 
 QStringList columnTexts(const QAbstractItemModel *model, int column)
@@ -262,6 +286,84 @@ private Q_SLOTS:
                  ChartLines::mainRunColor());
     }
 
+    void parameterTableOfRuns()
+    {
+        // Three runs: lr 0.1, 0.1, 0.01, all with 5 epochs (no difference: no axis).
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 3;
+        const QList<std::tuple<qint64, QString, QString, double, double>> runs{
+            {11, QStringLiteral("a"), QStringLiteral("--lr 0.1 --opt adam"), 0.8, 0.4},
+            {12, QStringLiteral("b"), QStringLiteral("--lr 0.1 --opt sgd"), 0.9, 0.3},
+            {13, QStringLiteral("c"), QStringLiteral("--lr 0.01 --opt adam"), 0.5, 0.7}};
+        RunSummaries summaries;
+        for (const auto &[id, name, args, acc, loss] : runs) {
+            Job job;
+            job.id = id;
+            job.experimentId = 3;
+            job.name = name;
+            job.state = JobState::Succeeded;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --epochs 5 ") + args, 1, 1);
+            exp.jobs << job;
+            summaries[id].add(QStringLiteral(R"({"time": 1, "kind": "val", "val_loss": %1, "val_acc": %2})").arg(loss).arg(acc).toUtf8());
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsTableModel model;
+        model.setScope(1, 3);
+        model.setSnapshot(snapshot);
+        model.setSummaries(summaries);
+        model.setMainJob(13);
+        QCOMPARE(RunsParameterTable::defaultMetric(model), QStringLiteral("best_val_acc"));
+
+        // Exactly the runs asked for, in that order, with their settings and metric.
+        ParameterTable table = RunsParameterTable::of(model, {13, 11}, QStringLiteral("best_val_acc"), {});
+        QCOMPARE(table.rows.size(), 2);
+        QCOMPARE(table.rows[0].label, QStringLiteral("c"));
+        QCOMPARE(table.rows[1].label, QStringLiteral("a"));
+        QCOMPARE(table.parameters, QStringList{QStringLiteral("lr")});  // opt is adam for both
+        QCOMPARE(table.rows[0].values, QList<QVariant>{0.01});
+        QCOMPARE(table.rows[1].values, QList<QVariant>{0.1});
+        QCOMPARE(*table.rows[0].metric, 0.5);
+        QCOMPARE(*table.rows[1].metric, 0.8);
+        QVERIFY(table.maximize);
+        QCOMPARE(table.metric, QStringLiteral("val_acc (best)"));
+        // Each in the colour of its swatch: the run drawn in full is the charts' blue.
+        QCOMPARE(table.rows[0].color, ChartLines::mainRunColor());
+        QCOMPARE(table.rows[1].color, ChartLines::runColor(11));
+
+        // All three: opt differs now, and a word is a category; a loss is minimised.
+        table = RunsParameterTable::of(model, {11, 12, 13, 99}, QStringLiteral("best_val_loss"), {});
+        QCOMPARE(table.rows.size(), 3);  // 99 is no run of the table
+        QCOMPARE(table.parameters, (QStringList{QStringLiteral("lr"), QStringLiteral("opt")}));
+        QCOMPARE(table.rows[1].values, (QList<QVariant>{0.1, QStringLiteral("sgd")}));
+        QVERIFY(!table.maximize);
+        QCOMPARE(table.bestRow(), 1);
+        // A hidden column is no axis.
+        table = RunsParameterTable::of(model, {11, 12, 13}, QStringLiteral("best_val_acc"), {QStringLiteral("opt")});
+        QCOMPARE(table.parameters, QStringList{QStringLiteral("lr")});
+
+        // The plots put each run where its values are: c (lr 0.01, acc 0.5) low and left.
+        table = RunsParameterTable::of(model, {11, 12, 13}, QStringLiteral("best_val_acc"), {});
+        ParallelCoordinatesPlot parallel;
+        parallel.resize(600, 300);
+        parallel.setTable(table);
+        QVERIFY(parallel.pointOf(2, 0)->y() > parallel.pointOf(0, 0)->y());  // lr 0.01 below 0.1
+        QVERIFY(parallel.pointOf(2, 2)->y() > parallel.pointOf(1, 2)->y());  // acc 0.5 below 0.9
+        ParameterScatterPlot scatter;
+        scatter.resize(600, 300);
+        scatter.setTable(table);
+        QVERIFY(scatter.pointOf(2)->x() < scatter.pointOf(0)->x());
+        QCOMPARE(scatter.pointOf(0)->x(), scatter.pointOf(1)->x());
+        QVERIFY(scatter.pointOf(1)->y() < scatter.pointOf(0)->y());  // 0.9 above 0.8
+        // Drawn in the run's own colour (the best one, b, too).
+        const QImage image = scatter.grab().toImage();
+        QCOMPARE(image.pixelColor(scatter.pointOf(1)->toPoint()), table.rows[1].color);
+        QCOMPARE(image.pixelColor(scatter.pointOf(2)->toPoint()), ChartLines::mainRunColor());
+    }
+
     void columnChooserRemembers()
     {
         RunsView view(m_backend.get());
@@ -431,12 +533,57 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(runs->series()->trainPointCount(), mainSteps, 10000);
         runs->charts()->redrawNow();
         QTRY_COMPARE_WITH_TIMEOUT(runs->charts()->lossPanel()->lineCount(overlaidName), overlaidSteps, 10000);
+        // The plots below draw exactly the chosen runs, with their settings and best val_acc.
+        RunsPlotTabs *plots = runs->plots();
+        plots->setCurrentIndex(RunsPlotTabs::ParallelTab);
+        QCOMPARE(plots->drawnJobs(), runs->chosenJobs());
+        QCOMPARE(plots->metric(), QStringLiteral("best_val_acc"));
+        const ParameterTable &drawn = plots->parallel()->table();
+        QCOMPARE(drawn.rows.size(), 2);
+        const int lrAxis = int(drawn.parameters.indexOf(QStringLiteral("lr")));
+        QVERIFY(lrAxis >= 0);
+        QVERIFY(drawn.parameters.contains(QStringLiteral("epochs")));
+        QVERIFY(!drawn.parameters.contains(QStringLiteral("device")));  // runs-a's alone: not these runs'
+        for (int i = 0; i < 2; ++i) {
+            const bool isB = drawn.rows[i].label == QStringLiteral("runs-b");
+            QCOMPARE(drawn.rows[i].label, isB ? QStringLiteral("runs-b") : QStringLiteral("runs-c"));
+            QCOMPARE(drawn.rows[i].values.value(lrAxis), QVariant(isB ? 0.01 : 0.1));
+            QCOMPARE(*drawn.rows[i].metric, isB ? 0.95 : 0.85);
+            QCOMPARE(drawn.rows[i].color, model->colorOf(runs->chosenJobs().at(i)));
+            QVERIFY(plots->parallel()->pointOf(i, 0));
+        }
+        QCOMPARE(plots->scatter()->table().rows.size(), 2);
+        // Another metric and the scatter's setting, chosen beside the tabs.
+        plots->setCurrentIndex(RunsPlotTabs::ScatterTab);
+        QVERIFY(plots->parameterBox()->isVisibleTo(plots));
+        plots->setMetric(QStringLiteral("val_loss"));
+        QCOMPARE(plots->scatter()->table().metric, QStringLiteral("val_loss (last)"));
+        QVERIFY(!plots->scatter()->table().maximize);
+        plots->parameterBox()->setCurrentIndex(plots->parameterBox()->findText(QStringLiteral("lr")));
+        QCOMPARE(plots->parameter(), QStringLiteral("lr"));
+        QCOMPARE(plots->scatter()->parameter(), lrAxis);
+        QVERIFY(plots->scatter()->pointOf(0) && plots->scatter()->pointOf(1));
+        plots->setMetric(QStringLiteral("best_val_acc"));
+        // Hiding a setting's column takes its axis away.
+        runs->setColumnShown(QStringLiteral("epochs"), false);
+        QVERIFY(!plots->table().parameters.contains(QStringLiteral("epochs")));
+        runs->setColumnShown(QStringLiteral("epochs"), true);
+        QVERIFY(plots->table().parameters.contains(QStringLiteral("epochs")));
+        plots->setCurrentIndex(RunsPlotTabs::ChartsTab);
+
         // A third row joins the overlay; choosing one row again leaves no overlay.
         runs->chooseJobs({made[1].id, made[2].id, made[0].id});
         QTRY_COMPARE_WITH_TIMEOUT(runs->charts()->comparisons().size(), 2, 10000);
         runs->chooseJobs({made[0].id});
         QTRY_VERIFY_WITH_TIMEOUT(runs->charts()->comparisons().isEmpty(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(runs->series()->trainPointCount(), 30, 10000);
+        // One run chosen: the plots draw every run the filter shows.
+        QCOMPARE(plots->drawnJobs().size(), 4);
+        runs->filterEdit()->setText(QStringLiteral("runs-"));
+        QCOMPARE(plots->drawnJobs().size(), 3);
+        for (const Made &m : made)
+            QVERIFY(plots->drawnJobs().contains(m.id));
+        runs->filterEdit()->clear();
 
         // The workspace's table has the same jobs with their experiment.
         QVERIFY(window.selectByName(QStringLiteral("default")));
@@ -448,6 +595,117 @@ private Q_SLOTS:
         for (const Made &m : made)
             QVERIFY(appendToFile(m.dir + QStringLiteral("/exit_code"), "0\n"));
         QTRY_COMPARE_WITH_TIMEOUT(window.jobsStatusText(), QStringLiteral("0 jobs running"), 10000);
+    }
+
+    void chosenColourEverywhere()
+    {
+        // After sortsFiltersExportsAndOverlays: its three runs, with their metrics.
+        const auto ws = m_store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+        const auto exp = m_store.experiment(ws->id, QLatin1String(EmbeddedDefaults::experimentName));
+        QVERIFY(ws && exp);
+        RunsView view(m_backend.get());
+        view.resize(1000, 700);
+        view.show();
+        view.showScope(ws->id, exp->id);
+        RunsTableModel *model = view.model();
+        const auto runB = m_store.job(exp->id, QStringLiteral("runs-b"));
+        const auto runC = m_store.job(exp->id, QStringLiteral("runs-c"));
+        QVERIFY2(runB && runC, "runs-b and runs-c are made by sortsFiltersExportsAndOverlays");
+        const qint64 b = runB->id;
+        const qint64 c = runC->id;
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(c) >= 0, 10000);
+        view.chooseJobs({b, c});
+        const qint64 main = view.chosenJobs().first();
+        const qint64 overlaid = view.chosenJobs().last();
+        const QString overlaidName = overlaid == b ? QStringLiteral("runs-b") : QStringLiteral("runs-c");
+        QTRY_VERIFY_WITH_TIMEOUT(view.charts()->lossPanel()->lineCount(overlaidName) > 0, 10000);
+        QCOMPARE(lineColors(view.charts()->lossPanel(), overlaidName).value(0), ChartLines::runColor(overlaid));
+
+        // Chosen for the overlaid run: its line, its swatch and its plots' colour.
+        const QColor teal(QStringLiteral("#127a6e"));
+        QVERIFY(ChartLines::runColor(overlaid) != teal);
+        view.chooseColor(overlaid, teal);
+        QTRY_COMPARE_WITH_TIMEOUT(lineColors(view.charts()->lossPanel(), overlaidName).value(0), teal, 10000);
+        QCOMPARE(lineColors(view.charts()->accuracyPanel(), overlaidName).value(0), teal);
+        const QModelIndex overlaidRow = view.filterModel()->mapFromSource(model->index(model->rowOf(overlaid), 0));
+        QCOMPARE(view.filterModel()->headerData(overlaidRow.row(), Qt::Vertical, Qt::DecorationRole)
+                     .value<QIcon>().pixmap(10, 10).toImage().pixelColor(5, 5), teal);
+        const int plotRow = int(view.plots()->drawnJobs().indexOf(overlaid));
+        QVERIFY(plotRow >= 0);
+        QCOMPARE(view.plots()->table().rows.value(plotRow).color, teal);
+        // And for the run drawn in full: its training line takes it.
+        const QColor plum(QStringLiteral("#8e3b8a"));
+        view.chooseColor(main, plum);
+        QTRY_VERIFY_WITH_TIMEOUT(lineColors(view.charts()->lossPanel()).contains(plum), 10000);
+        QCOMPARE(model->colorOf(main), plum);
+        QVERIFY(!lineColors(view.charts()->lossPanel()).contains(ChartLines::mainRunColor()));
+
+        // Stored with the run's note.
+        const QString db = DataPaths::databasePath();
+        QTRY_COMPARE_WITH_TIMEOUT(RunNotes::read(db, {overlaid}).value(overlaid).color, teal.name(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(RunNotes::read(db, {main}).value(main).color, plum.name(), 10000);
+
+        // A restart: the process knows no colours; the store, opened anew, has them, and a
+        // new runs view (as the window makes at its start) draws the run in them again.
+        RunColors::instance()->setStored({});
+        QVERIFY(ChartLines::runColor(overlaid) != teal);  // automatic again
+        {
+            Store reopened;
+            QVERIFY(reopened.open(db).ok());
+            QVERIFY(reopened.jobById(overlaid).ok());
+        }
+        RunsView again(m_backend.get());
+        QTRY_COMPARE_WITH_TIMEOUT(RunColors::instance()->chosen(overlaid), teal, 10000);
+        QCOMPARE(ChartLines::runColor(overlaid), teal);
+        again.showScope(ws->id, exp->id);
+        QTRY_VERIFY_WITH_TIMEOUT(again.model()->rowOf(overlaid) >= 0, 10000);
+        again.chooseJobs({main, overlaid});
+        QTRY_COMPARE_WITH_TIMEOUT(lineColors(again.charts()->lossPanel(), overlaidName).value(0), teal, 10000);
+        QCOMPARE(again.model()->colorOf(overlaid), teal);
+
+        // Back to automatic, from the run's menu: right click on its name, or the menu key on
+        // its row. The row of notes goes (no tags, no note, no colour).
+        const auto menuEntries = [this](const QString &choose, const std::function<void()> &open) {
+            QStringList entries;
+            QTimer::singleShot(0, this, [&entries, choose] {
+                auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+                if (!menu)
+                    return;
+                for (QAction *action : menu->actions()) {
+                    entries << action->text() + (action->isEnabled() ? QString() : QStringLiteral(" (off)"));
+                    if (action->text() == choose)
+                        action->trigger();
+                }
+                menu->close();
+            });
+            open();
+            return entries;
+        };
+        const QStringList both{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour")};
+        QHeaderView *names = view.table()->verticalHeader();
+        QCOMPARE(menuEntries(QStringLiteral("&Automatic colour"), [&] {
+                     QContextMenuEvent click(QContextMenuEvent::Mouse,
+                                             QPoint(5, names->sectionViewportPosition(overlaidRow.row()) + 3));
+                     QApplication::sendEvent(names->viewport(), &click);
+                 }), both);
+        const QModelIndex mainRow = view.filterModel()->mapFromSource(model->index(model->rowOf(main), RunsTableModel::StateColumn));
+        view.table()->setCurrentIndex(mainRow);
+        // The menu key, as the window delivers it: to the focused table, at its current cell.
+        const auto menuKey = [&] {
+            QContextMenuEvent key(QContextMenuEvent::Keyboard, view.table()->visualRect(mainRow).center());
+            QApplication::sendEvent(view.table(), &key);
+        };
+        QCOMPARE(menuEntries(QStringLiteral("&Automatic colour"), menuKey), both);
+        QVERIFY(!RunColors::instance()->chosen(main).isValid());
+        // With no colour chosen, there is nothing to go back from.
+        QCOMPARE(menuEntries(QString(), menuKey), (QStringList{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour (off)")}));
+        QVERIFY(!RunColors::instance()->chosen(overlaid).isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(RunNotes::read(db, {overlaid, main}).isEmpty(), 10000);
+        // A colour that is not #rrggbb is refused, naming the job.
+        const auto refused = RunNotes::write(db, overlaid, {{}, {}, QStringLiteral("teal")});
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains(QString::number(overlaid)) && refused.error().contains(QStringLiteral("#rrggbb")),
+                 qPrintable(refused.error()));
     }
 
 private:

@@ -5,11 +5,15 @@
 #include "BackendFixture.h"
 #include "MainWindow.h"
 #include "TestHome.h"
+#include "charts/CompareJobsButton.h"
 #include "charts/MetricsChartView.h"
 #include "common/ScreenFit.h"
 #include "datasets/DataSetsDialog.h"
 #include "help/HelpDialogs.h"
 #include "job/JobView.h"
+#include "runs/RunsPlotTabs.h"
+#include "runs/RunsTableModel.h"
+#include "runs/RunsView.h"
 #include "tree/ResourceTreeModel.h"
 #include "wizards/NewJobWizard.h"
 #include "wizards/ShareWizard.h"
@@ -117,6 +121,38 @@ private Q_SLOTS:
         auto *slider = m_window->jobView()->charts()->findChild<QSlider *>();
         QVERIFY(slider);
         QVERIFY2(slider->width() >= 80, qPrintable(QString::number(slider->width())));
+    }
+
+    void runsViewFits()
+    {
+        // An experiment's Runs tab, on each of its plot tabs: the window stays within the screen.
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->selectByName(QStringLiteral("demo")), 10000);
+        RunsView *runs = m_window->runsView();
+        QTRY_VERIFY_WITH_TIMEOUT(runs->isVisible() && runs->model()->rowCount() > 0, 10000);
+        // Two runs chosen: their charts below the table, with "Compare (1)" in their row of
+        // controls (the widest thing there).
+        const auto exp = m_store.experiment(m_store.workspace(QStringLiteral("default"))->id, QStringLiteral("demo"));
+        QVERIFY(exp);
+        Job other;
+        other.experimentId = exp->id;
+        other.clusterId = m_store.cluster(exp->workspaceId, QStringLiteral("local"))->id;
+        other.name = QStringLiteral("fashion-mnist-demo-lr1e-3");
+        other.spec = EmbeddedDefaults::demoJobSpec();
+        other.state = JobState::Draft;
+        QVERIFY(m_store.createJob(other));
+        QTRY_COMPARE_WITH_TIMEOUT(runs->model()->rowCount(), 2, 10000);
+        runs->chooseJobs(runs->model()->jobIds());
+        QVERIFY(runs->charts()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(runs->charts()->compareButton()->text().contains(QStringLiteral("(1)")), 10000);
+        for (int tab = 0; tab < runs->plots()->count(); ++tab) {
+            runs->plots()->setCurrentIndex(tab);
+            QTest::qWait(50);
+            const QString problem = windowProblem(m_window.get());
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(runs->plots()->tabText(tab), problem)));
+            QVERIFY2(m_window->minimumSizeHint().width() <= ScreenFit::smallestScreen.width(),
+                     qPrintable(QString::number(m_window->minimumSizeHint().width())));
+        }
+        runs->plots()->setCurrentIndex(0);
     }
 
     void newJobWizardSubmitReachable()

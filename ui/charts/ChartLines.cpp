@@ -1,5 +1,7 @@
 #include "ChartLines.h"
 
+#include "RunColors.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -33,7 +35,15 @@ QColor mainRunColor()
 
 QColor runColor(qint64 jobId)
 {
+    if (const QColor chosen = RunColors::instance()->chosen(jobId); chosen.isValid())
+        return chosen;
     return comparedColor(int(jobId % paletteSize));
+}
+
+QColor shownRunColor(qint64 jobId)
+{
+    const QColor chosen = RunColors::instance()->chosen(jobId);
+    return chosen.isValid() ? chosen : mainRunColor();
 }
 
 QColor sentColor(int node)

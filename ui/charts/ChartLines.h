@@ -23,8 +23,12 @@ QColor comparedColor(int index);
 // The shown run's training line (the job's Charts tab, the first run chosen in the runs table).
 QColor mainRunColor();
 // A run's own colour wherever it is drawn beside others (the job's charts, the runs
-// table's overlay and its swatch): the same for the same job in every view.
+// table's overlay and its swatch): the same for the same job in every view; the one the
+// user chose (RunColors) where there is one.
 QColor runColor(qint64 jobId);
+// The run drawn in full (its training line, its swatch): the colour the user chose for it,
+// else mainRunColor().
+QColor shownRunColor(qint64 jobId);
 // A node's "sent" network line: far from its colour (rankColor), which "received" takes.
 QColor sentColor(int node);
 

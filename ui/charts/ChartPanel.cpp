@@ -28,7 +28,6 @@ namespace TrainDesk::Ui {
 
 namespace {
 
-const QColor trainColor = ChartLines::mainRunColor();
 const QColor valColor(0xe0, 0x70, 0x1e);
 
 // `color` at a quarter of its strength over `background`.
@@ -196,12 +195,12 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
         // Faint, but opaque: a translucent pen makes the raster engine stroke the whole
         // zigzag of a noisy series as one polygon (ten times slower than drawing its lines).
         const QBrush background = m_chart->backgroundBrush();  // a gradient in some themes
-        QPen rawPen(smoothing ? faintOf(trainColor, background.style() == Qt::SolidPattern ? background.color()
+        QPen rawPen(smoothing ? faintOf(m_trainColor, background.style() == Qt::SolidPattern ? background.color()
                                                                                             : QColor(Qt::white))
-                              : trainColor);
+                              : m_trainColor);
         rawPen.setWidthF(smoothing ? 1.0 : 1.8);
         m_raw->setPen(rawPen);
-        QPen smoothPen(trainColor);
+        QPen smoothPen(m_trainColor);
         smoothPen.setWidthF(2.0);
         m_smooth->setPen(smoothPen);
         m_smooth->setVisible(smoothing);
@@ -308,6 +307,14 @@ void ChartPanel::updateLegendMarkers()
         marker->setVisible(m_smoothing);
     for (QLegendMarker *marker : m_chart->legend()->markers(m_raw))
         marker->setVisible(!(named && m_smoothing));
+}
+
+void ChartPanel::setTrainColor(const QColor &color)
+{
+    if (color == m_trainColor)
+        return;
+    m_trainColor = color;
+    m_styledForSmoothing.reset();  // the pens again at the next setData()
 }
 
 void ChartPanel::setRunName(const QString &name)

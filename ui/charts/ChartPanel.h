@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ChartLines.h"
+
 #include "ChartLine.h"
 
 #include <QList>
@@ -55,6 +57,8 @@ public:
     // The run the train and validation series are of: the legend and the readout name it
     // ("fashion-mnist-demo train") when other runs are drawn too; empty: not named.
     void setRunName(const QString &name);
+    // The training line's colour: the charts' blue, or the colour the user chose for the run.
+    void setTrainColor(const QColor &color);
     // x in seconds, labelled h:mm:ss (the system charts, the Time axis of the metrics).
     void setXTimeLabels(bool on);
     bool xTimeLabels() const { return m_timeLabels; }
@@ -145,6 +149,7 @@ private:
     QList<QPointF> m_lastRaw, m_lastSmooth, m_lastVal;
     QList<ChartLine> m_lastLines;
     bool m_smoothing = false;
+    QColor m_trainColor = ChartLines::mainRunColor();
     std::optional<bool> m_styledForSmoothing;  // what the pens and legend are set up for
     std::optional<bool> m_darkTheme;           // the chart theme applied (dark or light)
     QString m_runName;

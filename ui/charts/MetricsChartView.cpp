@@ -1,4 +1,6 @@
 #include "MetricsChartView.h"
+
+#include "RunColors.h"
 #include "common/FileDialogs.h"
 #include "metrics/MetricCsv.h"
 
@@ -123,6 +125,8 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_redrawTimer.setInterval(redrawIntervalMs);
     connect(&m_redrawTimer, &QTimer::timeout, this, &MetricsChartView::redraw);
     connect(m_series, &MetricSeries::changed, this, &MetricsChartView::scheduleRedraw);
+    // A run's colour chosen in the runs table: the overlaid lines take it.
+    connect(RunColors::instance(), &RunColors::changed, this, &MetricsChartView::scheduleRedraw);
     connect(this, &MetricsChartView::exported, this, &MetricsChartView::confirmExport);
     connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this, [this] {
         setXAxis(MetricSeries::XAxis(m_xAxisCombo->currentData().toInt()));
@@ -174,6 +178,13 @@ void MetricsChartView::updatePerRankCheck()
 void MetricsChartView::setComparisonCandidates(const QList<QPair<qint64, QString>> &jobs)
 {
     m_compare->setCandidates(jobs);
+}
+
+void MetricsChartView::setMainColor(const QColor &color)
+{
+    m_loss->setTrainColor(color);
+    m_accuracy->setTrainColor(color);
+    scheduleRedraw();
 }
 
 void MetricsChartView::setRunName(const QString &name)

@@ -49,6 +49,8 @@ public:
     // The run shown (a job's name): the legend names it beside compared runs, and exports
     // carry it.
     void setRunName(const QString &name);
+    // The shown run's training line: the charts' blue, or the colour its user chose for it.
+    void setMainColor(const QColor &color);
     QString runName() const { return m_runName; }
     // Every record of the run and of the compared runs, a run column first.
     QByteArray csv() const;

@@ -93,8 +93,7 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
             drawing = true;
         }
         const bool isBest = row == best;
-        p.setPen(QPen(isBest ? palette().color(QPalette::Highlight) : ParameterPlotStyle::runColor(m_table.goodness(row)),
-                      isBest ? 3.5 : 1.6));
+        p.setPen(QPen(ParameterPlotStyle::rowColor(m_table, row, isBest, palette()), isBest ? 3.5 : 1.6));
         p.drawPath(path);
     }
     // The axes over the lines, with their names and labels.
@@ -109,7 +108,7 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
         const QString name = m_axes[a].name + (m_axes[a].log ? tr(" (log)") : QString());
         p.drawText(QRectF(x - 90, 0, 180, 1.6 * fontMetrics().height()), Qt::AlignHCenter | Qt::AlignBottom, name);
         p.setFont(font());
-        p.setPen(palette().color(QPalette::PlaceholderText).darker(130));
+        p.setPen(ParameterPlotStyle::mutedText(palette()));
         const bool labelsLeft = a == m_axes.size() - 1 && m_axes.size() > 1;
         for (const auto &[pos, label] : m_axes[a].ticks()) {
             const double y = area.bottom() - pos * area.height();

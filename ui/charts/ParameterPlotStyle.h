@@ -1,6 +1,9 @@
 #pragma once
 
+#include "ParameterTable.h"
+
 #include <QColor>
+#include <QPalette>
 #include <QPainter>
 
 #include <algorithm>
@@ -18,6 +21,23 @@ inline QColor runColor(std::optional<double> goodness)
         return QColor(150, 150, 150, 140);
     const double g = std::clamp(*goodness, 0.0, 1.0);
     return QColor::fromHsvF(float(g * 0.6), 0.75f, 0.85f, 0.85f);  // hue 0 (red) to 216 degrees (blue)
+}
+
+// A row's colour: its own where it has one (the runs view's), else by its metric, the best
+// in the palette's highlight.
+inline QColor rowColor(const ParameterTable &table, int row, bool best, const QPalette &palette)
+{
+    if (const QColor own = table.rows.value(row).color; own.isValid())
+        return own;
+    return best ? palette.color(QPalette::Highlight) : runColor(table.goodness(row));
+}
+
+// Tick labels: quieter than the text, yet readable on the base (darker on light, lighter
+// on the dark theme).
+inline QColor mutedText(const QPalette &palette)
+{
+    const QColor placeholder = palette.color(QPalette::PlaceholderText);
+    return palette.color(QPalette::Base).lightness() < 128 ? placeholder.lighter(125) : placeholder.darker(130);
 }
 
 inline int textHeight(const QPainter &p) { return p.fontMetrics().height(); }

@@ -55,7 +55,7 @@ void ParameterScatterPlot::paintEvent(QPaintEvent *)
         return;
     }
     const QColor text = palette().color(QPalette::Text);
-    const QColor muted = palette().color(QPalette::PlaceholderText).darker(130);
+    const QColor muted = ParameterPlotStyle::mutedText(palette());
     p.setPen(QPen(text, 1));
     p.drawLine(area.bottomLeft(), area.bottomRight());
     p.drawLine(area.bottomLeft(), area.topLeft());
@@ -86,15 +86,22 @@ void ParameterScatterPlot::paintEvent(QPaintEvent *)
         if (!pt || row == best)
             continue;
         p.setPen(Qt::NoPen);
-        p.setBrush(ParameterPlotStyle::runColor(m_table.goodness(row)));
+        p.setBrush(ParameterPlotStyle::rowColor(m_table, row, false, palette()));
         p.drawEllipse(*pt, 5, 5);
     }
     if (const auto pt = pointOf(best)) {
-        p.setBrush(palette().color(QPalette::Highlight));
+        p.setBrush(ParameterPlotStyle::rowColor(m_table, best, true, palette()));
         p.setPen(QPen(text, 1.5));
         p.drawEllipse(*pt, 7, 7);
-        p.drawText(QRectF(pt->x() + 10, pt->y() - 18, 160, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   m_table.rows[best].label);
+        // Its name beside it, above and to the right, or where it fits whole (the best dot
+        // is often at an edge: the highest metric, the largest value).
+        const QString label = fontMetrics().elidedText(m_table.rows[best].label, Qt::ElideMiddle, 240);
+        QRectF box(pt->x() + 10, pt->y() - 18, fontMetrics().horizontalAdvance(label) + 2, 16);
+        if (box.right() > width())
+            box.moveRight(pt->x() - 10);
+        if (box.top() < 0)
+            box.moveTop(pt->y() + 8);
+        p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label);
     }
 }
 

@@ -16,6 +16,7 @@ public:
     explicit ParameterScatterPlot(QWidget *parent = nullptr);
 
     void setTable(const ParameterTable &table);
+    const ParameterTable &table() const { return m_table; }
     void setParameter(int column);  // which parameter is the x axis
     int parameter() const { return m_column; }
     // Where run `row` is drawn, in widget coordinates; none without a value or a metric.

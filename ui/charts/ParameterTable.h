@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QColor>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -20,6 +21,7 @@ struct ParameterTable
         QList<QVariant> values;    // one per parameter: a number, a word, or null (none)
         std::optional<double> metric;
         bool highlighted = false;  // the best run: drawn on top, thicker
+        QColor color;              // the run's own colour (the runs table's); none: by its metric
     };
 
     // An axis of a plot: numbers from min to max (log when all are above 0 and they span

@@ -2,9 +2,11 @@
 
 #include "JobOverview.h"
 #include "QueueReason.h"
+#include "charts/ChartLines.h"
 #include "charts/MetricSeries.h"
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricsChartView.h"
+#include "charts/RunColors.h"
 #include "charts/SystemChartsView.h"
 #include "charts/SystemSeries.h"
 #include "files/OutputFilesView.h"
@@ -52,6 +54,9 @@ JobView::JobView(Backend *backend, QWidget *parent)
                 else
                     m_systemSeries->append(samples);
             });
+    // The colour the user chose for this job in the runs table is its training line's.
+    connect(RunColors::instance(), &RunColors::changed, this,
+            [this] { m_charts->setMainColor(ChartLines::shownRunColor(m_jobId)); });
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
         if (index == FilesTab)
             m_files->refresh();
@@ -85,6 +90,7 @@ void JobView::showJob(qint64 jobId, const ResourceSnapshot &snapshot)
     m_jobId = jobId;
     m_feed->setMainJob(jobId);
     m_charts->setRunName(job ? job->name : QString());
+    m_charts->setMainColor(ChartLines::shownRunColor(jobId));
     if (job)
         updateComparisonCandidates(snapshot, *job);
     else

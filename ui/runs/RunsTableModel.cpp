@@ -1,6 +1,7 @@
 #include "RunsTableModel.h"
 
 #include "charts/ChartLines.h"
+#include "charts/RunColors.h"
 #include "common/StateStyle.h"
 
 #include <QIcon>
@@ -35,7 +36,27 @@ QString metricText(double value)
 
 } // namespace
 
-RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent)
+{
+    // A colour chosen (here or in another table): the swatches again.
+    connect(RunColors::instance(), &RunColors::changed, this, [this] {
+        if (!m_rows.isEmpty()) {
+            Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+            Q_EMIT dataChanged(index(0, JobColumn), index(rowCount() - 1, JobColumn), {Qt::DecorationRole});
+        }
+    });
+}
+
+void RunsTableModel::setColorOf(qint64 jobId, const QColor &color)
+{
+    if (rowOf(jobId) < 0)
+        return;
+    RunNote note = m_notes.value(jobId);
+    note.color = color.isValid() ? color.name(QColor::HexRgb) : QString();
+    m_notes.insert(jobId, note);
+    RunColors::instance()->setChosen(jobId, color);  // drawn so at once; the owner stores it
+    Q_EMIT noteEdited(jobId, note);
+}
 
 void RunsTableModel::setScope(qint64 workspaceId, qint64 experimentId)
 {
@@ -58,15 +79,8 @@ void RunsTableModel::setSummaries(const RunSummaries &summaries)
 
 void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
 {
-    if (notes.size() == m_notes.size()) {
-        bool same = true;
-        for (auto it = notes.cbegin(); same && it != notes.cend(); ++it) {
-            const RunNote mine = m_notes.value(it.key());
-            same = mine.tags == it->tags && mine.note == it->note && m_notes.contains(it.key());
-        }
-        if (same)
-            return;
-    }
+    if (notes == m_notes)
+        return;
     m_notes = notes;
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
@@ -79,6 +93,11 @@ void RunsTableModel::setMainJob(qint64 jobId)
     m_mainJob = jobId;
     if (!m_rows.isEmpty())
         Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+}
+
+QColor RunsTableModel::colorOf(qint64 jobId) const
+{
+    return jobId == m_mainJob ? ChartLines::shownRunColor(jobId) : ChartLines::runColor(jobId);
 }
 
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
@@ -283,7 +302,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         // The run's colour in the overlaid charts, the same in every view.
         if (index.column() == JobColumn)
-            return ChartLines::runColor(row.job.id);
+            return colorOf(row.job.id);
         return index.column() == StateColumn ? QVariant(stateIcon(jobStateColor(row.job))) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == StateColumn && !row.job.errors.isEmpty())
@@ -309,7 +328,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         case Qt::DecorationRole: {
             // A header draws icons, not colours: a swatch of the run's colour.
             QPixmap swatch(10, 10);
-            swatch.fill(row.job.id == m_mainJob ? ChartLines::mainRunColor() : ChartLines::runColor(row.job.id));
+            swatch.fill(colorOf(row.job.id));
             return QIcon(swatch);
         }
         case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));

@@ -36,6 +36,11 @@ public:
     // The run drawn in full below the table: its swatch is the shown run's blue, the others'
     // their own colour (ChartLines::runColor), as the charts draw them.
     void setMainJob(qint64 jobId);
+    // The colour a run is drawn in here: the swatch beside its name, the plots' line or dot.
+    QColor colorOf(qint64 jobId) const;
+    // The user chose a colour for a run (invalid: back to the automatic one): every view draws
+    // it so at once (RunColors), and noteEdited() asks the owner to store it.
+    void setColorOf(qint64 jobId, const QColor &color);
     QList<qint64> jobIds() const;
     int rowOf(qint64 jobId) const;
     // The column a filter names: "state", "epochs", "val_acc" (last), "best_val_acc"; -1.

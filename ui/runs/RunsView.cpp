@@ -2,15 +2,19 @@
 
 #include "RunsFilterModel.h"
 #include "RunsGroupModel.h"
+#include "RunsPlotTabs.h"
 #include "RunsTableModel.h"
+#include "charts/ChartLines.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
+#include "charts/RunColors.h"
 #include "common/DataPaths.h"
 #include "common/StateStyle.h"
 #include "session/Backend.h"
 
+#include <QColorDialog>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QMenu>
@@ -136,8 +140,15 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     bottomLayout->addWidget(m_chartHint, 1);
     bottomLayout->addWidget(m_charts, 1);
     m_charts->setVisible(false);
+    // Under the tab bar, the charts need no side margins of their own: their row of controls
+    // (with "Compare (1)") then fits a 1024-pixel screen beside the tree.
+    if (QLayout *chartsLayout = m_charts->layout()) {
+        const QMargins m = chartsLayout->contentsMargins();
+        chartsLayout->setContentsMargins(0, m.top(), 0, m.bottom());
+    }
+    m_plots = new RunsPlotTabs(bottom, this);
     m_splitter->addWidget(top);
-    m_splitter->addWidget(bottom);
+    m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
@@ -146,6 +157,9 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_table->setMinimumHeight(120);
     m_splitter->setSizes({1, 2});
     auto *layout = new QVBoxLayout(this);
+    // No side margins: the charts' row of controls fits a 1024-pixel screen beside the tree,
+    // as on a job's Charts tab.
+    layout->setContentsMargins(0, layout->contentsMargins().top() / 2, 0, 0);
     layout->addWidget(m_splitter);
 
     m_summaryTimer->setSingleShot(true);
@@ -201,10 +215,36 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
             });
     });
     connect(m_groupBy, &QComboBox::activated, this, [this] { setGroupBy(m_groupBy->currentData().toString()); });
+    // A run's colour: chosen from its row's menu (right click, or the menu key), kept with its
+    // note, drawn so in every view (RunColors). The colours of all runs come at the start.
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->verticalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QModelIndex index = m_table->indexAt(at).isValid() ? m_table->indexAt(at) : m_table->currentIndex();
+        showRunMenu(index.data(RunsTableModel::JobIdRole).toLongLong(), m_table->viewport()->mapToGlobal(at));
+    });
+    connect(m_table->verticalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const int row = m_table->verticalHeader()->logicalIndexAt(at);
+        showRunMenu(m_filter->index(row, 0).data(RunsTableModel::JobIdRole).toLongLong(),
+                    m_table->verticalHeader()->mapToGlobal(at));
+    });
+    connect(RunColors::instance(), &RunColors::changed, this, [this] {
+        m_charts->setMainColor(ChartLines::shownRunColor(m_chosen.value(0)));
+        updatePlots();
+    });
+    const QString databasePath = DataPaths::databasePath();
+    QtConcurrent::run(m_notesPool, [databasePath] { return RunNotes::readColors(databasePath); })
+        .then(this, [](const QHash<qint64, QString> &colors) { RunColors::instance()->setStored(colors); });
     updateGroupChoices();
     applyHiddenColumns();
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateStatus);
+    // The plots follow the chosen runs, the filter, the columns shown and the values read.
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updatePlots);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updatePlots);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, &RunsView::updatePlots);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &RunsView::updatePlots);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunsView::updatePlots);
     updateStatus();
 }
 
@@ -247,6 +287,7 @@ void RunsView::setColumnShown(const QString &key, bool shown)
         m_hidden.append(key);
     QSettings().setValue(QStringLiteral("Runs/hiddenColumns"), m_hidden);
     applyHiddenColumns();
+    updatePlots();
 }
 
 void RunsView::fillColumnsMenu()
@@ -257,6 +298,7 @@ void RunsView::fillColumnsMenu()
         m_hidden.clear();
         QSettings().remove(QStringLiteral("Runs/hiddenColumns"));
         applyHiddenColumns();
+        updatePlots();
     });
     menu->addSeparator();
     for (int c = 0; c < m_model->columnCount(); ++c) {
@@ -299,9 +341,14 @@ void RunsView::readNotes()
     const QString path = DataPaths::databasePath();
     const QList<qint64> ids = m_model->jobIds();
     QtConcurrent::run(m_notesPool, [path, ids] { return RunNotes::read(path, ids); })
-        .then(this, [this, request](const QHash<qint64, RunNote> &notes) {
-            if (request == m_notesRead)
-                m_model->setNotes(notes);
+        .then(this, [this, request, ids](const QHash<qint64, RunNote> &notes) {
+            if (request != m_notesRead)
+                return;
+            m_model->setNotes(notes);
+            QHash<qint64, QString> colors;
+            for (auto it = notes.cbegin(); it != notes.cend(); ++it)
+                colors.insert(it.key(), it->color);
+            RunColors::instance()->setStored(colors, ids);
         });
 }
 
@@ -359,6 +406,7 @@ void RunsView::updateChosen()
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     const Job *mainJob = snapshot.findJob(main);
     m_charts->setRunName(mainJob ? mainJob->name : QString());
+    m_charts->setMainColor(ChartLines::shownRunColor(main));
     for (qint64 id : chosen.mid(1)) {
         const Job *job = snapshot.findJob(id);
         others.append({id, job ? job->name : QString::number(id)});
@@ -369,6 +417,45 @@ void RunsView::updateChosen()
     m_charts->setVisible(main != 0);
     m_chartHint->setVisible(main == 0);
     updateStatus();
+    updatePlots();
+}
+
+void RunsView::updatePlots()
+{
+    if (!m_restoring.isEmpty())
+        return;  // between a reset's start and end: the chosen runs come back after it
+    if (m_chosen.size() >= 2) {
+        m_plots->setRuns(m_model, m_chosen, m_hidden, countOf(int(m_chosen.size()), tr("chosen run"), tr("chosen runs")));
+        return;
+    }
+    QList<qint64> shown;
+    for (int row = 0; row < m_filter->rowCount(); ++row)
+        shown.append(m_filter->index(row, 0).data(RunsTableModel::JobIdRole).toLongLong());
+    const QString what = shown.size() == m_model->rowCount() ? countOf(int(shown.size()), tr("run"), tr("runs"))
+                                                             : tr("the %1 shown").arg(countOf(int(shown.size()), tr("run"), tr("runs")));
+    m_plots->setRuns(m_model, shown, m_hidden, what);
+}
+
+void RunsView::showRunMenu(qint64 jobId, const QPoint &globalPos)
+{
+    if (!jobId)
+        return;
+    const int row = m_model->rowOf(jobId);
+    const QString name = m_model->index(row, RunsTableModel::JobColumn).data().toString();
+    QMenu menu(this);
+    menu.addAction(tr("&Colour…"), this, [this, jobId, name] {
+        const QColor color = QColorDialog::getColor(m_model->colorOf(jobId), this, tr("Colour of %1").arg(name));
+        if (color.isValid())
+            chooseColor(jobId, color);
+    });
+    QAction *automatic = menu.addAction(tr("&Automatic colour"), this, [this, jobId] { chooseColor(jobId, QColor()); });
+    automatic->setEnabled(RunColors::instance()->chosen(jobId).isValid());
+    menu.exec(globalPos);
+}
+
+void RunsView::chooseColor(qint64 jobId, const QColor &color)
+{
+    m_model->setColorOf(jobId, color);
 }
 
 void RunsView::exportCsv(const QString &path)

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QColor;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -23,12 +24,14 @@ class MetricSeries;
 class MetricsChartView;
 class RunsFilterModel;
 class RunsGroupModel;
+class RunsPlotTabs;
 class RunsTableModel;
 
 // The runs of an experiment or a workspace side by side: the table (RunsTableModel, sorted
-// and filtered by RunsFilterModel), CSV export, and the charts of the chosen rows: the
-// first chosen job is drawn as on its own page, the others overlaid on it (the Charts
-// tab's comparison lines).
+// and filtered by RunsFilterModel), CSV export, and below it (RunsPlotTabs) the charts of
+// the chosen rows (the first chosen job drawn as on its own page, the others overlaid on
+// it) and their settings against a metric: parallel coordinates and a scatter, over the
+// chosen runs, or every run shown when fewer than two are chosen.
 class RunsView : public QWidget
 {
     Q_OBJECT
@@ -42,6 +45,9 @@ public:
     // Chooses these jobs' rows (their charts overlaid), in this order.
     void chooseJobs(const QList<qint64> &jobIds);
     QList<qint64> chosenJobs() const { return m_chosen; }
+    // The colour of a run wherever it is drawn, stored with its note (the row's menu's
+    // Colour…); an invalid colour: the automatic one again.
+    void chooseColor(qint64 jobId, const QColor &color);
     // Writes the table as CSV (in the worker); exported() answers.
     void exportCsv(const QString &path);
 
@@ -58,6 +64,7 @@ public:
     QLineEdit *filterEdit() const { return m_filterEdit; }
     MetricsChartView *charts() const { return m_charts; }
     MetricSeries *series() const { return m_series; }
+    RunsPlotTabs *plots() const { return m_plots; }
     QString statusText() const;
 
 Q_SIGNALS:
@@ -72,6 +79,8 @@ private:
     void fillColumnsMenu();
     void updateGroupChoices();
     void readNotes();
+    void updatePlots();
+    void showRunMenu(qint64 jobId, const QPoint &globalPos);
 
     Backend *m_backend;
     RunsTableModel *m_model;
@@ -100,7 +109,8 @@ private:
     RunsGroupModel *m_groups;
     QTableView *m_groupTable;
     int m_notesRead = 0;  // the newest read of the notes: older answers are dropped
-    QThreadPool *m_notesPool;  // one thread: notes are written and read in the order asked
+    QThreadPool *m_notesPool;
+    RunsPlotTabs *m_plots;  // one thread: notes are written and read in the order asked
 };
 
 } // namespace TrainDesk::Ui

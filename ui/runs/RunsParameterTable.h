@@ -1,0 +1,31 @@
+#pragma once
+
+#include "charts/ParameterTable.h"
+
+#include <QList>
+#include <QPair>
+#include <QStringList>
+
+namespace TrainDesk::Ui {
+
+class RunsTableModel;
+
+// The runs table's rows as the parallel-coordinates plot and the parameter scatter read
+// them (ParameterTable): the settings that differ between the runs drawn, and one metric
+// column's value. Widget-free, so what the plots get is tested without drawing.
+namespace RunsParameterTable {
+
+// The metric columns a plot can use, as (key, header): "best_val_acc", "val_acc (best)".
+QList<QPair<QString, QString>> metricChoices(const RunsTableModel &model);
+// The metric a plot starts with: the best validation accuracy where there is one, then the
+// best validation loss, then the first metric column; "" without any.
+QString defaultMetric(const RunsTableModel &model);
+// The runs `jobIds` (in this order; ids not in the table are left out) against
+// `metricKey`. The axes are the setting columns not hidden whose value differs between
+// these runs (all those with a value when none differs); each row carries its run's colour
+// (the table's swatch).
+ParameterTable of(const RunsTableModel &model, const QList<qint64> &jobIds, const QString &metricKey,
+                  const QStringList &hiddenKeys);
+
+} // namespace RunsParameterTable
+} // namespace TrainDesk::Ui

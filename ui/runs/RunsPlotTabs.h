@@ -1,0 +1,63 @@
+#pragma once
+
+#include "charts/ParameterTable.h"
+
+#include <QTabWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace TrainDesk::Ui {
+
+class ParallelCoordinatesPlot;
+class ParameterScatterPlot;
+class RunsTableModel;
+
+// Below the runs table: the chosen runs' charts, and the settings of a set of runs against a
+// metric, as parallel coordinates and as a scatter of one setting. The metric (and the
+// scatter's setting) are chosen beside the tabs, so the plots take no height of their own.
+class RunsPlotTabs : public QTabWidget
+{
+    Q_OBJECT
+
+public:
+    enum Tab { ChartsTab, ParallelTab, ScatterTab };
+
+    RunsPlotTabs(QWidget *chartsPage, QWidget *parent = nullptr);
+
+    // Draws the runs `jobIds` of `model` (in this order) with the setting columns not in
+    // `hiddenKeys`. `what` says which runs they are ("3 chosen runs").
+    void setRuns(const RunsTableModel *model, const QList<qint64> &jobIds, const QStringList &hiddenKeys,
+                 const QString &what);
+    // The metric column the plots use, by key ("best_val_acc"); the scatter's setting by name.
+    void setMetric(const QString &key);
+    QString metric() const;
+    void setParameter(const QString &name);
+    QString parameter() const;
+    const ParameterTable &table() const { return m_table; }
+    QList<qint64> drawnJobs() const { return m_jobIds; }
+    ParallelCoordinatesPlot *parallel() const { return m_parallel; }
+    ParameterScatterPlot *scatter() const { return m_scatter; }
+    QComboBox *metricBox() const { return m_metric; }
+    QComboBox *parameterBox() const { return m_parameter; }
+
+private:
+    void rebuild();
+    void updateCorner();
+
+    const RunsTableModel *m_model = nullptr;
+    QList<qint64> m_jobIds;
+    QStringList m_hidden;
+    QString m_what;
+    QString m_metricKey;     // the user's choice, kept while the columns come and go
+    QString m_parameterName;
+    ParameterTable m_table;
+    ParallelCoordinatesPlot *m_parallel;
+    ParameterScatterPlot *m_scatter;
+    QWidget *m_corner;
+    QComboBox *m_metric;
+    QLabel *m_parameterLabel;
+    QComboBox *m_parameter;
+};
+
+} // namespace TrainDesk::Ui
