@@ -51,8 +51,10 @@ void runStep(QWidget *root, const QString &step)
     if (step.startsWith(QLatin1String("menu:"))) {
         const QString entry = step.mid(5);
         const qsizetype eq = entry.indexOf(QLatin1Char('='));
-        auto *button = root->findChild<QToolButton *>(entry.left(eq));
-        if (button && button->menu()) {
+        // The one on screen: the job's charts and the runs view's both have a compareButton.
+        for (QToolButton *button : root->findChildren<QToolButton *>(entry.left(eq))) {
+            if (!button->isVisible() || !button->menu())
+                continue;
             for (QAction *action : button->menu()->actions()) {
                 if (action->text() == entry.mid(eq + 1))
                     action->trigger();

@@ -27,6 +27,8 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSlider>
+#include <QStyle>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWizard>
@@ -236,6 +238,18 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         problem = buttonProblem(dialog, dialogDefault(dialog));
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        if (auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable"))) {
+            // Every line whole: no "..." at the end of what a key does (the item's text has
+            // the focus frame's margin and a pixel on each side).
+            const int margins = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1);
+            for (int r = 0; r < table->rowCount(); ++r) {
+                for (int c = 0; c < table->columnCount(); ++c) {
+                    const QString text = table->item(r, c)->text();
+                    QVERIFY2(table->fontMetrics().horizontalAdvance(text) + margins <= table->columnWidth(c),
+                             qPrintable(QStringLiteral("\"%1\" in %2 px (dialog %3, table %4, first %5, text %6)").arg(text).arg(table->columnWidth(c)).arg(dialog->width()).arg(table->width()).arg(table->columnWidth(0)).arg(table->fontMetrics().horizontalAdvance(text))));
+                }
+            }
+        }
         dialog->close();
     }
 

@@ -8,6 +8,8 @@
 #include <QHeaderView>
 #include <QMessageBox>
 #include <QTableWidget>
+
+#include <algorithm>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -93,8 +95,15 @@ QDialog *showShortcuts(QWidget *parent, const QList<QAction *> &actions)
     const int rowHeight = table->fontMetrics().height() + 8;
     table->verticalHeader()->setDefaultSectionSize(rowHeight);
     const int height = table->horizontalHeader()->sizeHint().height() + rowHeight * int(rows.size()) + 70;
-    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(table->fontMetrics().averageCharWidth() * 90,
-                                                                          qMin(height, 760)));
+    // As wide as the longest keys and the longest words beside them (with room for the margins
+    // and a scroll bar): no line cut short.
+    int keys = 0;
+    int does = 0;
+    for (const auto &[key, what] : rows) {
+        keys = std::max(keys, table->fontMetrics().horizontalAdvance(key));
+        does = std::max(does, table->fontMetrics().horizontalAdvance(what));
+    }
+    return framed(parent, QObject::tr("Keyboard shortcuts"), table, QSize(keys + does + 90, qMin(height, 760)));
 }
 
 QString aboutText()
