@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterMesh.h"
+#include "CreateClusterRequest.h"
 #include "NodeProbe.h"
 #include "SetupTask.h"
 #include "common/Result.h"
@@ -18,28 +19,6 @@ namespace TrainDesk {
 
 class Store;
 class Transport;
-
-struct CreateClusterRequest
-{
-    QString workspace = QStringLiteral("default");
-    QString name;
-    bool local = false;       // the embedded kind: this machine, no SSH
-    QStringList nodes;        // [NAME=]user@host[:port]
-    QString headNode;         // name or user@host[:port] of the head node; default: the first
-    QString keyFile;
-    QString keyPassphrase;
-    QString password;
-    bool generateSshKeys = false;   // TrainDesk's ed25519 key, deployed to every node
-    bool acceptNewHostKeys = false;
-    std::function<bool(const HostKeyQuestion &)> confirmHostKey;  // asked for new keys when set (GUI)
-    QString setupTask;
-    QString mountRoot;        // default: ~/traindesk/mounts/<ws>/<cluster> of the head node's user
-    // A Slurm cluster: `slurm.login` is "local" or user@host[:port] (then logged in to as an
-    // SSH node with the credentials above); the rest are sbatch defaults.
-    std::optional<SlurmSettings> slurm;
-    int connectTimeoutMs = 10000;
-    int nodeLostGraceSeconds = 120;  // see Cluster::nodeLostGraceSeconds
-};
 
 // What happens while a cluster is created, resized or probed: one line per step, and
 // probe results as they arrive. Called from worker threads, one call at a time.

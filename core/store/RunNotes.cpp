@@ -36,17 +36,6 @@ private:
 
 } // namespace
 
-QStringList parseTags(const QString &text)
-{
-    QStringList tags;
-    for (const QString &part : text.split(QLatin1Char(','))) {
-        const QString tag = part.trimmed();
-        if (!tag.isEmpty() && !tags.contains(tag))
-            tags << tag;
-    }
-    return tags;
-}
-
 QHash<qint64, RunNote> read(const QString &databasePath, const QList<qint64> &jobIds)
 {
     QHash<qint64, RunNote> notes;

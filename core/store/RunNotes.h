@@ -1,5 +1,6 @@
 #pragma once
 
+#include "RunNote.h"
 #include "common/Result.h"
 
 #include <QHash>
@@ -8,23 +9,9 @@
 
 namespace TrainDesk {
 
-// The user's own words on a run: tags ("baseline", "lr-sweep") and a note. Kept in the
-// store's run_notes table (deleted with the job), read and written on a connection of their
-// own, so the runs view does it off the GUI thread without the worker. The colour is kept as
-// text: the core has no colours (Qt GUI).
-struct RunNote
-{
-    QStringList tags;
-    QString note;
-    QString color;  // "#rrggbb" the user chose for the run wherever it is drawn; "" automatic
-    bool isEmpty() const { return tags.isEmpty() && note.isEmpty() && color.isEmpty(); }
-    bool operator==(const RunNote &) const = default;
-};
-
+// The run_notes table, each call on a connection of its own (any thread may call).
 namespace RunNotes {
 
-// "baseline, lr sweep  ,x" -> {"baseline", "lr sweep", "x"}: trimmed, empty ones and repeats dropped.
-QStringList parseTags(const QString &text);
 QHash<qint64, RunNote> read(const QString &databasePath, const QList<qint64> &jobIds);
 // The colours chosen for any run, by job id (the views draw runs of other experiments too).
 QHash<qint64, QString> readColors(const QString &databasePath);

@@ -13,7 +13,9 @@ import sys
 
 # Core headers outside session/ that the ui may include: values and pure functions.
 VALUE_HEADERS = {
+    "cluster/CreateClusterRequest.h",  # a cluster as asked for, before any check
     "cluster/NodeAddress.h",           # parses and prints user@host:port
+    "cluster/NodeProbeResult.h",       # what a probe found, as values
     "common/DataPaths.h",              # where the data directory is
     "common/Result.h",                 # a value or an error
     "datasets/DataSetCatalogue.h",     # the published data sets, compiled in
@@ -21,15 +23,18 @@ VALUE_HEADERS = {
     "datasets/DataSetPresence.h",      # what a share holds of a data set, as a value
     "defaults/EmbeddedDefaults.h",     # the embedded templates' texts
     "jobspec/JobSpec.h",               # the job.json language: model, reader, writer
+    "jobspec/JobSpecFields.h",         # the table of job.json fields
     "jobspec/JobSpecValidator.h",
     "jobspec/JsonLocator.h",
     "jobspec/RunParameters.h",
     "launch/JobSpecContext.h",         # what a spec is checked against, from a snapshot
+    "metrics/MetricCsv.h",             # a metric record as a CSV row (text only)
     "metrics/MetricRecord.h",
     "metrics/RunSummary.h",
     "metrics/SystemSample.h",
     "store/Entities.h",                # rows as values
     "store/Names.h",                   # the naming rule
+    "store/RunNote.h",                 # a run's tags, note and colour, as a value
     "store/ReliabilityRecords.h",
     "sweeps/SweepRequest.h",
     "sweeps/SweepSummary.h",

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster/NodeProbe.h"
+#include "cluster/NodeProbeResult.h"
 
 namespace TrainDesk::Ui {
 

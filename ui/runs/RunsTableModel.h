@@ -3,7 +3,7 @@
 #include "jobspec/RunParameters.h"
 #include "metrics/RunSummary.h"
 #include "session/ResourceSnapshot.h"
-#include "store/RunNotes.h"
+#include "store/RunNote.h"
 
 #include <QAbstractTableModel>
 

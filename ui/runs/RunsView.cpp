@@ -11,6 +11,7 @@
 #include "charts/MetricsChartView.h"
 #include "charts/RunColors.h"
 #include "common/DataPaths.h"
+#include "session/RunNotesAccess.h"
 #include "common/StateStyle.h"
 #include "session/Backend.h"
 
@@ -27,10 +28,8 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
-#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace TrainDesk::Ui {
 
@@ -61,9 +60,8 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
       m_groupBy(new QComboBox(this)),
       m_groups(new RunsGroupModel(m_model, m_filter, this)),
       m_groupTable(new QTableView(this)),
-      m_notesPool(new QThreadPool(this))
+      m_notes(new RunNotesAccess(DataPaths::databasePath(), this))
 {
-    m_notesPool->setMaxThreadCount(1);
     m_table->setObjectName(QStringLiteral("runsTable"));
     m_filterEdit->setObjectName(QStringLiteral("runsFilter"));
     m_filterEdit->setPlaceholderText(tr("Filter: text, state:failed, epochs=5, val_acc>0.7, best_loss<0.5"));
@@ -206,8 +204,7 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
         // Off the GUI thread, as every database access of the window. A read started before
         // this edit would bring back the old words: its answer is dropped.
         ++m_notesRead;
-        const QString path = DataPaths::databasePath();
-        QtConcurrent::run(m_notesPool, [path, jobId, note] { return RunNotes::write(path, jobId, note); })
+        m_notes->write(jobId, note)
             .then(this, [this](const VoidResult &written) {
                 if (!written)
                     m_status->setText(written.error());
@@ -232,8 +229,7 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
         m_charts->setMainColor(ChartLines::shownRunColor(m_chosen.value(0)));
         updatePlots();
     });
-    const QString databasePath = DataPaths::databasePath();
-    QtConcurrent::run(m_notesPool, [databasePath] { return RunNotes::readColors(databasePath); })
+    m_notes->readColors()
         .then(this, [](const QHash<qint64, QString> &colors) { RunColors::instance()->setStored(colors); });
     updateGroupChoices();
     applyHiddenColumns();
@@ -338,9 +334,8 @@ void RunsView::setGroupBy(const QString &key)
 void RunsView::readNotes()
 {
     const int request = ++m_notesRead;
-    const QString path = DataPaths::databasePath();
     const QList<qint64> ids = m_model->jobIds();
-    QtConcurrent::run(m_notesPool, [path, ids] { return RunNotes::read(path, ids); })
+    m_notes->read(ids)
         .then(this, [this, request, ids](const QHash<qint64, RunNote> &notes) {
             if (request != m_notesRead)
                 return;

@@ -10,11 +10,11 @@ class QToolButton;
 class QPushButton;
 class QSplitter;
 class QTableView;
-class QThreadPool;
 class QTimer;
 
 namespace TrainDesk {
 class Backend;
+class RunNotesAccess;
 }
 
 namespace TrainDesk::Ui {
@@ -109,7 +109,7 @@ private:
     RunsGroupModel *m_groups;
     QTableView *m_groupTable;
     int m_notesRead = 0;  // the newest read of the notes: older answers are dropped
-    QThreadPool *m_notesPool;
+    RunNotesAccess *m_notes;  // tags, notes and colours, off the GUI thread
     RunsPlotTabs *m_plots;  // one thread: notes are written and read in the order asked
 };
 

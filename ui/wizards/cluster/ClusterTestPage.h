@@ -1,6 +1,7 @@
 #pragma once
 
-#include "cluster/NodeProbe.h"
+#include "cluster/NodeProbeResult.h"
+#include "transport/SshParameters.h"
 
 #include <QHash>
 #include <QWizardPage>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster/ClusterService.h"
+#include "cluster/CreateClusterRequest.h"
 
 #include <QSet>
 #include <QWizard>
