@@ -4,6 +4,8 @@
 
 #include "JsonQuery.h"
 
+#include "common/SafeFiles.h"
+#include "jobspec/JobSpec.h"
 #include "store/Store.h"
 
 #include <csignal>
@@ -138,6 +140,15 @@ QCommandLineOption clusterOption()
 QCommandLineOption fileOption(const QString &description)
 {
     return {{QStringLiteral("f"), QStringLiteral("file")}, description, QStringLiteral("FILE")};
+}
+
+Result<QByteArray> readSpecFile(Context &c)
+{
+    const auto path = c.required(QStringLiteral("file"));
+    if (!path)
+        return path.failure();
+    // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
+    return SafeFiles::readCapped(*path, maxJobSpecBytes);
 }
 
 } // namespace TrainDesk::Cli

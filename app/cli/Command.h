@@ -82,6 +82,9 @@ QCommandLineOption nameOption(const QString &what, const QString &letter, const 
 QCommandLineOption queryOption();
 QCommandLineOption clusterOption();
 QCommandLineOption fileOption(const QString &description);
+// The job.json that -f names (`job create`, `job validate`, `sweep create`, ...), refused
+// when missing or larger than a job.json may be.
+Result<QByteArray> readSpecFile(Context &c);
 
 QList<Command> workspaceCommands();
 QList<Command> clusterCommands();

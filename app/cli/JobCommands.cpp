@@ -13,7 +13,7 @@
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
 #include "jobs/JobFileDownload.h"
-#include "jobs/JobOutput.h"
+#include "jobs/JobFiles.h"
 #include "jobs/NodeStory.h"
 #include "launch/RunWithoutContainer.h"
 #include "common/SafeFiles.h"
@@ -49,15 +49,6 @@ QCommandLineOption noContainerOption()
 QCommandLineOption jobOption()
 {
     return {{QStringLiteral("j"), QStringLiteral("job")}, QStringLiteral("Job."), QStringLiteral("JOB")};
-}
-
-Result<QByteArray> readSpecFile(Context &c)
-{
-    const auto path = c.required(QStringLiteral("file"));
-    if (!path)
-        return path.failure();
-    // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
-    return SafeFiles::readCapped(*path, maxJobSpecBytes);
 }
 
 // The checks' context: the cluster's size and the workspace's shares when -c names a
@@ -281,7 +272,7 @@ int downloadJobFiles(Context &c)
     CancelFlag cancel;
     const CancelOnInterrupt interrupt(cancel);
     ProgressPrinter printer(c, QStringLiteral("download"));
-    JobOutput output(c.store);
+    JobFiles output(c.store);
     const auto outcome = JobFileDownload(output).download(
         ref->job, {folder->relative, folder->id, c.args.value(QStringLiteral("path")), *dest, c.args.isSet("overwrite")},
         {[&printer](qint64 done, qint64 total, const QString &file) { printer(done, total, file); }, &cancel});
@@ -535,7 +526,7 @@ QList<Command> jobCommands()
         QString relative = dir->relative;
         if (!c.args.value("path").isEmpty())
             relative += QLatin1Char('/') + c.args.value("path");
-        const auto files = JobOutput(c.store).listFiles(ref->job, relative);
+        const auto files = JobFiles(c.store).listFiles(ref->job, relative);
         if (!files)
             return c.error(files.error());
         Table t{{"Name", "Type", "Size", "Modified"}, {}};
@@ -569,7 +560,7 @@ QList<Command> jobCommands()
             return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
         if (file->contains(QLatin1Char('/')) || file->startsWith(QLatin1Char('.')))
             return c.error(QStringLiteral("--file: '%1' is not a file of the job's stdouterr folder").arg(*file));
-        JobOutput output(c.store);
+        JobFiles output(c.store);
         qint64 offset = 0;
         Job job = ref->job;
         QFile stdoutFile;
@@ -592,7 +583,7 @@ QList<Command> jobCommands()
                         return c.error(QStringLiteral("--file: %1 is a symbolic link: refused (it may lead out of the job "
                                                       "directory)").arg(*file));
                     seen = true;
-                } else if (ended || !JobOutput::isWrittenLater(*file)) {
+                } else if (ended || !JobFiles::isWrittenLater(*file)) {
                     QStringList names;
                     if (files) {
                         for (const RemoteFileInfo &f : *files)
@@ -677,7 +668,7 @@ QList<Command> jobCommands()
         Table t{{"Node", "Role", "Ranks", "In the job", "In the cluster"}, {}};
         QJsonArray array;
         const QList<Node> nodes = c.store.nodes(job.clusterId);
-        JobOutput output(c.store);
+        JobFiles output(c.store);
         for (int i = 0; i < job.nodes.size(); ++i) {
             const QString &name = job.nodes.at(i);
             QString state;

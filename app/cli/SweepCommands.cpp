@@ -61,7 +61,7 @@ Result<SweepRequest> requestFrom(Context &c)
     r.experiment = c.args.value(QStringLiteral("experiment"));
     r.name = c.args.value(QStringLiteral("name"));
     r.cluster = c.args.value(QStringLiteral("cluster"));
-    const auto spec = SafeFiles::readCapped(c.args.value(QStringLiteral("file")), maxJobSpecBytes);
+    const auto spec = readSpecFile(c);
     if (!spec)
         return spec.failure();
     r.spec = *spec;
