@@ -39,6 +39,20 @@ Result<Experiment> Context::experiment() const
     return store.experiment(ws->id, *name);
 }
 
+Result<NamedInExperiment> Context::namedInExperiment(const QString &option) const
+{
+    const auto ws = workspace();
+    if (!ws)
+        return ws.failure();
+    const auto exp = experiment();
+    if (!exp)
+        return exp.failure();
+    const auto name = required(option);
+    if (!name)
+        return name.failure();
+    return NamedInExperiment{*ws, *exp, *name};
+}
+
 int Context::print(const QJsonValue &json, const Table &table)
 {
     return print(json, table.render());

@@ -157,20 +157,14 @@ struct JobRef
 // The job named by -w, -e and `option` (-n or -j), after a refresh of its state.
 Result<JobRef> findJob(Context &c, const QString &option)
 {
-    const auto ws = c.workspace();
-    if (!ws)
-        return ws.failure();
-    const auto exp = c.experiment();
-    if (!exp)
-        return exp.failure();
-    const auto name = c.required(option);
-    if (!name)
-        return name.failure();
-    auto job = c.store.job(exp->id, *name);
+    const auto named = c.namedInExperiment(option);
+    if (!named)
+        return named.failure();
+    auto job = c.store.job(named->experiment.id, named->name);
     if (!job)
         return job.failure();
     keepAgentWatching(c);
-    return JobRef{*ws, *exp, *job};
+    return JobRef{named->workspace, named->experiment, *job};
 }
 
 QString clusterName(Context &c, const Job &job)
