@@ -4,6 +4,8 @@
 
 #include "JsonQuery.h"
 
+#include "common/SafeFiles.h"
+#include "jobspec/JobSpec.h"
 #include "store/Store.h"
 
 #include <csignal>
@@ -35,6 +37,20 @@ Result<Experiment> Context::experiment() const
     if (!name)
         return name.failure();
     return store.experiment(ws->id, *name);
+}
+
+Result<NamedInExperiment> Context::namedInExperiment(const QString &option) const
+{
+    const auto ws = workspace();
+    if (!ws)
+        return ws.failure();
+    const auto exp = experiment();
+    if (!exp)
+        return exp.failure();
+    const auto name = required(option);
+    if (!name)
+        return name.failure();
+    return NamedInExperiment{*ws, *exp, *name};
 }
 
 int Context::print(const QJsonValue &json, const Table &table)
@@ -138,6 +154,15 @@ QCommandLineOption clusterOption()
 QCommandLineOption fileOption(const QString &description)
 {
     return {{QStringLiteral("f"), QStringLiteral("file")}, description, QStringLiteral("FILE")};
+}
+
+Result<QByteArray> readSpecFile(Context &c)
+{
+    const auto path = c.required(QStringLiteral("file"));
+    if (!path)
+        return path.failure();
+    // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
+    return SafeFiles::readCapped(*path, maxJobSpecBytes);
 }
 
 } // namespace TrainDesk::Cli

@@ -18,6 +18,15 @@ class Store;
 
 namespace TrainDesk::Cli {
 
+// The experiment -w and -e name, with its workspace, and the name an option gives: what a
+// command about one job or sweep looks up first.
+struct NamedInExperiment
+{
+    Workspace workspace;
+    Experiment experiment;
+    QString name;
+};
+
 // What a command handler gets: its parsed options, the store, and the two streams.
 class Context
 {
@@ -37,6 +46,7 @@ public:
 
     Result<Workspace> workspace() const;
     Result<Experiment> experiment() const;  // -w and -e
+    Result<NamedInExperiment> namedInExperiment(const QString &option) const;  // -w, -e and `option`
 
     // Prints `json` with -o json, else `table`; returns 0. With --query, only the part of
     // `json` it names (a string bare unless -o json), or an error.
@@ -82,6 +92,9 @@ QCommandLineOption nameOption(const QString &what, const QString &letter, const 
 QCommandLineOption queryOption();
 QCommandLineOption clusterOption();
 QCommandLineOption fileOption(const QString &description);
+// The job.json that -f names (`job create`, `job validate`, `sweep create`, ...), refused
+// when missing or larger than a job.json may be.
+Result<QByteArray> readSpecFile(Context &c);
 
 QList<Command> workspaceCommands();
 QList<Command> clusterCommands();

@@ -13,7 +13,7 @@
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
 #include "jobs/JobFileDownload.h"
-#include "jobs/JobOutput.h"
+#include "jobs/JobFiles.h"
 #include "jobs/NodeStory.h"
 #include "launch/RunWithoutContainer.h"
 #include "common/SafeFiles.h"
@@ -49,15 +49,6 @@ QCommandLineOption noContainerOption()
 QCommandLineOption jobOption()
 {
     return {{QStringLiteral("j"), QStringLiteral("job")}, QStringLiteral("Job."), QStringLiteral("JOB")};
-}
-
-Result<QByteArray> readSpecFile(Context &c)
-{
-    const auto path = c.required(QStringLiteral("file"));
-    if (!path)
-        return path.failure();
-    // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
-    return SafeFiles::readCapped(*path, maxJobSpecBytes);
 }
 
 // The checks' context: the cluster's size and the workspace's shares when -c names a
@@ -166,20 +157,14 @@ struct JobRef
 // The job named by -w, -e and `option` (-n or -j), after a refresh of its state.
 Result<JobRef> findJob(Context &c, const QString &option)
 {
-    const auto ws = c.workspace();
-    if (!ws)
-        return ws.failure();
-    const auto exp = c.experiment();
-    if (!exp)
-        return exp.failure();
-    const auto name = c.required(option);
-    if (!name)
-        return name.failure();
-    auto job = c.store.job(exp->id, *name);
+    const auto named = c.namedInExperiment(option);
+    if (!named)
+        return named.failure();
+    auto job = c.store.job(named->experiment.id, named->name);
     if (!job)
         return job.failure();
     keepAgentWatching(c);
-    return JobRef{*ws, *exp, *job};
+    return JobRef{named->workspace, named->experiment, *job};
 }
 
 QString clusterName(Context &c, const Job &job)
@@ -281,7 +266,7 @@ int downloadJobFiles(Context &c)
     CancelFlag cancel;
     const CancelOnInterrupt interrupt(cancel);
     ProgressPrinter printer(c, QStringLiteral("download"));
-    JobOutput output(c.store);
+    JobFiles output(c.store);
     const auto outcome = JobFileDownload(output).download(
         ref->job, {folder->relative, folder->id, c.args.value(QStringLiteral("path")), *dest, c.args.isSet("overwrite")},
         {[&printer](qint64 done, qint64 total, const QString &file) { printer(done, total, file); }, &cancel});
@@ -336,6 +321,366 @@ int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByt
     return c.print(scalarSeriesPointsJson(chosen), scalarSeriesPoints(chosen));
 }
 
+// `traindesk job create`
+int jobCreate(Context &c)
+{
+    const auto options = reliabilityOptionsOf(c);
+    if (!options)
+        return c.error(options.error());
+    auto spec = readSpecFile(c);
+    if (spec)
+        spec = applyReliabilityOptions(*spec, *options);
+    if (!spec)
+        return c.error(spec.error());
+    const auto exp = c.experiment();
+    if (!exp)
+        return c.error(exp.error());
+    for (const QString &required : {QStringLiteral("name"), QStringLiteral("cluster")}) {
+        if (const auto v = c.required(required); !v)
+            return c.error(v.error());
+    }
+    JobRunner runner(c.store);
+    SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
+                          c.args.isSet("draft")};
+    request.noContainer = c.args.isSet("no-container");
+    const auto job = runner.submit(request);
+    if (!job)
+        return c.error(job.error());
+    if (job->state != JobState::Queued)
+        return showJob(c, {*c.workspace(), *exp, *job});
+    if (auto woken = wakeAgent(); !woken) {
+        c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
+        return showJob(c, {*c.workspace(), *exp, *job});
+    }
+    const auto submitted = waitForSlurmSubmit(c, *job);
+    if (!submitted)
+        return c.error(submitted.error());
+    return showJob(c, {*c.workspace(), *exp, *submitted});
+}
+
+// `traindesk job start`
+int jobStart(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("name"));
+    if (!ref)
+        return c.error(ref.error());
+    JobRunner runner(c.store);
+    const auto job = runner.queue(ref->job.id);
+    if (!job)
+        return c.error(job.error());
+    if (auto woken = wakeAgent(); !woken)
+        c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
+    return showJob(c, {ref->workspace, ref->experiment, *job});
+}
+
+// `traindesk job show`
+int jobShow(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("name"));
+    if (!ref)
+        return c.error(ref.error());
+    return showJob(c, *ref);
+}
+
+// `traindesk job list`
+int jobList(Context &c)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    const auto exp = c.experiment();
+    if (!exp)
+        return c.error(exp.error());
+    keepAgentWatching(c);
+    const QList<Job> jobs = c.store.jobs(exp->id);
+    QJsonArray array;
+    for (const Job &j : jobs)
+        array.append(toJson(j, ws->name, exp->name, clusterName(c, j)));
+    return c.print(array, jobTable(c, jobs));
+}
+
+// `traindesk job wait`
+int jobWait(Context &c)
+{
+    auto ref = findJob(c, QStringLiteral("name"));
+    if (!ref)
+        return c.error(ref.error());
+    if (ref->job.state == JobState::Draft)
+        return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
+    const auto ended = waitForJobEnd(c, ref->job.id);
+    if (!ended)
+        return c.error(ended.error());
+    const Job &job = *ended;
+    c.out << QStringLiteral("job '%1' %2").arg(job.name, toString(job.state));
+    if (job.exitCode)
+        c.out << QStringLiteral(" with exit code %1").arg(*job.exitCode);
+    c.out << '\n' << errorLines(job);
+    c.out.flush();
+    if (job.state == JobState::Succeeded)
+        return 0;
+    return job.exitCode && *job.exitCode != 0 ? *job.exitCode : 1;
+}
+
+// `traindesk job terminate`
+int jobTerminate(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("name"));
+    if (!ref)
+        return c.error(ref.error());
+    AgentClient agent(DataPaths::dataDirectory());
+    if (auto connected = agent.connectOrStart(); !connected)
+        return c.error(connected.error());
+    if (auto asked = agent.request({{"op", "terminate"}, {"job", ref->job.id}}); !asked)
+        return c.error(asked.error());
+    // SIGTERM, then SIGKILL after the agent's grace period: wait for that, and a little.
+    const auto job = waitForJobEnd(c, ref->job.id, JobRunner::terminateGraceMs + 20000);
+    if (!job)
+        return c.error(job.error());
+    return showJob(c, {ref->workspace, ref->experiment, *job});
+}
+
+// `traindesk job delete`
+int jobDelete(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("name"));
+    if (!ref)
+        return c.error(ref.error());
+    // A delete never ends a training: the app and the CLI both ask for a terminate first.
+    if (ref->job.state == JobState::Queued || isActive(ref->job.state))
+        return c.error(QStringLiteral("job '%1' is %2: a queued or running job is not deleted; terminate it first "
+                                      "(traindesk job terminate -w %3 -e %4 -n %1), then delete it")
+                           .arg(ref->job.name, toString(ref->job.state), ref->workspace.name, ref->experiment.name));
+    if (auto deleted = JobRunner(c.store).remove(ref->job.id); !deleted)
+        return c.error(deleted.error());
+    return 0;
+}
+
+// `traindesk job validate`
+int jobValidate(Context &c)
+{
+    const auto spec = readSpecFile(c);
+    if (!spec)
+        return c.error(spec.error());
+    const auto context = specContext(c);
+    if (!context)
+        return c.error(context.error());
+    ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+    // Sealed values must open with this data directory's key, as `job create` demands.
+    if (parsed.errors().isEmpty()) {
+        if (const auto opened = Secrets::openFromStore(parsed.spec, c.store.path()); !opened)
+            parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("properties.secrets"), opened.error(), 0, 0});
+    }
+    const QString file = c.args.value(QStringLiteral("file"));
+    const int errors = int(parsed.errors().size());
+    const int warnings = int(parsed.warnings().size());
+    QString text = issueLines(file, parsed.issues);
+    if (errors == 0)
+        text += QStringLiteral("%1 is valid%2\n").arg(file, warnings ? QStringLiteral(" (%1)").arg(count(warnings, "warning")) : QString());
+    else
+        text += QStringLiteral("%1 is not valid: %2\n").arg(file, QStringList{count(errors, "error"), count(warnings, "warning")}.join(", "));
+    c.print(QJsonObject{{"valid", errors == 0}, {"errors", errors}, {"warnings", warnings}, {"issues", issuesJson(parsed.issues)}},
+            text);
+    return errors == 0 ? 0 : 1;
+}
+
+// `traindesk job plan`
+int jobPlan(Context &c)
+{
+    auto spec = readSpecFile(c);
+    if (spec && c.args.isSet("no-container"))
+        spec = RunWithoutContainer::apply(*spec);
+    if (!spec)
+        return c.error(spec.error());
+    const auto cluster = c.required("cluster");
+    if (!cluster)
+        return c.error(cluster.error());
+    const auto context = specContext(c);
+    if (!context)
+        return c.error(context.error());
+    // The same checks as `job create`, each issue on its own line.
+    const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+    const QString issues = issueLines(c.args.value(QStringLiteral("file")), parsed.issues);
+    if (parsed.hasErrors()) {
+        c.err << issues;
+        return c.error(QStringLiteral("%1 is not valid").arg(c.args.value(QStringLiteral("file"))));
+    }
+    const auto plan = JobRunner(c.store).plan(c.workspaceName(), *cluster, *spec);
+    if (!plan)
+        return c.error(plan.error());
+    QJsonObject json = plan->toJson();
+    json.insert("issues", issuesJson(parsed.issues));
+    // Secret values are not in what is printed: the plan shows them as <secret>.
+    return c.print(json, issues + (plan->batchScript.isEmpty() ? plan->describe() : slurmPlanText(*plan)));
+}
+
+// `traindesk job file list`
+int jobFileList(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("job"));
+    if (!ref)
+        return c.error(ref.error());
+    auto dir = jobDirectory(c, ref->job, c.args.value("output-directory-id"));
+    if (!dir)
+        return c.error(dir.error());
+    QString relative = dir->relative;
+    if (!c.args.value("path").isEmpty())
+        relative += QLatin1Char('/') + c.args.value("path");
+    const auto files = JobFiles(c.store).listFiles(ref->job, relative);
+    if (!files)
+        return c.error(files.error());
+    Table t{{"Name", "Type", "Size", "Modified"}, {}};
+    QJsonArray array;
+    for (const RemoteFileInfo &f : *files) {
+        t.rows.append({f.name, f.isDirectory ? "directory" : "file", f.isDirectory ? QString() : QString::number(f.size),
+                       f.modified.toString(Qt::ISODate)});
+        array.append(QJsonObject{{"name", f.name}, {"isDirectory", f.isDirectory}, {"contentLength", f.size},
+                                 {"lastModified", f.modified.toString(Qt::ISODate)}});
+    }
+    return c.print(array, t);
+}
+
+// `traindesk job file stream`
+int jobFileStream(Context &c)
+{
+    auto ref = findJob(c, QStringLiteral("job"));
+    if (!ref)
+        return c.error(ref.error());
+    const auto file = c.required("file");
+    if (!file)
+        return c.error(file.error());
+    if (ref->job.state == JobState::Draft)
+        return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
+    if (file->contains(QLatin1Char('/')) || file->startsWith(QLatin1Char('.')))
+        return c.error(QStringLiteral("--file: '%1' is not a file of the job's stdouterr folder").arg(*file));
+    JobFiles output(c.store);
+    qint64 offset = 0;
+    Job job = ref->job;
+    QFile stdoutFile;
+    stdoutFile.open(stdout, QIODevice::WriteOnly);
+    const bool onTerminal = TerminalText::isTerminal(stdout);
+    bool seen = false;
+    for (;;) {
+        const bool ended = isFinished(job.state);
+        if (!job.jobDir.isEmpty() && !seen) {
+            // Until the file is there: a file the job writes later is waited for; any other
+            // name is an error at once, naming the files there are.
+            const auto files = output.listFiles(job);
+            const auto found = files ? std::find_if(files->begin(), files->end(),
+                                                    [&](const RemoteFileInfo &f) { return f.name == *file; })
+                                     : QList<RemoteFileInfo>::const_iterator();
+            if (files && found != files->end()) {
+                if (found->isDirectory)
+                    return c.error(QStringLiteral("--file: %1 is a folder").arg(*file));
+                if (output.isSymbolicLink(job, QStringLiteral("stdouterr/") + *file))
+                    return c.error(QStringLiteral("--file: %1 is a symbolic link: refused (it may lead out of the job "
+                                                  "directory)").arg(*file));
+                seen = true;
+            } else if (ended || !JobFiles::isWrittenLater(*file)) {
+                QStringList names;
+                if (files) {
+                    for (const RemoteFileInfo &f : *files)
+                        names << f.name;
+                }
+                return c.error(QStringLiteral("job '%1' has no file %2 in stdouterr%3")
+                                   .arg(job.name, *file,
+                                        names.isEmpty() ? QString()
+                                                        : QStringLiteral(" (it has: %1)").arg(names.join(QStringLiteral(", ")))));
+            }
+        }
+        if (seen) {
+            for (;;) {
+                const auto chunk = output.readFile(job, QStringLiteral("stdouterr/") + *file, offset, 1 << 20);
+                if (!chunk)
+                    return c.error(chunk.error());
+                if (chunk->isEmpty())
+                    break;
+                // A job's output on a terminal: its control sequences shown, not obeyed.
+                stdoutFile.write(onTerminal ? TerminalText::sanitized(*chunk) : *chunk);
+                stdoutFile.flush();
+                offset += chunk->size();
+            }
+        }
+        // Read once more after the end was seen, so the last lines are not lost.
+        if (ended)
+            break;
+        QThread::msleep(pollMs / 2);
+        const auto refreshed = c.store.jobById(job.id);
+        if (!refreshed)
+            return c.error(refreshed.error());
+        job = *refreshed;
+    }
+    return 0;
+}
+
+// `traindesk job metrics`
+int jobMetrics(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("job"));
+    if (!ref)
+        return c.error(ref.error());
+    if (c.args.isSet(QStringLiteral("system"))) {
+        const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
+        return c.print(system.json, system.table);
+    }
+    if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series")))
+        return printScalarSeries(c, ref->job, c.store.jobMetrics(ref->job.id));
+    if (c.args.isSet(QStringLiteral("query"))) {
+        // A query needs the whole JSON view: the records are held in memory for it.
+        QJsonArray array;
+        if (auto read = c.store.forEachJobMetric(ref->job.id, [&array](qint64, const QByteArray &record) {
+                array.append(QJsonDocument::fromJson(record).object());
+                return true;
+            });
+            !read)
+            return c.error(read.error());
+        return c.print(array, QString());
+    }
+    const MetricSeriesFormat format = c.json()                          ? MetricSeriesFormat::Json
+                                      : c.args.isSet(QStringLiteral("csv")) ? MetricSeriesFormat::Csv
+                                                                          : MetricSeriesFormat::Table;
+    const auto printed = printMetricSeries(c.store, ref->job, format, c.out);
+    c.out.flush();
+    return printed ? 0 : c.error(printed.error());
+}
+
+// `traindesk job node list`
+int jobNodeList(Context &c)
+{
+    const auto ref = findJob(c, QStringLiteral("job"));
+    if (!ref)
+        return c.error(ref.error());
+    const Job &job = ref->job;
+    Table t{{"Node", "Role", "Ranks", "In the job", "In the cluster"}, {}};
+    QJsonArray array;
+    const QList<Node> nodes = c.store.nodes(job.clusterId);
+    JobFiles output(c.store);
+    for (int i = 0; i < job.nodes.size(); ++i) {
+        const QString &name = job.nodes.at(i);
+        QString state;
+        for (const Node &n : nodes) {
+            if (n.name == name)
+                state = toString(n.state);
+        }
+        QStringList ranks;
+        for (qsizetype r = 0; r < job.rankNodes.size(); ++r) {
+            if (job.rankNodes.at(r) == name)
+                ranks << QString::number(r);
+        }
+        const auto log = job.jobDir.isEmpty()
+            ? Result<QByteArray>(QByteArray())
+            : output.readFile(job, output.executionLogPath(job, i), 0, 4 << 20);
+        const QString inJob = log ? nodeStateInJob(*log) : QStringLiteral("unknown (%1)").arg(log.error());
+        const QString role = i == 0 ? QStringLiteral("head (rank 0)") : QStringLiteral("worker");
+        t.rows.append({name, role, ranks.join(QLatin1Char(',')), inJob, state});
+        QJsonArray rankArray;
+        for (const QString &r : ranks)
+            rankArray.append(r.toInt());
+        array.append(QJsonObject{{"name", name}, {"role", role}, {"ranks", rankArray}, {"stateInJob", inJob},
+                                 {"state", state}});
+    }
+    return c.print(array, t);
+}
+
 } // namespace
 
 QList<Command> jobCommands()
@@ -345,209 +690,31 @@ QList<Command> jobCommands()
     commands.append({{"job", "create"}, "Create (submit) a job from a job.json.",
                      QList<QCommandLineOption>{workspaceOption(), experimentOption(), jobNameOption(), clusterOption(),
                       fileOption("The job.json."), draftOption, noContainerOption()} + reliabilityOptions(),
-                     [](Context &c) {
-        const auto options = reliabilityOptionsOf(c);
-        if (!options)
-            return c.error(options.error());
-        auto spec = readSpecFile(c);
-        if (spec)
-            spec = applyReliabilityOptions(*spec, *options);
-        if (!spec)
-            return c.error(spec.error());
-        const auto exp = c.experiment();
-        if (!exp)
-            return c.error(exp.error());
-        for (const QString &required : {QStringLiteral("name"), QStringLiteral("cluster")}) {
-            if (const auto v = c.required(required); !v)
-                return c.error(v.error());
-        }
-        JobRunner runner(c.store);
-        SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
-                              c.args.isSet("draft")};
-        request.noContainer = c.args.isSet("no-container");
-        const auto job = runner.submit(request);
-        if (!job)
-            return c.error(job.error());
-        if (job->state != JobState::Queued)
-            return showJob(c, {*c.workspace(), *exp, *job});
-        if (auto woken = wakeAgent(); !woken) {
-            c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
-            return showJob(c, {*c.workspace(), *exp, *job});
-        }
-        const auto submitted = waitForSlurmSubmit(c, *job);
-        if (!submitted)
-            return c.error(submitted.error());
-        return showJob(c, {*c.workspace(), *exp, *submitted});
-    }});
+                     jobCreate});
     commands.append({{"job", "start"}, "Queue a draft job (such as the demo job).",
-                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("name"));
-        if (!ref)
-            return c.error(ref.error());
-        JobRunner runner(c.store);
-        const auto job = runner.queue(ref->job.id);
-        if (!job)
-            return c.error(job.error());
-        if (auto woken = wakeAgent(); !woken)
-            c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
-        return showJob(c, {ref->workspace, ref->experiment, *job});
-    }});
+                     {workspaceOption(), experimentOption(), jobNameOption()}, jobStart});
     commands.append({{"job", "show"}, "Show a job: its row, the nodes of its ranks and its errors.",
-                     {workspaceOption(), experimentOption(), jobNameOption(), queryOption()}, [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("name"));
-        if (!ref)
-            return c.error(ref.error());
-        return showJob(c, *ref);
-    }});
+                     {workspaceOption(), experimentOption(), jobNameOption(), queryOption()}, jobShow});
     commands.append({{"job", "list"}, "List the jobs of an experiment.", {workspaceOption(), experimentOption(), queryOption()},
-                     [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const auto exp = c.experiment();
-        if (!exp)
-            return c.error(exp.error());
-        keepAgentWatching(c);
-        const QList<Job> jobs = c.store.jobs(exp->id);
-        QJsonArray array;
-        for (const Job &j : jobs)
-            array.append(toJson(j, ws->name, exp->name, clusterName(c, j)));
-        return c.print(array, jobTable(c, jobs));
-    }});
+                     jobList});
     commands.append({{"job", "wait"}, "Wait for a job to end; exit with its exit code.",
-                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
-        auto ref = findJob(c, QStringLiteral("name"));
-        if (!ref)
-            return c.error(ref.error());
-        if (ref->job.state == JobState::Draft)
-            return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
-        const auto ended = waitForJobEnd(c, ref->job.id);
-        if (!ended)
-            return c.error(ended.error());
-        const Job &job = *ended;
-        c.out << QStringLiteral("job '%1' %2").arg(job.name, toString(job.state));
-        if (job.exitCode)
-            c.out << QStringLiteral(" with exit code %1").arg(*job.exitCode);
-        c.out << '\n' << errorLines(job);
-        c.out.flush();
-        if (job.state == JobState::Succeeded)
-            return 0;
-        return job.exitCode && *job.exitCode != 0 ? *job.exitCode : 1;
-    }});
+                     {workspaceOption(), experimentOption(), jobNameOption()}, jobWait});
     commands.append({{"job", "terminate"}, "Terminate a job (SIGTERM, then SIGKILL).",
-                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("name"));
-        if (!ref)
-            return c.error(ref.error());
-        AgentClient agent(DataPaths::dataDirectory());
-        if (auto connected = agent.connectOrStart(); !connected)
-            return c.error(connected.error());
-        if (auto asked = agent.request({{"op", "terminate"}, {"job", ref->job.id}}); !asked)
-            return c.error(asked.error());
-        // SIGTERM, then SIGKILL after the agent's grace period: wait for that, and a little.
-        const auto job = waitForJobEnd(c, ref->job.id, JobRunner::terminateGraceMs + 20000);
-        if (!job)
-            return c.error(job.error());
-        return showJob(c, {ref->workspace, ref->experiment, *job});
-    }});
+                     {workspaceOption(), experimentOption(), jobNameOption()}, jobTerminate});
     commands.append({{"job", "delete"}, "Delete a finished or draft job; a queued or running one is refused "
                      "(terminate it first).",
-                     {workspaceOption(), experimentOption(), jobNameOption()}, [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("name"));
-        if (!ref)
-            return c.error(ref.error());
-        // A delete never ends a training: the app and the CLI both ask for a terminate first.
-        if (ref->job.state == JobState::Queued || isActive(ref->job.state))
-            return c.error(QStringLiteral("job '%1' is %2: a queued or running job is not deleted; terminate it first "
-                                          "(traindesk job terminate -w %3 -e %4 -n %1), then delete it")
-                               .arg(ref->job.name, toString(ref->job.state), ref->workspace.name, ref->experiment.name));
-        if (auto deleted = JobRunner(c.store).remove(ref->job.id); !deleted)
-            return c.error(deleted.error());
-        return 0;
-    }});
+                     {workspaceOption(), experimentOption(), jobNameOption()}, jobDelete});
     commands.append({{"job", "validate"}, "Check a job.json; nothing is stored. With -c, also against the cluster "
                      "(its size) and the workspace's shares.",
-                     {fileOption("The job.json."), workspaceOption(), clusterOption()}, [](Context &c) {
-        const auto spec = readSpecFile(c);
-        if (!spec)
-            return c.error(spec.error());
-        const auto context = specContext(c);
-        if (!context)
-            return c.error(context.error());
-        ParsedJobSpec parsed = parseJobSpec(*spec, *context);
-        // Sealed values must open with this data directory's key, as `job create` demands.
-        if (parsed.errors().isEmpty()) {
-            if (const auto opened = Secrets::openFromStore(parsed.spec, c.store.path()); !opened)
-                parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("properties.secrets"), opened.error(), 0, 0});
-        }
-        const QString file = c.args.value(QStringLiteral("file"));
-        const int errors = int(parsed.errors().size());
-        const int warnings = int(parsed.warnings().size());
-        QString text = issueLines(file, parsed.issues);
-        if (errors == 0)
-            text += QStringLiteral("%1 is valid%2\n").arg(file, warnings ? QStringLiteral(" (%1)").arg(count(warnings, "warning")) : QString());
-        else
-            text += QStringLiteral("%1 is not valid: %2\n").arg(file, QStringList{count(errors, "error"), count(warnings, "warning")}.join(", "));
-        c.print(QJsonObject{{"valid", errors == 0}, {"errors", errors}, {"warnings", warnings}, {"issues", issuesJson(parsed.issues)}},
-                text);
-        return errors == 0 ? 0 : 1;
-    }});
+                     {fileOption("The job.json."), workspaceOption(), clusterOption()}, jobValidate});
     commands.append({{"job", "plan"}, "Print what a job.json would run on a cluster; nothing is started.",
-                     {workspaceOption(), clusterOption(), fileOption("The job.json."), noContainerOption()}, [](Context &c) {
-        auto spec = readSpecFile(c);
-        if (spec && c.args.isSet("no-container"))
-            spec = RunWithoutContainer::apply(*spec);
-        if (!spec)
-            return c.error(spec.error());
-        const auto cluster = c.required("cluster");
-        if (!cluster)
-            return c.error(cluster.error());
-        const auto context = specContext(c);
-        if (!context)
-            return c.error(context.error());
-        // The same checks as `job create`, each issue on its own line.
-        const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
-        const QString issues = issueLines(c.args.value(QStringLiteral("file")), parsed.issues);
-        if (parsed.hasErrors()) {
-            c.err << issues;
-            return c.error(QStringLiteral("%1 is not valid").arg(c.args.value(QStringLiteral("file"))));
-        }
-        const auto plan = JobRunner(c.store).plan(c.workspaceName(), *cluster, *spec);
-        if (!plan)
-            return c.error(plan.error());
-        QJsonObject json = plan->toJson();
-        json.insert("issues", issuesJson(parsed.issues));
-        // Secret values are not in what is printed: the plan shows them as <secret>.
-        return c.print(json, issues + (plan->batchScript.isEmpty() ? plan->describe() : slurmPlanText(*plan)));
-    }});
+                     {workspaceOption(), clusterOption(), fileOption("The job.json."), noContainerOption()}, jobPlan});
 
     const QCommandLineOption dirOption({"d", "output-directory-id"}, "stdouterr (default) or an output directory id.", "ID");
     const QCommandLineOption pathOption({"p", "path"}, "Path inside the directory.", "PATH");
     commands.append({{"job", "file", "list"}, "List a job's output files.",
                      {workspaceOption(), experimentOption(), jobOption(), dirOption, pathOption, queryOption()},
-                     [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("job"));
-        if (!ref)
-            return c.error(ref.error());
-        auto dir = jobDirectory(c, ref->job, c.args.value("output-directory-id"));
-        if (!dir)
-            return c.error(dir.error());
-        QString relative = dir->relative;
-        if (!c.args.value("path").isEmpty())
-            relative += QLatin1Char('/') + c.args.value("path");
-        const auto files = JobOutput(c.store).listFiles(ref->job, relative);
-        if (!files)
-            return c.error(files.error());
-        Table t{{"Name", "Type", "Size", "Modified"}, {}};
-        QJsonArray array;
-        for (const RemoteFileInfo &f : *files) {
-            t.rows.append({f.name, f.isDirectory ? "directory" : "file", f.isDirectory ? QString() : QString::number(f.size),
-                           f.modified.toString(Qt::ISODate)});
-            array.append(QJsonObject{{"name", f.name}, {"isDirectory", f.isDirectory}, {"contentLength", f.size},
-                                     {"lastModified", f.modified.toString(Qt::ISODate)}});
-        }
-        return c.print(array, t);
-    }});
+                     jobFileList});
     commands.append({{"job", "file", "download"}, "Copy a job's file or folder (all of the directory without -p) "
                      "from its head node into DEST/<job>/<stdouterr or output id>/...; progress on stderr, Ctrl-C "
                      "cancels. A local file that differs is not replaced without --overwrite.",
@@ -558,76 +725,7 @@ QList<Command> jobCommands()
                      downloadJobFiles});
     commands.append({{"job", "file", "stream"}, "Print a file of stdouterr as it grows, until the job ends.",
                      {workspaceOption(), experimentOption(), jobOption(), fileOption("The file, e.g. stdout.txt.")},
-                     [](Context &c) {
-        auto ref = findJob(c, QStringLiteral("job"));
-        if (!ref)
-            return c.error(ref.error());
-        const auto file = c.required("file");
-        if (!file)
-            return c.error(file.error());
-        if (ref->job.state == JobState::Draft)
-            return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
-        if (file->contains(QLatin1Char('/')) || file->startsWith(QLatin1Char('.')))
-            return c.error(QStringLiteral("--file: '%1' is not a file of the job's stdouterr folder").arg(*file));
-        JobOutput output(c.store);
-        qint64 offset = 0;
-        Job job = ref->job;
-        QFile stdoutFile;
-        stdoutFile.open(stdout, QIODevice::WriteOnly);
-        const bool onTerminal = TerminalText::isTerminal(stdout);
-        bool seen = false;
-        for (;;) {
-            const bool ended = isFinished(job.state);
-            if (!job.jobDir.isEmpty() && !seen) {
-                // Until the file is there: a file the job writes later is waited for; any other
-                // name is an error at once, naming the files there are.
-                const auto files = output.listFiles(job);
-                const auto found = files ? std::find_if(files->begin(), files->end(),
-                                                        [&](const RemoteFileInfo &f) { return f.name == *file; })
-                                         : QList<RemoteFileInfo>::const_iterator();
-                if (files && found != files->end()) {
-                    if (found->isDirectory)
-                        return c.error(QStringLiteral("--file: %1 is a folder").arg(*file));
-                    if (output.isSymbolicLink(job, QStringLiteral("stdouterr/") + *file))
-                        return c.error(QStringLiteral("--file: %1 is a symbolic link: refused (it may lead out of the job "
-                                                      "directory)").arg(*file));
-                    seen = true;
-                } else if (ended || !JobOutput::isWrittenLater(*file)) {
-                    QStringList names;
-                    if (files) {
-                        for (const RemoteFileInfo &f : *files)
-                            names << f.name;
-                    }
-                    return c.error(QStringLiteral("job '%1' has no file %2 in stdouterr%3")
-                                       .arg(job.name, *file,
-                                            names.isEmpty() ? QString()
-                                                            : QStringLiteral(" (it has: %1)").arg(names.join(QStringLiteral(", ")))));
-                }
-            }
-            if (seen) {
-                for (;;) {
-                    const auto chunk = output.readFile(job, QStringLiteral("stdouterr/") + *file, offset, 1 << 20);
-                    if (!chunk)
-                        return c.error(chunk.error());
-                    if (chunk->isEmpty())
-                        break;
-                    // A job's output on a terminal: its control sequences shown, not obeyed.
-                    stdoutFile.write(onTerminal ? TerminalText::sanitized(*chunk) : *chunk);
-                    stdoutFile.flush();
-                    offset += chunk->size();
-                }
-            }
-            // Read once more after the end was seen, so the last lines are not lost.
-            if (ended)
-                break;
-            QThread::msleep(pollMs / 2);
-            const auto refreshed = c.store.jobById(job.id);
-            if (!refreshed)
-                return c.error(refreshed.error());
-            job = *refreshed;
-        }
-        return 0;
-    }});
+                     jobFileStream});
     commands.append({{"job", "metrics"}, "Print a job's train and validation series as a table, or as CSV with "
                      "--csv; -o json prints every metric record stored for it. --scalars lists the named series its "
                      "script wrote (TensorBoard files, progress lines; docs/METRICS.md) and --series NAME prints one. "
@@ -639,71 +737,10 @@ QList<Command> jobCommands()
                       QCommandLineOption(QStringList{"series"}, "Print the points of the named series NAME (from "
                                                                 "every file and rank).", QStringLiteral("NAME")),
                       {QStringLiteral("system"), QStringLiteral("The system samples of the job's nodes instead.")}},
-                     [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("job"));
-        if (!ref)
-            return c.error(ref.error());
-        if (c.args.isSet(QStringLiteral("system"))) {
-            const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
-            return c.print(system.json, system.table);
-        }
-        if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series")))
-            return printScalarSeries(c, ref->job, c.store.jobMetrics(ref->job.id));
-        if (c.args.isSet(QStringLiteral("query"))) {
-            // A query needs the whole JSON view: the records are held in memory for it.
-            QJsonArray array;
-            if (auto read = c.store.forEachJobMetric(ref->job.id, [&array](qint64, const QByteArray &record) {
-                    array.append(QJsonDocument::fromJson(record).object());
-                    return true;
-                });
-                !read)
-                return c.error(read.error());
-            return c.print(array, QString());
-        }
-        const MetricSeriesFormat format = c.json()                          ? MetricSeriesFormat::Json
-                                          : c.args.isSet(QStringLiteral("csv")) ? MetricSeriesFormat::Csv
-                                                                              : MetricSeriesFormat::Table;
-        const auto printed = printMetricSeries(c.store, ref->job, format, c.out);
-        c.out.flush();
-        return printed ? 0 : c.error(printed.error());
-    }});
+                     jobMetrics});
     commands.append({{"job", "node", "list"}, "List the nodes a job runs on: each node's role, ranks, state in "
                      "the job (from its execution-<node>.log) and state in the cluster.",
-                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, [](Context &c) {
-        const auto ref = findJob(c, QStringLiteral("job"));
-        if (!ref)
-            return c.error(ref.error());
-        const Job &job = ref->job;
-        Table t{{"Node", "Role", "Ranks", "In the job", "In the cluster"}, {}};
-        QJsonArray array;
-        const QList<Node> nodes = c.store.nodes(job.clusterId);
-        JobOutput output(c.store);
-        for (int i = 0; i < job.nodes.size(); ++i) {
-            const QString &name = job.nodes.at(i);
-            QString state;
-            for (const Node &n : nodes) {
-                if (n.name == name)
-                    state = toString(n.state);
-            }
-            QStringList ranks;
-            for (qsizetype r = 0; r < job.rankNodes.size(); ++r) {
-                if (job.rankNodes.at(r) == name)
-                    ranks << QString::number(r);
-            }
-            const auto log = job.jobDir.isEmpty()
-                ? Result<QByteArray>(QByteArray())
-                : output.readFile(job, output.executionLogPath(job, i), 0, 4 << 20);
-            const QString inJob = log ? nodeStateInJob(*log) : QStringLiteral("unknown (%1)").arg(log.error());
-            const QString role = i == 0 ? QStringLiteral("head (rank 0)") : QStringLiteral("worker");
-            t.rows.append({name, role, ranks.join(QLatin1Char(',')), inJob, state});
-            QJsonArray rankArray;
-            for (const QString &r : ranks)
-                rankArray.append(r.toInt());
-            array.append(QJsonObject{{"name", name}, {"role", role}, {"ranks", rankArray}, {"stateInJob", inJob},
-                                     {"state", state}});
-        }
-        return c.print(array, t);
-    }});
+                     {workspaceOption(), experimentOption(), jobOption(), queryOption()}, jobNodeList});
     return commands;
 }
 

@@ -61,7 +61,7 @@ Result<SweepRequest> requestFrom(Context &c)
     r.experiment = c.args.value(QStringLiteral("experiment"));
     r.name = c.args.value(QStringLiteral("name"));
     r.cluster = c.args.value(QStringLiteral("cluster"));
-    const auto spec = SafeFiles::readCapped(c.args.value(QStringLiteral("file")), maxJobSpecBytes);
+    const auto spec = readSpecFile(c);
     if (!spec)
         return spec.failure();
     r.spec = *spec;
@@ -110,19 +110,13 @@ struct SweepRef
 
 Result<SweepRef> findSweep(Context &c, const SweepStore &sweeps)
 {
-    const auto ws = c.workspace();
-    if (!ws)
-        return ws.failure();
-    const auto exp = c.experiment();
-    if (!exp)
-        return exp.failure();
-    const auto name = c.required(QStringLiteral("name"));
-    if (!name)
-        return name.failure();
-    const auto sweep = sweeps.sweep(exp->id, *name);
+    const auto named = c.namedInExperiment(QStringLiteral("name"));
+    if (!named)
+        return named.failure();
+    const auto sweep = sweeps.sweep(named->experiment.id, named->name);
     if (!sweep)
         return sweep.failure();
-    return SweepRef{*ws, *exp, *sweep};
+    return SweepRef{named->workspace, named->experiment, *sweep};
 }
 
 QString clusterName(Context &c, const Sweep &s)

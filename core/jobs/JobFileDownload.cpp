@@ -1,6 +1,6 @@
 #include "JobFileDownload.h"
 
-#include "JobOutput.h"
+#include "JobFiles.h"
 #include "common/FileCompare.h"
 #include "common/SafeFiles.h"
 
@@ -29,7 +29,7 @@ struct Planned
 // One download's walk over the job's folders and its local counterpart.
 struct Walk
 {
-    JobOutput &output;
+    JobFiles &output;
     const Job &job;
     const JobDownloadRequest &request;
     QString localRoot;  // <destination>/<job name>

@@ -8,7 +8,7 @@
 
 namespace TrainDesk {
 
-class JobOutput;
+class JobFiles;
 
 // What to copy from a job's head node to this machine.
 struct JobDownloadRequest
@@ -45,19 +45,19 @@ struct JobDownloadEvents
 };
 
 // Copies one file or a folder (recursively) of a job from its head node, through
-// JobOutput's reads. All or nothing: every file goes to a part file of its own first, and
+// JobFiles' reads. All or nothing: every file goes to a part file of its own first, and
 // only when every file arrived and none would replace a different local file silently are
 // they renamed into place (SafeFiles). A local file with the same bytes is left as it is.
 class JobFileDownload
 {
 public:
-    explicit JobFileDownload(JobOutput &output) : m_output(output) {}
+    explicit JobFileDownload(JobFiles &files) : m_output(files) {}
 
     Result<JobDownloadOutcome> download(const Job &job, const JobDownloadRequest &request,
                                         const JobDownloadEvents &events = {});
 
 private:
-    JobOutput &m_output;
+    JobFiles &m_output;
 };
 
 } // namespace TrainDesk

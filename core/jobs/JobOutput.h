@@ -13,9 +13,11 @@ namespace TrainDesk {
 class Store;
 class ScalarIngest;
 
-// Reads a job's files on its head node. Metrics are read at the offset saved in the
-// Store and stored with the new offset in one transaction, so a dropped connection or
-// a restarted app picks up where it left off with nothing lost and nothing read twice.
+// The agent's ingest of a job's metrics from its head node (the job's files are read for
+// the CLI and the GUI by JobFiles; the stored records by metrics/MetricRows). Metrics are
+// read at the offset saved in the Store and stored with the new offset in one transaction,
+// so a dropped connection or a restarted agent picks up where it left off with nothing
+// lost and nothing read twice.
 class JobOutput
 {
 public:
@@ -37,25 +39,6 @@ public:
     // data directory (DiskFull, naming the folder); the agent takes it away once they are.
     static JobError metricsWaitingError(const QString &dataDirectory);
     static bool isMetricsWaiting(const JobError &error);
-
-    // `directory` is "stdouterr" or an output directory's path relative to the job dir.
-    Result<QList<RemoteFileInfo>> listFiles(const Job &job, const QString &directory = QStringLiteral("stdouterr"));
-    // Up to maxBytes of a file relative to the job directory, from `offset`.
-    Result<QByteArray> readFile(const Job &job, const QString &relativePath, qint64 offset, qint64 maxBytes);
-    // Whether a file of the job directory is a symbolic link (asked on the node).
-    bool isSymbolicLink(const Job &job, const QString &relativePath);
-    // The symbolic links at or under a path of the job directory (relative to it), in one
-    // command on the node; fails when the path itself leads out of the job directory
-    // (naming it `shownAs` when given, as the user wrote it).
-    Result<QStringList> linksUnder(const Job &job, const QString &relativePath, const QString &shownAs = {});
-    // The execution log of the job's node `nodeIndex` (job.nodes), relative to the job
-    // directory: named after the node, or on Slurm after its place in the allocation
-    // (node-0, node-1, ...: the launch script is written before Slurm picks the hosts).
-    QString executionLogPath(const Job &job, int nodeIndex) const;
-    // The files of stdouterr that appear while a job runs (stdout.txt, the per-node logs, ...).
-    static bool isWrittenLater(const QString &name);
-    // The head node of a started job, where its directory is (fails for a job not started).
-    Result<std::shared_ptr<Transport>> headTransport(const Job &job);
 
 private:
     // What one chunk of a file gave: the length of its whole lines (0: none yet), the records

@@ -5,7 +5,7 @@
 #include "agent/AgentSubscription.h"
 #include "shares/ShareUpload.h"
 #include "common/SafeFiles.h"
-#include "jobs/JobOutput.h"
+#include "jobs/JobFiles.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRows.h"
 #include "store/Store.h"
@@ -63,7 +63,7 @@ void JobMonitor::start()
     }
     m_runner = std::make_unique<JobRunner>(*m_store);
     m_sweeps = std::make_unique<SweepStore>(*m_store);
-    m_output = std::make_unique<JobOutput>(*m_store);
+    m_files = std::make_unique<JobFiles>(*m_store);
     m_summaries = std::make_unique<RunSummaryReader>(*m_store);
     m_agent = std::make_unique<AgentClient>(QFileInfo(m_databasePath).absolutePath());
     m_subscription = new AgentSubscription(QFileInfo(m_databasePath).absolutePath(), this);
@@ -310,7 +310,7 @@ void JobMonitor::readFollow(const QPair<qint64, QString> &key, Follow &follow)
     if (job->jobDir.isEmpty())
         return;  // not started yet: look again next poll
     const bool ended = isFinished(job->state);
-    auto transport = m_output->headTransport(*job);
+    auto transport = m_files->headTransport(*job);
     if (!transport) {
         follow.idle = ended;
         return;
@@ -359,7 +359,7 @@ void JobMonitor::listJobFiles(qint64 jobId)
         Q_EMIT jobFilesListed(jobId, {}, job.error());
         return;
     }
-    auto transport = m_output->headTransport(*job);
+    auto transport = m_files->headTransport(*job);
     if (!transport) {
         Q_EMIT jobFilesListed(jobId, {}, transport.error());
         return;
@@ -397,7 +397,7 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
         return;
     }
     // A transport of its own: the copy runs in the pool while this thread keeps polling.
-    auto transport = m_output->headTransport(*job);
+    auto transport = m_files->headTransport(*job);
     if (!transport) {
         Q_EMIT downloadFinished(requestId, transport.error());
         return;

@@ -27,7 +27,7 @@ namespace TrainDesk {
 class AgentClient;
 class AgentSubscription;
 class Store;
-class JobOutput;
+class JobFiles;
 class Transport;
 
 // The GUI's worker, the poller: lives in its own thread with its own Store connection,
@@ -121,7 +121,7 @@ private:
     std::unique_ptr<SweepStore> m_sweeps;  // sweeps for the snapshot (a connection of its own)
     QHash<qint64, std::shared_ptr<TrialMetric>> m_sweepMetrics;  // sweep id -> its series read so far
     std::unique_ptr<JobRunner> m_runner;
-    std::unique_ptr<JobOutput> m_output;
+    std::unique_ptr<JobFiles> m_files;
     std::unique_ptr<AgentClient> m_agent;
     std::unique_ptr<RunSummaryReader> m_summaries;
     AgentSubscription *m_subscription = nullptr;

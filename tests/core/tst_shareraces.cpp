@@ -3,6 +3,7 @@
 // 200 downloads, 200 listings and 200 deletes through the swapped name, and not one reaches
 // outside the share. Some are refused (the name was a link when looked at): that is the
 // point. Links are listed as links, with where they point.
+#include "common/ResultLog.h"
 #include "NameSwapper.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
@@ -122,7 +123,8 @@ private Q_SLOTS:
                     for (const RemoteFileInfo &e : *listed)
                         leaked += e.name == QLatin1String("victim.txt");
                 }
-                service.deletePath(m_share, QStringLiteral("ls/victim.txt"));
+                ignoreResult(service.deletePath(m_share, QStringLiteral("ls/victim.txt")),
+                             "refused or not, depending on the swap: what counts is the file outside");
             }
         }
         QCOMPARE(leaked, 0);
