@@ -59,6 +59,55 @@ VoidResult wakeAgent()
     return {};
 }
 
+namespace {
+
+int runAgent(Context &c)
+{
+    if (c.args.isSet(QStringLiteral("foreground")))
+        return runInForeground(c);
+    AgentClient client(DataPaths::dataDirectory());
+    if (auto connected = client.connectOrStart(); !connected)
+        return c.error(connected.error());
+    const auto status = client.request({{"op", "status"}});
+    if (!status)
+        return c.error(status.error());
+    return c.print(*status, statusText(*status));
+}
+
+int runAgentStatus(Context &c)
+{
+    const QString dataDirectory = DataPaths::dataDirectory();
+    AgentClient client(dataDirectory);
+    if (!client.connectExisting()) {
+        const QJsonObject none{{"running", false}, {"dataDirectory", dataDirectory}};
+        return c.print(none, QStringLiteral("No agent runs for %1; any job command starts one.\n").arg(dataDirectory));
+    }
+    auto status = client.request({{"op", "status"}});
+    if (!status)
+        return c.error(status.error());
+    status->insert(QStringLiteral("running"), true);
+    status->remove(QStringLiteral("ok"));
+    return c.print(*status, statusText(*status));
+}
+
+int runAgentStop(Context &c)
+{
+    AgentClient client(DataPaths::dataDirectory());
+    if (!client.connectExisting())
+        return c.print(QJsonObject{{"stopped", false}}, QStringLiteral("No agent runs.\n"));
+    if (auto stopped = client.request({{"op", "stop"}}); !stopped)
+        return c.error(stopped.error());
+    // Returns when it has gone (its database closed), so scripts can go on safely.
+    QDeadlineTimer deadline(15000);
+    while (AgentClient::isRunning(DataPaths::dataDirectory()) && !deadline.hasExpired())
+        QThread::msleep(50);
+    if (AgentClient::isRunning(DataPaths::dataDirectory()))
+        return c.error(QStringLiteral("the agent was asked to stop but still runs after 15 s"));
+    return c.print(QJsonObject{{"stopped", true}}, QStringLiteral("The agent stopped.\n"));
+}
+
+} // namespace
+
 QList<Command> agentCommands()
 {
     QList<Command> commands;
@@ -67,47 +116,11 @@ QList<Command> agentCommands()
     const QCommandLineOption service(QStringLiteral("service"),
                                      QStringLiteral("With --foreground: never exit for lack of work (systemd unit)."));
     commands.append({{"agent"}, "Start the agent that schedules and watches jobs (clients start it on demand).",
-                     {foreground, service}, [](Context &c) {
-        if (c.args.isSet(QStringLiteral("foreground")))
-            return runInForeground(c);
-        AgentClient client(DataPaths::dataDirectory());
-        if (auto connected = client.connectOrStart(); !connected)
-            return c.error(connected.error());
-        const auto status = client.request({{"op", "status"}});
-        if (!status)
-            return c.error(status.error());
-        return c.print(*status, statusText(*status));
-    }});
+                     {foreground, service}, runAgent});
     commands.append({{"agent", "status"}, "Say whether the agent runs, since when, and what it is doing.", {},
-                     [](Context &c) {
-        const QString dataDirectory = DataPaths::dataDirectory();
-        AgentClient client(dataDirectory);
-        if (!client.connectExisting()) {
-            const QJsonObject none{{"running", false}, {"dataDirectory", dataDirectory}};
-            return c.print(none, QStringLiteral("No agent runs for %1; any job command starts one.\n").arg(dataDirectory));
-        }
-        auto status = client.request({{"op", "status"}});
-        if (!status)
-            return c.error(status.error());
-        status->insert(QStringLiteral("running"), true);
-        status->remove(QStringLiteral("ok"));
-        return c.print(*status, statusText(*status));
-    }});
+                     runAgentStatus});
     commands.append({{"agent", "stop"}, "Stop the agent (running jobs go on; the next client starts it again).", {},
-                     [](Context &c) {
-        AgentClient client(DataPaths::dataDirectory());
-        if (!client.connectExisting())
-            return c.print(QJsonObject{{"stopped", false}}, QStringLiteral("No agent runs.\n"));
-        if (auto stopped = client.request({{"op", "stop"}}); !stopped)
-            return c.error(stopped.error());
-        // Returns when it has gone (its database closed), so scripts can go on safely.
-        QDeadlineTimer deadline(15000);
-        while (AgentClient::isRunning(DataPaths::dataDirectory()) && !deadline.hasExpired())
-            QThread::msleep(50);
-        if (AgentClient::isRunning(DataPaths::dataDirectory()))
-            return c.error(QStringLiteral("the agent was asked to stop but still runs after 15 s"));
-        return c.print(QJsonObject{{"stopped", true}}, QStringLiteral("The agent stopped.\n"));
-    }});
+                     runAgentStop});
     return commands;
 }
 

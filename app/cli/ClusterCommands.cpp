@@ -5,7 +5,6 @@
 
 #include "cluster/ClusterService.h"
 #include "cluster/NodeProbe.h"
-#include "cluster/TrainerCheck.h"
 #include "cluster/TransportFactory.h"
 #include "store/Store.h"
 
@@ -145,40 +144,16 @@ int createCluster(Context &c)
     return c.print(toJson(*cluster, created, r.workspace), clusterTable({{*cluster, created}}));
 }
 
-// `cluster setup --install-missing`: probes the nodes, then installs the packages the trainer
-// lacks on each (apt-get through passwordless sudo). Returns the nodes it could not fix.
-QStringList installMissingPackages(Context &c, const QString &name)
-{
-    const auto results = ClusterService(c.store).probe(c.workspaceName(), name, {});
-    if (!results)
-        return {results.error()};
-    const auto ws = c.workspace();
-    const auto cluster = ws ? c.store.cluster(ws->id, name) : Result<Cluster>(ws.failure());
-    if (!cluster)
-        return {cluster.error()};
-    QStringList failed;
-    for (const NodeProbeResult &r : *results) {
-        if (r.missingPackages.isEmpty())
-            continue;
-        c.err << r.node.name << ": installing " << r.missingPackages.join(QLatin1Char(' ')) << '\n';
-        auto transport = openTransport(*cluster, r.node);
-        const VoidResult installed = transport ? TrainerCheck::installPackages(**transport, r.node.name, r.missingPackages)
-                                               : VoidResult(transport.failure());
-        if (!installed)
-            failed << installed.error();
-        else
-            c.err << r.node.name << ": installed " << r.missingPackages.join(QLatin1Char(' ')) << '\n';
-    }
-    return failed;
-}
-
 int runSetup(Context &c)
 {
     const auto name = c.required(QStringLiteral("name"));
     if (!name)
         return c.error(name.error());
     if (c.args.isSet(QStringLiteral("install-missing"))) {
-        if (const QStringList failed = installMissingPackages(c, *name); !failed.isEmpty())
+        ClusterEvents events;
+        events.message = [&c](const QString &line) { c.err << line << '\n'; };
+        if (const QStringList failed = ClusterService(c.store).installMissingPackages(c.workspaceName(), *name, events);
+            !failed.isEmpty())
             return c.error(failed.join(QStringLiteral("; ")));
         // Without a setup task, the packages were the whole job.
         if (const auto ws = c.workspace(); ws) {
@@ -203,6 +178,175 @@ int runSetup(Context &c)
     if (const QString failed = SetupTask::failureSummary(*runs); !failed.isEmpty())
         return c.error(failed);
     return 0;
+}
+
+} // namespace
+
+namespace {
+
+int runClusterList(Context &c)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    QList<QPair<Cluster, QList<Node>>> rows;
+    QJsonArray array;
+    for (const Cluster &cl : c.store.clusters(ws->id)) {
+        const QList<Node> nodes = c.store.nodes(cl.id);
+        rows.append({cl, nodes});
+        array.append(toJson(cl, nodes, ws->name));
+    }
+    return c.print(array, clusterTable(rows));
+}
+
+int runClusterShow(Context &c)
+{
+    const auto cl = clusterArgument(c, QStringLiteral("name"));
+    if (!cl)
+        return c.error(cl.error());
+    // The states as stored are shown all the same, after a warning.
+    if (auto refreshed = ClusterService(c.store).refresh(cl->id); !refreshed)
+        c.err << "warning: cannot refresh the node states: " << refreshed.error() << '\n';
+    const auto fresh = c.store.clusterById(cl->id);
+    const QList<Node> nodes = c.store.nodes(cl->id);
+    return c.print(toJson(*fresh, nodes, c.workspaceName()), clusterTable({{*fresh, nodes}}));
+}
+
+int runClusterResize(Context &c)
+{
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    bool ok = false;
+    const int target = c.args.value(QStringLiteral("target")).toInt(&ok);
+    if (!ok)
+        return c.error(QStringLiteral("--target: expected a node count, found '%1'").arg(c.args.value("target")));
+    const auto cl = ClusterService(c.store).resize(c.workspaceName(), *name, target, printingEvents(c));
+    if (!cl)
+        return c.error(cl.error());
+    const QList<Node> nodes = c.store.nodes(cl->id);
+    return c.print(toJson(*cl, nodes, c.workspaceName()), clusterTable({{*cl, nodes}}));
+}
+
+int runClusterDelete(Context &c)
+{
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    const bool keepKeys = c.args.isSet(QStringLiteral("keep-keys"));
+    const auto removed = ClusterService(c.store).remove(c.workspaceName(), *name, keepKeys);
+    if (!removed)
+        return c.error(removed.error());
+    QString text = QStringLiteral("Deleted cluster '%1'\n").arg(*name);
+    for (const QString &line : removed->removed)
+        text += QStringLiteral("  %1\n").arg(line);
+    // What stays on a node needs the user: said on stderr, as a warning.
+    for (const QString &line : removed->leftBehind)
+        c.err << "warning: " << line << '\n';
+    if (keepKeys)
+        text += QStringLiteral("  kept the cluster's key on the nodes (--keep-keys)\n");
+    return c.print(QJsonObject{{"name", *name}, {"deleted", true},
+                               {"removed", QJsonArray::fromStringList(removed->removed)},
+                               {"leftBehind", QJsonArray::fromStringList(removed->leftBehind)}},
+                   text);
+}
+
+int runClusterProbe(Context &c)
+{
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    const auto results = ClusterService(c.store).probe(c.workspaceName(), *name, printingEvents(c));
+    if (!results)
+        return c.error(results.error());
+    int failed = 0;
+    QJsonArray array;
+    for (const NodeProbeResult &r : *results) {
+        for (const ProbeCheck &check : r.checks) {
+            failed += check.passed ? 0 : 1;
+            array.append(QJsonObject{{"node", check.node}, {"check", check.id}, {"title", check.title},
+                                     {"passed", check.passed}, {"detail", check.detail}, {"hint", check.hint}});
+        }
+    }
+    QJsonArray burnIn;
+    if (c.args.isSet(QStringLiteral("burn-in"))) {
+        const auto cluster = c.store.cluster(c.workspace()->id, *name);
+        const auto failedNodes = cluster ? burnInCluster(c, *cluster, burnIn) : Result<int>(cluster.failure());
+        if (!failedNodes)
+            return c.error(failedNodes.error());
+        if (*failedNodes > 0)
+            failed += *failedNodes;
+    }
+    if (c.json())
+        c.print(c.args.isSet(QStringLiteral("burn-in")) ? QJsonValue(QJsonObject{{"checks", array}, {"burnIn", burnIn}})
+                                                        : QJsonValue(array),
+                QString());
+    if (failed > 0)
+        return c.error(QStringLiteral("%1 check%2 failed").arg(failed).arg(failed == 1 ? "" : "s"));
+    return 0;
+}
+
+int runClusterNodeList(Context &c)
+{
+    const auto cl = clusterArgument(c, QStringLiteral("cluster"));
+    if (!cl)
+        return c.error(cl.error());
+    // The states as stored are shown all the same, after a warning.
+    if (auto refreshed = ClusterService(c.store).refresh(cl->id); !refreshed)
+        c.err << "warning: cannot refresh the node states: " << refreshed.error() << '\n';
+    Table t{{"Name", "Host", "Port", "Slots", "GPUs", "State", "Last seen", "Reason"}, {}};
+    QJsonArray array;
+    for (const Node &n : c.store.nodes(cl->id)) {
+        t.rows.append({n.name, n.host, QString::number(n.port), QString::number(n.slotCount), gpuSummary(n),
+                       toString(n.state), n.lastSeen.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                       n.stateReason});
+        array.append(toJson(n));
+    }
+    return c.print(array, t);
+}
+
+int runClusterNodeExec(Context &c)
+{
+    for (const QString &required : {QStringLiteral("cluster"), QStringLiteral("name"), QStringLiteral("exec")}) {
+        if (auto value = c.required(required); !value)
+            return c.error(value.error());
+    }
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    ExecHandlers handlers;
+    handlers.onStdOut = [](const QByteArray &data) {
+        fwrite(data.constData(), 1, size_t(data.size()), stdout);
+        fflush(stdout);
+    };
+    handlers.onStdErr = [](const QByteArray &data) {
+        fwrite(data.constData(), 1, size_t(data.size()), stderr);
+        fflush(stderr);
+    };
+    c.out.flush();
+    const auto status = ClusterService(c.store).exec(c.workspaceName(), c.args.value("cluster"), c.args.value("name"),
+                                                    c.args.value("exec"), handlers, &cancel);
+    if (!status)
+        return c.error(status.error());
+    return *status;
+}
+
+int runClusterNodeSetupLogs(Context &c)
+{
+    const auto cluster = c.required(QStringLiteral("cluster"));
+    if (!cluster)
+        return c.error(cluster.error());
+    const auto logs = ClusterService(c.store).setupLogs(c.workspaceName(), *cluster, c.args.value("name"));
+    if (!logs)
+        return c.error(logs.error());
+    Table t{{"Node", "Started", "Exit code", "Stdout", "Stderr"}, {}};
+    QJsonArray array;
+    for (const SetupLog &log : *logs) {
+        const QString exit = log.exitCode ? QString::number(*log.exitCode) : log.error;
+        t.rows.append({log.node, log.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), exit,
+                       log.stdOutPath, log.stdErrPath});
+        array.append(setupRunJson(log));
+    }
+    return c.print(array, t);
 }
 
 } // namespace
@@ -237,48 +381,13 @@ QList<Command> clusterCommands()
                                                   "fails with NodeUnreachable (default 120).", "SECONDS"),
                       option({"mount-root"}, "Where shares appear on the nodes ($AZ_BATCHAI_MOUNT_ROOT).", "DIR")},
                      createCluster});
-    commands.append({{"cluster", "list"}, "List the clusters of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        QList<QPair<Cluster, QList<Node>>> rows;
-        QJsonArray array;
-        for (const Cluster &cl : c.store.clusters(ws->id)) {
-            const QList<Node> nodes = c.store.nodes(cl.id);
-            rows.append({cl, nodes});
-            array.append(toJson(cl, nodes, ws->name));
-        }
-        return c.print(array, clusterTable(rows));
-    }});
+    commands.append({{"cluster", "list"}, "List the clusters of a workspace.", {workspaceOption(), queryOption()}, runClusterList});
     commands.append({{"cluster", "show"}, "Show a cluster's node counts (after asking the nodes how they are).",
-                     {workspaceOption(), clusterNameOption(), queryOption()}, [](Context &c) {
-        const auto cl = clusterArgument(c, QStringLiteral("name"));
-        if (!cl)
-            return c.error(cl.error());
-        // The states as stored are shown all the same, after a warning.
-        if (auto refreshed = ClusterService(c.store).refresh(cl->id); !refreshed)
-            c.err << "warning: cannot refresh the node states: " << refreshed.error() << '\n';
-        const auto fresh = c.store.clusterById(cl->id);
-        const QList<Node> nodes = c.store.nodes(cl->id);
-        return c.print(toJson(*fresh, nodes, c.workspaceName()), clusterTable({{*fresh, nodes}}));
-    }});
+                     {workspaceOption(), clusterNameOption(), queryOption()}, runClusterShow});
     commands.append({{"cluster", "resize"}, "Set the number of nodes in service; nodes above it drain and leave, 0 "
                                             "parks the cluster.",
                      {workspaceOption(), clusterNameOption(),
-                      option({"t", "target"}, "Target node count.", "N")}, [](Context &c) {
-        const auto name = c.required(QStringLiteral("name"));
-        if (!name)
-            return c.error(name.error());
-        bool ok = false;
-        const int target = c.args.value(QStringLiteral("target")).toInt(&ok);
-        if (!ok)
-            return c.error(QStringLiteral("--target: expected a node count, found '%1'").arg(c.args.value("target")));
-        const auto cl = ClusterService(c.store).resize(c.workspaceName(), *name, target, printingEvents(c));
-        if (!cl)
-            return c.error(cl.error());
-        const QList<Node> nodes = c.store.nodes(cl->id);
-        return c.print(toJson(*cl, nodes, c.workspaceName()), clusterTable({{*cl, nodes}}));
-    }});
+                      option({"t", "target"}, "Target node count.", "N")}, runClusterResize});
     commands.append({{"cluster", "setup"}, "Run the setup task again (after its script changed, say) on every node or "
                                            "the --node ones; nodes running a job are refused.",
                      {workspaceOption(), clusterNameOption(),
@@ -292,129 +401,23 @@ QList<Command> clusterCommands()
                                             "~/.ssh/authorized_keys, its key files on the head node and here. Nodes "
                                             "that cannot be reached are named; the cluster is deleted all the same.",
                      {workspaceOption(), clusterNameOption(),
-                      option({"keep-keys"}, "Leave the cluster's key on the nodes and here.")}, [](Context &c) {
-        const auto name = c.required(QStringLiteral("name"));
-        if (!name)
-            return c.error(name.error());
-        const bool keepKeys = c.args.isSet(QStringLiteral("keep-keys"));
-        const auto removed = ClusterService(c.store).remove(c.workspaceName(), *name, keepKeys);
-        if (!removed)
-            return c.error(removed.error());
-        QString text = QStringLiteral("Deleted cluster '%1'\n").arg(*name);
-        for (const QString &line : removed->removed)
-            text += QStringLiteral("  %1\n").arg(line);
-        // What stays on a node needs the user: said on stderr, as a warning.
-        for (const QString &line : removed->leftBehind)
-            c.err << "warning: " << line << '\n';
-        if (keepKeys)
-            text += QStringLiteral("  kept the cluster's key on the nodes (--keep-keys)\n");
-        return c.print(QJsonObject{{"name", *name}, {"deleted", true},
-                                   {"removed", QJsonArray::fromStringList(removed->removed)},
-                                   {"leftBehind", QJsonArray::fromStringList(removed->leftBehind)}},
-                       text);
-    }});
+                      option({"keep-keys"}, "Leave the cluster's key on the nodes and here.")}, runClusterDelete});
     commands.append({{"cluster", "probe"}, "Check every node: reachable, logged in, OS, cores, memory, GPUs, Open MPI, "
                                            "trainer, mount root, shares, SSH from the head node, a shared network.",
                      {workspaceOption(), clusterNameOption(),
                       {QStringLiteral("burn-in"), QStringLiteral("Then burn the nodes in: GPU health, self-check and memory "
                                                                  "test, all-reduce bandwidth between nodes; a node that fails "
                                                                  "is unusable until a burn-in passes.")}},
-                     [](Context &c) {
-        const auto name = c.required(QStringLiteral("name"));
-        if (!name)
-            return c.error(name.error());
-        const auto results = ClusterService(c.store).probe(c.workspaceName(), *name, printingEvents(c));
-        if (!results)
-            return c.error(results.error());
-        int failed = 0;
-        QJsonArray array;
-        for (const NodeProbeResult &r : *results) {
-            for (const ProbeCheck &check : r.checks) {
-                failed += check.passed ? 0 : 1;
-                array.append(QJsonObject{{"node", check.node}, {"check", check.id}, {"title", check.title},
-                                         {"passed", check.passed}, {"detail", check.detail}, {"hint", check.hint}});
-            }
-        }
-        QJsonArray burnIn;
-        if (c.args.isSet(QStringLiteral("burn-in"))) {
-            const auto cluster = c.store.cluster(c.workspace()->id, *name);
-            const auto failedNodes = cluster ? burnInCluster(c, *cluster, burnIn) : Result<int>(cluster.failure());
-            if (!failedNodes)
-                return c.error(failedNodes.error());
-            if (*failedNodes > 0)
-                failed += *failedNodes;
-        }
-        if (c.json())
-            c.print(c.args.isSet(QStringLiteral("burn-in")) ? QJsonValue(QJsonObject{{"checks", array}, {"burnIn", burnIn}})
-                                                            : QJsonValue(array),
-                    QString());
-        if (failed > 0)
-            return c.error(QStringLiteral("%1 check%2 failed").arg(failed).arg(failed == 1 ? "" : "s"));
-        return 0;
-    }});
+                     runClusterProbe});
     commands.append(burnInScheduleCommand());
     commands.append({{"cluster", "node", "list"}, "List a cluster's nodes.", {workspaceOption(), clusterOption(), queryOption()},
-                     [](Context &c) {
-        const auto cl = clusterArgument(c, QStringLiteral("cluster"));
-        if (!cl)
-            return c.error(cl.error());
-        // The states as stored are shown all the same, after a warning.
-        if (auto refreshed = ClusterService(c.store).refresh(cl->id); !refreshed)
-            c.err << "warning: cannot refresh the node states: " << refreshed.error() << '\n';
-        Table t{{"Name", "Host", "Port", "Slots", "GPUs", "State", "Last seen", "Reason"}, {}};
-        QJsonArray array;
-        for (const Node &n : c.store.nodes(cl->id)) {
-            t.rows.append({n.name, n.host, QString::number(n.port), QString::number(n.slotCount), gpuSummary(n),
-                           toString(n.state), n.lastSeen.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                           n.stateReason});
-            array.append(toJson(n));
-        }
-        return c.print(array, t);
-    }});
+                     runClusterNodeList});
     commands.append({{"cluster", "node", "exec"}, "Run a command on a node; its output streams, and the command's exit "
                                                   "code is the exit code. Ctrl-C ends it on the node.",
                      {workspaceOption(), clusterOption(), nameOption("node"),
-                      option({"exec"}, "The command (run by /bin/sh on the node).", "CMD")}, [](Context &c) {
-        for (const QString &required : {QStringLiteral("cluster"), QStringLiteral("name"), QStringLiteral("exec")}) {
-            if (auto value = c.required(required); !value)
-                return c.error(value.error());
-        }
-        CancelFlag cancel;
-        const CancelOnInterrupt interrupt(cancel);
-        ExecHandlers handlers;
-        handlers.onStdOut = [](const QByteArray &data) {
-            fwrite(data.constData(), 1, size_t(data.size()), stdout);
-            fflush(stdout);
-        };
-        handlers.onStdErr = [](const QByteArray &data) {
-            fwrite(data.constData(), 1, size_t(data.size()), stderr);
-            fflush(stderr);
-        };
-        c.out.flush();
-        const auto status = ClusterService(c.store).exec(c.workspaceName(), c.args.value("cluster"), c.args.value("name"),
-                                                        c.args.value("exec"), handlers, &cancel);
-        if (!status)
-            return c.error(status.error());
-        return *status;
-    }});
+                      option({"exec"}, "The command (run by /bin/sh on the node).", "CMD")}, runClusterNodeExec});
     commands.append({{"cluster", "node", "setup-logs"}, "List the runs of the setup task (newest first) and their logs.",
-                     {workspaceOption(), clusterOption(), nameOption("node")}, [](Context &c) {
-        const auto cluster = c.required(QStringLiteral("cluster"));
-        if (!cluster)
-            return c.error(cluster.error());
-        const auto logs = ClusterService(c.store).setupLogs(c.workspaceName(), *cluster, c.args.value("name"));
-        if (!logs)
-            return c.error(logs.error());
-        Table t{{"Node", "Started", "Exit code", "Stdout", "Stderr"}, {}};
-        QJsonArray array;
-        for (const SetupLog &log : *logs) {
-            const QString exit = log.exitCode ? QString::number(*log.exitCode) : log.error;
-            t.rows.append({log.node, log.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), exit,
-                           log.stdOutPath, log.stdErrPath});
-            array.append(setupRunJson(log));
-        }
-        return c.print(array, t);
-    }});
+                     {workspaceOption(), clusterOption(), nameOption("node")}, runClusterNodeSetupLogs});
     return commands;
 }
 

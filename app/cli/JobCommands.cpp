@@ -11,6 +11,7 @@
 #include "TerminalText.h"
 
 #include "agent/AgentClient.h"
+#include "agent/JobWait.h"
 #include "common/DataPaths.h"
 #include "jobs/JobFileDownload.h"
 #include "jobs/JobFiles.h"
@@ -25,7 +26,6 @@
 #include "launch/LaunchPlan.h"
 #include "store/Store.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -102,49 +102,6 @@ void keepAgentWatching(Context &c)
         return;
     if (auto woken = wakeAgent(); !woken)
         c.err << "warning: " << woken.error() << '\n';
-}
-
-// Follows the agent's pushes until `reached` holds for the job (or it has ended), or
-// `timeoutMs` passed (-1: no limit).
-Result<Job> waitForJob(Context &c, qint64 jobId, const std::function<bool(const Job &)> &reached, qint64 timeoutMs = -1)
-{
-    AgentClient agent(DataPaths::dataDirectory());
-    QElapsedTimer timer;
-    timer.start();
-    for (;;) {
-        auto job = c.store.jobById(jobId);
-        if (!job || isFinished(job->state) || reached(*job) || (timeoutMs >= 0 && timer.elapsed() > timeoutMs))
-            return job;
-        if (!agent.isConnected()) {
-            // A new agent (the old one was killed) picks up where the old one stopped.
-            if (auto connected = agent.connectOrStart(); !connected)
-                return connected.failure();
-            if (auto subscribed = agent.request({{"op", "subscribe"}}); !subscribed)
-                return subscribed.failure();
-        }
-        // A pushed change, or a second without one: read the store again.
-        ignoreResult(agent.nextEvent(1000), "a dropped connection shows in isConnected() on the next turn");
-    }
-}
-
-Result<Job> waitForJobEnd(Context &c, qint64 jobId, qint64 timeoutMs = -1)
-{
-    return waitForJob(c, jobId, [](const Job &) { return false; }, timeoutMs);
-}
-
-// On a Slurm cluster `job create` returns once sbatch took the job (or refused it, with
-// its message), as sbatch itself would: the agent submits it within a moment.
-Result<Job> waitForSlurmSubmit(Context &c, const Job &job)
-{
-    const auto cluster = c.store.clusterById(job.clusterId);
-    if (!cluster || cluster->kind != ClusterKind::Slurm)
-        return job;
-    auto submitted = waitForJob(c, job.id, [](const Job &j) {
-        return !j.schedulerId.isEmpty() && !j.schedulerId.startsWith(QLatin1String("submitting:"));
-    }, 120000);
-    if (submitted && submitted->state == JobState::Failed && !submitted->errors.isEmpty())
-        return fail(QStringLiteral("job '%1' was refused: %2").arg(submitted->name, submitted->errors.first().message));
-    return submitted;
 }
 
 struct JobRef
@@ -352,7 +309,7 @@ int jobCreate(Context &c)
         c.err << "warning: job '" << job->name << "' is queued, but " << woken.error() << '\n';
         return showJob(c, {*c.workspace(), *exp, *job});
     }
-    const auto submitted = waitForSlurmSubmit(c, *job);
+    const auto submitted = JobWait::untilSlurmSubmitted(c.store, DataPaths::dataDirectory(), *job);
     if (!submitted)
         return c.error(submitted.error());
     return showJob(c, {*c.workspace(), *exp, *submitted});
@@ -407,7 +364,7 @@ int jobWait(Context &c)
         return c.error(ref.error());
     if (ref->job.state == JobState::Draft)
         return c.error(QStringLiteral("job '%1' is a draft: start it first").arg(ref->job.name));
-    const auto ended = waitForJobEnd(c, ref->job.id);
+    const auto ended = JobWait::untilEnded(c.store, DataPaths::dataDirectory(), ref->job.id);
     if (!ended)
         return c.error(ended.error());
     const Job &job = *ended;
@@ -433,7 +390,7 @@ int jobTerminate(Context &c)
     if (auto asked = agent.request({{"op", "terminate"}, {"job", ref->job.id}}); !asked)
         return c.error(asked.error());
     // SIGTERM, then SIGKILL after the agent's grace period: wait for that, and a little.
-    const auto job = waitForJobEnd(c, ref->job.id, JobRunner::terminateGraceMs + 20000);
+    const auto job = JobWait::untilEnded(c.store, DataPaths::dataDirectory(), ref->job.id, JobRunner::terminateGraceMs + 20000);
     if (!job)
         return c.error(job.error());
     return showJob(c, {ref->workspace, ref->experiment, *job});

@@ -160,6 +160,62 @@ int listFiles(Context &c)
 
 } // namespace
 
+namespace {
+
+int runShareList(Context &c)
+{
+    ShareService service(c.store);
+    const auto shares = service.list(c.workspaceName());
+    if (!shares)
+        return c.error(shares.error());
+    return printShares(c, service, *shares, false);
+}
+
+int runShareShow(Context &c)
+{
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    ShareService service(c.store);
+    const auto share = service.find(c.workspaceName(), *name);
+    if (!share)
+        return c.error(share.error());
+    return printShares(c, service, {*share}, true);
+}
+
+int runShareDelete(Context &c)
+{
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    ShareService service(c.store);
+    const auto share = service.find(c.workspaceName(), *name);
+    if (!share)
+        return c.error(share.error());
+    if (auto removed = service.remove(c.workspaceName(), *name); !removed)
+        return c.error(removed.error());
+    return c.print(QJsonObject{{"name", *name}, {"deleted", true}, {"path", share->path}},
+                   QStringLiteral("Deleted share '%1' (its files stay in %2)\n").arg(*name, share->path));
+}
+
+int runShareDirectoryCreate(Context &c)
+{
+    ShareService service(c.store);
+    const auto share = shareArgument(c, service);
+    if (!share)
+        return c.error(share.error());
+    const auto name = c.required(QStringLiteral("name"));
+    if (!name)
+        return c.error(name.error());
+    const auto made = service.createDirectory(*share, *name);
+    if (!made)
+        return c.error(made.error());
+    return c.print(QJsonObject{{"share", share->name}, {"directory", *name}, {"path", *made}},
+                   QStringLiteral("Created directory %1\n").arg(*made));
+}
+
+} // namespace
+
 QList<Command> shareCommands()
 {
     QList<Command> commands;
@@ -171,52 +227,12 @@ QList<Command> shareCommands()
                                        "replicated: an absolute path on the nodes.", "DIR"),
                       option({"c", "cluster"}, "The cluster whose nodes hold a cluster or replicated share.", "CLUSTER")},
                      createShare});
-    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
-        ShareService service(c.store);
-        const auto shares = service.list(c.workspaceName());
-        if (!shares)
-            return c.error(shares.error());
-        return printShares(c, service, *shares, false);
-    }});
-    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), shareNameOption(), queryOption()}, [](Context &c) {
-        const auto name = c.required(QStringLiteral("name"));
-        if (!name)
-            return c.error(name.error());
-        ShareService service(c.store);
-        const auto share = service.find(c.workspaceName(), *name);
-        if (!share)
-            return c.error(share.error());
-        return printShares(c, service, {*share}, true);
-    }});
+    commands.append({{"share", "list"}, "List the shares of a workspace.", {workspaceOption(), queryOption()}, runShareList});
+    commands.append({{"share", "show"}, "Show a share.", {workspaceOption(), shareNameOption(), queryOption()}, runShareShow});
     commands.append({{"share", "delete"}, "Forget a share; its files stay where they are.",
-                     {workspaceOption(), shareNameOption()}, [](Context &c) {
-        const auto name = c.required(QStringLiteral("name"));
-        if (!name)
-            return c.error(name.error());
-        ShareService service(c.store);
-        const auto share = service.find(c.workspaceName(), *name);
-        if (!share)
-            return c.error(share.error());
-        if (auto removed = service.remove(c.workspaceName(), *name); !removed)
-            return c.error(removed.error());
-        return c.print(QJsonObject{{"name", *name}, {"deleted", true}, {"path", share->path}},
-                       QStringLiteral("Deleted share '%1' (its files stay in %2)\n").arg(*name, share->path));
-    }});
+                     {workspaceOption(), shareNameOption()}, runShareDelete});
     commands.append({{"share", "directory", "create"}, "Create a directory in a share (on every node of a replicated one).",
-                     {workspaceOption(), shareOption(), nameOption("directory, relative to the share")}, [](Context &c) {
-        ShareService service(c.store);
-        const auto share = shareArgument(c, service);
-        if (!share)
-            return c.error(share.error());
-        const auto name = c.required(QStringLiteral("name"));
-        if (!name)
-            return c.error(name.error());
-        const auto made = service.createDirectory(*share, *name);
-        if (!made)
-            return c.error(made.error());
-        return c.print(QJsonObject{{"share", share->name}, {"directory", *name}, {"path", *made}},
-                       QStringLiteral("Created directory %1\n").arg(*made));
-    }});
+                     {workspaceOption(), shareOption(), nameOption("directory, relative to the share")}, runShareDirectoryCreate});
     commands.append({{"share", "file", "upload"}, "Upload files into a directory of a share; progress on stderr, "
                                                   "Ctrl-C cancels.",
                      {workspaceOption(), shareOption(),

@@ -176,6 +176,94 @@ void keepAgentRunning(Context &c, const SweepStore &sweeps)
 
 } // namespace
 
+namespace {
+
+int runSweepCreate(Context &c)
+{
+    const auto request = requestFrom(c);
+    if (!request)
+        return c.error(request.error());
+    QStringList warnings;
+    const auto sweep = SweepCreate::create(c.store, *request, &warnings);
+    if (!sweep)
+        return c.error(sweep.error());
+    for (const QString &w : warnings)
+        c.err << "warning: " << w << '\n';
+    if (auto woken = wakeAgent(); !woken)
+        c.err << "warning: sweep '" << sweep->name << "' is stored, but " << woken.error() << '\n';
+    SweepStore sweeps(c.store);
+    return showSweep(c, {*c.workspace(), *c.experiment(), *sweep}, sweeps);
+}
+
+int runSweepShow(Context &c)
+{
+    SweepStore sweeps(c.store);
+    const auto ref = findSweep(c, sweeps);
+    if (!ref)
+        return c.error(ref.error());
+    keepAgentRunning(c, sweeps);
+    return showSweep(c, *ref, sweeps);
+}
+
+int runSweepList(Context &c)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    const auto exp = c.experiment();
+    if (!exp)
+        return c.error(exp.error());
+    SweepStore sweeps(c.store);
+    keepAgentRunning(c, sweeps);
+    QJsonArray array;
+    Table t{{"Name", "State", "Sampling", "Trials", "Done", "Running", "Metric", "Best"}, {}};
+    for (const Sweep &s : sweeps.sweeps(exp->id)) {
+        const SweepSummary summary = SweepSummary::read(c.store, sweeps, s);
+        QJsonObject json = summary.toJson(ws->name, exp->name, clusterName(c, s));
+        json.remove(QStringLiteral("trials"));
+        array.append(json);
+        const TrialRow *best = summary.bestTrial();
+        t.rows.append({s.name, toString(s.state), toString(s.sampling), QString::number(summary.trials.size()),
+                       QString::number(json.value(QStringLiteral("completedTrials")).toInt()),
+                       QString::number(json.value(QStringLiteral("runningTrials")).toInt()), s.metric,
+                       best ? QStringLiteral("%1 (%2)").arg(best->job, metricText(best->best)) : QString()});
+    }
+    return c.print(array, t);
+}
+
+int runSweepStop(Context &c)
+{
+    SweepStore sweeps(c.store);
+    const auto ref = findSweep(c, sweeps);
+    if (!ref)
+        return c.error(ref.error());
+    const auto asked = sweeps.requestStop(ref->sweep.id);
+    if (!asked)
+        return c.error(asked.error());
+    if (!*asked && ref->sweep.state != SweepState::Stopping)
+        return c.error(QStringLiteral("sweep '%1' has already %2").arg(ref->sweep.name, toString(ref->sweep.state)));
+    if (auto woken = wakeAgent(); !woken)
+        return c.error(woken.error());
+    // The agent ends the trials (SIGTERM, then SIGKILL after its grace period).
+    AgentClient agent(DataPaths::dataDirectory());
+    QElapsedTimer timer;
+    timer.start();
+    Result<Sweep> now = sweeps.sweepById(ref->sweep.id);
+    while (now && now->active() && timer.elapsed() < JobRunner::terminateGraceMs + 30000) {
+        if (!agent.isConnected() && (!agent.connectOrStart() || !agent.request({{"op", "subscribe"}})))
+            return c.error(QStringLiteral("the agent does not answer; sweep '%1' stops when it runs").arg(ref->sweep.name));
+        ignoreResult(agent.nextEvent(1000), "a dropped connection shows in isConnected() on the next turn");
+        now = sweeps.sweepById(ref->sweep.id);
+    }
+    if (!now)
+        return c.error(now.error());
+    if (now->active())
+        c.err << "warning: sweep '" << now->name << "' is still " << toString(now->state) << '\n';
+    return showSweep(c, {ref->workspace, ref->experiment, *now}, sweeps);
+}
+
+} // namespace
+
 QList<Command> sweepCommands()
 {
     QList<Command> commands;
@@ -202,85 +290,13 @@ QList<Command> sweepCommands()
                        "asha[:reduction=R,after=N] (needs --metric)."), QStringLiteral("POLICY")},
                       QCommandLineOption(QStringLiteral("no-container"), QStringLiteral("Run the trials without the "
                        "job.json's containerSettings (as job create --no-container)."))},
-                     [](Context &c) {
-        const auto request = requestFrom(c);
-        if (!request)
-            return c.error(request.error());
-        QStringList warnings;
-        const auto sweep = SweepCreate::create(c.store, *request, &warnings);
-        if (!sweep)
-            return c.error(sweep.error());
-        for (const QString &w : warnings)
-            c.err << "warning: " << w << '\n';
-        if (auto woken = wakeAgent(); !woken)
-            c.err << "warning: sweep '" << sweep->name << "' is stored, but " << woken.error() << '\n';
-        SweepStore sweeps(c.store);
-        return showSweep(c, {*c.workspace(), *c.experiment(), *sweep}, sweeps);
-    }});
+                     runSweepCreate});
     commands.append({{"sweep", "show"}, "Show a sweep: its parameters and each trial's values, state and metric.",
-                     {workspaceOption(), experimentOption(), sweepNameOption(), queryOption()}, [](Context &c) {
-        SweepStore sweeps(c.store);
-        const auto ref = findSweep(c, sweeps);
-        if (!ref)
-            return c.error(ref.error());
-        keepAgentRunning(c, sweeps);
-        return showSweep(c, *ref, sweeps);
-    }});
+                     {workspaceOption(), experimentOption(), sweepNameOption(), queryOption()}, runSweepShow});
     commands.append({{"sweep", "list"}, "List the sweeps of an experiment.",
-                     {workspaceOption(), experimentOption(), queryOption()}, [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const auto exp = c.experiment();
-        if (!exp)
-            return c.error(exp.error());
-        SweepStore sweeps(c.store);
-        keepAgentRunning(c, sweeps);
-        QJsonArray array;
-        Table t{{"Name", "State", "Sampling", "Trials", "Done", "Running", "Metric", "Best"}, {}};
-        for (const Sweep &s : sweeps.sweeps(exp->id)) {
-            const SweepSummary summary = SweepSummary::read(c.store, sweeps, s);
-            QJsonObject json = summary.toJson(ws->name, exp->name, clusterName(c, s));
-            json.remove(QStringLiteral("trials"));
-            array.append(json);
-            const TrialRow *best = summary.bestTrial();
-            t.rows.append({s.name, toString(s.state), toString(s.sampling), QString::number(summary.trials.size()),
-                           QString::number(json.value(QStringLiteral("completedTrials")).toInt()),
-                           QString::number(json.value(QStringLiteral("runningTrials")).toInt()), s.metric,
-                           best ? QStringLiteral("%1 (%2)").arg(best->job, metricText(best->best)) : QString()});
-        }
-        return c.print(array, t);
-    }});
+                     {workspaceOption(), experimentOption(), queryOption()}, runSweepList});
     commands.append({{"sweep", "stop"}, "Stop a sweep: its running trials end (their results stay), no new ones start.",
-                     {workspaceOption(), experimentOption(), sweepNameOption()}, [](Context &c) {
-        SweepStore sweeps(c.store);
-        const auto ref = findSweep(c, sweeps);
-        if (!ref)
-            return c.error(ref.error());
-        const auto asked = sweeps.requestStop(ref->sweep.id);
-        if (!asked)
-            return c.error(asked.error());
-        if (!*asked && ref->sweep.state != SweepState::Stopping)
-            return c.error(QStringLiteral("sweep '%1' has already %2").arg(ref->sweep.name, toString(ref->sweep.state)));
-        if (auto woken = wakeAgent(); !woken)
-            return c.error(woken.error());
-        // The agent ends the trials (SIGTERM, then SIGKILL after its grace period).
-        AgentClient agent(DataPaths::dataDirectory());
-        QElapsedTimer timer;
-        timer.start();
-        Result<Sweep> now = sweeps.sweepById(ref->sweep.id);
-        while (now && now->active() && timer.elapsed() < JobRunner::terminateGraceMs + 30000) {
-            if (!agent.isConnected() && (!agent.connectOrStart() || !agent.request({{"op", "subscribe"}})))
-                return c.error(QStringLiteral("the agent does not answer; sweep '%1' stops when it runs").arg(ref->sweep.name));
-            ignoreResult(agent.nextEvent(1000), "a dropped connection shows in isConnected() on the next turn");
-            now = sweeps.sweepById(ref->sweep.id);
-        }
-        if (!now)
-            return c.error(now.error());
-        if (now->active())
-            c.err << "warning: sweep '" << now->name << "' is still " << toString(now->state) << '\n';
-        return showSweep(c, {ref->workspace, ref->experiment, *now}, sweeps);
-    }});
+                     {workspaceOption(), experimentOption(), sweepNameOption()}, runSweepStop});
     return commands;
 }
 

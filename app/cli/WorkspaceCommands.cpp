@@ -41,80 +41,105 @@ Result<QString> workspaceNameArg(Context &c) { return c.required(QStringLiteral(
 
 } // namespace
 
+namespace {
+
+int runWorkspaceCreate(Context &c)
+{
+    const auto name = workspaceNameArg(c);
+    if (!name)
+        return c.error(name.error());
+    const auto ws = c.store.createWorkspace(*name);
+    if (!ws)
+        return c.error(ws.error());
+    return c.print(toJson(*ws), workspaceTable({*ws}));
+}
+
+int runWorkspaceShow(Context &c)
+{
+    const auto name = workspaceNameArg(c);
+    if (!name)
+        return c.error(name.error());
+    const auto ws = c.store.workspace(*name);
+    if (!ws)
+        return c.error(ws.error());
+    return c.print(toJson(*ws), workspaceTable({*ws}));
+}
+
+int runWorkspaceDelete(Context &c)
+{
+    const auto name = workspaceNameArg(c);
+    if (!name)
+        return c.error(name.error());
+    if (auto deleted = c.store.deleteWorkspace(*name); !deleted)
+        return c.error(deleted.error());
+    return 0;
+}
+
+int runWorkspaceList(Context &c)
+{
+    const QList<Workspace> list = c.store.workspaces();
+    QJsonArray array;
+    for (const Workspace &ws : list)
+        array.append(toJson(ws));
+    return c.print(array, workspaceTable(list));
+}
+
+int runExperimentCreate(Context &c)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    const auto name = c.required("name");
+    if (!name)
+        return c.error(name.error());
+    const auto exp = c.store.createExperiment(ws->id, *name);
+    if (!exp)
+        return c.error(exp.error());
+    return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
+}
+
+int runExperimentShow(Context &c)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    const auto name = c.required("name");
+    if (!name)
+        return c.error(name.error());
+    const auto exp = c.store.experiment(ws->id, *name);
+    if (!exp)
+        return c.error(exp.error());
+    return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
+}
+
+int runExperimentList(Context &c)
+{
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    const QList<Experiment> list = c.store.experiments(ws->id);
+    QJsonArray array;
+    for (const Experiment &e : list)
+        array.append(toJson(e, ws->name));
+    return c.print(array, experimentTable(list));
+}
+
+} // namespace
+
 QList<Command> workspaceCommands()
 {
     QList<Command> commands;
-    commands.append({{"workspace", "create"}, "Create a workspace.", {workspaceNameOption()}, [](Context &c) {
-        const auto name = workspaceNameArg(c);
-        if (!name)
-            return c.error(name.error());
-        const auto ws = c.store.createWorkspace(*name);
-        if (!ws)
-            return c.error(ws.error());
-        return c.print(toJson(*ws), workspaceTable({*ws}));
-    }});
-    commands.append({{"workspace", "show"}, "Show a workspace.", {workspaceNameOption(), queryOption()}, [](Context &c) {
-        const auto name = workspaceNameArg(c);
-        if (!name)
-            return c.error(name.error());
-        const auto ws = c.store.workspace(*name);
-        if (!ws)
-            return c.error(ws.error());
-        return c.print(toJson(*ws), workspaceTable({*ws}));
-    }});
+    commands.append({{"workspace", "create"}, "Create a workspace.", {workspaceNameOption()}, runWorkspaceCreate});
+    commands.append({{"workspace", "show"}, "Show a workspace.", {workspaceNameOption(), queryOption()}, runWorkspaceShow});
     commands.append({{"workspace", "delete"}, "Delete a workspace and everything in it.", {workspaceNameOption()},
-                     [](Context &c) {
-        const auto name = workspaceNameArg(c);
-        if (!name)
-            return c.error(name.error());
-        if (auto deleted = c.store.deleteWorkspace(*name); !deleted)
-            return c.error(deleted.error());
-        return 0;
-    }});
-    commands.append({{"workspace", "list"}, "List workspaces.", {queryOption()}, [](Context &c) {
-        const QList<Workspace> list = c.store.workspaces();
-        QJsonArray array;
-        for (const Workspace &ws : list)
-            array.append(toJson(ws));
-        return c.print(array, workspaceTable(list));
-    }});
+                     runWorkspaceDelete});
+    commands.append({{"workspace", "list"}, "List workspaces.", {queryOption()}, runWorkspaceList});
 
     commands.append({{"experiment", "create"}, "Create an experiment.", {workspaceOption(), experimentNameOption()},
-                     [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const auto name = c.required("name");
-        if (!name)
-            return c.error(name.error());
-        const auto exp = c.store.createExperiment(ws->id, *name);
-        if (!exp)
-            return c.error(exp.error());
-        return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
-    }});
+                     runExperimentCreate});
     commands.append({{"experiment", "show"}, "Show an experiment.", {workspaceOption(), experimentNameOption(), queryOption()},
-                     [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const auto name = c.required("name");
-        if (!name)
-            return c.error(name.error());
-        const auto exp = c.store.experiment(ws->id, *name);
-        if (!exp)
-            return c.error(exp.error());
-        return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
-    }});
-    commands.append({{"experiment", "list"}, "List the experiments of a workspace.", {workspaceOption(), queryOption()}, [](Context &c) {
-        const auto ws = c.workspace();
-        if (!ws)
-            return c.error(ws.error());
-        const QList<Experiment> list = c.store.experiments(ws->id);
-        QJsonArray array;
-        for (const Experiment &e : list)
-            array.append(toJson(e, ws->name));
-        return c.print(array, experimentTable(list));
-    }});
+                     runExperimentShow});
+    commands.append({{"experiment", "list"}, "List the experiments of a workspace.", {workspaceOption(), queryOption()}, runExperimentList});
     return commands;
 }
 

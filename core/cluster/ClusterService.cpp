@@ -10,6 +10,7 @@
 #include "KeyFileCheck.h"
 #include "NodeAddress.h"
 #include "SshKeys.h"
+#include "TrainerCheck.h"
 #include "common/DataPaths.h"
 #include "store/Names.h"
 #include "store/Store.h"
@@ -645,6 +646,36 @@ Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, c
     // What was learnt feeds the node table and the MPI slots.
     recordFacts(m_store, results);
     return results;
+}
+
+QStringList ClusterService::installMissingPackages(const QString &workspace, const QString &name,
+                                                   const ClusterEvents &events)
+{
+    const auto results = probe(workspace, name, {});
+    if (!results)
+        return {results.error()};
+    const auto cluster = findCluster(workspace, name);
+    if (!cluster)
+        return {cluster.error()};
+    const auto say = [&](const QString &text) {
+        if (events.message)
+            events.message(text);
+    };
+    QStringList failed;
+    for (const NodeProbeResult &r : *results) {
+        if (r.missingPackages.isEmpty())
+            continue;
+        const QString packages = r.missingPackages.join(QLatin1Char(' '));
+        say(QStringLiteral("%1: installing %2").arg(r.node.name, packages));
+        auto transport = openTransport(*cluster, r.node);
+        const VoidResult installed = transport ? TrainerCheck::installPackages(**transport, r.node.name, r.missingPackages)
+                                               : VoidResult(transport.failure());
+        if (!installed)
+            failed << installed.error();
+        else
+            say(QStringLiteral("%1: installed %2").arg(r.node.name, packages));
+    }
+    return failed;
 }
 
 void ClusterService::recordFacts(Store &store, const QList<NodeProbeResult> &results)

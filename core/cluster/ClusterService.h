@@ -59,6 +59,11 @@ public:
     // Probes every node in the cluster; the cores found become the nodes' MPI slots.
     Result<QList<NodeProbeResult>> probe(const QString &workspace, const QString &name, const ClusterEvents &events,
                                          const CancelFlag *cancel = nullptr);
+    // `cluster setup --install-missing` (and any GUI that offers it): probes the nodes, then
+    // installs the packages the trainer lacks on each (apt-get through passwordless sudo),
+    // saying each step through `events.message`. Returns what could not be fixed, one line
+    // per node (empty: every node has what the trainer needs).
+    QStringList installMissingPackages(const QString &workspace, const QString &name, const ClusterEvents &events = {});
     // What a probe learnt of the nodes it reached (cores, facts), kept in the store; a failed
     // write is logged (the next probe writes them again).
     static void recordFacts(Store &store, const QList<NodeProbeResult> &results);
