@@ -8,7 +8,6 @@
 namespace TrainDesk {
 
 namespace {
-constexpr qint64 readChunk = 4 * 1024 * 1024;
 }
 
 JobOutput::JobOutput(Store &store) : m_store(store), m_scalars(std::make_unique<ScalarIngest>(store)) {}
@@ -56,39 +55,10 @@ bool JobOutput::isMetricsWaiting(const JobError &error)
     return error.code == QLatin1String("DiskFull") && error.message.startsWith(waitingMessage.section(QLatin1Char('%'), 0, 0));
 }
 
-Result<int> JobOutput::ingestFile(const Job &job, Transport &transport, const QString &file,
-                                  const std::function<Parsed(const QByteArray &chunk)> &parse, bool *storeFailed)
-{
-    const QString path = job.jobDir + QStringLiteral("/stdouterr/") + file;
-    int total = 0;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        const qint64 offset = m_store.jobFileOffset(job.id, file);
-        const auto chunk = transport.readAt(path, offset, readChunk);
-        if (!chunk)
-            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
-        // Only whole lines: the writer may be half-way through the last one.
-        const Parsed parsed = parse(*chunk);
-        if (parsed.consumed == 0)
-            return total;
-        const auto stored = m_store.appendJobOutput(job.id, file, offset, offset + parsed.consumed, parsed.records,
-                                                    parsed.state);
-        if (!stored) {
-            *storeFailed = true;
-            return stored.failure();
-        }
-        // (false: another reader stored this chunk first; the loop goes on from its offset.)
-        if (*stored)
-            total += parsed.records.size();
-        if (*stored && chunk->size() < readChunk)
-            return total;
-    }
-    return total;
-}
-
 Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed)
 {
-    return ingestFile(job, transport, metricsFileName(), [](const QByteArray &chunk) {
-        Parsed parsed;
+    return ingestFile(job, transport, metricsFileName(), [](const QByteArray &chunk, qint64) {
+        OffsetIngest::Chunk parsed;
         const qsizetype end = chunk.lastIndexOf('\n');
         if (end < 0)
             return parsed;
@@ -105,8 +75,8 @@ Result<int> JobOutput::ingestTrainerMetrics(const Job &job, Transport &transport
 Result<int> JobOutput::ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed)
 {
     const QString file = QStringLiteral("stdout.txt");
-    return ingestFile(job, transport, file, [&](const QByteArray &chunk) {
-        Parsed parsed;
+    return ingestFile(job, transport, file, [&](const QByteArray &chunk, qint64) {
+        OffsetIngest::Chunk parsed;
         const qsizetype length = KerasProgressParser::wholeLinesLength(chunk);
         if (length == 0)
             return parsed;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "OffsetIngest.h"
 #include "common/Result.h"
 #include "metrics/MetricRecord.h"
 #include "store/Entities.h"
@@ -41,18 +42,13 @@ public:
     static bool isMetricsWaiting(const JobError &error);
 
 private:
-    // What one chunk of a file gave: the length of its whole lines (0: none yet), the records
-    // they hold and the reader's state after them.
-    struct Parsed
+    // stdouterr/`file` through the one read-at-offset loop (OffsetIngest).
+    Result<int> ingestFile(const Job &job, Transport &transport, const QString &file, const OffsetIngest::Parse &parse,
+                           bool *storeFailed)
     {
-        qsizetype consumed = 0;
-        QList<QByteArray> records;
-        QByteArray state;
-    };
-    // The one read-at-offset loop: stdouterr/`file` from its saved offset, a chunk at a time,
-    // each chunk's records stored with its new offset in one transaction.
-    Result<int> ingestFile(const Job &job, Transport &transport, const QString &file,
-                           const std::function<Parsed(const QByteArray &chunk)> &parse, bool *storeFailed);
+        return OffsetIngest::ingest(m_store, job, transport, job.jobDir + QStringLiteral("/stdouterr/") + file, file, parse,
+                                    storeFailed);
+    }
     Result<int> ingestTrainerMetrics(const Job &job, Transport &transport, bool *storeFailed);
     Result<int> ingestKerasProgress(const Job &job, Transport &transport, bool *storeFailed);
 

@@ -1,5 +1,7 @@
 #include "ScalarIngest.h"
 
+#include "OffsetIngest.h"
+
 #include "common/ShellQuote.h"
 #include "launch/LaunchPlan.h"
 #include "launch/TaskOutputs.h"
@@ -16,7 +18,6 @@
 namespace TrainDesk {
 
 namespace {
-constexpr qint64 readChunk = 4 * 1024 * 1024;
 constexpr qint64 scanIntervalMs = 3000;
 }
 
@@ -93,73 +94,45 @@ Result<int> ScalarIngest::readEvents(const Job &job, Transport &transport, const
     if (!m_store.jobFileReaderState(job.id, key).isEmpty())
         return 0;  // damaged: named once, not read again
     const QString path = file.startsWith(QLatin1Char('/')) ? file : job.jobDir + QLatin1Char('/') + file;
-    int total = 0;
-    qint64 want = readChunk;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        const qint64 offset = m_store.jobFileOffset(job.id, key);
-        const auto data = transport.readAt(path, offset, want);
-        if (!data)
-            return transport.stat(path) ? Result<int>(data.failure()) : Result<int>(total);  // gone meanwhile
-        const TfEventsReader::Chunk chunk = TfEventsReader::read(*data, offset, file);
-        QList<QByteArray> records;
-        for (const ScalarPoint &p : chunk.points)
-            records << p.toJson();
-        QByteArray state;
-        if (!chunk.error.isEmpty()) {
-            records << QJsonDocument(QJsonObject{{"time", QDateTime::currentMSecsSinceEpoch() / 1000.0}, {"kind", "error"},
-                                                 {"file", file}, {"offset", double(chunk.errorOffset)},
-                                                 {"message", chunk.error}})
-                           .toJson(QJsonDocument::Compact);
-            state = QJsonDocument(QJsonObject{{"error", chunk.error}}).toJson(QJsonDocument::Compact);
+    return OffsetIngest::ingest(m_store, job, transport, path, key, [&file](const QByteArray &data, qint64 offset) {
+        const TfEventsReader::Chunk events = TfEventsReader::read(data, offset, file);
+        OffsetIngest::Chunk chunk;
+        chunk.consumed = events.consumed;
+        chunk.nextRecordSize = events.nextRecordSize;
+        for (const ScalarPoint &p : events.points)
+            chunk.records << p.toJson();
+        chunk.counted = int(events.points.size());
+        if (!events.error.isEmpty()) {
+            // The damage is stored as an error record, and the file is not read again.
+            chunk.records << QJsonDocument(QJsonObject{{"time", QDateTime::currentMSecsSinceEpoch() / 1000.0},
+                                                       {"kind", "error"}, {"file", file},
+                                                       {"offset", double(events.errorOffset)}, {"message", events.error}})
+                                 .toJson(QJsonDocument::Compact);
+            chunk.state = QJsonDocument(QJsonObject{{"error", events.error}}).toJson(QJsonDocument::Compact);
+            chunk.last = true;
         }
-        if (chunk.consumed == 0 && state.isEmpty()) {
-            // A record larger than one read: read it whole next time round.
-            if (chunk.nextRecordSize > want && data->size() == want) {
-                want = chunk.nextRecordSize;
-                continue;
-            }
-            return total;
-        }
-        const auto stored = m_store.appendJobOutput(job.id, key, offset, offset + chunk.consumed, records, state);
-        if (!stored)
-            return stored.failure();
-        if (*stored)
-            total += int(chunk.points.size());
-        if (!state.isEmpty() || (*stored && data->size() < want))
-            return total;
-        want = readChunk;
-    }
-    return total;
+        return chunk;
+    });
 }
 
 Result<int> ScalarIngest::readText(const Job &job, Transport &transport, const QString &file)
 {
     const QString key = storeKey(file);
-    const QString path = job.jobDir + QLatin1Char('/') + file;
     const int rank = TaskOutputs::taskIndexOf(file.section(QLatin1Char('/'), -1));
-    int total = 0;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        const qint64 offset = m_store.jobFileOffset(job.id, key);
-        const auto chunk = transport.readAt(path, offset, readChunk);
-        if (!chunk)
-            return transport.stat(path) ? Result<int>(chunk.failure()) : Result<int>(total);  // not written yet
-        const qsizetype length = KerasProgressParser::wholeLinesLength(*chunk);
+    return OffsetIngest::ingest(m_store, job, transport, job.jobDir + QLatin1Char('/') + file, key,
+                                [&](const QByteArray &data, qint64) {
+        OffsetIngest::Chunk chunk;
+        const qsizetype length = KerasProgressParser::wholeLinesLength(data);
         if (length == 0)
-            return total;
+            return chunk;
         TextScalarParser parser(file, rank);
         parser.setState(m_store.jobFileReaderState(job.id, key));
-        QList<QByteArray> records;
-        for (const ScalarPoint &p : parser.parse(chunk->left(length)))
-            records << p.toJson();
-        const auto stored = m_store.appendJobOutput(job.id, key, offset, offset + length, records, parser.state());
-        if (!stored)
-            return stored.failure();
-        if (*stored)
-            total += int(records.size());
-        if (*stored && chunk->size() < readChunk)
-            return total;
-    }
-    return total;
+        for (const ScalarPoint &p : parser.parse(data.left(length)))
+            chunk.records << p.toJson();
+        chunk.consumed = length;
+        chunk.state = parser.state();
+        return chunk;
+    });
 }
 
 } // namespace TrainDesk
