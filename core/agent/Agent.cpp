@@ -349,8 +349,9 @@ void Agent::stop(const QString &why)
     m_timer.stop();
     qInfo("traindesk agent: stopping: %s", qPrintable(why));
     m_server.close();
-    if (m_lock)
-        m_lock->unlock();
+    // The lock is kept until the agent is destroyed, after its Store (declared after the lock):
+    // `agent stop` returns when the lock is free, and by then the database is closed and its
+    // write-ahead log checkpointed, so a copy of the data directory is whole.
     Q_EMIT finished();
 }
 

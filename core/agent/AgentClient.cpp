@@ -35,9 +35,11 @@ VoidResult AgentClient::connectOrStart(int timeoutMs)
 {
     if (connectExisting(1000))
         return {};
+    bool started = false;
     if (!isRunning(m_dataDirectory)) {
-        if (auto started = startAgent(); !started)
-            return started;
+        if (auto start = startAgent(); !start)
+            return start;
+        started = true;
     }
     // Several clients may start agents at once: the lock lets one of them stay, and all
     // clients connect to that one when its socket appears.
@@ -45,6 +47,13 @@ VoidResult AgentClient::connectOrStart(int timeoutMs)
     while (!deadline.hasExpired()) {
         if (connectExisting(200))
             return {};
+        // An agent that was stopping when we looked (it holds its lock until its database is
+        // closed) has gone meanwhile: start the next one.
+        if (!started && !isRunning(m_dataDirectory)) {
+            if (auto start = startAgent(); !start)
+                return start;
+            started = true;
+        }
         QThread::msleep(50);
     }
     return fail(QStringLiteral("the TrainDesk agent did not answer within %1 s (see %2)")

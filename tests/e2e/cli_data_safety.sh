@@ -165,6 +165,9 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$work/full" && mount -t tmpfs -o size=1m tmpf
   # The data directory itself on a full disk: the error says so, and nothing is lost.
   # (The agent keeps the database open; stopped, it checkpoints its write-ahead log.)
   td agent stop >/dev/null || fail "agent stop"
+  # It returns once the agent has closed the database: the last connection's close folds the
+  # write-ahead log in and removes it (a copy without it would lose the newest rows).
+  [ ! -e "$TRAINDESK_HOME/traindesk.db-wal" ] || fail "agent stop returned before the agent closed its database"
   rm -f "$TRAINDESK_HOME/space.reserve"  # the agent's reserve (4 MiB) would not fit; it makes it again
   cp -r "$TRAINDESK_HOME" "$work/full/home" 2>/dev/null
   rm -f "$work/full/home"/*.db-wal "$work/full/home"/*.db-shm
