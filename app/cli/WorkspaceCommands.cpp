@@ -84,7 +84,8 @@ int runWorkspaceList(Context &c)
     return c.print(array, workspaceTable(list));
 }
 
-int runExperimentCreate(Context &c)
+// `experiment create` and `experiment show` differ only in the store call that gives the row.
+int printExperiment(Context &c, const std::function<Result<Experiment>(qint64 workspaceId, const QString &name)> &row)
 {
     const auto ws = c.workspace();
     if (!ws)
@@ -92,24 +93,20 @@ int runExperimentCreate(Context &c)
     const auto name = c.required("name");
     if (!name)
         return c.error(name.error());
-    const auto exp = c.store.createExperiment(ws->id, *name);
+    const auto exp = row(ws->id, *name);
     if (!exp)
         return c.error(exp.error());
     return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
 }
 
+int runExperimentCreate(Context &c)
+{
+    return printExperiment(c, [&c](qint64 ws, const QString &name) { return c.store.createExperiment(ws, name); });
+}
+
 int runExperimentShow(Context &c)
 {
-    const auto ws = c.workspace();
-    if (!ws)
-        return c.error(ws.error());
-    const auto name = c.required("name");
-    if (!name)
-        return c.error(name.error());
-    const auto exp = c.store.experiment(ws->id, *name);
-    if (!exp)
-        return c.error(exp.error());
-    return c.print(toJson(*exp, ws->name), experimentTable({*exp}));
+    return printExperiment(c, [&c](qint64 ws, const QString &name) { return c.store.experiment(ws, name); });
 }
 
 int runExperimentList(Context &c)
