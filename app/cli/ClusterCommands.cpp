@@ -34,11 +34,6 @@ QCommandLineOption clusterNameOption()
     return nameOption(QStringLiteral("cluster"), QStringLiteral("c"), QStringLiteral("cluster"));
 }
 
-QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {})
-{
-    return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
-}
-
 // Progress goes to stderr, so that stdout holds only the result (-o json stays parseable).
 ClusterEvents printingEvents(Context &c)
 {

@@ -125,6 +125,11 @@ QCommandLineOption experimentOption()
     return {{QStringLiteral("e"), QStringLiteral("experiment")}, QStringLiteral("Experiment."), QStringLiteral("EXP")};
 }
 
+QCommandLineOption option(const QStringList &names, const QString &description, const QString &value)
+{
+    return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
+}
+
 QCommandLineOption nameOption(const QString &what)
 {
     return {{QStringLiteral("n"), QStringLiteral("name")}, QStringLiteral("Name of the %1.").arg(what),

@@ -82,6 +82,8 @@ private:
 };
 
 // Options shared by many commands.
+// An option with a value when `value` names it (e.g. "NAME"), a flag otherwise.
+QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {});
 QCommandLineOption workspaceOption();
 QCommandLineOption experimentOption();
 QCommandLineOption nameOption(const QString &what);

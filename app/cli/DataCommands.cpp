@@ -15,11 +15,6 @@ namespace TrainDesk::Cli {
 
 namespace {
 
-QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {})
-{
-    return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
-}
-
 // "download: <address> 40% (68199228 of 170498071 bytes)" on stderr, each tenth (each 16 MiB
 // when the size is unknown).
 class DownloadProgress

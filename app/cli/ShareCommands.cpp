@@ -12,11 +12,6 @@ namespace TrainDesk::Cli {
 
 namespace {
 
-QCommandLineOption option(const QStringList &names, const QString &description, const QString &value = {})
-{
-    return value.isEmpty() ? QCommandLineOption(names, description) : QCommandLineOption(names, description, value);
-}
-
 QCommandLineOption shareOption() { return option({"s", "share"}, "Name of the share.", "NAME"); }
 QCommandLineOption shareNameOption()
 {

@@ -1,4 +1,5 @@
 #include "KerasProgressParser.h"
+#include "MpiOutputTag.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -9,8 +10,6 @@ namespace TrainDesk {
 
 namespace {
 
-// "[1,2]<stdout>:" from Open MPI's --tag-output: job id, rank.
-const QRegularExpression tagPattern(QStringLiteral("^\\[\\d+,(\\d+)\\]<std(?:out|err)>:"));
 const QRegularExpression epochPattern(QStringLiteral("^\\s*Epoch (\\d+)/(\\d+)\\s*$"));
 const QRegularExpression progressPattern(QStringLiteral("^\\s*(\\d+)/(\\d+) \\["));
 // " - name: value" pairs; Keras writes acc or accuracy, and val_ variants.
@@ -56,9 +55,9 @@ QList<QByteArray> KerasProgressParser::parse(const QByteArray &text)
     for (const QByteArray &rawLine : normalised.split('\n')) {
         QString line = QString::fromUtf8(rawLine);
         int rank = 0;
-        if (const auto tag = tagPattern.match(line); tag.hasMatch()) {
-            rank = tag.captured(1).toInt();
-            line = line.mid(tag.capturedLength());
+        if (const MpiOutputTag tag = MpiOutputTag::of(line); tag.rank >= 0) {
+            rank = tag.rank;
+            line = line.mid(tag.length);
         }
         if (const auto e = epochPattern.match(line); e.hasMatch()) {
             if (rank != 0) {

@@ -1,4 +1,5 @@
 #include "TextScalarParser.h"
+#include "MpiOutputTag.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -11,7 +12,6 @@ namespace {
 
 #define TD_NUMBER "[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?|[-+]?(?:nan|inf)"
 
-const QRegularExpression tagPattern(QStringLiteral("^\\[\\d+,(\\d+)\\]<std(?:out|err)>:"));
 // "Epoch: [3][ 10/469]" or "Test: [ 10/79]" and what follows.
 const QRegularExpression meterPattern(
     QStringLiteral("^\\s*([A-Za-z][\\w ]*?):\\s*(?:\\[\\s*(\\d+)\\s*\\])?\\[\\s*(\\d+)\\s*/\\s*(\\d+)\\s*\\](.*)$"));
@@ -27,6 +27,7 @@ const QRegularExpression dictPairPattern(QStringLiteral("['\"]([^'\"]+)['\"]\\s*
 // or epoch may be "3/10".
 const QRegularExpression pairPattern(QStringLiteral(
     "(?:^|[\\s,;:|(\\[{])([A-Za-z_][\\w./@-]*)\\s*[=:]\\s*(" TD_NUMBER ")(/\\d+)?(?=$|[\\s,;|)\\]}])"));
+#undef TD_NUMBER  // this file's alone (the build puts several sources in one unit)
 const QRegularExpression stepKeyPattern(QStringLiteral("^(?:global_step|step|iter|iteration|it|batch)$"),
                                         QRegularExpression::CaseInsensitiveOption);
 const QRegularExpression epochKeyPattern(QStringLiteral("^epoch$"), QRegularExpression::CaseInsensitiveOption);
@@ -76,10 +77,10 @@ QList<ScalarPoint> TextScalarParser::parseLine(const QString &text, double time)
 {
     QString line = text;
     m_lineRank = m_rank;
-    if (const auto tag = tagPattern.match(line); tag.hasMatch()) {
+    if (const MpiOutputTag tag = MpiOutputTag::of(line); tag.rank >= 0) {
         if (m_lineRank < 0)
-            m_lineRank = tag.captured(1).toInt();
-        line = line.mid(tag.capturedLength());
+            m_lineRank = tag.rank;
+        line = line.mid(tag.length);
     }
     QList<ScalarPoint> points = pyTorchExamples(line);
     if (points.isEmpty())
