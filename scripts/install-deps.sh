@@ -19,6 +19,8 @@ packages=(
   # tests: the PyTorch reference, model readers, fuzzing, a display for GUI screenshots
   python3 python3-numpy python3-torch python3-h5py python3-onnx clang libfuzzer-14-dev libclang-rt-14-dev
   xvfb xauth x11-apps
+  # the test programs link with lld (80 of them against the static core and ui libraries)
+  lld
   # the tutorial's job on network-namespace nodes: a Horovod-style script on Debian's mpi4py
   python3-mpi4py
   # the portable trainer folder: run paths set with patchelf; tested in a minimal Debian 12 root
