@@ -19,10 +19,13 @@ chmod 755 "$home"
 opened=()
 cleanup() {
   for d in ${opened[@]+"${opened[@]}"}; do chmod o-x "$d"; done
-  userdel -f "$user" > /dev/null 2>&1; rm -rf "$home"
+  flock -w 60 "$users_lock" userdel -f "$user" > /dev/null 2>&1; rm -rf "$home"
 }
 trap cleanup EXIT
-useradd -M -d "$home/home" -s /bin/sh -c "traindesk test pid $$" "$user" || { echo "FAIL: useradd $user"; exit 1; }
+# useradd/userdel of tests running at once fail on /etc/passwd's lock: one at a time (the
+# netns fixture, tests/netns/netns_nodes.sh, takes the same lock).
+users_lock=/run/lock/traindesk-netns.lock
+flock -w 60 "$users_lock" useradd -M -d "$home/home" -s /bin/sh -c "traindesk test pid $$" "$user" || { echo "FAIL: useradd $user"; exit 1; }
 mkdir -p "$home/home" && chown "$user:" "$home/home"
 # A checkout under a private folder (/root, say) is not reachable by the user: let it pass
 # through (o+x, no listing) each such folder above the build tree for this run only.
@@ -38,12 +41,19 @@ for s in $suites; do
   fi
 done
 
+# The suites at once (ctest runs them side by side too: each has its own sshd on a free port
+# and its own temporary folders); they mostly wait on SSH round trips.
+declare -A pids
+for s in $suites; do
+  runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home/home" LANG=C.UTF-8 \
+    QT_QPA_PLATFORM=offscreen TRAINDESK_AGENT_PROGRAM="$bin/traindesk" TRAINDESK_TRAINER_DIR="$bin" \
+    timeout 600 "$bin/$s" > "$home/$s.txt" 2>&1 &
+  pids[$s]=$!
+done
 status=0
 for s in $suites; do
   out="$home/$s.txt"
-  runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home/home" LANG=C.UTF-8 \
-    QT_QPA_PLATFORM=offscreen TRAINDESK_AGENT_PROGRAM="$bin/traindesk" TRAINDESK_TRAINER_DIR="$bin" \
-    timeout 600 "$bin/$s" > "$out" 2>&1
+  wait "${pids[$s]}"
   rc=$?
   totals=$(grep -E '^Totals: ' "$out" | tail -1)
   passed=$(sed -nE 's/^Totals: ([0-9]+) passed.*/\1/p' <<< "$totals")

@@ -71,9 +71,11 @@ grep "All-reduce" "$work/net.txt"
 for n in "$n1" "$n2" "$n3"; do [ "$(node_state "$n" | cut -d' ' -f1)" = idle ] || fail "$n is $(node_state "$n") after a burn-in passed"; done
 
 echo "== a throttled node is unusable and not scheduled"
-# netem's rate where the kernel has sch_netem, else a token bucket (tbf): the same 20 Mb/s.
-netns_exec 3 tc qdisc add dev eth0 root netem rate 20mbit 2>/dev/null \
-  || netns_exec 3 tc qdisc add dev eth0 root tbf rate 20mbit burst 32kbit latency 400ms || fail "tc: cannot throttle $n3"
+# netem's rate where the kernel has sch_netem, else a token bucket (tbf): the same 100 Mb/s,
+# 1 % of the veth's 10000 Mb/s, a fifth of the 5 % a pair must reach (a slower rate only
+# makes each of the throttled pairs' all-reduces take longer: 7 s each at 20 Mb/s).
+netns_exec 3 tc qdisc add dev eth0 root netem rate 100mbit 2>/dev/null \
+  || netns_exec 3 tc qdisc add dev eth0 root tbf rate 100mbit burst 64kb latency 400ms || fail "tc: cannot throttle $n3"
 td cluster probe -n net --burn-in > "$work/slow.txt" 2>"$work/slow.err"
 grep "All-reduce" "$work/slow.txt"
 grep -E "^FAIL $n2\+$n3  All-reduce" "$work/slow.txt" >/dev/null || fail "the throttled pair passed: $(cat "$work/slow.txt")"

@@ -12,13 +12,38 @@
 #   netns_exec I CMD...    runs CMD inside node I (its network, hostname and processes)
 #   netns_down
 
+# Several such tests run at once (ctest -j): names carry the PID (interface names stay under
+# Linux's 15 characters: "br-td" + PID, "vtd" + PID + "-N"); the subnet is one no interface
+# of this machine uses, chosen and taken (bridge address added) under NETNS_LOCK; users are
+# added and removed under it too (useradd/userdel of two tests at once fail on /etc/passwd's
+# lock).
 NETNS_TAG="td$$"
-NETNS_SUBNET="10.$(( 100 + $$ % 100 )).$(( $$ / 100 % 250 ))"
+NETNS_SUBNET=""
 NETNS_BRIDGE="br-$NETNS_TAG"
+NETNS_LOCK=/run/lock/traindesk-netns.lock
 NETNS_COUNT=0
 declare -a NETNS_ADDR NETNS_NAME NETNS_HOLDER
 
 netns_fail() { echo "netns fixture: $*" >&2; return 1; }
+
+# Runs CMD holding NETNS_LOCK (up to 60 s to get it).
+netns_locked() {
+  ( flock -w 60 9 || { netns_fail "$NETNS_LOCK is held for over 60 s"; exit 1; }; "$@" ) 9>"$NETNS_LOCK"
+}
+
+# A 10.x.y.0/24 that no interface of this machine has an address in, given to the bridge
+# (call under NETNS_LOCK: the next test then sees it taken).
+netns_take_subnet() {
+  local used a b try
+  used=$(ip -4 -o addr show | awk '{print $4}' | cut -d. -f1-3)
+  for try in $(seq 0 999); do
+    a=$(( 100 + ($$ + try) % 100 )); b=$(( ($$ / 100 + try) % 250 ))
+    grep -qx "10.$a.$b" <<<"$used" && continue
+    ip addr add "10.$a.$b.254/24" dev "$NETNS_BRIDGE" || return 1
+    echo "10.$a.$b"; return 0
+  done
+  netns_fail "no free 10.x.y.0/24 subnet"
+}
 
 netns_up() {
   local work=$1 n=$2 i
@@ -26,12 +51,12 @@ netns_up() {
   [ "$(id -u)" = 0 ] || { netns_fail "needs root"; return 1; }
   mkdir -p /run/sshd
   ip link add "$NETNS_BRIDGE" type bridge || return 1
-  ip addr add "$NETNS_SUBNET.254/24" dev "$NETNS_BRIDGE"
+  NETNS_SUBNET=$(netns_locked netns_take_subnet) || return 1
   ip link set "$NETNS_BRIDGE" up
   NETNS_USER="tdn$$"
   NETNS_PASSWORD="pw-$RANDOM-$RANDOM"
-  useradd -m -d "$work/home" -s /bin/sh "$NETNS_USER" || return 1
-  echo "$NETNS_USER:$NETNS_PASSWORD" | chpasswd
+  netns_locked useradd -m -d "$work/home" -s /bin/sh "$NETNS_USER" || { netns_fail "useradd $NETNS_USER failed"; return 1; }
+  echo "$NETNS_USER:$NETNS_PASSWORD" | netns_locked chpasswd || { netns_fail "chpasswd $NETNS_USER failed"; return 1; }
   for i in $(seq 1 "$n"); do
     local ns="$NETNS_TAG-$i" dir="$work/node$i"
     NETNS_NAME[$i]="node$i"
@@ -95,6 +120,11 @@ netns_down() {
     ip link del "v$NETNS_TAG-$i" 2>/dev/null
   done
   ip link del "$NETNS_BRIDGE" 2>/dev/null
-  [ -n "${NETNS_USER:-}" ] && { pkill -u "$NETNS_USER" 2>/dev/null; sleep 0.2; userdel "$NETNS_USER" 2>/dev/null; }
+  if [ -n "${NETNS_USER:-}" ] && id "$NETNS_USER" >/dev/null 2>&1; then
+    pkill -u "$NETNS_USER" 2>/dev/null
+    # userdel refuses a user with processes left: until they are gone (bounded).
+    for _ in $(seq 1 50); do pgrep -u "$NETNS_USER" >/dev/null || break; sleep 0.1; done
+    netns_locked userdel "$NETNS_USER" 2>/dev/null || echo "netns fixture: userdel $NETNS_USER failed" >&2
+  fi
   NETNS_COUNT=0
 }
