@@ -34,8 +34,10 @@
 //  - The rounding intrinsics (__fmul_rn...) are plain float operations; the emulated
 //    kernels are compiled with -ffp-contract=off so that nothing is fused into an FMA.
 // What it does not model: warps (no kernel uses warp intrinsics), memory spaces and
-// coalescing, the speed of anything, and data races between blocks that run concurrently
-// on a GPU (here they are ordered; the shuffled order still exposes order dependence).
+// coalescing, the speed of anything, and data races between threads or blocks that run
+// concurrently on a GPU (here they take turns; the shuffled block order still exposes order
+// dependence, and a missing __syncthreads shows: thread 0 runs to the barrier before any
+// other thread has started, so it reads what they have not written yet).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
