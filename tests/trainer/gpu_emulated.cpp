@@ -405,23 +405,26 @@ void testAssemble(const NetConfig& cfg, int B, bool nhwc) {
 // sees its own threadIdx (x, y) and blockIdx, __shared__ is per block, __syncthreads()
 // waits for all threads that have not returned (some return early, before the first
 // barrier: it must not hang), blocks run in a shuffled order, and the launch statistics.
-constexpr unsigned kEmuLive = 40;  // threads of a 16 x 4 block that stay to the end
+// Threads 0..23 of a 16 x 4 block return at once, threads 24..63 stay to the end (so the
+// emulator's fibers are passed on by ending threads before and after waiting ones).
+constexpr unsigned kEmuGone = 24, kEmuLive = 40;
 __global__ void emuBarrierKernel(int* out) {
-    __shared__ int slot[64];
+    __shared__ int slot[kEmuLive];
     const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
     int* mine = out + (blockIdx.y * gridDim.x + blockIdx.x) * 64 + t;
-    if (t >= kEmuLive) {
+    if (t < kEmuGone) {
         *mine = -1;
         return;
     }
-    slot[t] = int(blockIdx.x * 1000 + blockIdx.y * 100 + t);
+    const unsigned i = t - kEmuGone;
+    slot[i] = int(blockIdx.x * 1000 + blockIdx.y * 100 + t);
     __syncthreads();
     // The neighbour's value: written before the barrier by another thread of this block.
-    const int neighbour = slot[(t + 1) % kEmuLive];
+    const int neighbour = slot[(i + 1) % kEmuLive];
     __syncthreads();
-    slot[t] = neighbour;  // overwritten only once every thread has read its neighbour
+    slot[i] = neighbour;  // overwritten only once every thread has read its neighbour
     __syncthreads();
-    *mine = slot[(t + kEmuLive - 1) % kEmuLive];
+    *mine = slot[(i + kEmuLive - 1) % kEmuLive];
 }
 __global__ void emuOrderKernel(int* counter, int* order) {
     if (threadIdx.x == 0) order[atomicAdd(counter, 1)] = int(blockIdx.x);
@@ -437,7 +440,7 @@ void testEmulator() {
     for (unsigned by = 0; by < 2; ++by)
         for (unsigned bx = 0; bx < 3; ++bx)
             for (unsigned t = 0; t < 64; ++t) {
-                const int want = t >= kEmuLive ? -1 : int(bx * 1000 + by * 100 + t);
+                const int want = t < kEmuGone ? -1 : int(bx * 1000 + by * 100 + t);
                 right = right && out[(by * 3 + bx) * 64 + t] == want;
             }
     expect(right, "each thread's value went round the block through __shared__ and 3 barriers");

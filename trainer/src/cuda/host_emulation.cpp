@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace td::cuda::emu {
@@ -38,8 +39,12 @@ std::vector<std::unique_ptr<Fiber>> g_fibers;
 struct Block {
     ucontext_t scheduler;                         // where a fiber goes when it waits or ends
     const std::function<void()>* body = nullptr;  // the kernel with its arguments
-    unsigned int current = 0;                     // the thread (fiber) last resumed
-    bool waiting = false;                         // and it stopped at __syncthreads
+    dim3 dims;                                    // blockDim
+    unsigned int threads = 0;                     // blockDim.x * y * z
+    unsigned int next = 0;                        // the first thread not started yet
+    unsigned int current = 0;                     // the thread running now
+    unsigned int fiber = 0;                       // and the fiber it runs on
+    bool waiting = false;                         // it stopped at __syncthreads
 };
 thread_local Block* t_block = nullptr;
 
@@ -86,33 +91,63 @@ void ensureFibers(unsigned int threads) {
     }
 }
 
-// The start of every fiber: one CUDA thread's run of the kernel; returning from here resumes
-// the scheduler (uc_link) with Block::waiting false, that is: this thread has ended.
-void fiberMain() { (*t_block->body)(); }
+void setThreadIdx(const Block& b, unsigned int t) {
+    threadIdx = uint3(t % b.dims.x, (t / b.dims.x) % b.dims.y, t / (b.dims.x * b.dims.y));
+}
 
-// Runs one block: every thread as a fiber, in rounds from one __syncthreads to the next.
-void runBlock(Block& b, dim3 block, unsigned int threads, std::vector<unsigned int>& live) {
-    live.resize(threads);
-    for (unsigned int t = 0; t < threads; ++t) {
-        live[t] = t;
-        Fiber& f = *g_fibers[t];
-        f.context.uc_stack.ss_sp = f.stack;
-        f.context.uc_stack.ss_size = kStackBytes;
-        f.context.uc_link = &b.scheduler;
-        makecontext(&f.context, fiberMain, 0);
+// The start of every fiber: runs the block's threads that have not started, one after the
+// other, each until it returns from the kernel. A thread that waits at __syncthreads keeps
+// this fiber (the scheduler starts the next thread on a fresh one), so a kernel without
+// barriers costs one fiber switch per block, not per thread; the order in which the threads
+// run is the same either way. Returning from here resumes the scheduler (uc_link) with
+// Block::waiting false: the thread last run has ended.
+void fiberMain() {
+    Block& b = *t_block;
+    while (b.next < b.threads) {
+        b.current = b.next++;
+        setThreadIdx(b, b.current);
+        (*b.body)();
     }
-    // Each round resumes every live thread until it waits at the barrier or ends; the ones
-    // that wait go on together in the next round, the ones that ended drop out.
-    while (!live.empty()) {
-        std::size_t waiting = 0;
-        for (const unsigned int t : live) {
-            threadIdx = uint3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+}
+
+// Starts fiber f at fiberMain.
+void startFiber(Block& b, unsigned int f) {
+    Fiber& fiber = *g_fibers[f];
+    fiber.context.uc_stack.ss_sp = fiber.stack;
+    fiber.context.uc_stack.ss_size = kStackBytes;
+    fiber.context.uc_link = &b.scheduler;
+    makecontext(&fiber.context, fiberMain, 0);
+}
+
+// Switches to fiber f until a thread on it waits at __syncthreads or it has no more to run.
+void resume(Block& b, unsigned int f) {
+    b.fiber = f;
+    b.waiting = false;
+    if (swapcontext(&b.scheduler, &g_fibers[f]->context) != 0) fail("swapcontext failed");
+}
+
+// Runs one block, in rounds from one __syncthreads to the next. The first round starts
+// every thread in turn, each running until it waits at the barrier or ends; the threads
+// that wait (each on its fiber) go on together in the next round, the ones that ended drop
+// out, until none is left.
+void runBlock(Block& b, std::vector<std::pair<unsigned int, unsigned int>>& waiting) {
+    waiting.clear();
+    b.next = 0;
+    unsigned int fibers = 0;
+    while (b.next < b.threads) {
+        startFiber(b, fibers);
+        resume(b, fibers++);
+        if (b.waiting) waiting.emplace_back(b.current, b.fiber);
+    }
+    while (!waiting.empty()) {
+        std::size_t still = 0;
+        for (const auto& [t, f] : waiting) {
             b.current = t;
-            b.waiting = false;
-            if (swapcontext(&b.scheduler, &g_fibers[t]->context) != 0) fail("swapcontext failed");
-            if (b.waiting) live[waiting++] = t;
+            setThreadIdx(b, t);
+            resume(b, f);
+            if (b.waiting) waiting[still++] = {t, f};
         }
-        live.resize(waiting);
+        waiting.resize(still);
     }
 }
 
@@ -135,13 +170,15 @@ bool runGrid(dim3 grid, dim3 block, const std::function<void()>& body) {
     const dim3 callerBlockDim = blockDim, callerGridDim = gridDim;
     Block b;
     b.body = &body;
+    b.dims = block;
+    b.threads = threads;
     t_block = &b;
     blockDim = block;
     gridDim = grid;
-    std::vector<unsigned int> live;
+    std::vector<std::pair<unsigned int, unsigned int>> waiting;  // (thread, its fiber)
     for (const unsigned long long id : order) {
         blockIdx = uint3(unsigned(id % grid.x), unsigned((id / grid.x) % grid.y), unsigned(id / grid.x / grid.y));
-        runBlock(b, block, threads, live);
+        runBlock(b, waiting);
     }
     t_block = nullptr;
     threadIdx = callerThreadIdx;
@@ -169,7 +206,7 @@ void __syncthreads() {
     // The thread waits: back to the scheduler, which resumes it once every live thread of
     // the block has arrived here or ended.
     b->waiting = true;
-    ucontext_t* self = &td::cuda::emu::g_fibers[b->current]->context;
+    ucontext_t* self = &td::cuda::emu::g_fibers[b->fiber]->context;
     if (swapcontext(self, &b->scheduler) != 0) td::cuda::emu::fail("swapcontext failed");
 }
 

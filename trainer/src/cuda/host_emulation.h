@@ -4,10 +4,10 @@
 // used when TD_CUDA_HOST_EMULATION is defined (cuda/kernel_runtime.h picks it).
 //
 // How a launch runs (emu::launch, through TD_LAUNCH):
-//  - All of a launch runs on the launching host thread. Each CUDA thread of a block is a
-//    cooperative fiber (POSIX ucontext: makecontext/swapcontext) on a stack of its own;
-//    the stacks are allocated once and reused by every later launch. A scheduler on the
-//    launching thread resumes the block's fibers one after the other. Why not one host
+//  - All of a launch runs on the launching host thread. The CUDA threads of a block run
+//    on cooperative fibers (POSIX ucontext: makecontext/swapcontext), each on a stack of
+//    its own; the stacks are allocated once and reused by every later launch. A scheduler
+//    on the launching thread starts the block's threads one after the other. Why not one host
 //    thread per CUDA thread (as before): with 256 threads a block cost hundreds of futex
 //    wake-ups and context switches of the kernel, which made the emulation tests the slow
 //    part of the test run on a 2-core machine; a fiber switch is a function call and one
@@ -25,7 +25,9 @@
 //    the kernel; when all of them have, the waiting ones are released together into the
 //    next round. A fiber that returns from the kernel drops out (as exited threads do on
 //    the GPU), so a barrier after an early return of some threads does not hang.
-//    A kernel without a barrier thus costs one switch into and out of each thread.
+//    A thread that waits keeps its fiber; threads that end without waiting hand theirs to
+//    the next thread, so a kernel without barriers costs one fiber switch per block (each
+//    switch is a sigprocmask system call) and one with barriers one per thread and barrier.
 //  - atomics are std::atomic_ref on the plain memory; __threadfence() is a sequentially
 //    consistent fence; __ldcg() is a plain load (the fibers of a grid run one at a time).
 //  - "Device memory" is host memory, streams are tags (launches run to completion before
