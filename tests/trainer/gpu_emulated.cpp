@@ -9,7 +9,9 @@
 //     30x30, pool2 on 13x13 where the odd edge is dropped);
 //   softmax cross-entropy with dense_2's bias, training and a padded evaluation batch;
 //   RMSprop over the model's whole flat parameter buffer, 3 steps, and the step counters;
-//   batch assembly with augmentation (rank 1 of 2) and evaluation batches with padding.
+//   batch assembly with augmentation (rank 1 of 2) and evaluation batches with padding;
+//   and the emulator itself: thread and block indices, __syncthreads with early returns,
+//   the shuffled block order, launch statistics.
 //
 // Tolerance, max |emulated - cpu| / max |cpu| per tensor:
 //   0 (bit for bit) where both sides do the same float operations: masks, max pooling,
@@ -24,6 +26,7 @@
 // a read outside it or an element left unwritten brings a NaN that fails the comparison.
 //
 // Exit codes: 0 all passed, 1 a check failed.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -398,6 +401,67 @@ void testAssemble(const NetConfig& cfg, int B, bool nhwc) {
     expectInside(pixels, labels, dPerm, outLabels, counters, out, evalOut, evalLabels);
 }
 
+// The emulator itself (cuda/host_emulation.h), on what the kernels rely on: every thread
+// sees its own threadIdx (x, y) and blockIdx, __shared__ is per block, __syncthreads()
+// waits for all threads that have not returned (some return early, before the first
+// barrier: it must not hang), blocks run in a shuffled order, and the launch statistics.
+// Threads 0..23 of a 16 x 4 block return at once, threads 24..63 stay to the end (so the
+// emulator's fibers are passed on by ending threads before and after waiting ones).
+constexpr unsigned kEmuGone = 24, kEmuLive = 40;
+__global__ void emuBarrierKernel(int* out) {
+    __shared__ int slot[kEmuLive];
+    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
+    int* mine = out + (blockIdx.y * gridDim.x + blockIdx.x) * 64 + t;
+    if (t < kEmuGone) {
+        *mine = -1;
+        return;
+    }
+    const unsigned i = t - kEmuGone;
+    slot[i] = int(blockIdx.x * 1000 + blockIdx.y * 100 + t);
+    __syncthreads();
+    // The neighbour's value: written before the barrier by another thread of this block.
+    const int neighbour = slot[(i + 1) % kEmuLive];
+    __syncthreads();
+    slot[i] = neighbour;  // overwritten only once every thread has read its neighbour
+    __syncthreads();
+    *mine = slot[(i + kEmuLive - 1) % kEmuLive];
+}
+__global__ void emuOrderKernel(int* counter, int* order) {
+    if (threadIdx.x == 0) order[atomicAdd(counter, 1)] = int(blockIdx.x);
+}
+
+void testEmulator() {
+    std::printf("emulator: threads, barriers with early returns, block order, statistics\n");
+    const tc::emu::LaunchStats before = tc::emu::launchStats();
+    const dim3 grid(3, 2), block(16, 4);
+    std::vector<int> out(3 * 2 * 64, 7);
+    tc::emu::launch(emuBarrierKernel, grid, block, nullptr, out.data());
+    bool right = true;
+    for (unsigned by = 0; by < 2; ++by)
+        for (unsigned bx = 0; bx < 3; ++bx)
+            for (unsigned t = 0; t < 64; ++t) {
+                const int want = t < kEmuGone ? -1 : int(bx * 1000 + by * 100 + t);
+                right = right && out[(by * 3 + bx) * 64 + t] == want;
+            }
+    expect(right, "each thread's value went round the block through __shared__ and 3 barriers");
+
+    const int blocks = 50;
+    int counter = 0;
+    std::vector<int> order(blocks, -1);
+    tc::emu::launch(emuOrderKernel, dim3(blocks), dim3(32), nullptr, &counter, order.data());
+    std::vector<int> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    bool permutation = counter == blocks;
+    bool shuffled = false;
+    for (int i = 0; i < blocks; ++i) permutation = permutation && sorted[i] == i, shuffled = shuffled || order[i] != i;
+    expect(permutation && shuffled, "every block ran once, in a shuffled order");
+
+    const tc::emu::LaunchStats after = tc::emu::launchStats();
+    expect(after.launches - before.launches == 2 && after.blocks - before.blocks == 6 + blocks &&
+               after.threads - before.threads == 6 * 64 + blocks * 32,
+           "launch statistics count launches, blocks and threads");
+}
+
 // A launch configuration CUDA rejects is reported like the runtime reports it.
 void testBadLaunch() {
     std::printf("launch configuration errors\n");
@@ -440,6 +504,7 @@ int main() {
         testSoftmax(32, 7);  // a padded evaluation batch
         testRmsprop(cifar);
         testBadLaunch();
+        testEmulator();
     } catch (const std::exception& e) {
         std::printf("FAIL: %s\n", e.what());
         return 1;

@@ -1,12 +1,17 @@
 // The launcher of the host emulation of CUDA kernels (see cuda/host_emulation.h for how it
-// maps the CUDA execution model onto host threads).
+// maps the CUDA execution model onto fibers of the launching host thread).
 #include "cuda/host_emulation.h"
 
-#include <barrier>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
-#include <optional>
-#include <thread>
+#include <utility>
 #include <vector>
 
 namespace td::cuda::emu {
@@ -14,8 +19,34 @@ namespace td::cuda::emu {
 namespace {
 
 thread_local cudaError_t t_lastError = cudaSuccess;
-// The __syncthreads barrier of the block this host thread is playing a thread of.
-thread_local std::barrier<>* t_blockBarrier = nullptr;
+
+// A fiber's stack: the kernels keep only a few scalars there, 256 KiB leaves room for the
+// C library's math functions and more. The page below it is unmapped, so an overflow is a
+// crash, never a silent write into the next fiber's stack. Pages are only committed once
+// touched, so even 1024 fibers cost little memory.
+constexpr std::size_t kStackBytes = 256 * 1024;
+
+struct Fiber {
+    ucontext_t context;
+    char* stack = nullptr;
+};
+
+// The fibers, one per thread of the largest block so far: made once, reused by every launch
+// (only used under g_launchMutex).
+std::vector<std::unique_ptr<Fiber>> g_fibers;
+
+// The block being run, seen by the fibers (through t_block) and by __syncthreads.
+struct Block {
+    ucontext_t scheduler;                         // where a fiber goes when it waits or ends
+    const std::function<void()>* body = nullptr;  // the kernel with its arguments
+    dim3 dims;                                    // blockDim
+    unsigned int threads = 0;                     // blockDim.x * y * z
+    unsigned int next = 0;                        // the first thread not started yet
+    unsigned int current = 0;                     // the thread running now
+    unsigned int fiber = 0;                       // and the fiber it runs on
+    bool waiting = false;                         // it stopped at __syncthreads
+};
+thread_local Block* t_block = nullptr;
 
 std::mutex g_launchMutex;  // one grid at a time: __shared__ statics serve one block at a time
 LaunchStats g_stats;
@@ -40,6 +71,86 @@ std::vector<unsigned long long> blockOrder(unsigned long long blocks) {
     return order;
 }
 
+[[noreturn]] void fail(const char* what) {
+    std::fprintf(stderr, "CUDA host emulation: %s\n", what);
+    std::abort();
+}
+
+// Makes fibers until there is one per thread of the block.
+void ensureFibers(unsigned int threads) {
+    const std::size_t page = (std::size_t)sysconf(_SC_PAGESIZE);
+    while (g_fibers.size() < threads) {
+        auto fiber = std::make_unique<Fiber>();
+        void* mapping = mmap(nullptr, page + kStackBytes, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (mapping == MAP_FAILED) fail("cannot map a fiber stack");
+        if (mprotect(mapping, page, PROT_NONE) != 0) fail("cannot protect a fiber stack's guard page");
+        fiber->stack = static_cast<char*>(mapping) + page;
+        if (getcontext(&fiber->context) != 0) fail("getcontext failed");
+        g_fibers.push_back(std::move(fiber));
+    }
+}
+
+void setThreadIdx(const Block& b, unsigned int t) {
+    threadIdx = uint3(t % b.dims.x, (t / b.dims.x) % b.dims.y, t / (b.dims.x * b.dims.y));
+}
+
+// The start of every fiber: runs the block's threads that have not started, one after the
+// other, each until it returns from the kernel. A thread that waits at __syncthreads keeps
+// this fiber (the scheduler starts the next thread on a fresh one), so a kernel without
+// barriers costs one fiber switch per block, not per thread; the order in which the threads
+// run is the same either way. Returning from here resumes the scheduler (uc_link) with
+// Block::waiting false: the thread last run has ended.
+void fiberMain() {
+    Block& b = *t_block;
+    while (b.next < b.threads) {
+        b.current = b.next++;
+        setThreadIdx(b, b.current);
+        (*b.body)();
+    }
+}
+
+// Starts fiber f at fiberMain.
+void startFiber(Block& b, unsigned int f) {
+    Fiber& fiber = *g_fibers[f];
+    fiber.context.uc_stack.ss_sp = fiber.stack;
+    fiber.context.uc_stack.ss_size = kStackBytes;
+    fiber.context.uc_link = &b.scheduler;
+    makecontext(&fiber.context, fiberMain, 0);
+}
+
+// Switches to fiber f until a thread on it waits at __syncthreads or it has no more to run.
+void resume(Block& b, unsigned int f) {
+    b.fiber = f;
+    b.waiting = false;
+    if (swapcontext(&b.scheduler, &g_fibers[f]->context) != 0) fail("swapcontext failed");
+}
+
+// Runs one block, in rounds from one __syncthreads to the next. The first round starts
+// every thread in turn, each running until it waits at the barrier or ends; the threads
+// that wait (each on its fiber) go on together in the next round, the ones that ended drop
+// out, until none is left.
+void runBlock(Block& b, std::vector<std::pair<unsigned int, unsigned int>>& waiting) {
+    waiting.clear();
+    b.next = 0;
+    unsigned int fibers = 0;
+    while (b.next < b.threads) {
+        startFiber(b, fibers);
+        resume(b, fibers++);
+        if (b.waiting) waiting.emplace_back(b.current, b.fiber);
+    }
+    while (!waiting.empty()) {
+        std::size_t still = 0;
+        for (const auto& [t, f] : waiting) {
+            b.current = t;
+            setThreadIdx(b, t);
+            resume(b, f);
+            if (b.waiting) waiting[still++] = {t, f};
+        }
+        waiting.resize(still);
+    }
+}
+
 }  // namespace
 
 bool runGrid(dim3 grid, dim3 block, const std::function<void()>& body) {
@@ -51,31 +162,29 @@ bool runGrid(dim3 grid, dim3 block, const std::function<void()>& body) {
     const unsigned int threads = block.x * block.y * block.z;
     const unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
     const std::vector<unsigned long long> order = blockOrder(blocks);
+    ensureFibers(threads);
 
-    // The block's __syncthreads barrier loses a participant whenever a thread finishes the
-    // kernel, so it is made anew for every block, by the completion step of the barrier
-    // that ends the block (it runs while every thread waits there).
-    std::optional<std::barrier<>> syncBarrier(std::in_place, threads);
-    auto nextBlock = [&]() noexcept { syncBarrier.emplace(threads); };
-    std::barrier<decltype(nextBlock)> blockEnd(threads, nextBlock);
-
-    auto play = [&](unsigned int t) {
-        threadIdx = uint3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
-        blockDim = block;
-        gridDim = grid;
-        for (const unsigned long long b : order) {
-            blockIdx = uint3(unsigned(b % grid.x), unsigned((b / grid.x) % grid.y), unsigned(b / grid.x / grid.y));
-            t_blockBarrier = &*syncBarrier;
-            body();
-            t_blockBarrier->arrive_and_drop();
-            blockEnd.arrive_and_wait();
-        }
-        t_blockBarrier = nullptr;
-    };
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (unsigned int t = 0; t < threads; ++t) pool.emplace_back(play, t);
-    for (std::thread& th : pool) th.join();
+    // The caller's own index variables (it is a host thread, not a CUDA thread) come back
+    // after the launch, as they were.
+    const uint3 callerThreadIdx = threadIdx, callerBlockIdx = blockIdx;
+    const dim3 callerBlockDim = blockDim, callerGridDim = gridDim;
+    Block b;
+    b.body = &body;
+    b.dims = block;
+    b.threads = threads;
+    t_block = &b;
+    blockDim = block;
+    gridDim = grid;
+    std::vector<std::pair<unsigned int, unsigned int>> waiting;  // (thread, its fiber)
+    for (const unsigned long long id : order) {
+        blockIdx = uint3(unsigned(id % grid.x), unsigned((id / grid.x) % grid.y), unsigned(id / grid.x / grid.y));
+        runBlock(b, waiting);
+    }
+    t_block = nullptr;
+    threadIdx = callerThreadIdx;
+    blockIdx = callerBlockIdx;
+    blockDim = callerBlockDim;
+    gridDim = callerGridDim;
 
     ++g_stats.launches;
     g_stats.blocks += blocks;
@@ -92,8 +201,13 @@ LaunchStats launchStats() {
 
 void __syncthreads() {
     // Outside an emulated kernel there is no block to wait for: that is a bug in the caller.
-    if (!td::cuda::emu::t_blockBarrier) std::terminate();
-    td::cuda::emu::t_blockBarrier->arrive_and_wait();
+    td::cuda::emu::Block* b = td::cuda::emu::t_block;
+    if (!b) std::terminate();
+    // The thread waits: back to the scheduler, which resumes it once every live thread of
+    // the block has arrived here or ended.
+    b->waiting = true;
+    ucontext_t* self = &td::cuda::emu::g_fibers[b->fiber]->context;
+    if (swapcontext(self, &b->scheduler) != 0) td::cuda::emu::fail("swapcontext failed");
 }
 
 cudaError_t cudaGetLastError() {

@@ -4,30 +4,42 @@
 // used when TD_CUDA_HOST_EMULATION is defined (cuda/kernel_runtime.h picks it).
 //
 // How a launch runs (emu::launch, through TD_LAUNCH):
-//  - One host thread per CUDA thread of a block: blockDim.x*y*z std::threads are started
-//    per launch, and each of them plays its threadIdx in every block of the grid in turn.
-//    That is the trick that keeps it affordable: threads are started once per launch, not
-//    once per block, and a block costs two barrier rounds instead of 256 thread starts.
+//  - All of a launch runs on the launching host thread. The CUDA threads of a block run
+//    on cooperative fibers (POSIX ucontext: makecontext/swapcontext), each on a stack of
+//    its own; the stacks are allocated once and reused by every later launch. A scheduler
+//    on the launching thread starts the block's threads one after the other. Why not one host
+//    thread per CUDA thread (as before): with 256 threads a block cost hundreds of futex
+//    wake-ups and context switches of the kernel, which made the emulation tests the slow
+//    part of the test run on a 2-core machine; a fiber switch is a function call and one
+//    signal-mask system call.
 //  - Blocks run one at a time, in a shuffled order (CUDA promises no order; a kernel that
-//    depends on one shows it here). A std::barrier over all the threads ends each block.
-//  - threadIdx, blockIdx, blockDim, gridDim are thread_local: each host thread sees its own.
+//    depends on one shows it here).
+//  - threadIdx, blockIdx, blockDim, gridDim are thread_local, and the scheduler sets them
+//    to the fiber's values each time before it resumes that fiber.
 //  - __shared__ is `static`: a block-local variable is then one object for all threads of
 //    the block, and because blocks never overlap, that one object serves each block in
 //    turn, exactly like per-block shared memory (which is uninitialised on a GPU as well).
 //    Launches are serialised by a mutex, so two grids never share it either.
-//  - __syncthreads() is a real std::barrier among the block's threads. A thread that
-//    returns from the kernel drops out of it (arrive_and_drop), as exited threads do on
-//    the GPU, so a barrier after an early return of some threads does not hang.
+//  - __syncthreads() switches from the fiber back to the scheduler. The scheduler runs
+//    every live fiber of the block until it either waits at the barrier or returns from
+//    the kernel; when all of them have, the waiting ones are released together into the
+//    next round. A fiber that returns from the kernel drops out (as exited threads do on
+//    the GPU), so a barrier after an early return of some threads does not hang.
+//    A thread that waits keeps its fiber; threads that end without waiting hand theirs to
+//    the next thread, so a kernel without barriers costs one fiber switch per block (each
+//    switch is a sigprocmask system call) and one with barriers one per thread and barrier.
 //  - atomics are std::atomic_ref on the plain memory; __threadfence() is a sequentially
-//    consistent fence; __ldcg() is a plain load (blocks are ordered by the barriers).
+//    consistent fence; __ldcg() is a plain load (the fibers of a grid run one at a time).
 //  - "Device memory" is host memory, streams are tags (launches run to completion before
 //    TD_LAUNCH returns), and the launch configuration is validated like the CUDA runtime
 //    does: a bad one sets the error that cudaGetLastError() (CUDA_CHECK_LAUNCH) reports.
 //  - The rounding intrinsics (__fmul_rn...) are plain float operations; the emulated
 //    kernels are compiled with -ffp-contract=off so that nothing is fused into an FMA.
 // What it does not model: warps (no kernel uses warp intrinsics), memory spaces and
-// coalescing, the speed of anything, and data races between blocks that run concurrently
-// on a GPU (here they are ordered; the shuffled order still exposes order dependence).
+// coalescing, the speed of anything, and data races between threads or blocks that run
+// concurrently on a GPU (here they take turns; the shuffled block order still exposes order
+// dependence, and a missing __syncthreads shows: thread 0 runs to the barrier before any
+// other thread has started, so it reads what they have not written yet).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
