@@ -32,6 +32,8 @@ public:
     // Stores the samples that arrived and starts those of `running` jobs that are due.
     // Returns the jobs that got new samples.
     QSet<qint64> tick(const QList<Job> &running);
+    // Samples started and not stored yet (a tick stores those that finished).
+    qsizetype samplesUnderWay() const { return m_pending.size(); }
 
 private:
     struct Pending
