@@ -270,8 +270,9 @@ int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByt
                        names.isEmpty() ? QStringLiteral(" (it has none yet)")
                                        : QStringLiteral(" (it has: %1)").arg(names.join(QStringLiteral(", ")))));
     }
-    if (c.args.isSet("csv") && !c.json() && !c.args.isSet("query")) {
-        c.out << scalarSeriesPointsCsv(chosen);
+    const bool raw = c.args.isSet("csv-raw");
+    if ((c.args.isSet("csv") || raw) && !c.json() && !c.args.isSet("query")) {
+        c.out << scalarSeriesPointsCsv(chosen, raw ? CsvText::Raw : CsvText::Safe);
         c.out.flush();
         return 0;
     }
@@ -688,7 +689,10 @@ QList<Command> jobCommands()
                      "script wrote (TensorBoard files, progress lines; docs/METRICS.md) and --series NAME prints one. "
                      "With --system, what its nodes did (CPU, memory, GPUs, network).",
                      {workspaceOption(), experimentOption(), jobOption(), queryOption(),
-                      QCommandLineOption(QStringList{"csv"}, "Print the series as CSV."),
+                      QCommandLineOption(QStringList{"csv"}, "Print the series as CSV (a text cell a spreadsheet "
+                                                             "would run as a formula gets a leading ')."),
+                      QCommandLineOption(QStringList{"csv-raw"}, "CSV with every text cell as it is (for programs, "
+                                                                 "not spreadsheets)."),
                       QCommandLineOption(QStringList{"scalars"}, "List the named series: name, source, file, rank, "
                                                                  "points, last, min and max."),
                       QCommandLineOption(QStringList{"series"}, "Print the points of the named series NAME (from "

@@ -57,19 +57,13 @@ Table scalarSeriesPoints(const QList<ScalarSeries> &series)
     return {{"Name", "Step", "Epoch", "Value", "Time", "File", "Rank"}, pointRows(series)};
 }
 
-QString scalarSeriesPointsCsv(const QList<ScalarSeries> &series)
+QString scalarSeriesPointsCsv(const QList<ScalarSeries> &series, CsvText mode)
 {
-    // Names and files may hold commas: those cells are quoted.
-    auto cell = [](const QString &text) {
-        if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')))
-            return text;
-        return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-    };
     QString csv = QStringLiteral("name,step,epoch,value,time,file,rank\n");
     for (const QStringList &row : pointRows(series)) {
         QStringList cells;
         for (const QString &c : row)
-            cells << cell(c);
+            cells << csvField(c, mode);
         csv += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

@@ -2,6 +2,7 @@
 
 #include "OutputFormat.h"
 
+#include "common/CsvField.h"
 #include "metrics/ScalarSeries.h"
 
 #include <QJsonArray>
@@ -14,7 +15,7 @@ namespace TrainDesk::Cli {
 Table scalarSeriesList(const QList<ScalarSeries> &series);
 QJsonArray scalarSeriesListJson(const QList<ScalarSeries> &series);
 Table scalarSeriesPoints(const QList<ScalarSeries> &series);
-QString scalarSeriesPointsCsv(const QList<ScalarSeries> &series);
+QString scalarSeriesPointsCsv(const QList<ScalarSeries> &series, CsvText mode = CsvText::Safe);
 QJsonArray scalarSeriesPointsJson(const QList<ScalarSeries> &series);
 
 } // namespace TrainDesk::Cli

@@ -54,7 +54,15 @@ Agent::Agent(AgentOptions options) : m_options(std::move(options))
     connect(&m_server, &QLocalServer::newConnection, this, &Agent::acceptClients);
 }
 
-Agent::~Agent() = default;
+Agent::~Agent()
+{
+    // The server deletes its sockets as it goes, after m_clients and m_subscribers (declared
+    // after it) are gone: their disconnected() must not reach the sets then (issue #38).
+    for (QLocalSocket *socket : std::as_const(m_clients))
+        socket->disconnect(this);
+    m_clients.clear();
+    m_subscribers.clear();
+}
 
 VoidResult Agent::start()
 {
@@ -67,7 +75,9 @@ VoidResult Agent::start()
     if (!m_lock->tryLock(0)) {
         qint64 pid = 0;
         QString host, app;
-        m_lock->getLockInfo(&pid, &host, &app);
+        // No pid yet: the other agent has made the lock file but not written it (started at once).
+        if (!m_lock->getLockInfo(&pid, &host, &app) || pid <= 0)
+            return fail(QStringLiteral("another agent is starting for %1").arg(m_options.dataDirectory));
         return fail(QStringLiteral("an agent already runs for %1 (pid %2)").arg(m_options.dataDirectory).arg(pid));
     }
     m_store = std::make_unique<Store>();
@@ -126,6 +136,7 @@ void Agent::tick()
     for (const Job &job : before)
         m_ingestOnce.insert(job.id);
     ingest();
+    m_store->truncateLogOver(8 * 1024 * 1024);
     m_sampling->tick(m_store->jobsInStates({JobState::Running}));
     int running = 0, queued = 0;
     bool justStarted = false;

@@ -7,9 +7,6 @@
 
 namespace TrainDesk {
 
-namespace {
-}
-
 JobOutput::JobOutput(Store &store) : m_store(store), m_scalars(std::make_unique<ScalarIngest>(store)) {}
 
 JobOutput::~JobOutput() = default;
@@ -32,7 +29,7 @@ Result<int> JobOutput::ingestMetrics(const Job &job, bool *storeFailed)
     if (!records || (storeFailed && *storeFailed))
         return records;
     // The named scalars of the job's own script: TensorBoard files, progress lines.
-    const auto scalars = m_scalars->ingest(job, **transport, !trainer);
+    const auto scalars = m_scalars->ingest(job, **transport, !trainer, storeFailed);
     if (!scalars)
         return scalars.failure();
     return *records + *scalars;

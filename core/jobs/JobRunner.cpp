@@ -506,9 +506,16 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         return job;
     }
     if (!exitCode) {
-        finish(*job, JobState::Failed, std::nullopt,
-               {jobError(QStringLiteral("JobProcessVanished"),
-                         QStringLiteral("the launch process on %1 ended without recording an exit code").arg(headNode->name))});
+        // On a full disk the script could not write its exit code (issue #38): say so, and
+        // take away the empty files it left.
+        JobError error = jobError(QStringLiteral("JobProcessVanished"),
+                                  QStringLiteral("the launch process on %1 ended without recording an exit code").arg(headNode->name));
+        if (jobDiskFull(**transport, job->jobDir)) {
+            (*transport)->exec(QStringLiteral("rm -f %1/exit_code.tmp %1/failed_step.tmp").arg(shellQuote(job->jobDir)), 15000);
+            error = diskFullError(QStringLiteral("the launch process on %1 could not record its exit code").arg(headNode->name),
+                                  job->jobDir);
+        }
+        finish(*job, JobState::Failed, std::nullopt, {error});
         return job;
     }
     finishWithExitCode(*job, **transport, exitCode->first, exitCode->second);
@@ -582,6 +589,20 @@ void JobRunner::retryPendingSweeps()
     }
 }
 
+bool JobRunner::jobDiskFull(Transport &transport, const QString &jobDir)
+{
+    const auto free = transport.exec(QStringLiteral("df -Pk %1 | awk 'NR == 2 { print $4 }'").arg(shellQuote(jobDir)), 15000);
+    return free && free->exitCode == 0 && free->stdOut.trimmed() == "0";
+}
+
+JobError JobRunner::diskFullError(const QString &what, const QString &jobDir)
+{
+    return jobError(QStringLiteral("DiskFull"),
+                    QStringLiteral("%1; the file system of %2 is full (ENOSPC: no space left on device)").arg(what, jobDir),
+                    {QStringLiteral("free space there and run the job again; what it could not write (stderr.txt too) "
+                                    "is lost")});
+}
+
 void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, const QDateTime &ended)
 {
     if (code == 0) {
@@ -607,14 +628,8 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
         error = jobError(QStringLiteral("JobFailed"), QStringLiteral("the job exited with code %1").arg(code),
                          {QStringLiteral("see stdouterr/stderr.txt")});
         // A full disk is the likely cause when the job's file system has no space left.
-        const auto free = transport.exec(QStringLiteral("df -Pk %1 | awk 'NR == 2 { print $4 }'").arg(shellQuote(job.jobDir)), 15000);
-        if (free && free->exitCode == 0 && free->stdOut.trimmed() == "0") {
-            error.code = QStringLiteral("DiskFull");
-            error.message = QStringLiteral("the job exited with code %1; the file system of %2 is full (ENOSPC: no "
-                                           "space left on device)").arg(code).arg(job.jobDir);
-            error.details = QStringList{QStringLiteral("free space there and run the job again; what it could not "
-                                                       "write (stderr.txt too) is lost")};
-        }
+        if (jobDiskFull(transport, job.jobDir))
+            error = diskFullError(QStringLiteral("the job exited with code %1").arg(code), job.jobDir);
     }
     finish(job, JobState::Failed, code, {error}, ended);
 }

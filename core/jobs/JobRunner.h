@@ -106,6 +106,9 @@ private:
     // The job's launch script wrote `code` to exit_code: succeeded, or failed with the error
     // of the step that failed (failed_step).
     void finishWithExitCode(Job &job, Transport &transport, int code, const QDateTime &ended);
+    // Whether the file system of the job's folder has no space left (df on its node).
+    static bool jobDiskFull(Transport &transport, const QString &jobDir);
+    static JobError diskFullError(const QString &what, const QString &jobDir);
 
     // Slurm clusters (JobRunnerSlurm.cpp): Slurm queues and runs; TrainDesk submits each
     // queued job once, reads every job's state with one squeue per cluster, and cancels.

@@ -21,6 +21,11 @@ namespace OffsetIngest {
 
 constexpr qint64 readChunk = 4 * 1024 * 1024;
 
+// How a file's records end. A text line longer than a whole read is named (an "error"
+// record with the file, its offset and length) and skipped to its newline, so the lines
+// after it are read; a framed record (TFRecord) is read whole, its size asked by the parser.
+enum class Framing { Lines, Records };
+
 // What one chunk gave the file's reader.
 struct Chunk
 {
@@ -36,7 +41,10 @@ using Parse = std::function<Chunk(const QByteArray &data, qint64 offset)>;
 // Reads `path` (on the job's node) at the offset saved under `key`; returns how many records
 // counted were stored. `storeFailed` (optional) tells a failed write from a failed read.
 Result<int> ingest(Store &store, const Job &job, Transport &transport, const QString &path, const QString &key,
-                   const Parse &parse, bool *storeFailed = nullptr);
+                   const Parse &parse, bool *storeFailed = nullptr, Framing framing = Framing::Lines);
+
+// The record stored for a line skipped as too long (exposed for the tests).
+QByteArray longLineRecord(const QString &path, qint64 offset, qint64 length);
 
 } // namespace OffsetIngest
 } // namespace TrainDesk

@@ -35,8 +35,8 @@ const ScalarIngest::Found &ScalarIngest::discover(const Job &job, Transport &tra
     const QString command =
         QStringLiteral("cd %1 || exit 0; grep -q '^follow_output()' launch.sh 2>/dev/null && echo 'F -'; for f in stdouterr/stdout-*.txt; do [ -f \"$f\" ] && [ ! -L \"$f\" ] && printf 'T %s\\n' \"$f\"; "
                        "done; { echo .; cat %2 2>/dev/null; } | while IFS= read -r d; do [ -n \"$d\" ] && find \"$d\" -type f "
-                       "-name 'events.out.tfevents.*' 2>/dev/null; done | sed 's/^/E /'")
-            .arg(shellQuote(job.jobDir), LaunchPlan::outputDirectoriesFileName());
+                       "-name %3 2>/dev/null; done | sed 's/^/E /'")
+            .arg(shellQuote(job.jobDir), LaunchPlan::outputDirectoriesFileName(), shellQuote(TfEventsReader::findPattern()));
     const auto listed = transport.exec(command, 30000);
     if (!listed || listed->exitCode != 0)
         return found;  // tried again at the next scan; what was found stays
@@ -59,13 +59,13 @@ const ScalarIngest::Found &ScalarIngest::discover(const Job &job, Transport &tra
     return found;
 }
 
-Result<int> ScalarIngest::ingest(const Job &job, Transport &transport, bool withText)
+Result<int> ScalarIngest::ingest(const Job &job, Transport &transport, bool withText, bool *storeFailed)
 {
     const Found found = discover(job, transport);
     int total = 0;
     QStringList problems;
     for (const QString &file : found.eventFiles) {
-        const auto read = readEvents(job, transport, file);
+        const auto read = readEvents(job, transport, file, storeFailed);
         if (read)
             total += *read;
         else
@@ -76,7 +76,7 @@ Result<int> ScalarIngest::ingest(const Job &job, Transport &transport, bool with
         // line), else the combined stdout.txt, whose tags say the rank.
         const QStringList textFiles = found.taskFiles ? found.textFiles : QStringList{QStringLiteral("stdouterr/stdout.txt")};
         for (const QString &file : textFiles) {
-            const auto read = readText(job, transport, file);
+            const auto read = readText(job, transport, file, storeFailed);
             if (read)
                 total += *read;
             else
@@ -88,7 +88,7 @@ Result<int> ScalarIngest::ingest(const Job &job, Transport &transport, bool with
     return total;
 }
 
-Result<int> ScalarIngest::readEvents(const Job &job, Transport &transport, const QString &file)
+Result<int> ScalarIngest::readEvents(const Job &job, Transport &transport, const QString &file, bool *storeFailed)
 {
     const QString key = storeKey(file);
     if (!m_store.jobFileReaderState(job.id, key).isEmpty())
@@ -112,10 +112,10 @@ Result<int> ScalarIngest::readEvents(const Job &job, Transport &transport, const
             chunk.last = true;
         }
         return chunk;
-    });
+    }, storeFailed, OffsetIngest::Framing::Records);
 }
 
-Result<int> ScalarIngest::readText(const Job &job, Transport &transport, const QString &file)
+Result<int> ScalarIngest::readText(const Job &job, Transport &transport, const QString &file, bool *storeFailed)
 {
     const QString key = storeKey(file);
     const int rank = TaskOutputs::taskIndexOf(file.section(QLatin1Char('/'), -1));
@@ -132,7 +132,7 @@ Result<int> ScalarIngest::readText(const Job &job, Transport &transport, const Q
         chunk.consumed = length;
         chunk.state = parser.state();
         return chunk;
-    });
+    }, storeFailed);
 }
 
 } // namespace TrainDesk

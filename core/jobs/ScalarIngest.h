@@ -23,7 +23,9 @@ public:
     explicit ScalarIngest(Store &store);
 
     // `withText`: read progress lines too (not for jobs whose metrics.jsonl says it all).
-    Result<int> ingest(const Job &job, Transport &transport, bool withText);
+    // `storeFailed` (optional) is set when a read chunk could not be stored (a full disk):
+    // its offset stays, and it is read again.
+    Result<int> ingest(const Job &job, Transport &transport, bool withText, bool *storeFailed = nullptr);
 
     // The store's key of a file read for scalars.
     static QString storeKey(const QString &file) { return QStringLiteral("scalars:") + file; }
@@ -37,8 +39,8 @@ private:
         qint64 scannedAtMs = -1;
     };
     const Found &discover(const Job &job, Transport &transport);
-    Result<int> readEvents(const Job &job, Transport &transport, const QString &file);
-    Result<int> readText(const Job &job, Transport &transport, const QString &file);
+    Result<int> readEvents(const Job &job, Transport &transport, const QString &file, bool *storeFailed);
+    Result<int> readText(const Job &job, Transport &transport, const QString &file, bool *storeFailed);
 
     Store &m_store;
     QHash<qint64, Found> m_found;  // per job: looked for every few seconds, not at each read

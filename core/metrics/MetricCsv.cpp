@@ -1,5 +1,7 @@
 #include "MetricCsv.h"
 
+#include "common/CsvField.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -9,17 +11,6 @@ namespace TrainDesk::MetricCsv {
 namespace {
 
 QString counter(qint64 value) { return value < 0 ? QString() : QString::number(value); }
-
-// RFC 4180: a cell with a comma, a quote or a line break is quoted, its quotes doubled.
-QString cell(const QString &text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n'))
-        && !text.contains(QLatin1Char('\r')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
 
 } // namespace
 
@@ -43,7 +34,7 @@ QString number(double value)
 
 QByteArray row(const QString &run, const MetricRecord &r)
 {
-    const QStringList cells{cell(run),          cell(r.kind),         number(r.time),    counter(r.epoch),
+    const QStringList cells{csvField(run),          csvField(r.kind),         number(r.time),    counter(r.epoch),
                             counter(r.step),    counter(r.globalStep), number(r.loss),    number(r.acc),
                             number(r.valLoss),  number(r.valAcc),     number(r.lr),      number(r.imagesPerSec),
                             counter(r.rank)};

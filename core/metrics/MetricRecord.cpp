@@ -1,5 +1,7 @@
 #include "MetricRecord.h"
 
+#include "ScalarPoint.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -20,7 +22,7 @@ std::optional<MetricRecord> MetricRecord::fromJson(const QByteArray &line)
     };
     auto integer = [&](const char *key) {
         const QJsonValue v = o.value(QLatin1String(key));
-        return v.isDouble() ? qint64(v.toDouble()) : qint64(-1);
+        return v.isDouble() ? counterOf(v.toDouble()) : qint64(-1);
     };
     MetricRecord r;
     r.time = number("time");

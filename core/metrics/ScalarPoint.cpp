@@ -33,7 +33,7 @@ std::optional<ScalarPoint> ScalarPoint::fromJson(const QByteArray &json)
     p.value = value.isDouble() ? value.toDouble() : value.toString().toDouble();
     if (value.isString() && value.toString() == QLatin1String("nan"))
         p.value = NAN;
-    p.step = o.contains("step") ? qint64(o.value("step").toDouble()) : -1;
+    p.step = o.contains("step") ? counterOf(o.value("step").toDouble()) : -1;
     p.epoch = o.contains("epoch") ? o.value("epoch").toDouble() : NAN;
     p.source = o.value("source").toString();
     p.file = o.value("file").toString();

@@ -33,4 +33,12 @@ struct ScalarPoint
     QString origin() const;
 };
 
+// A step (or other counter) read as a double from text or JSON: -1 unless it is a finite
+// whole-number-sized value in 0 .. 2^63 (a bigger one, or inf, cannot be a qint64: the
+// conversion is undefined behaviour, found by fuzz_metrics).
+inline qint64 counterOf(double value)
+{
+    return value >= 0 && value < 9.2e18 ? qint64(value) : -1;
+}
+
 } // namespace TrainDesk

@@ -18,7 +18,7 @@ double ScalarSeries::minimum() const
 {
     double m = NAN;
     for (const ScalarPoint &p : points) {
-        if (std::isfinite(p.value) && !(p.value >= m))
+        if (!std::isnan(p.value) && !(p.value >= m))  // -inf is a minimum: a series of infinities has one
             m = p.value;
     }
     return m;
@@ -28,7 +28,7 @@ double ScalarSeries::maximum() const
 {
     double m = NAN;
     for (const ScalarPoint &p : points) {
-        if (std::isfinite(p.value) && !(p.value <= m))
+        if (!std::isnan(p.value) && !(p.value <= m))
             m = p.value;
     }
     return m;
@@ -63,7 +63,8 @@ QStringList ScalarSeries::problems(const QList<QPair<qint64, QByteArray>> &recor
         if (!json.contains("\"error\""))
             continue;
         const QJsonObject o = QJsonDocument::fromJson(json).object();
-        if (o.value("kind").toString() == QLatin1String("error"))
+        // (A long line of stdout.txt is met by two readers, the Keras text's and the scalars'.)
+        if (o.value("kind").toString() == QLatin1String("error") && !messages.contains(o.value("message").toString()))
             messages << o.value("message").toString();
     }
     return messages;

@@ -120,7 +120,7 @@ QList<ScalarPoint> TextScalarParser::pyTorchExamples(const QString &line)
             ScalarPoint p = point(training ? m.captured(1) : prefix + QLatin1Char('/') + m.captured(1),
                                   numberOf(m.captured(2)), source);
             p.epoch = training ? meter.captured(2).toDouble() : m_epoch;
-            p.step = training ? qint64(p.epoch) * batches + batch : batch;
+            p.step = training ? counterOf(double(counterOf(p.epoch)) * double(batches) + double(batch)) : batch;
             p.tag = prefix + QLatin1Char(' ') + m.captured(1);
             points << p;
         }
@@ -157,7 +157,7 @@ QList<ScalarPoint> TextScalarParser::huggingFace(const QString &line) const
         if (key == QLatin1String("epoch"))
             epoch = value;
         else if (key == QLatin1String("step") || key == QLatin1String("global_step"))
-            step = qint64(value);
+            step = counterOf(value);
         else
             points << point(key, value, QStringLiteral("huggingface"));
     }
@@ -182,7 +182,7 @@ QList<ScalarPoint> TextScalarParser::keyValues(const QString &line) const
         const QString key = m.captured(1);
         const double value = numberOf(m.captured(2));
         if (stepKeyPattern.match(key).hasMatch())
-            step = qint64(value);
+            step = counterOf(value);
         else if (epochKeyPattern.match(key).hasMatch())
             epoch = value;
         else if (m.captured(3).isEmpty())  // "3/10" is a count, not a value

@@ -2,6 +2,8 @@
 
 #include "Crc32c.h"
 
+#include <QDateTime>
+
 #include <cstring>
 #include <optional>
 
@@ -278,6 +280,10 @@ bool readEvent(QByteArrayView data, const QString &file, QList<ScalarPoint> &poi
     }
     if (event.failed())
         return false;
+    // A wall time that is no time (NaN, negative, past the year 5000) would be stored as 1970
+    // or printed with 300 digits: the time of reading stands in for it.
+    if (!(wallTime >= 0 && wallTime < 1e11))
+        wallTime = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     for (ScalarPoint &p : found) {
         p.time = wallTime;
         p.step = step;
@@ -310,8 +316,15 @@ TfEventsReader::Chunk TfEventsReader::read(const QByteArray &data, qint64 offset
             chunk.errorOffset = offset + pos;
             return chunk;
         }
+        if (length > maxRecordBytes) {
+            chunk.error = QStringLiteral("%1: the record at offset %2 says it is %3 bytes long, over the %4 MiB a record "
+                                         "may have: a damaged file, not read further")
+                              .arg(file).arg(offset + pos).arg(length).arg(maxRecordBytes >> 20);
+            chunk.errorOffset = offset + pos;
+            return chunk;
+        }
         if (quint64(data.size() - pos - header) < length + 4) {
-            chunk.nextRecordSize = qsizetype(qMin<quint64>(length + header + 4, quint64(1) << 40));
+            chunk.nextRecordSize = qsizetype(length + header + 4);
             break;
         }  // the writer is still at it: the rest comes with the next read
         const char *payload = p + header;

@@ -15,9 +15,14 @@ namespace TrainDesk {
 // (TensorFlow 2's tf.summary.scalar). The protobufs are decoded by hand: only the fields of
 // a scalar are read, everything else is skipped by its wire type.
 // Read in pieces: a record not yet written whole (a torn tail) is left for the next read.
+// The length field comes from outside: a record longer than maxRecordBytes is named as
+// damage (file, offset, length), never allocated.
 class TfEventsReader
 {
 public:
+    // Scalars, images and graphs of real writers stay far below this.
+    static constexpr quint64 maxRecordBytes = 64 * 1024 * 1024;
+
     struct Chunk
     {
         qsizetype consumed = 0;      // bytes of whole, checked records
@@ -31,8 +36,11 @@ public:
     // before it is returned) and is named with its offset.
     static Chunk read(const QByteArray &data, qint64 offset, const QString &file);
 
-    // A file name TensorBoard writes.
-    static bool isEventFile(const QString &name) { return name.startsWith(QLatin1String("events.out.tfevents.")); }
+    // A file name TensorBoard reads: any name holding "tfevents", as its own loader decides
+    // (`events.out.tfevents.<time>.<host>`, CatBoost's bare `events.out.tfevents`, TF2's `.v2`).
+    static bool isEventFile(const QString &name) { return name.contains(QLatin1String("tfevents")); }
+    // The same rule as a `find -name` pattern.
+    static QString findPattern() { return QStringLiteral("*tfevents*"); }
 };
 
 } // namespace TrainDesk

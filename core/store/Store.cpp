@@ -12,6 +12,10 @@ namespace TrainDesk {
 
 using namespace StoreRows;
 
+namespace {
+constexpr qint64 logLimitBytes = 4 * 1024 * 1024;
+}
+
 Store::Store()
 {
     static QAtomicInt counter;
@@ -55,6 +59,8 @@ VoidResult Store::open(const QString &databasePath)
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+    // After each checkpoint the log shrinks back to this size, instead of keeping its largest.
+    q.exec(QStringLiteral("PRAGMA journal_size_limit=%1").arg(logLimitBytes));
     auto migrated = migrate();
     // A table dropped behind TrainDesk's back would read as an empty list.
     if (migrated) {
@@ -71,6 +77,14 @@ VoidResult Store::open(const QString &databasePath)
                             .arg(databasePath, info.absolutePath()));
     }
     return migrated;
+}
+
+void Store::truncateLogOver(qint64 overBytes)
+{
+    if (QFileInfo(m_path + QStringLiteral("-wal")).size() <= overBytes)
+        return;
+    // A reader's snapshot can keep part of it: what could not be written goes at the next try.
+    QSqlQuery(m_db).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
 }
 
 VoidResult Store::backup() const

@@ -34,6 +34,10 @@ public:
     // Copies the database, when it passes the check, to DatabaseCheck::backupPath (made
     // beside it and renamed into place): the last good copy `traindesk doctor` restores.
     VoidResult backup() const;
+    // Writes the write-ahead log into the database and empties it, when it holds more than
+    // `overBytes`: a log grown by a large chunk (or a write that failed on a full disk) gives
+    // its space back instead of keeping the disk full (issue #38).
+    void truncateLogOver(qint64 overBytes);
 
     // Workspaces and experiments
     Result<Workspace> createWorkspace(const QString &name);

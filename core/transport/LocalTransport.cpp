@@ -23,8 +23,10 @@ namespace {
 RemoteFileInfo infoFrom(const QFileInfo &fi)
 {
     // A link is listed as a link: not the size of what it points to.
-    return {fi.fileName(), fi.isDir() || fi.isSymLink() ? 0 : fi.size(), fi.lastModified().toUTC(), fi.isDir(),
-            fi.isSymLink(), fi.isSymLink() ? fi.symLinkTarget() : QString()};
+    // (QFileInfo::isDir follows links: a link to a folder is a link, as SFTP's lstat says.)
+    const bool link = fi.isSymLink();
+    return {fi.fileName(), fi.isDir() || link ? 0 : fi.size(), fi.lastModified().toUTC(), fi.isDir() && !link, link,
+            link ? fi.symLinkTarget() : QString()};
 }
 
 } // namespace
@@ -124,9 +126,13 @@ Result<QList<RemoteFileInfo>> LocalTransport::list(const QString &directory)
     if (!dir.exists())
         return fail(QStringLiteral("localhost: directory %1 does not exist").arg(directory));
     QList<RemoteFileInfo> entries;
-    for (const QFileInfo &fi : dir.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
-                                                 QDir::Name))
-        entries.append(infoFrom(fi));
+    // System: a dangling link is listed too (as the link it is).
+    for (const QFileInfo &fi : dir.entryInfoList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot | QDir::Hidden,
+                                                 QDir::Name)) {
+        // FIFOs, sockets and devices are not files a job wrote to download (a read would block).
+        if (fi.isSymLink() || fi.isFile() || fi.isDir())
+            entries.append(infoFrom(fi));
+    }
     return entries;
 }
 

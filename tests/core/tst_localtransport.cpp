@@ -184,6 +184,24 @@ private Q_SLOTS:
         QVERIFY(!missing);
         QVERIFY2(missing.error().contains(QLatin1String("nosuch")), qPrintable(missing.error()));
     }
+
+    // Issue #38: `job file list` showed a link to a folder as a folder (isDir follows links)
+    // and left out dangling links. (Mutations caught: `fi.isDir()` without `&& !link`;
+    // QDir::System dropped from the listing.)
+    void linksAreListedAsLinksDanglingOnesToo()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("real")));
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("real")), dir.filePath(QStringLiteral("to-folder"))));
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("gone")), dir.filePath(QStringLiteral("dangling"))));
+        LocalTransport transport;
+        const auto listed = transport.list(dir.path());
+        QVERIFY2(listed, qPrintable(listed.error()));
+        QStringList seen;
+        for (const RemoteFileInfo &f : *listed)
+            seen << QStringLiteral("%1:%2%3").arg(f.name).arg(f.isDirectory ? "d" : "-").arg(f.isLink ? "l" : "-");
+        QCOMPARE(seen.join(QLatin1Char(' ')), QStringLiteral("dangling:-l real:d- to-folder:-l"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLocalTransport)

@@ -3,6 +3,10 @@
 #include "TfEventsWriter.h"
 #include "metrics/Crc32c.h"
 #include "metrics/TfEventsReader.h"
+#include "metrics/ScalarSeries.h"
+#include "common/CsvField.h"
+
+#include <QDateTime>
 
 #include <QTest>
 
@@ -112,6 +116,83 @@ private slots:
         QVERIFY2(later.error.contains(QStringLiteral("offset %1").arg(thirdAt)), qPrintable(later.error));
         QCOMPARE(describe(later.points), QStringLiteral("train/loss@1=0.5 t=100.50\ntrain/acc@1=0.25 t=100.50"));
         QCOMPARE(later.consumed, thirdAt - secondAt);
+    }
+
+    // Issue #38: a length field of 2^63 with a valid CRC asked the agent for 2^40 bytes
+    // (std::bad_alloc). Outside bytes never size an allocation: named, with file and offset.
+    // (Mutation caught: dropping the maxRecordBytes check -> nextRecordSize is asked instead.)
+    void aHugeLengthIsNamedNotAllocated()
+    {
+        const QByteArray first = sampleRecords().at(1);
+        for (const quint64 length : {quint64(1) << 63, ~quint64(0), TfEventsReader::maxRecordBytes + 1}) {
+            const QByteArray lengthBytes = littleEndian(length, 8);
+            const QByteArray hostile = lengthBytes + littleEndian(Crc32c::masked(Crc32c::of(lengthBytes)), 4)
+                + QByteArray(5 * 1024 * 1024, 'x');
+            const auto chunk = TfEventsReader::read(first + hostile, 0, QStringLiteral("logs/events.out.tfevents.1"));
+            QCOMPARE(chunk.errorOffset, first.size());
+            QCOMPARE(chunk.nextRecordSize, 0);
+            QCOMPARE(chunk.consumed, first.size());
+            QCOMPARE(chunk.points.size(), 2);
+            QVERIFY2(chunk.error.contains(QStringLiteral("logs/events.out.tfevents.1"))
+                         && chunk.error.contains(QStringLiteral("offset %1").arg(first.size()))
+                         && chunk.error.contains(QString::number(length)),
+                     qPrintable(chunk.error));
+        }
+        // A long record within the limit is waited for: its size is asked, not an error.
+        const QByteArray lengthBytes = littleEndian(8 * 1024 * 1024, 8);
+        const auto waiting = TfEventsReader::read(lengthBytes + littleEndian(Crc32c::masked(Crc32c::of(lengthBytes)), 4)
+                                                      + QByteArray(1024, 'x'), 0, QStringLiteral("f"));
+        QVERIFY2(waiting.error.isEmpty(), qPrintable(waiting.error));
+        QCOMPARE(waiting.nextRecordSize, 8 * 1024 * 1024 + 16);
+    }
+
+    // Every name TensorBoard itself loads: it looks for "tfevents" in the name (CatBoost
+    // writes a bare events.out.tfevents; TensorFlow 2 profiles end in .v2).
+    void everyEventFileNameTensorBoardReads()
+    {
+        for (const char *name : {"events.out.tfevents", "events.out.tfevents.1700000000.host.123.0",
+                                 "events.out.tfevents.1700000000.host.profile-empty", "events.out.tfevents.17.host.v2",
+                                 "my.tfevents.1"})
+            QVERIFY2(TfEventsReader::isEventFile(QString::fromLatin1(name)), name);
+        for (const char *name : {"events.out", "stdout-0.txt", "metrics.jsonl"})
+            QVERIFY2(!TfEventsReader::isEventFile(QString::fromLatin1(name)), name);
+    }
+
+    // Issue #38: a NaN wall time was stored as 1970, 1e308 printed as 309 digits; a series of
+    // infinities had min and max "nan". (Mutations caught: the wall-time guard removed;
+    // isnan back to isfinite in ScalarSeries::minimum.)
+    void wallTimesThatAreNoTimeAndInfiniteSeries()
+    {
+        const double before = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        for (const double wall : {double(NAN), 1e308, -5.0}) {
+            const auto chunk = TfEventsReader::read(record(TfEventsWriter::event(wall, 1, {simpleValue("loss", 1.0f)})), 0, QStringLiteral("f"));
+            QCOMPARE(chunk.points.size(), 1);
+            QVERIFY2(chunk.points.first().time >= before && chunk.points.first().time < before + 3600,
+                     qPrintable(QString::number(chunk.points.first().time)));
+        }
+        ScalarSeries s;
+        for (const double v : {double(INFINITY), -double(INFINITY), double(NAN)}) {
+            ScalarPoint p;
+            p.value = v;
+            s.points << p;
+        }
+        QCOMPARE(s.minimum(), -double(INFINITY));
+        QCOMPARE(s.maximum(), double(INFINITY));
+    }
+
+    // One cell writer for every CSV (issue #38): a name with line breaks stays one cell, a
+    // formula gets a leading ', numbers stay numbers, raw writes text as it is.
+    void csvCellsAreQuotedAndFormulasNeutralised()
+    {
+        QCOMPARE(csvField(QStringLiteral("a\nb")), QStringLiteral("\"a\nb\""));
+        QCOMPARE(csvField(QStringLiteral("say \"hi\", then")), QStringLiteral("\"say \"\"hi\"\", then\""));
+        QCOMPARE(csvField(QStringLiteral("=HYPERLINK(\"x\")")), QStringLiteral("\"'=HYPERLINK(\"\"x\"\")\""));
+        for (const char *formula : {"+1+cmd", "-2+3", "@SUM(A1)", "\tx", "=1"})
+            QCOMPARE(csvField(QString::fromLatin1(formula)).remove(QLatin1Char('"')).front(), QLatin1Char('\''));
+        for (const char *number : {"-0.5", "+1e-3", "-inf", "12"})
+            QCOMPARE(csvField(QString::fromLatin1(number)), QString::fromLatin1(number));
+        QCOMPARE(csvField(QStringLiteral("=1+1"), CsvText::Raw), QStringLiteral("=1+1"));
+        QCOMPARE(csvField(QStringLiteral("plain")), QStringLiteral("plain"));
     }
 
     void aRecordThatIsNoEventIsNamed()

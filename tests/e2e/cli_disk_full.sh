@@ -71,6 +71,33 @@ td job show -e full -n records -o json | grep -q '"code": "DiskFull"' && fail "t
 sleep 2
 [ "$(stored records)" = "20000 20000" ] || fail "records stored twice: $(stored records)"
 
+echo "== the same for text metrics: 20,000 progress lines while the disk is full (issue #38)"
+# They were lost for good: no DiskFull, nothing stored after space returned.
+cat > "$work/lines.sh" <<SH2
+while [ ! -e "$work/go-lines" ]; do sleep 0.1; done
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "step=%d loss=0.5\n", i }'
+SH2
+cat > "$work/lines.json" <<JSON
+{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/out",
+  "customToolkitSettings": { "commandLine": "sh $work/lines.sh" } } }
+JSON
+td job create -e full -n lines -c local -f "$work/lines.json" >/dev/null || fail "job create lines"
+for _ in $(seq 1 60); do [ "$(state lines)" = running ] && break; sleep 0.5; done
+[ "$(state lines)" = running ] || fail "the job is $(state lines)"
+dd if=/dev/zero of="$disk/filler" bs=64k >/dev/null 2>&1
+touch "$work/go-lines"
+for _ in $(seq 1 40); do [ "$(state lines)" = succeeded ] && break; sleep 0.5; done
+[ "$(state lines)" = succeeded ] || fail "20 s after it ended the job is $(state lines)"
+for _ in $(seq 1 20); do td job show -e full -n lines -o json | grep -q '"code": "DiskFull"' && break; sleep 0.5; done
+td job show -e full -n lines -o json | grep -q '"code": "DiskFull"' \
+  || fail "no DiskFull while the lines wait: $(td job show -e full -n lines -o json) (stored: $(stored lines))"
+echo "   while full: $(stored lines) stored"
+rm -f "$disk/filler"
+for _ in $(seq 1 60); do [ "$(stored lines)" = "20000 20000" ] && break; sleep 0.5; done
+[ "$(stored lines)" = "20000 20000" ] || fail "after space returned: $(stored lines) line records stored (count, distinct), not 20000"
+wal=$(stat -c %s "$TRAINDESK_HOME/traindesk.db-wal" 2>/dev/null || echo 0)
+[ "$wal" -le $(( 8 * 1024 * 1024 )) ] || fail "the write-ahead log keeps $wal bytes after the records were stored"
+
 echo "== a job fills the disk it shares with the data directory"
 cat > "$work/fills.json" <<JSON
 { "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$disk/jobs",

@@ -16,6 +16,7 @@ VALUE_HEADERS = {
     "cluster/CreateClusterRequest.h",  # a cluster as asked for, before any check
     "cluster/NodeAddress.h",           # parses and prints user@host:port
     "cluster/NodeProbeResult.h",       # what a probe found, as values
+    "common/CsvField.h",               # one CSV cell as text (quoting, formula guard)
     "common/DataPaths.h",              # where the data directory is
     "common/Result.h",                 # a value or an error
     "datasets/DataSetCatalogue.h",     # the published data sets, compiled in
@@ -32,6 +33,7 @@ VALUE_HEADERS = {
     "metrics/MetricRecord.h",
     "metrics/RunSummary.h",
     "metrics/SystemSample.h",
+    "metrics/TfEventsReader.h",        # decodes event-file bytes; names what an event file is
     "store/Entities.h",                # rows as values
     "store/Names.h",                   # the naming rule
     "store/RunNote.h",                 # a run's tags, note and colour, as a value

@@ -162,6 +162,29 @@ static void testCheckpoint() {
         threw = std::string(e.what()).find("epoch-0003.ckpt") != std::string::npos;
     }
     EXPECT(threw);
+    // Issue #38: a truncated newest checkpoint is passed over for the intact one before it
+    // (the run stopped instead). Mutation caught: newestIntactCheckpoint returning on the
+    // first file it tries.
+    std::vector<std::string> skipped;
+    const auto intact = newestIntactCheckpoint(dir, &skipped);
+    EXPECT(intact && intact->path.find("epoch-0002.ckpt") != std::string::npos && intact->state.epochsDone == 2);
+    EXPECT(skipped.size() == 1 && skipped[0].find("epoch-0003.ckpt") != std::string::npos);
+    // A checkpoints folder that is a link is refused: it wrote into the target and removed an
+    // older checkpoint there. Mutation caught: the lstat check removed.
+    const std::string elsewhere = std::string(tmpl) + "/elsewhere";
+    const std::string linked = std::string(tmpl) + "/linked";
+    makeDirs(elsewhere);
+    std::ofstream(elsewhere + "/epoch-0001.ckpt") << "not ours";
+    EXPECT(symlink(elsewhere.c_str(), linked.c_str()) == 0);
+    bool refused = false;
+    try {
+        writeCheckpoint(linked, s, 1);
+    } catch (const RuntimeError& e) {
+        refused = std::string(e.what()).find("symbolic link") != std::string::npos;
+    }
+    EXPECT(refused);
+    EXPECT(access((elsewhere + "/epoch-0001.ckpt").c_str(), F_OK) == 0);
+    EXPECT(access((elsewhere + "/epoch-0003.ckpt").c_str(), F_OK) != 0);
 }
 
 static void testProtobuf() {

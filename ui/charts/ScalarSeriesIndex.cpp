@@ -1,5 +1,7 @@
 #include "ScalarSeriesIndex.h"
 
+#include "metrics/TfEventsReader.h"
+
 #include <algorithm>
 
 namespace TrainDesk::Ui {
@@ -46,7 +48,7 @@ QString ScalarSeriesIndex::label(const QString &key) const
     if (s.rank >= 0)
         return QStringLiteral("%1 (rank %2)").arg(s.name).arg(s.rank);
     const QString file = s.file.section(QLatin1Char('/'), -1);
-    return QStringLiteral("%1 (%2)").arg(s.name, file.startsWith(QLatin1String("events.out.tfevents.")) ? QStringLiteral("TensorBoard") : file);
+    return QStringLiteral("%1 (%2)").arg(s.name, TfEventsReader::isEventFile(file) ? QStringLiteral("TensorBoard") : file);
 }
 
 QList<QPointF> ScalarSeriesIndex::points(const QString &key, MetricSeries::XAxis x, double startTime) const

@@ -3,6 +3,7 @@
 #include "charts/ChartLines.h"
 #include "charts/RunColors.h"
 #include "common/StateStyle.h"
+#include "common/CsvField.h"
 
 #include <QIcon>
 #include <QPixmap>
@@ -18,15 +19,6 @@ qint64 durationOf(const Job &job)
         return -1;
     const QDateTime end = job.ended.isValid() ? job.ended : QDateTime::currentDateTimeUtc();
     return job.started.secsTo(end);
-}
-
-QString csvField(const QString &text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
 QString metricText(double value)

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -55,7 +56,10 @@ std::vector<std::pair<int, std::string>> listCheckpoints(const std::string& dir)
     if (!d) return out;
     while (dirent* e = ::readdir(d)) {
         int ep = epochOf(e->d_name);
-        if (ep >= 0) out.emplace_back(ep, dir + "/" + e->d_name);
+        struct stat st {};
+        const std::string path = dir + "/" + e->d_name;
+        // Regular files only: a link named like a checkpoint is neither read nor removed.
+        if (ep >= 0 && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) out.emplace_back(ep, path);
     }
     ::closedir(d);
     std::sort(out.begin(), out.end());
@@ -66,6 +70,10 @@ std::vector<std::pair<int, std::string>> listCheckpoints(const std::string& dir)
 
 std::string writeCheckpoint(const std::string& dir, const CheckpointState& s, int keep) {
     makeDirs(dir);
+    struct stat dirStat {};
+    if (::lstat(dir.c_str(), &dirStat) == 0 && S_ISLNK(dirStat.st_mode))
+        TD_FAIL(dir, ": is a symbolic link: checkpoints are written only into a folder of their own (the link could "
+                "lead them, and the removal of older ones, anywhere)");
     TD_CHECK(s.weights.size() == s.accumulators.size(), "checkpoint: weights and accumulators differ in size");
     Header h{};
     std::memcpy(h.magic, kMagic, 8);
@@ -133,6 +141,18 @@ CheckpointState readCheckpoint(const std::string& path) {
     if (stored != uint32_t(crc)) fail("CRC mismatch: the file is corrupt");
     std::fclose(f);
     return s;
+}
+
+std::optional<IntactCheckpoint> newestIntactCheckpoint(const std::string& dir, std::vector<std::string>* skipped) {
+    auto all = listCheckpoints(dir);
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {
+        try {
+            return IntactCheckpoint{it->second, readCheckpoint(it->second)};
+        } catch (const RuntimeError& e) {
+            if (skipped) skipped->push_back(e.what());
+        }
+    }
+    return std::nullopt;
 }
 
 std::optional<std::string> latestCheckpoint(const std::string& dir) {

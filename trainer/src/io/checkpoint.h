@@ -20,11 +20,22 @@ struct CheckpointState {
     std::vector<float> accumulators;  // RMSprop state, same layout
 };
 
-// Writes atomically; returns the final path. Keeps the `keep` newest checkpoints.
+// Writes atomically; returns the final path. Keeps the `keep` newest checkpoints. A `dir`
+// that is a symbolic link is refused: the write, and the removal of older checkpoints,
+// would happen wherever it points.
 std::string writeCheckpoint(const std::string& dir, const CheckpointState& s, int keep = 2);
 // Reads and validates one file; throws naming the file and what is wrong.
 CheckpointState readCheckpoint(const std::string& path);
 // Newest checkpoint file in dir (by epoch number), if any.
 std::optional<std::string> latestCheckpoint(const std::string& dir);
+
+// The newest checkpoint in dir that reads whole (a truncated or corrupt newer one, say from
+// a disk that filled up, is passed over for the one before it); `skipped` gets each file
+// passed over with why. Nothing when none reads.
+struct IntactCheckpoint {
+    std::string path;
+    CheckpointState state;
+};
+std::optional<IntactCheckpoint> newestIntactCheckpoint(const std::string& dir, std::vector<std::string>* skipped);
 
 }  // namespace td

@@ -15,8 +15,12 @@ ResumeState resumeFromCheckpoint(const std::string& dir, Backend& backend, const
     CheckpointState st;
     int found = 0;
     if (dist.root()) {
-        if (auto path = latestCheckpoint(dir)) {
-            st = readCheckpoint(*path);
+        std::vector<std::string> skipped;
+        const auto intact = newestIntactCheckpoint(dir, &skipped);
+        for (const std::string& why : skipped) log::info("--resume: passed over a damaged checkpoint: %s\n", why.c_str());
+        if (intact) {
+            const std::string* path = &intact->path;
+            st = intact->state;
             if (st.h != nc.h || st.w != nc.w || st.c != nc.c || st.classes != nc.classes || st.weights.size() != P)
                 TD_FAIL(*path, ": checkpoint is for ", st.h, "x", st.w, "x", st.c, " images, this data set has ", nc.h,
                         "x", nc.w, "x", nc.c);
@@ -26,7 +30,8 @@ ResumeState resumeFromCheckpoint(const std::string& dir, Backend& backend, const
             std::copy(st.weights.begin(), st.weights.end(), backend.weights());
             std::copy(st.accumulators.begin(), st.accumulators.end(), backend.accumulators());
         } else {
-            log::info("--resume: no checkpoint in %s, starting from scratch\n", dir.c_str());
+            log::info("--resume: no %scheckpoint in %s, starting from scratch\n", skipped.empty() ? "" : "intact ",
+                      dir.c_str());
         }
     }
     dist.broadcast(&found, sizeof found);
