@@ -46,7 +46,7 @@ Shares sharesOf(const QList<Node> &nodes, const QStringList &rankNodes)
 
 bool commandBinds(const QString &program)
 {
-    static const QRegularExpression binding(QStringLiteral("(^|\\s)--?bind-to(\\s|=|$)|hwmap_base_binding_policy"));
+    static const QRegularExpression binding(QStringLiteral("(^|\\s)--?bind-to(\\s|=|$)|_base_binding_policy"));
     return program.contains(binding);
 }
 
@@ -70,8 +70,9 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
     if (launch.kind == ToolkitLaunch::Kind::HeadNode)
         return {};
     QStringList notes;
-    if (userVariables.contains(policyVariable)) {
-        notes << QStringLiteral("ranks: the job's own %1 kept (environmentVariables win)").arg(policyVariable);
+    if (userVariables.contains(policyVariable) || userVariables.contains(policyVariable5)) {
+        notes << QStringLiteral("ranks: the job's own %1 kept (environmentVariables win)")
+                     .arg(userVariables.contains(policyVariable) ? policyVariable : policyVariable5);
     } else if (launch.kind == ToolkitLaunch::Kind::Mpi && commandBinds(launch.program)) {
         notes << QStringLiteral("ranks: the job's own --bind-to kept (its command line)");
     } else {

@@ -12,12 +12,14 @@ namespace TrainDesk {
 // starts one or two of them (every MPMD part of a task toolkit is `-np 1`), so a rank alone
 // on a 64-core node ran one thread. Here the binding is none: a rank may run anywhere on its
 // node, and OMP_NUM_THREADS says its share (the node's cores / the job's ranks there; all
-// of them with one rank per node). The job's own choice wins: --bind-to or
-// hwmap_base_binding_policy in its mpirun arguments, OMPI_MCA_hwmap_base_binding_policy or
+// of them with one rank per node). The job's own choice wins: --bind-to or a binding policy
+// MCA parameter in its mpirun arguments, OMPI_MCA_hwloc_base_binding_policy (Open MPI 4's
+// name, which this sets), OMPI_MCA_hwmap_base_binding_policy (Open MPI 5's) or
 // OMP_NUM_THREADS in its environmentVariables.
 namespace RankBinding {
 
-inline const QString policyVariable = QStringLiteral("OMPI_MCA_hwmap_base_binding_policy");
+inline const QString policyVariable = QStringLiteral("OMPI_MCA_hwloc_base_binding_policy");
+inline const QString policyVariable5 = QStringLiteral("OMPI_MCA_hwmap_base_binding_policy");
 inline const QString threadsVariable = QStringLiteral("OMP_NUM_THREADS");
 
 // Sets the variables in `environment` (the job's), or OMP_NUM_THREADS in each of `launch`'s
