@@ -82,6 +82,9 @@ for _ in $(seq 1 40); do
 done
 td job metrics -e ddp -j run1 --series Loss --csv > "$work/loss.csv" || fail "job metrics --series Loss"
 td job metrics -e ddp -j run1 --series train/loss -o json > "$work/tbloss.json" || fail "job metrics --series train/loss"
+# The table's times read as `job metrics` prints them: local date and time, not Unix seconds.
+td job metrics -e ddp -j run1 --series Loss | awk 'NR == 3' | grep -qE ' [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} ' \
+  || fail "job metrics --series prints no readable time: $(td job metrics -e ddp -j run1 --series Loss | head -3)"
 td job metrics -e ddp -j run1 --series lr -o json > "$work/lr.json" || fail "job metrics --series lr"
 python3 - "$work" "$jobdir" "$work/out" <<'PY' || fail "series: $(cat "$work/scalars.json" "$work/scalars.err")"
 import csv, glob, json, math, sys
