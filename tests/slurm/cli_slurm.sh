@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Slurm clusters end to end, against a real Slurm (slurm_fixture.sh: munged, slurmctld and
 # two slurmd) driven by the real `traindesk` CLI: the bundled trainer on 2 nodes with its
-# metrics and model; PyTorch's rendezvous across the 2 nodes; a failing command's exit code; a job Slurm refuses at submit; a job
+# metrics and model; PyTorch's rendezvous across the 2 nodes (the allocated nodes' names and
+# addresses in launch.sh); a failing command's exit code; a job Slurm refuses at submit; a job
 # pending with Slurm's reason while others hold the nodes, then starting; terminate of a
 # running and of a pending job; a 1-minute maxWallClockTime. Exit 77 (skipped) where Slurm
 # cannot run.
