@@ -1,4 +1,5 @@
 #include "ScalarSeriesTables.h"
+#include "MetricSeries.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,13 +12,15 @@ QString number(double v) { return std::isnan(v) ? QStringLiteral("nan") : QStrin
 QString counter(qint64 v) { return v < 0 ? QString() : QString::number(v); }
 QString rankText(int rank) { return rank < 0 ? QString() : QString::number(rank); }
 
-QList<QStringList> pointRows(const QList<ScalarSeries> &series)
+// `readable`: local date and time, as `job metrics` prints them; else Unix seconds (CSV, as
+// `job metrics --csv`).
+QList<QStringList> pointRows(const QList<ScalarSeries> &series, bool readable)
 {
     QList<QStringList> rows;
     for (const ScalarSeries &s : series) {
         for (const ScalarPoint &p : s.points) {
             rows.append({s.name, counter(p.step), std::isfinite(p.epoch) ? number(p.epoch) : QString(), number(p.value),
-                         QString::number(p.time, 'f', 3), s.file, rankText(s.rank)});
+                         readable ? readableTime(p.time) : QString::number(p.time, 'f', 3), s.file, rankText(s.rank)});
         }
     }
     return rows;
@@ -54,13 +57,13 @@ QJsonArray scalarSeriesListJson(const QList<ScalarSeries> &series)
 
 Table scalarSeriesPoints(const QList<ScalarSeries> &series)
 {
-    return {{"Name", "Step", "Epoch", "Value", "Time", "File", "Rank"}, pointRows(series)};
+    return {{"Name", "Step", "Epoch", "Value", "Time", "File", "Rank"}, pointRows(series, true)};
 }
 
 QString scalarSeriesPointsCsv(const QList<ScalarSeries> &series, CsvText mode)
 {
     QString csv = QStringLiteral("name,step,epoch,value,time,file,rank\n");
-    for (const QStringList &row : pointRows(series)) {
+    for (const QStringList &row : pointRows(series, false)) {
         QStringList cells;
         for (const QString &c : row)
             cells << csvField(c, mode);

@@ -9,6 +9,8 @@
 #include "ClusterMesh.h"
 #include "KeyFileCheck.h"
 #include "NodeAddress.h"
+#include "NodeInterfaces.h"
+#include "ClusterShares.h"
 #include "SshKeys.h"
 #include "TrainerCheck.h"
 #include "common/DataPaths.h"
@@ -111,6 +113,31 @@ SetupLog unreachableRun(const QString &node, const QString &why)
 } // namespace
 
 ClusterService::ClusterService(Store &store) : m_store(store) {}
+
+namespace {
+
+// The nodes' interfaces, so that a job's first start knows the network its nodes share
+// (launch/JobNetwork) without a separate `cluster probe`.
+void recordInterfaces(Store &store, const Cluster &cluster, const QList<Node> &nodes, const ClusterEvents &events)
+{
+    if (cluster.kind != ClusterKind::Ssh)
+        return;
+    QStringList problems;
+    const QList<Node> recorded = NodeInterfaces::recordMissing(store, cluster, nodes, &problems, true);
+    if (!events.message)
+        return;
+    for (const Node &n : recorded) {
+        QStringList found;
+        for (const auto &[iface, cidr] : NodeFacts::fromJson(QJsonDocument::fromJson(n.facts.toUtf8()).object()).addresses)
+            found << iface + QLatin1Char(' ') + cidr;
+        if (!found.isEmpty())
+            events.message(QStringLiteral("node %1: interfaces %2").arg(n.name, found.join(QStringLiteral(", "))));
+    }
+    for (const QString &p : std::as_const(problems))
+        events.message(QStringLiteral("warning: %1 (a job's start tries again)").arg(p));
+}
+
+} // namespace
 
 Result<Cluster> ClusterService::findCluster(const QString &workspace, const QString &name) const
 {
@@ -318,6 +345,7 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
     }
     if (!cluster.setupTask.isEmpty())
         prepareNodes(request.workspace, *created, stored, events);
+    recordInterfaces(m_store, *created, stored, events);
     return m_store.clusterById(created->id);
 }
 
@@ -409,8 +437,10 @@ Result<QList<SetupLog>> ClusterService::runSetup(const QString &workspace, const
                                .arg(all.first().name, ClusterMesh::directoryRelativePath(*cluster)));
     }
     if (cluster->setupTask.isEmpty()) {
-        if (cluster->kind == ClusterKind::Ssh && all.size() > 1)
+        if (cluster->kind == ClusterKind::Ssh && all.size() > 1) {
+            recordInterfaces(m_store, *cluster, m_store.nodes(cluster->id), events);
             return QList<SetupLog>{};  // the repair was all there was to do
+        }
         return fail(QStringLiteral("cluster '%1' has no setup task").arg(clusterName));
     }
     const auto nodes = nodesForSetup(*cluster, nodeNames);
@@ -422,6 +452,7 @@ Result<QList<SetupLog>> ClusterService::runSetup(const QString &workspace, const
             return marked.failure();
     }
     const QList<SetupLog> logs = prepareNodes(workspace, *cluster, *nodes, events, cancel);
+    recordInterfaces(m_store, *cluster, *nodes, events);  // the task may have changed them
     // Nodes back in service may let queued jobs start: the agent's next look starts them.
     return logs;
 }
@@ -636,11 +667,21 @@ Result<QList<NodeProbeResult>> ClusterService::probe(const QString &workspace, c
     if (nodes.isEmpty())
         return fail(QStringLiteral("cluster '%1' has no nodes in service (resize it first)").arg(name));
     ProbeOptions options;
-    options.shares = m_store.shares(cluster->workspaceId);
+    // Only the shares jobs on this cluster can use are judged; the others are named.
+    for (const Share &share : m_store.shares(cluster->workspaceId)) {
+        if (clusterSeesShare(share, *cluster))
+            options.shares << share;
+        else
+            options.otherShares << share.name;
+    }
     options.trainerDirectory = DataPaths::trainerDirectory();
     options.trainerCopied = TrainerDeployment::localBundle(options.trainerDirectory).ok();
     options.cancel = cancel;
     SerialEvents serial(events);
+    if (!options.otherShares.isEmpty())
+        serial.message(QStringLiteral("warning: shares not checked, as no job on cluster '%1' can use them (another "
+                                      "cluster's, or folders of this machine): %2")
+                           .arg(name, options.otherShares.join(QStringLiteral(", "))));
     const QList<NodeProbeResult> results = probeCluster(*cluster, nodes, options,
                                                         [&](const ProbeCheck &c) { serial.check(c); });
     // What was learnt feeds the node table and the MPI slots.

@@ -1,4 +1,5 @@
 #include "NodeProbe.h"
+#include "NodeInterfaces.h"
 
 #include "ClusterMesh.h"
 #include "TrainerCheck.h"
@@ -102,8 +103,7 @@ QString factsScript(const Cluster &cluster, const ProbeOptions &options)
         else
             s += QStringLiteral("if [ -d %1 ] && [ -w %1 ]; then echo share%2=ok; else echo share%2=no; fi\n").arg(p).arg(i);
     }
-    s += QStringLiteral("if command -v ip >/dev/null 2>&1; then ip -o -4 addr show 2>/dev/null | "
-                        "awk '{print \"addr=\" $2 \" \" $4}'; fi\n");
+    s += NodeInterfaces::command();
     return s;
 }
 
@@ -377,8 +377,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
         const QString mpirun = v.value(QStringLiteral("mpirun")).value(0);
         if (mpirun.contains(QLatin1String("Open MPI")))
             f.openMpiVersion = mpirun.section(QLatin1Char(' '), -1);
-        for (const QString &a : v.value(QStringLiteral("addr")))
-            f.addresses.append({a.section(QLatin1Char(' '), 0, 0), a.section(QLatin1Char(' '), 1, 1)});
+        f.addresses = NodeInterfaces::parse(output->stdOut);
 
         const bool linux = v.value(QStringLiteral("kernel")).value(0) == QLatin1String("Linux");
         report(QStringLiteral("os"), QStringLiteral("Operating system"), linux, QStringLiteral("%1 (%2)").arg(f.os, f.hostname),

@@ -12,6 +12,7 @@
 #include "cluster/TrainerDeployment.h"
 #include "launch/SlurmBatchScript.h"
 #include "launch/MultiNodeJob.h"
+#include "cluster/NodeInterfaces.h"
 #include "launch/JobSpecContext.h"
 #include "jobspec/Secrets.h"
 #include "common/DataPaths.h"
@@ -303,8 +304,13 @@ VoidResult JobRunner::deployTrainer(const Cluster &cluster, const QList<Node> &n
     return TrainerDeployment::ensureOnNodes(cluster, nodes, *bundle);
 }
 
-VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes)
+VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &assigned)
 {
+    // The network the nodes share is known before the plan sets Gloo's, NCCL's and Open MPI's
+    // interfaces: read now where nothing recorded it (a cluster never probed).
+    const QList<Node> nodes = cluster.kind == ClusterKind::Ssh && assigned.size() > 1
+        ? NodeInterfaces::recordMissing(m_store, cluster, assigned)
+        : assigned;
     const auto plan = planFor(job, spec, cluster, nodes);
     if (!plan)
         return plan.failure();

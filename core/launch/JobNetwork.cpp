@@ -90,8 +90,9 @@ JobNetwork JobNetwork::of(const QList<Node> &nodes)
         perNode << networks;
     }
     if (!unprobed.isEmpty()) {
-        result.reason = QStringLiteral("the cluster probe has not recorded the interfaces of %1 (run 'traindesk cluster "
-                                       "probe')").arg(unprobed.join(QStringLiteral(", ")));
+        result.reason = QStringLiteral("the interfaces of %1 are not known: neither the cluster's creation nor this "
+                                       "job's start could read them ('traindesk cluster probe' says why)")
+                            .arg(unprobed.join(QStringLiteral(", ")));
         return result;
     }
     QStringList shared = perNode.first().keys();
@@ -178,7 +179,7 @@ QStringList JobNetwork::applyTo(ToolkitLaunch &launch, EnvironmentList &environm
         set << QStringLiteral("(not GLOO_SOCKET_IFNAME: the nodes name the interface differently; set it in "
                               "environmentVariables if the job uses Gloo)");
     }
-    QStringList notes{QStringLiteral("network %1 (%2), from the cluster probe: %3")
+    QStringList notes{QStringLiteral("network %1 (%2), from the nodes' recorded interfaces: %3")
                           .arg(network, describe(nodes), set.isEmpty() ? QStringLiteral("nothing set") : set.join(QLatin1Char(' ')))};
     if (!kept.isEmpty())
         notes << QStringLiteral("network interfaces: the job's own %1 kept (environmentVariables win)").arg(kept.join(QStringLiteral(", ")));

@@ -7,13 +7,6 @@
 
 namespace TrainDesk {
 
-bool clusterSeesShare(const Share &share, const Cluster &cluster)
-{
-    if (share.kind == ShareKind::Local)
-        return cluster.kind == ClusterKind::Local || (cluster.kind == ClusterKind::Slurm && cluster.slurm.loginIsLocal());
-    return share.clusterId == cluster.id;
-}
-
 void setShares(SpecContext &context, const QList<Share> &shares, const Cluster &cluster,
                const std::function<QString(qint64)> &clusterName)
 {

@@ -3,6 +3,7 @@
 #include "jobspec/JobSpec.h"
 #include "LaunchPlan.h"
 #include "store/Entities.h"
+#include "cluster/ClusterShares.h"
 
 #include <functional>
 
@@ -10,10 +11,6 @@ namespace TrainDesk {
 
 class Store;
 
-// Whether the nodes of `cluster` see `share`: a local share is a folder of this machine,
-// which only a cluster on this machine sees (the local cluster, Slurm with its login here);
-// a cluster-path or replicated share lives on the nodes of its own cluster only.
-bool clusterSeesShare(const Share &share, const Cluster &cluster);
 
 // context.shareNames: the shares the cluster's nodes see; otherClustersShares: the others,
 // with the name of their cluster (for the error that says where the share is), or "" for a

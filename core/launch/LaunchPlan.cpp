@@ -3,6 +3,8 @@
 #include "ContainerCommands.h"
 #include "JobNetwork.h"
 #include "LaunchScript.h"
+#include "RankBinding.h"
+#include "SlurmBatchScript.h"
 #include "TaskOutputs.h"
 #include "jobspec/ShareMapping.h"
 #include "common/ShellQuote.h"
@@ -370,7 +372,9 @@ struct Builder
                                (exports + QStringList{t.program}).join(QLatin1Char(' '))});
             single = QStringLiteral("/bin/sh -c ") + shellQuote(container ? container->execText(text, passed) : text);
             // Open MPI applies -x to the app context it is given in: each context has the list.
-            contexts << QStringLiteral("-np 1 --host %1 %2 %3").arg(shellQuote(node.host), shellJoin(exportOptions(passed)), single);
+            // In a Slurm allocation mpirun knows the nodes by their Slurm names.
+            const QString host = context.slurm ? slurmNodePlaceholder(QString::number(t.nodeIndex)) : node.host;
+            contexts << QStringLiteral("-np 1 --host %1 %2 %3").arg(shellQuote(host), shellJoin(exportOptions(passed)), single);
         }
         // One task on the head node needs no launcher.
         if (launch.tasks.size() == 1 && launch.tasks.first().nodeIndex == 0)
@@ -473,6 +477,7 @@ struct Builder
         }
         const QString userCommand = spec.customMpiSettings ? spec.customMpiSettings->commandLine : QString();
         QStringList notes = JobNetwork::of(nodes).applyTo(*launch, env, userVariables, userCommand, nodes);
+        notes += RankBinding::applyTo(*launch, env, userVariables, nodes, rankNodesOf(*launch), context.slurm);
         if (spec.environmentVariables) {
             // Values may name the job's variables, as on the service.
             for (const EnvironmentVariable &e : *spec.environmentVariables)
@@ -493,8 +498,11 @@ struct Builder
             plan.maxWallClockTimeIsDefault = false;
         }
 
-        for (const HostLine &line : hostLines(sharesOf(*launch)))
-            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(line.host).arg(line.slotCount);
+        for (const HostLine &line : hostLines(sharesOf(*launch))) {
+            // What the batch script writes in a Slurm allocation: the nodes' Slurm names.
+            const QString host = context.slurm ? slurmNodePlaceholder(QString::number(line.nodeIndexes.first())) : line.host;
+            plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(host).arg(line.slotCount);
+        }
         plan.preparationCommand = spec.jobPreparationCommandLine().value_or(QString());
         plan.toolkit = toString(spec.toolkit());
         plan.launcher = toString(launch->kind);
@@ -550,12 +558,8 @@ struct Builder
         in.taskOutputNames = TaskOutputs::names(*launch);
         if (launch->kind == ToolkitLaunch::Kind::Tasks && launch->tasks.size() == 1 && launch->tasks.first().nodeIndex == 0)
             in.untaggedTaskOutput = in.taskOutputNames.value(0);
-        if (context.slurm) {
-            // The allocation's hosts are known only when it starts.
-            in.computed.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"),
-                                QStringLiteral("scontrol show hostnames \"$SLURM_JOB_NODELIST\" | paste -sd, -")});
-            in.slurm = true;
-        }
+        // The allocation's hosts, in the variables too, are filled in by the batch script.
+        in.slurm = context.slurm;
         in.trainerDirectory = context.trainerDirectory;
         for (const auto &[id, path] : plan.outputDirectories)
             in.outputDirectories << path;

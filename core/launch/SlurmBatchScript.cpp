@@ -59,6 +59,16 @@ Result<QString> slurmBatchScript(const LaunchPlan &plan, const JobSpec &spec, co
     s += QStringLiteral("scontrol show hostnames \"$SLURM_JOB_NODELIST\" | "
                         "sed \"s/\\$/ slots=${SLURM_NTASKS_PER_NODE%%(*}/\" > %1\n")
              .arg(shellQuote(plan.hostfilePath()));
+    // The plan names the nodes by placeholders: Slurm picks them only now.
+    s += QStringLiteral("i=0; fill=\n"
+                        "for h in $(scontrol show hostnames \"$SLURM_JOB_NODELIST\"); do\n"
+                        "  a=$(scontrol -o show node \"$h\" | sed -n 's/.* NodeAddr=\\([^ ]*\\).*/\\1/p')\n"
+                        "  fill=\"$fill -e s/%1/$h/g -e s/%2/${a:-$h}/g\"\n"
+                        "  i=$((i + 1))\n"
+                        "done\n"
+                        "sed -i $fill %3 || exit 1\n")
+             .arg(slurmNodePlaceholder(QStringLiteral("$i")), slurmAddressPlaceholder(QStringLiteral("$i")),
+                  shellQuote(plan.launchScriptPath()));
     s += QStringLiteral("exec /bin/sh %1\n").arg(shellQuote(plan.launchScriptPath()));
     return s;
 }
@@ -70,17 +80,24 @@ QList<Node> slurmAllocationNodes(const JobSpec &spec)
     for (int i = 0; i < count; ++i) {
         Node n;
         n.index = i;
-        n.name = n.host = QStringLiteral("node-%1").arg(i);
+        n.name = QStringLiteral("node-%1").arg(i);
+        n.host = slurmAddressPlaceholder(QString::number(i));
         n.slotCount = qMax(1, spec.processCount() / count);
         nodes << n;
     }
     return nodes;
 }
 
+QString slurmNodePlaceholder(const QString &index) { return QStringLiteral("@slurm-node-%1@").arg(index); }
+
+QString slurmAddressPlaceholder(const QString &index) { return QStringLiteral("@slurm-addr-%1@").arg(index); }
+
 QString slurmPlanText(const LaunchPlan &plan)
 {
-    return QStringLiteral("%1\n# %2:\n%3\n# %4:\n%5")
-        .arg(plan.describe(), plan.batchScriptPath(), plan.batchScript, plan.launchScriptPath(), plan.launchScriptShown);
+    return QStringLiteral("%1\n# %2 (it puts the i-th allocated node's Slurm name for %6 and its address for %7 "
+                          "into launch.sh):\n%3\n# %4:\n%5")
+        .arg(plan.describe(), plan.batchScriptPath(), plan.batchScript, plan.launchScriptPath(), plan.launchScriptShown,
+             slurmNodePlaceholder(QStringLiteral("i")), slurmAddressPlaceholder(QStringLiteral("i")));
 }
 
 } // namespace TrainDesk

@@ -16,8 +16,16 @@ Result<QString> slurmBatchScript(const LaunchPlan &plan, const JobSpec &spec, co
                                  const QString &jobName);
 
 // Stand-ins for the allocation's nodes in a plan: node-i is the i-th node Slurm gives, with
-// processCount / nodeCount slots, so the plan's rank map holds once node-i is known.
+// processCount / nodeCount slots, so the plan's rank map holds once node-i is known. Its
+// host is slurmAddressPlaceholder(i): what rendezvous variables (MASTER_ADDR, TF_CONFIG, ...)
+// name.
 QList<Node> slurmAllocationNodes(const JobSpec &spec);
+
+// Words in launch.sh that the batch script replaces with the i-th allocated node's Slurm
+// name (what mpirun's --host matches in the allocation) and its address (NodeAddr: what the
+// ranks connect to; the name need not resolve) before it runs launch.sh.
+QString slurmNodePlaceholder(const QString &index);
+QString slurmAddressPlaceholder(const QString &index);
 
 // The Slurm side of `traindesk job plan`: the batch script, then launch.sh as shown.
 QString slurmPlanText(const LaunchPlan &plan);

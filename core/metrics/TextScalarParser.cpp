@@ -27,6 +27,14 @@ const QRegularExpression dictPairPattern(QStringLiteral("['\"]([^'\"]+)['\"]\\s*
 // or epoch may be "3/10".
 const QRegularExpression pairPattern(QStringLiteral(
     "(?:^|[\\s,;:|(\\[{])([A-Za-z_][\\w./@-]*)\\s*[=:]\\s*(" TD_NUMBER ")(/\\d+)?(?=$|[\\s,;|)\\]}])"));
+// pytorch/examples' MNIST (and VAE, hogwild, which put a pid in front): "Train Epoch: 1
+// [640/60000 (1%)]\tLoss: 0.123456"; the test summary "Test set: Average loss: 0.0500,
+// Accuracy: 9837/10000 (98%)" (VAE: "====> Test set loss: 127.5").
+const QRegularExpression trainEpochPattern(
+    QStringLiteral("Train Epoch:\\s*(\\d+)\\s*\\[\\s*(\\d+)\\s*/\\s*(\\d+)[^\\]]*\\](.*)$"));
+const QRegularExpression colonPairPattern(QStringLiteral("([A-Za-z][\\w ]*?):\\s*(" TD_NUMBER ")(?=$|[\\s,;|])"));
+const QRegularExpression testSetPattern(QStringLiteral(
+    "Test set(?::\\s*Average| )\\s*loss:\\s*(" TD_NUMBER ")(?:,\\s*Accuracy:\\s*(\\d+)\\s*/\\s*(\\d+))?"));
 #undef TD_NUMBER  // this file's alone (the build puts several sources in one unit)
 const QRegularExpression stepKeyPattern(QStringLiteral("^(?:global_step|step|iter|iteration|it|batch)$"),
                                         QRegularExpression::CaseInsensitiveOption);
@@ -108,6 +116,38 @@ QList<ScalarPoint> TextScalarParser::pyTorchExamples(const QString &line)
 {
     QList<ScalarPoint> points;
     const QString source = QStringLiteral("pytorch-examples");
+    if (const auto train = trainEpochPattern.match(line); train.hasMatch()) {
+        // No batch count is printed, only samples: the x is the fraction of epochs done,
+        // as Hugging Face's (epoch E counts from 1: E - 1 + 640/60000).
+        const double epoch = train.captured(1).toDouble();
+        const double total = train.captured(3).toDouble();
+        const double done = total > 0 ? epoch - 1 + train.captured(2).toDouble() / total : epoch - 1;
+        auto it = colonPairPattern.globalMatch(train.captured(4));
+        while (it.hasNext()) {
+            const auto m = it.next();
+            ScalarPoint p = point(m.captured(1).trimmed(), numberOf(m.captured(2)), source);
+            p.epoch = done;
+            p.tag = QStringLiteral("Train Epoch ") + p.name;
+            points << p;
+        }
+        if (!points.isEmpty())
+            m_epoch = epoch;  // the test summary after it stands at the epoch's end: E
+        return points;
+    }
+    if (const auto test = testSetPattern.match(line); test.hasMatch()) {
+        ScalarPoint loss = point(QStringLiteral("Test/Loss"), numberOf(test.captured(1)), source);
+        loss.tag = QStringLiteral("Test set loss");
+        points << loss;
+        if (const double total = test.captured(3).toDouble(); total > 0) {
+            // A percentage, as printed (rounded there) and as ImageNet's Acc@1.
+            ScalarPoint accuracy = point(QStringLiteral("Test/Accuracy"), 100.0 * test.captured(2).toDouble() / total, source);
+            accuracy.tag = QStringLiteral("Test set Accuracy");
+            points << accuracy;
+        }
+        for (ScalarPoint &p : points)
+            p.epoch = m_epoch;
+        return points;
+    }
     if (const auto meter = meterPattern.match(line); meter.hasMatch()) {
         const QString prefix = meter.captured(1).trimmed();
         const bool training = !meter.captured(2).isEmpty();

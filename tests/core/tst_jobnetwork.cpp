@@ -98,8 +98,8 @@ private slots:
         QCOMPARE(variable(p, "OMPI_MCA_oob_tcp_if_include"), QStringLiteral("10.1.2.0/24"));
         // Every rank gets them (mpirun -x), and the execution log says so.
         QVERIFY2(p.commandLine.contains("-x GLOO_SOCKET_IFNAME"), qPrintable(p.commandLine));
-        QVERIFY2(p.launchScript.contains("log 'network 10.1.2.0/24 (eth0 on node1, eth0 on node2), from the cluster "
-                                         "probe: OMPI_MCA_btl_tcp_if_include=10.1.2.0/24"),
+        QVERIFY2(p.launchScript.contains("log 'network 10.1.2.0/24 (eth0 on node1, eth0 on node2), from the nodes'\\''"
+                                         " recorded interfaces: OMPI_MCA_btl_tcp_if_include=10.1.2.0/24"),
                  qPrintable(p.launchScript));
     }
 
@@ -146,8 +146,7 @@ private slots:
         nodes[1].facts.clear();
         const LaunchPlan p = plan(pyTorch(), nodes);
         QCOMPARE(variable(p, "GLOO_SOCKET_IFNAME"), QStringLiteral("<unset>"));
-        QVERIFY2(p.launchScript.contains("none set for Gloo, NCCL or Open MPI: the cluster probe has not recorded the "
-                                         "interfaces of node2 (run '\\''traindesk cluster probe'\\'')"),
+        QVERIFY2(p.launchScript.contains("none set for Gloo, NCCL or Open MPI: the interfaces of node2 are not known"),
                  qPrintable(p.launchScript));
         // No network every node is on.
         const QList<Node> apart{node("a", "10.0.0.1", {{"eth0", "10.0.0.1/24"}}), node("b", "10.0.1.1", {{"eth0", "10.0.1.1/24"}})};

@@ -1,5 +1,6 @@
 // Slurm's output as its commands print it (22.05 format strings of SlurmQueries), read into
-// node states, partitions and job states; host lists expanded; the batch script's options.
+// node states, partitions and job states; host lists expanded; the batch script's options,
+// and the allocated nodes it puts into launch.sh (run against a stand-in scontrol).
 #include "cluster/SlurmQueries.h"
 #include "jobspec/JobSpec.h"
 #include "launch/SlurmBatchScript.h"
@@ -110,6 +111,90 @@ private slots:
         const auto uneven = slurmBatchScript(plan, spec, settings, QStringLiteral("j1"));
         QVERIFY(!uneven);
         QVERIFY(uneven.error().contains(QStringLiteral("spread evenly")));
+    }
+
+    // Every toolkit's launch.sh names the nodes Slurm allocated, not the plan's stand-ins:
+    // mpirun's --host by Slurm name (else "All nodes ... are already filled"), rendezvous
+    // variables by the node's address.
+    void batchScriptFillsTheAllocatedNodes_data()
+    {
+        QTest::addColumn<QByteArray>("properties");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("pyTorch gloo")
+            << QByteArray(R"({"nodeCount": 2, "pyTorchSettings": {"pythonScriptFilePath": "t.py",
+                             "processCount": 2, "communicationBackend": "gloo"}})")
+            << QStringList{"--host td1 ", "--host td2 ", "MASTER_ADDR=10.0.0.1\n",
+                           "AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:23456\n", "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n"};
+        QTest::newRow("tensorFlow ps and workers")
+            << QByteArray(R"({"nodeCount": 2, "tensorFlowSettings": {"pythonScriptFilePath": "t.py",
+                             "workerCount": 2, "parameterServerCount": 2}})")
+            << QStringList{"--host td1 ", "--host td2 ", "AZ_BATCHAI_PS_HOSTS=10.0.0.1:2222,10.0.0.2:2222\n",
+                           "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1:2223,10.0.0.2:2223\n", "\"10.0.0.2:2223\""};
+        QTest::newRow("caffe2 shards")
+            << QByteArray(R"({"nodeCount": 2, "caffe2Settings": {"pythonScriptFilePath": "t.py"}})")
+            << QStringList{"--host td1 ", "--host td2 "};
+        QTest::newRow("customMpi") << QByteArray(R"({"nodeCount": 2, "customMpiSettings": {"commandLine": "./a", "processCount": 4}})")
+                                   << QStringList{"AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n"};
+    }
+
+    void batchScriptFillsTheAllocatedNodes()
+    {
+        QFETCH(QByteArray, properties);
+        QFETCH(QStringList, expected);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QJsonObject p = QJsonDocument::fromJson(properties).object();
+        p.insert("stdOutErrPathPrefix", dir.path());
+        const ParsedJobSpec parsed = parseJobSpec(QJsonDocument(QJsonObject{{"properties", p}}).toJson());
+        QVERIFY2(!parsed.hasErrors(), qPrintable(parsed.errorTexts().join("; ")));
+        LaunchContext context;
+        context.workspace = "ws";
+        context.experiment = "exp";
+        context.job = "j";
+        context.uuid = "u";
+        context.mountRoot = dir.path() + "/mounts";
+        context.nodes = slurmAllocationNodes(parsed.spec);
+        context.slurm = true;
+        const auto plan = buildLaunchPlan(parsed.spec, context);
+        QVERIFY2(plan, qPrintable(plan.error()));
+        auto batch = slurmBatchScript(*plan, parsed.spec, SlurmSettings{}, "j");
+        QVERIFY2(batch, qPrintable(batch.error()));
+        // Everything but running launch.sh, with Slurm's answers for nodes td1 and td2.
+        QVERIFY(batch->endsWith(QStringLiteral("exec /bin/sh %1\n").arg(plan->launchScriptPath())));
+        batch->chop(QStringLiteral("exec /bin/sh %1\n").arg(plan->launchScriptPath()).size());
+        QVERIFY(QDir().mkpath(plan->jobDir) && QDir().mkpath(dir.path() + "/bin"));
+        QFile scontrol(dir.path() + "/bin/scontrol");
+        QVERIFY(scontrol.open(QIODevice::WriteOnly));
+        scontrol.write("#!/bin/sh\n"
+                       "case \"$*\" in\n"
+                       "'show hostnames td[1-2]') printf 'td1\\ntd2\\n' ;;\n"
+                       "'-o show node td1') echo 'NodeName=td1 Arch=x86_64 NodeAddr=10.0.0.1 NodeHostName=h1' ;;\n"
+                       "'-o show node td2') echo 'NodeName=td2 Arch=x86_64 NodeAddr=10.0.0.2 NodeHostName=h2' ;;\n"
+                       "*) exit 1 ;;\nesac\n");
+        scontrol.close();
+        QVERIFY(scontrol.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        QFile launch(plan->launchScriptPath());
+        QVERIFY(launch.open(QIODevice::WriteOnly));
+        launch.write(plan->launchScript.toUtf8());
+        launch.close();
+        QProcess sh;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", dir.path() + "/bin:" + env.value("PATH"));
+        env.insert("SLURM_JOB_NODELIST", "td[1-2]");
+        env.insert("SLURM_NTASKS_PER_NODE", "2(x2)");
+        sh.setProcessEnvironment(env);
+        sh.start("/bin/sh", {"-c", *batch});
+        QVERIFY(sh.waitForFinished());
+        QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
+        QFile filled(plan->launchScriptPath());
+        QVERIFY(filled.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(filled.readAll());
+        QVERIFY2(!text.contains("@slurm-") && !text.contains("node-0:") && !text.contains("--host node-"), qPrintable(text));
+        for (const QString &e : expected)
+            QVERIFY2(text.contains(e), qPrintable(e + " not in:\n" + text));
+        QFile hostfile(plan->hostfilePath());
+        QVERIFY(hostfile.open(QIODevice::ReadOnly));
+        QCOMPARE(hostfile.readAll(), QByteArray("td1 slots=2\ntd2 slots=2\n"));
     }
 };
 

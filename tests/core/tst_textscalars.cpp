@@ -58,6 +58,35 @@ private slots:
                  QStringLiteral("Test/Loss step=1 epoch=2 value=0.5 rank=0 pytorch-examples"));
     }
 
+    void pyTorchExamplesMnistLines()
+    {
+        TextScalarParser parser(QStringLiteral("stdouterr/stdout.txt"), -1);
+        // pytorch/examples mnist/main.py (hogwild's puts its pid in front; VAE's test line).
+        const auto points = parser.parse(
+            "Train Epoch: 1 [0/60000 (0%)]\tLoss: 2.305400\n"
+            "Train Epoch: 1 [640/60000 (1%)]\tLoss: 0.123456\n"
+            "Test set: Average loss: 0.0500, Accuracy: 9837/10000 (98%)\n"
+            "4242\tTrain Epoch: 2 [30000/60000 (50%)]\tLoss: 0.05\n"
+            "====> Test set loss: 127.5\n");
+        // The x is the fraction of epochs done: 1 - 1 + 640/60000; a test line stands at the
+        // end of the last training epoch seen. Accuracy is a percentage.
+        QCOMPARE(describe(points),
+                 QStringLiteral("Loss step=-1 epoch=0 value=2.3054 rank=-1 pytorch-examples\n"
+                                "Loss step=-1 epoch=0.0106667 value=0.123456 rank=-1 pytorch-examples\n"
+                                "Test/Loss step=-1 epoch=1 value=0.05 rank=-1 pytorch-examples\n"
+                                "Test/Accuracy step=-1 epoch=1 value=98.37 rank=-1 pytorch-examples\n"
+                                "Loss step=-1 epoch=1.5 value=0.05 rank=-1 pytorch-examples\n"
+                                "Test/Loss step=-1 epoch=2 value=127.5 rank=-1 pytorch-examples"));
+        QCOMPARE(points.at(1).x(), 640.0 / 60000);
+        QCOMPARE(points.at(1).tag, QStringLiteral("Train Epoch Loss"));
+        // The epoch goes on with the file's offset.
+        TextScalarParser resumed(QStringLiteral("f"), 0);
+        resumed.setState(parser.state());
+        QCOMPARE(describe(resumed.parse("Test set: Average loss: 0.04, Accuracy: 9900/10000 (99%)\n")),
+                 QStringLiteral("Test/Loss step=-1 epoch=2 value=0.04 rank=0 pytorch-examples\n"
+                                "Test/Accuracy step=-1 epoch=2 value=99 rank=0 pytorch-examples"));
+    }
+
     void huggingFaceTrainerDicts()
     {
         TextScalarParser parser(QStringLiteral("stdouterr/stdout.txt"), -1);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Slurm clusters end to end, against a real Slurm (slurm_fixture.sh: munged, slurmctld and
 # two slurmd) driven by the real `traindesk` CLI: the bundled trainer on 2 nodes with its
-# metrics and model; a failing command's exit code; a job Slurm refuses at submit; a job
+# metrics and model; PyTorch's rendezvous across the 2 nodes (the allocated nodes' names and
+# addresses in launch.sh); a failing command's exit code; a job Slurm refuses at submit; a job
 # pending with Slurm's reason while others hold the nodes, then starting; terminate of a
 # running and of a pending job; a 1-minute maxWallClockTime. Exit 77 (skipped) where Slurm
 # cannot run.
@@ -73,6 +74,46 @@ nodes=$(td job node list -e slurm -j train | awk 'NR > 2 {print $1}' | sort | tr
 [ "$nodes" = "td1 td2 " ] || fail "the job's nodes are '$nodes', not td1 and td2"
 # Each node's part in the job, from its execution log (execution-node-<i>.log on Slurm).
 [ "$(td job node list -e slurm -j train | grep -c ' finished ')" = 2 ] || fail "job node list: $(td job node list -e slurm -j train)"
+echo "== PyTorch over gloo, 2 ranks on 2 nodes: the rendezvous names an allocated node (issue #39)"
+py=$(python3 -c 'import sys; print(sys.executable)')
+cat > "$work/rendezvous.py" <<'PY'
+# Rank 0 listens at MASTER_ADDR:MASTER_PORT, every other rank connects: what gloo's TCP store does.
+import os, socket, sys, time
+rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+addr, port = os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"])
+assert os.environ["AZ_BATCHAI_PYTORCH_INIT_METHOD"] == "tcp://%s:%d" % (addr, port), os.environ["AZ_BATCHAI_PYTORCH_INIT_METHOD"]
+socket.getaddrinfo(addr, port)
+if rank == 0:
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("", port))
+    s.listen(world)
+    for _ in range(world - 1):
+        c, _ = s.accept()
+        print("rank 0 met", c.recv(16).decode())
+    print("rendezvous at %s: %d ranks" % (addr, world))
+else:
+    deadline = time.time() + 60
+    while True:  # until rank 0 listens
+        try:
+            c = socket.create_connection((addr, port))
+            break
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.2)
+    c.sendall(b"rank%d" % rank)
+PY
+cat > "$work/gloo.json" <<JSON
+{ "properties": { "nodeCount": 2, "stdOutErrPathPrefix": "$work/jobs",
+  "pyTorchSettings": { "pythonInterpreterPath": "$py", "pythonScriptFilePath": "$work/rendezvous.py",
+                       "processCount": 2, "communicationBackend": "gloo" } } }
+JSON
+td job create -e slurm -n gloo -c hpc -f "$work/gloo.json" >/dev/null || fail "job create gloo"
+timeout 120 "$traindesk" job wait -e slurm -n gloo || fail "the PyTorch job failed: $(cat "$(td job show -e slurm -n gloo --query jobDirectory)"/stdouterr/std*.txt)"
+jobdir=$(td job show -e slurm -n gloo --query jobDirectory)
+grep -q "rendezvous at 127.0.0.1: 2 ranks" "$jobdir/stdouterr/stdout.txt" || fail "no rendezvous: $(cat "$jobdir"/stdouterr/std*.txt)"
+
 echo "== cluster probe checks the login node (this machine), not the Slurm nodes' SSH ports"
 td cluster probe -n hpc > "$work/probe.txt" 2>&1
 grep -q "Connection refused" "$work/probe.txt" && fail "the probe tried the Slurm nodes' SSH ports: $(cat "$work/probe.txt")"

@@ -1,0 +1,110 @@
+#include "RankBinding.h"
+
+#include <QHash>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace TrainDesk::RankBinding {
+
+namespace {
+
+// Each node's share of its machine: nodes on one host (several nodes of a test cluster on
+// this machine) share its cores among all their ranks.
+struct Shares
+{
+    QHash<QString, int> threads;  // node name -> threads per rank
+    QStringList described;        // "node0: 4 cores / 2 ranks"
+};
+
+Shares sharesOf(const QList<Node> &nodes, const QStringList &rankNodes)
+{
+    QHash<QString, QString> hostOf;
+    QHash<QString, int> cores;
+    for (const Node &n : nodes) {
+        hostOf.insert(n.name, n.host);
+        cores[n.host] = qMax(cores.value(n.host), qMax(1, n.slotCount));
+    }
+    QHash<QString, int> ranks;
+    for (const QString &node : rankNodes)
+        ranks[hostOf.value(node)] += 1;
+    Shares s;
+    for (const Node &n : nodes) {
+        const int onHost = ranks.value(n.host);
+        if (onHost == 0 || s.threads.contains(n.name))
+            continue;
+        s.threads.insert(n.name, qMax(1, cores.value(n.host) / onHost));
+        s.described << QStringLiteral("%1: %2 core%3 / %4 rank%5")
+                           .arg(n.name)
+                           .arg(cores.value(n.host))
+                           .arg(cores.value(n.host) == 1 ? QString() : QStringLiteral("s"))
+                           .arg(onHost)
+                           .arg(onHost == 1 ? QString() : QStringLiteral("s"));
+    }
+    return s;
+}
+
+bool commandBinds(const QString &program)
+{
+    static const QRegularExpression binding(QStringLiteral("(^|\\s)--?bind-to(\\s|=|$)|_base_binding_policy"));
+    return program.contains(binding);
+}
+
+void set(EnvironmentList &environment, const QString &name, const QString &value)
+{
+    for (auto &entry : environment) {
+        if (entry.first == name) {
+            entry.second = value;
+            return;
+        }
+    }
+    environment.append({name, value});
+}
+
+} // namespace
+
+QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const QStringList &userVariables,
+                    const QList<Node> &nodes, const QStringList &rankNodes, bool slurm)
+{
+    // A command the job runs itself starts its own ranks, if any.
+    if (launch.kind == ToolkitLaunch::Kind::HeadNode)
+        return {};
+    QStringList notes;
+    if (userVariables.contains(policyVariable) || userVariables.contains(policyVariable5)) {
+        notes << QStringLiteral("ranks: the job's own %1 kept (environmentVariables win)")
+                     .arg(userVariables.contains(policyVariable) ? policyVariable : policyVariable5);
+    } else if (launch.kind == ToolkitLaunch::Kind::Mpi && commandBinds(launch.program)) {
+        notes << QStringLiteral("ranks: the job's own --bind-to kept (its command line)");
+    } else {
+        set(environment, policyVariable, QStringLiteral("none"));
+        notes << QStringLiteral("ranks: Open MPI binding none (%1=none): each rank may use every core of its node")
+                     .arg(policyVariable);
+    }
+    if (userVariables.contains(threadsVariable)) {
+        notes << QStringLiteral("threads: the job's own %1 kept (environmentVariables win)").arg(threadsVariable);
+        return notes;
+    }
+    if (slurm) {
+        notes << QStringLiteral("threads: %1 not set: Slurm's allocation gives each task its cores").arg(threadsVariable);
+        return notes;
+    }
+    const Shares shares = sharesOf(nodes, rankNodes);
+    if (shares.threads.isEmpty())
+        return notes;
+    QList<int> values = shares.threads.values();
+    std::sort(values.begin(), values.end());
+    const QString why = shares.described.join(QStringLiteral(", "));
+    if (values.first() == values.last() || launch.kind == ToolkitLaunch::Kind::Mpi) {
+        // One value for every rank of one MPI world: the smallest share, so no node is
+        // oversubscribed.
+        set(environment, threadsVariable, QString::number(values.first()));
+        notes << QStringLiteral("threads: %1=%2 (%3)").arg(threadsVariable).arg(values.first()).arg(why);
+        return notes;
+    }
+    for (LaunchTask &task : launch.tasks)
+        task.environment.append({threadsVariable, QString::number(shares.threads.value(nodes.at(task.nodeIndex).name, 1))});
+    notes << QStringLiteral("threads: %1 per task, its node's share (%2)").arg(threadsVariable, why);
+    return notes;
+}
+
+} // namespace TrainDesk::RankBinding
