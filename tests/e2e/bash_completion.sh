@@ -29,7 +29,7 @@ done <<< "$commands"
 complete_line traindesk job create --no-c
 [ "${COMPREPLY[*]}" = "--no-container" ] || fail "job create --no-c<Tab>: ${COMPREPLY[*]:-nothing}"
 complete_line traindesk job metrics --c
-[ "${COMPREPLY[*]}" = "--csv" ] || fail "job metrics --c<Tab>: ${COMPREPLY[*]:-nothing}"
+[ "${COMPREPLY[*]}" = "--csv --csv-raw" ] || fail "job metrics --c<Tab>: ${COMPREPLY[*]:-nothing}"
 traindesk workspace create -n tutorial >/dev/null || fail "workspace create"
 complete_line traindesk job list -w tu
 [ "${COMPREPLY[*]}" = "tutorial" ] || fail "-w tu<Tab>: ${COMPREPLY[*]:-nothing}"

@@ -179,6 +179,12 @@ private slots:
         QCOMPARE(QString::fromUtf8(seenFile.readAll()), mountRoot);
         // The setup task linked the share under the mount root.
         QCOMPARE(QFileInfo(mountRoot + QStringLiteral("/data")).symLinkTarget(), share.path);
+        // The probe makes (and checks) the replicated shares of this cluster only: one with
+        // a hostile path of its own.
+        share.name = QStringLiteral("data2");
+        share.clusterId = cluster->id;
+        share.path = m_home.filePath(QStringLiteral("share2 $(%1) `%1` ';%1;'").arg(touch));
+        QVERIFY(store.createShare(share));
         const auto probed = service.probe(QStringLiteral("ws"), QStringLiteral("quoted"), {});
         QVERIFY2(probed, qPrintable(probed.error()));
         for (const ProbeCheck &c : probed->first().checks) {
