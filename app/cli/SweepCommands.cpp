@@ -33,7 +33,7 @@ QString sweepCell(QString text, qsizetype width)
     return text.size() <= width ? text : text.left(width - 3) + QStringLiteral("...");
 }
 constexpr qsizetype valueWidth = 40;
-constexpr qsizetype noteWidth = 100;
+constexpr qsizetype noteWidth = 160;  // an early stop's reason whole
 
 Result<QList<SweepParam>> requestParams(Context &c)
 {
