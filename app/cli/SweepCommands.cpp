@@ -1,4 +1,4 @@
-// sweep create|show|list|stop. A sweep is stored with its trials drawn; the agent submits
+// sweep create|show|list|stop|delete. A sweep is stored with its trials drawn; the agent submits
 // them as jobs "<sweep>-<n>" (at most --max-concurrent at once) and stops the ones early
 // stopping ends. These commands store, ask to stop and read.
 #include "SweepCommands.h"
@@ -24,6 +24,16 @@ namespace {
 QCommandLineOption sweepNameOption() { return nameOption(QStringLiteral("sweep")); }
 
 QString metricText(const std::optional<double> &v) { return v ? QString::number(*v, 'g', 5) : QString(); }
+
+// A table pads a column to its widest cell: one 100 KB value would pad every row to it.
+// The whole value stays in -o json; a cell shows its start, on one line.
+QString sweepCell(QString text, qsizetype width)
+{
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text.size() <= width ? text : text.left(width - 3) + QStringLiteral("...");
+}
+constexpr qsizetype valueWidth = 40;
+constexpr qsizetype noteWidth = 160;  // an early stop's reason whole
 
 Result<QList<SweepParam>> requestParams(Context &c)
 {
@@ -138,7 +148,7 @@ int showSweep(Context &c, const SweepRef &ref, const SweepStore &sweeps)
         text += QStringLiteral(", seed %1").arg(s.seed);
     text += QLatin1Char('\n');
     for (const SweepParam &p : s.params)
-        text += QStringLiteral("  %1: %2\n").arg(p.name, p.describe());
+        text += QStringLiteral("  %1: %2\n").arg(p.name, sweepCell(p.describe(), 200));
     if (!s.metric.isEmpty())
         text += QStringLiteral("Metric: %1 (%2)%3\n").arg(s.metric, s.maximize ? QStringLiteral("max") : QStringLiteral("min"),
                                                         s.earlyStop.isEmpty() ? QString() : QStringLiteral(", early stop ") + s.earlyStop);
@@ -151,12 +161,12 @@ int showSweep(Context &c, const SweepRef &ref, const SweepStore &sweeps)
     for (const TrialRow &r : summary.trials) {
         QStringList row{r.job + (r.index == summary.bestIndex ? QStringLiteral(" *") : QString())};
         for (const QString &col : columns)
-            row << SweepParams::valueText(SweepSummary::parameterValue(r.params, col));
+            row << sweepCell(SweepParams::valueText(SweepSummary::parameterValue(r.params, col)), valueWidth);
         row << r.state;
         if (!s.metric.isEmpty())
             row << metricText(r.best) << metricText(r.last) << QString::number(r.evaluations);
         QString note = r.status == TrialStatus::EarlyStopped ? QStringLiteral("stopped early: ") + r.reason : r.reason;
-        row << note;
+        row << sweepCell(note, noteWidth);
         t.rows << row;
     }
     text += QLatin1Char('\n') + t.render();
@@ -262,6 +272,33 @@ int runSweepStop(Context &c)
     return showSweep(c, {ref->workspace, ref->experiment, *now}, sweeps);
 }
 
+// The sweep record and, unless --keep-jobs, its trials' jobs; a running sweep is stopped first.
+int runSweepDelete(Context &c)
+{
+    SweepStore sweeps(c.store);
+    const auto ref = findSweep(c, sweeps);
+    if (!ref)
+        return c.error(ref.error());
+    if (ref->sweep.active())
+        return c.error(QStringLiteral("sweep '%1' is %2: stop it first (traindesk sweep stop -w %3 -e %4 -n %1), then "
+                                      "delete it").arg(ref->sweep.name, toString(ref->sweep.state), ref->workspace.name,
+                                                       ref->experiment.name));
+    if (!c.args.isSet(QStringLiteral("keep-jobs"))) {
+        JobRunner runner(c.store);
+        for (const SweepTrial &t : sweeps.trials(ref->sweep.id)) {
+            if (t.jobId == 0)
+                continue;
+            // A trial's job still queued or running after the sweep ended was submitted by hand.
+            if (auto deleted = runner.remove(t.jobId); !deleted)
+                return c.error(QStringLiteral("sweep '%1' is kept: trial %2: %3").arg(ref->sweep.name).arg(t.index)
+                                   .arg(deleted.error()));
+        }
+    }
+    if (auto removed = sweeps.remove(ref->sweep.id); !removed)
+        return c.error(removed.error());
+    return 0;
+}
+
 } // namespace
 
 QList<Command> sweepCommands()
@@ -273,7 +310,8 @@ QList<Command> sweepCommands()
                       {QStringLiteral("params"), QStringLiteral("The parameters as Batch AI's job_factory specified them "
                        "(NumParam, DiscreteParam, DictParam)."), QStringLiteral("FILE")},
                       {QStringLiteral("param"), QStringLiteral("One parameter (repeatable): NAME=v1,v2,..., "
-                       "NAME=uniform(a,b[,n]), NAME=loguniform(a,b[,n]), NAME=randint(a,b), NAME=range(a,b,step)."),
+                       "NAME=uniform(a,b[,n]), NAME=loguniform(a,b[,n]), NAME=randint(a,b) (b included), NAME=range(a,b,step) "
+                       "(b excluded, as Python's)."),
                        QStringLiteral("NAME=VALUES")},
                       {QStringLiteral("sampling"), QStringLiteral("grid (every combination) or random."), QStringLiteral("HOW"),
                        QStringLiteral("grid")},
@@ -286,7 +324,7 @@ QList<Command> sweepCommands()
                        "records, e.g. val_acc or loss)."), QStringLiteral("NAME")},
                       {QStringLiteral("goal"), QStringLiteral("max or min (default max)."), QStringLiteral("GOAL"),
                        QStringLiteral("max")},
-                      {QStringLiteral("early-stop"), QStringLiteral("median[:after=N], bandit:slack=S[,after=N] or "
+                      {QStringLiteral("early-stop"), QStringLiteral("median[:after=N,min=K], bandit:slack=S[,after=N] or "
                        "asha[:reduction=R,after=N] (needs --metric)."), QStringLiteral("POLICY")},
                       QCommandLineOption(QStringLiteral("no-container"), QStringLiteral("Run the trials without the "
                        "job.json's containerSettings (as job create --no-container)."))},
@@ -297,6 +335,11 @@ QList<Command> sweepCommands()
                      {workspaceOption(), experimentOption(), queryOption()}, runSweepList});
     commands.append({{"sweep", "stop"}, "Stop a sweep: its running trials end (their results stay), no new ones start.",
                      {workspaceOption(), experimentOption(), sweepNameOption()}, runSweepStop});
+    commands.append({{"sweep", "delete"}, "Delete an ended sweep and its trials' jobs (a running one: stop it first).",
+                     {workspaceOption(), experimentOption(), sweepNameOption(),
+                      QCommandLineOption(QStringLiteral("keep-jobs"), QStringLiteral("Keep the trials' jobs (only the sweep "
+                       "record goes)."))},
+                     runSweepDelete});
     return commands;
 }
 

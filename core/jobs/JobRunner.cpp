@@ -75,6 +75,10 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
     const auto cluster = m_store.cluster(ws->id, request.cluster);
     if (!cluster)
         return cluster.failure();
+    // A sweep's trial is found by its name: no other job may take it.
+    if (const auto held = m_store.sweepHoldingJobName(exp->id, request.job); held && held->first != request.sweep)
+        return fail(QStringLiteral("job name '%1' is trial %2 of sweep '%3' in experiment '%4'; pick another name")
+                        .arg(request.job).arg(held->second).arg(held->first, exp->name));
     const QByteArray spec = request.noContainer ? RunWithoutContainer::apply(request.spec) : request.spec;
     // The same checks as `job validate`, plus the cluster's size and the workspace's shares.
     const ParsedJobSpec parsed = parseJobSpec(spec, specContextFor(m_store, *ws, *cluster));

@@ -28,6 +28,7 @@ struct SubmitRequest
     QByteArray spec;     // job.json text
     bool draft = false;  // save without queueing (the demo job starts like this)
     bool noContainer = false;  // run on the nodes as they are (RunWithoutContainer::apply)
+    QString sweep;       // the sweep whose trial this is: the one job that may take a trial's name
 };
 
 // Submits, schedules, starts, watches and terminates jobs. Clients only submit and queue;

@@ -9,6 +9,8 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
+#include <utility>
 
 namespace TrainDesk {
 
@@ -118,6 +120,11 @@ public:
     VoidResult addPendingSweep(const PendingSweep &sweep);  // once per (cluster, node, job)
     QList<PendingSweep> pendingSweeps() const;               // oldest first
     VoidResult removePendingSweep(const PendingSweep &sweep);
+
+    // The hyperparameter sweep (core/sweeps, table `sweeps`) whose trial job `jobName` is in
+    // the experiment ("<sweep>-<n>", n from 1 to its trial count), with n; none when no
+    // sweep's trial is named so. Such a name is the sweep's: other jobs are refused it.
+    std::optional<std::pair<QString, int>> sweepHoldingJobName(qint64 experimentId, const QString &jobName) const;
 
     // Retries (jobs/JobRetry). requeueAttempt, in one transaction: stores the ended attempt,
     // queues the job again as the next attempt under `nextUuid` (its own job directory) with

@@ -48,10 +48,27 @@ qsizetype comparablePoint(const TrialSeries &trial, const QList<TrialSeries> &al
     return point;
 }
 
+// The latest evaluation of `trial` that `peers` other trials reached too; 0 when fewer
+// than that many others have any.
+qsizetype pointWithPeers(const TrialSeries &trial, const QList<TrialSeries> &all, int peers)
+{
+    QList<qsizetype> lengths;
+    for (const TrialSeries &peer : all) {
+        if (peer.index != trial.index)
+            lengths << peer.values.size();
+    }
+    if (lengths.size() < peers)
+        return 0;
+    std::sort(lengths.begin(), lengths.end(), std::greater<>());
+    return std::min(trial.values.size(), lengths[peers - 1]);
+}
+
 std::optional<QString> medianRule(const EarlyStopPolicy &policy, const QString &metric, bool maximize,
                                   const TrialSeries &trial, const QList<TrialSeries> &all)
 {
-    const qsizetype at = comparablePoint(trial, all);
+    // A median of one or two others is noise (a slow machine made a learning trial look
+    // bad against one fast peer): judged only with minPeers others at the same evaluation.
+    const qsizetype at = pointWithPeers(trial, all, policy.minPeers);
     if (at < policy.after || at == 0)
         return std::nullopt;
     QList<double> averages;
@@ -63,9 +80,10 @@ std::optional<QString> medianRule(const EarlyStopPolicy &policy, const QString &
     const double best = bestOf(trial.values, at, maximize);
     if (!better(m, best, maximize))
         return std::nullopt;
-    return QStringLiteral("median: %1 %2 (best of %3 evaluations) is %4 the median %5 of the averages of %6 other trial%7")
-        .arg(metric, num(best)).arg(at).arg(maximize ? QStringLiteral("below") : QStringLiteral("above"), num(m))
-        .arg(averages.size()).arg(averages.size() == 1 ? QString() : QStringLiteral("s"));
+    return QStringLiteral("%1 %2 %3 the median %4 at evaluation %5 (median rule: its best so far against the averages "
+                          "of %6 peers)")
+        .arg(metric, num(best), maximize ? QStringLiteral("below") : QStringLiteral("above"), num(m))
+        .arg(at).arg(averages.size());
 }
 
 std::optional<QString> banditRule(const EarlyStopPolicy &policy, const QString &metric, bool maximize,
@@ -122,7 +140,7 @@ Result<EarlyStopPolicy> EarlyStopPolicy::parse(const QString &text)
         return policy;
     const QString kind = text.section(QLatin1Char(':'), 0, 0).trimmed();
     const QString options = text.section(QLatin1Char(':'), 1);
-    const QString usage = QStringLiteral("--early-stop '%1': expected median[:after=N], bandit:slack=S[,after=N] or "
+    const QString usage = QStringLiteral("--early-stop '%1': expected median[:after=N,min=K], bandit:slack=S[,after=N] or "
                                          "asha[:reduction=R,after=N]").arg(text);
     if (kind == QLatin1String("median"))
         policy.kind = Kind::Median;
@@ -141,6 +159,10 @@ Result<EarlyStopPolicy> EarlyStopPolicy::parse(const QString &text)
             policy.after = value.toInt(&ok);
             if (!ok || policy.after < 1)
                 return fail(QStringLiteral("--early-stop '%1': after is a whole number of evaluations, 1 or more").arg(text));
+        } else if (key == QLatin1String("min") && policy.kind == Kind::Median) {
+            policy.minPeers = value.toInt(&ok);
+            if (!ok || policy.minPeers < 1)
+                return fail(QStringLiteral("--early-stop '%1': min is a whole number of other trials, 1 or more").arg(text));
         } else if (key == QLatin1String("slack") && policy.kind == Kind::Bandit) {
             policy.slack = value.toDouble(&ok);
             slackGiven = true;
@@ -165,7 +187,9 @@ QString EarlyStopPolicy::text() const
     case Kind::None:
         return {};
     case Kind::Median:
-        return QStringLiteral("median:after=%1").arg(after);
+        // min only when not the default, so that older sweeps' text reads the same.
+        return minPeers == 3 ? QStringLiteral("median:after=%1").arg(after)
+                             : QStringLiteral("median:after=%1,min=%2").arg(after).arg(minPeers);
     case Kind::Bandit:
         return QStringLiteral("bandit:slack=%1,after=%2").arg(SweepParams::numberText(slack)).arg(after);
     case Kind::Asha:

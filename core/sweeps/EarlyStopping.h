@@ -10,8 +10,10 @@ namespace TrainDesk {
 // When a running trial is ended before its time, decided from the metric series the agent
 // stores (one value per evaluation, in order: the n-th evaluation of every trial is compared
 // with the n-th of the others, whatever the clock says).
-//   median[:after=N]           HyperDrive's median stopping: a trial whose best value so far is
-//                              worse than the median of the other trials' running averages
+//   median[:after=N,min=K]     HyperDrive's median stopping: a trial whose best value so far is
+//                              worse than the median of the other trials' running averages,
+//                              judged only once K other trials (default 3, as Ray Tune's
+//                              min_samples_required) reached that evaluation
 //   bandit:slack=S[,after=N]   a trial whose last value is worse than the best by more than
 //                              the factor 1+S
 //   asha[:reduction=R,after=N] successive halving, asynchronous: at N, N*R, N*R^2, ...
@@ -24,6 +26,7 @@ struct EarlyStopPolicy
     int after = 1;
     double slack = 0.1;
     int reduction = 3;
+    int minPeers = 3;       // median: other trials at the evaluation before any judgement
 
     static Result<EarlyStopPolicy> parse(const QString &text);
     QString text() const;  // the canonical spelling ("" for none)
@@ -39,7 +42,9 @@ struct TrialSeries
 struct StopDecision
 {
     int index = 0;
-    QString reason;  // "median: acc 0.09 (best of 6 evaluations) is below the median 0.41 of 2 other trials"
+    // "acc 0.09 below the median 0.41 at evaluation 6 (median rule, 3 peers)": what a
+    // stopped trial's job says after "stopped early: ".
+    QString reason;
 };
 
 namespace EarlyStopping {

@@ -28,7 +28,8 @@ const std::pair<SweepSampling, const char *> samplings[] = {{SweepSampling::Grid
 const std::pair<SweepState, const char *> states[] = {{SweepState::Running, "running"},
                                                       {SweepState::Stopping, "stopping"},
                                                       {SweepState::Stopped, "stopped"},
-                                                      {SweepState::Completed, "completed"}};
+                                                      {SweepState::Completed, "completed"},
+                                                      {SweepState::Failed, "failed"}};
 const std::pair<TrialStatus, const char *> statuses[] = {
     {TrialStatus::Pending, "pending"},        {TrialStatus::Submitted, "submitted"}, {TrialStatus::Refused, "refused"},
     {TrialStatus::EarlyStopped, "early-stopped"}, {TrialStatus::Stopped, "stopped"}, {TrialStatus::Skipped, "skipped"}};

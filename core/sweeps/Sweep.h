@@ -12,7 +12,9 @@
 namespace TrainDesk {
 
 enum class SweepSampling { Grid, Random };
-enum class SweepState { Running, Stopping, Stopped, Completed };
+// Completed: every trial ended and one or more succeeded (or was stopped early, judged);
+// Failed: every trial ended and none did.
+enum class SweepState { Running, Stopping, Stopped, Completed, Failed };
 QString toString(SweepSampling sampling);
 QString toString(SweepState state);
 std::optional<SweepSampling> sweepSamplingFromString(const QString &text);

@@ -1,6 +1,7 @@
 #include "SweepParam.h"
 
 #include <QJsonDocument>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -57,8 +58,16 @@ QJsonValue scalarFromText(const QString &text)
     return QJsonValue(text);
 }
 
+// Whole numbers a double holds exactly: beyond them a count is not a count.
+constexpr double wholeLimit = 9007199254740992.0;  // 2^53
+// An INTEGER draw is a qint64: its range stays well inside one.
+constexpr double integerLimit = 1e18;
+
 VoidResult checkNum(const SweepParam &p, const QString &path)
 {
+    if (p.dataType == SweepParam::DataType::Integer && (std::abs(p.start) > integerLimit || std::abs(p.end) > integerLimit))
+        return fail(QStringLiteral("%1: an INTEGER parameter's start and end are within -1e18 and 1e18 (found %2 and %3)")
+                        .arg(path, SweepParams::numberText(p.start), SweepParams::numberText(p.end)));
     if (p.scale == SweepParam::Scale::Log && (p.start <= 0 || p.end <= 0))
         return fail(QStringLiteral("%1: a LOG scale needs start and end above 0 (found %2 and %3)")
                         .arg(path, SweepParams::numberText(p.start), SweepParams::numberText(p.end)));
@@ -76,33 +85,51 @@ VoidResult checkNum(const SweepParam &p, const QString &path)
 
 } // namespace
 
+Result<double> SweepParam::gridCount() const
+{
+    if (kind != Kind::Num)
+        return double(values.size());
+    const bool log = scale == Scale::Log;
+    const double from = log ? std::log10(start) : start;
+    const double to = log ? std::log10(end) : end;
+    double count = 0;
+    if (numValues) {
+        count = double(*numValues);
+    } else if (step) {
+        // As gridValues() counts its points (the end in when a step lands on it).
+        count = std::floor((to - from) / *step * (1 + 1e-12) + 1e-9) + 1;
+    } else if (dataType == DataType::Integer && scale == Scale::Linear) {
+        count = std::max(0.0, std::floor(end) - std::ceil(start) + 1);
+    } else {
+        return fail(QStringLiteral("%1: a range (%2) has no grid: give step or numValues, or sample it at random "
+                                   "(--sampling random)").arg(name, describe()));
+    }
+    return count;
+}
+
 Result<QJsonArray> SweepParam::gridValues() const
 {
     if (kind != Kind::Num)
         return values;
+    const auto count = gridCount();
+    if (!count)
+        return count.failure();
+    if (*count > double(SweepParams::maxTrials))
+        return fail(SweepParams::tooManyValues(*this, *count));
     QList<double> points;
     const bool log = scale == Scale::Log;
     const double from = log ? std::log10(start) : start;
     const double to = log ? std::log10(end) : end;
     if (numValues) {
-        for (int i = 0; i < *numValues; ++i)
-            points << (*numValues == 1 ? from : from + (to - from) * i / (*numValues - 1));
+        for (qint64 i = 0; i < *numValues; ++i)
+            points << (*numValues == 1 ? from : from + (to - from) * double(i) / double(*numValues - 1));
     } else if (step) {
-        // Counted, not summed, so that 0.1 steps land on 0.3 and not 0.30000000000000004;
-        // the end is in the grid when a step lands on it (within rounding).
-        const qint64 count = qint64(std::floor((to - from) / *step * (1 + 1e-12) + 1e-9)) + 1;
-        if (count > 100000)
-            return fail(QStringLiteral("%1: step %2 makes %3 values from %4 to %5; give a larger step")
-                            .arg(name, SweepParams::numberText(*step)).arg(count)
-                            .arg(SweepParams::numberText(start), SweepParams::numberText(end)));
-        for (qint64 i = 0; i < count; ++i)
+        // Counted, not summed, so that 0.1 steps land on 0.3 and not 0.30000000000000004.
+        for (qint64 i = 0; i < qint64(*count); ++i)
             points << from + *step * double(i);
-    } else if (dataType == DataType::Integer && scale == Scale::Linear) {
-        for (double v = std::ceil(start); v <= end; v += 1)
-            points << v;
     } else {
-        return fail(QStringLiteral("%1: a range (%2) has no grid: give step or numValues, or sample it at random "
-                                   "(--sampling random)").arg(name, describe()));
+        for (qint64 i = 0; i < qint64(*count); ++i)
+            points << std::ceil(start) + double(i);
     }
     QJsonArray grid;
     QSet<QString> seen;
@@ -139,7 +166,7 @@ QJsonObject SweepParam::toJson() const
     QJsonObject o{{"parameterName", name}};
     switch (kind) {
     case Kind::Num:
-        o.insert(QStringLiteral("type"), QStringLiteral("NumParam"));
+        o.insert(QStringLiteral("paramType"), QStringLiteral("NumParam"));
         o.insert(QStringLiteral("dataType"), typeText(dataType));
         o.insert(QStringLiteral("scale"), scaleText(scale));
         o.insert(QStringLiteral("start"), start);
@@ -150,11 +177,11 @@ QJsonObject SweepParam::toJson() const
             o.insert(QStringLiteral("numValues"), *numValues);
         break;
     case Kind::Discrete:
-        o.insert(QStringLiteral("type"), QStringLiteral("DiscreteParam"));
+        o.insert(QStringLiteral("paramType"), QStringLiteral("DiscreteParam"));
         o.insert(QStringLiteral("values"), values);
         break;
     case Kind::Dict:
-        o.insert(QStringLiteral("type"), QStringLiteral("DictParam"));
+        o.insert(QStringLiteral("paramType"), QStringLiteral("DictParam"));
         o.insert(QStringLiteral("values"), values);
         break;
     }
@@ -184,6 +211,14 @@ namespace SweepParams {
 
 QString numberText(double value) { return QString::number(value, 'g', 12); }
 
+QString tooManyValues(const SweepParam &param, double count)
+{
+    const QString counted = count < wholeLimit ? QString::number(qint64(count)) : numberText(count);
+    return QStringLiteral("parameter %1: %2 makes %3 values, more than the %4 trials a sweep may have; give fewer "
+                          "values, or sample it at random (--sampling random --trials N)")
+        .arg(param.name, param.describe(), counted, QLocale(QLocale::English).toString(maxTrials));
+}
+
 QString valueText(const QJsonValue &value)
 {
     if (value.isString())
@@ -206,7 +241,9 @@ QString valueText(const QJsonValue &value)
 Result<SweepParam> fromJson(const QJsonObject &object, const QString &path)
 {
     SweepParam p;
-    const QString type = object.value(QStringLiteral("type")).toString();
+    // The service's key; "type" is what TrainDesk once wrote (stored sweeps, older files).
+    const QString typeKey = object.contains(QStringLiteral("paramType")) ? QStringLiteral("paramType") : QStringLiteral("type");
+    const QString type = object.value(typeKey).toString();
     p.name = object.value(QStringLiteral("parameterName")).toString();
     if (p.name.isEmpty())
         return fail(QStringLiteral("%1.parameterName: every parameter needs a name").arg(path));
@@ -243,16 +280,16 @@ Result<SweepParam> fromJson(const QJsonObject &object, const QString &path)
         }
         if (object.contains(QStringLiteral("numValues"))) {
             const QJsonValue n = object.value(QStringLiteral("numValues"));
-            if (!n.isDouble() || n.toDouble() != std::floor(n.toDouble()))
+            if (!n.isDouble() || n.toDouble() != std::floor(n.toDouble()) || std::abs(n.toDouble()) > wholeLimit)
                 return fail(QStringLiteral("%1.numValues: expected a whole number, found %2").arg(path, valueText(n)));
-            p.numValues = int(n.toDouble());
+            p.numValues = qint64(n.toDouble());
         }
         if (auto checked = checkNum(p, path); !checked)
             return checked.failure();
         return p;
     }
     if (type != QLatin1String("DiscreteParam") && type != QLatin1String("DictParam"))
-        return fail(QStringLiteral("%1.type: expected NumParam, DiscreteParam or DictParam, found '%2'").arg(path, type));
+        return fail(QStringLiteral("%1.paramType: expected NumParam, DiscreteParam or DictParam, found '%2'").arg(path, type));
     p.kind = type == QLatin1String("DictParam") ? SweepParam::Kind::Dict : SweepParam::Kind::Discrete;
     const QJsonValue values = object.value(QStringLiteral("values"));
     if (!values.isArray() || values.toArray().isEmpty())
@@ -277,42 +314,6 @@ Result<SweepParam> fromJson(const QJsonObject &object, const QString &path)
         }
     }
     return p;
-}
-
-Result<QList<SweepParam>> parseSpec(const QByteArray &json)
-{
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
-    QJsonArray array;
-    QString root = QStringLiteral("params");
-    if (doc.isArray()) {
-        array = doc.array();
-        root.clear();
-    } else if (doc.object().value(QStringLiteral("params")).isArray()) {
-        array = doc.object().value(QStringLiteral("params")).toArray();
-    } else if (doc.object().value(QStringLiteral("parameters")).isArray()) {
-        array = doc.object().value(QStringLiteral("parameters")).toArray();
-        root = QStringLiteral("parameters");
-    } else {
-        return fail(QStringLiteral("expected a list of parameters, or an object with \"params\" holding one"));
-    }
-    if (array.isEmpty())
-        return fail(QStringLiteral("%1: no parameters").arg(root.isEmpty() ? QStringLiteral("the list") : root));
-    QList<SweepParam> params;
-    for (qsizetype i = 0; i < array.size(); ++i) {
-        const QString path = QStringLiteral("%1[%2]").arg(root).arg(i);
-        if (!array.at(i).isObject())
-            return fail(QStringLiteral("%1: expected an object").arg(path));
-        auto p = fromJson(array.at(i).toObject(), path);
-        if (!p)
-            return p.failure();
-        params << *p;
-    }
-    if (auto names = checkNames(params); !names)
-        return names.failure();
-    return params;
 }
 
 Result<SweepParam> parseInline(const QString &text)
@@ -359,9 +360,9 @@ Result<SweepParam> parseInline(const QString &text)
         counted = arity(2, 3);
         p.scale = function == QLatin1String("loguniform") ? SweepParam::Scale::Log : SweepParam::Scale::Linear;
         if (counted && args.size() == 3) {
-            if (args[2] != std::floor(args[2]))
+            if (args[2] != std::floor(args[2]) || std::abs(args[2]) > wholeLimit)
                 return fail(QStringLiteral("--param '%1': the number of values is a whole number").arg(text));
-            p.numValues = int(args[2]);
+            p.numValues = qint64(args[2]);
         }
     } else if (function == QLatin1String("randint")) {
         counted = arity(2, 2);
@@ -380,6 +381,15 @@ Result<SweepParam> parseInline(const QString &text)
         return counted.failure();
     p.start = args[0];
     p.end = args[1];
+    if (function == QLatin1String("range")) {
+        // Python's range: the end is not in it (range(0, 200, 1) is 0..199, 200 values).
+        // Stored as the service's NumParam, whose end is: the last value the step reaches.
+        if (!(p.step && *p.step > 0) || !(p.end > p.start))
+            return fail(QStringLiteral("--param '%1': range(start, stop, step) needs stop above start and a step above 0")
+                            .arg(text));
+        const double count = std::ceil((p.end - p.start) / *p.step - 1e-9);
+        p.end = count < wholeLimit ? tidy(p.start + *p.step * (count - 1)) : p.end;
+    }
     if (auto checked = checkNum(p, QStringLiteral("--param '%1'").arg(text)); !checked)
         return checked.failure();
     return p;

@@ -1,18 +1,34 @@
 #include "SweepSampler.h"
 
+#include <QLocale>
+
 namespace TrainDesk::SweepSampler {
 
 Result<qint64> gridSize(const QList<SweepParam> &params)
 {
+    // Counted in doubles (an overflow is inf, still above the limit), stopping at the first
+    // parameter past it; only then are the values made, at most maxTrials of each.
+    double bound = 1;
+    for (const SweepParam &p : params) {
+        const auto count = p.gridCount();
+        if (!count)
+            return count.failure();
+        if (*count > double(maxTrials))
+            return fail(SweepParams::tooManyValues(p, *count));
+        bound *= *count;
+        if (bound > double(maxTrials))
+            return fail(QStringLiteral("the grid has more than %1 trials (at parameter %2: %3 combinations so far); "
+                                       "give fewer values or sample at random (--sampling random --trials N)")
+                            .arg(QLocale(QLocale::English).toString(maxTrials), p.name,
+                                 SweepParams::numberText(bound)));
+    }
+    // INTEGER rounding may merge values: the exact size from the values themselves.
     qint64 size = 1;
     for (const SweepParam &p : params) {
         const auto values = p.gridValues();
         if (!values)
             return values.failure();
         size *= values->size();
-        if (size > maxTrials)
-            return fail(QStringLiteral("the grid has more than %1 trials (at %2); give fewer values or sample at random")
-                            .arg(maxTrials).arg(p.name));
     }
     return size;
 }

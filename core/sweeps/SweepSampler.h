@@ -7,11 +7,11 @@ namespace TrainDesk {
 // The trials of a sweep, drawn once when it is made.
 namespace SweepSampler {
 
-// The most trials one sweep may have (a grid multiplies quickly).
-constexpr qint64 maxTrials = 10000;
+constexpr qint64 maxTrials = SweepParams::maxTrials;
 
 // How many trials a grid of `params` has (every combination); fails naming a range that
-// has no grid (a NumParam without step or numValues).
+// has no grid (a NumParam without step or numValues), or the parameter at which the
+// product passes maxTrials: counted first (SweepParam::gridCount), so nothing large is made.
 Result<qint64> gridSize(const QList<SweepParam> &params);
 // grid: every combination, the last parameter changing fastest (as itertools.product);
 // random: `trials` draws, each parameter in turn from one generator seeded with `seed`.

@@ -14,6 +14,17 @@ namespace {
 
 bool jobActive(JobState s) { return s == JobState::Queued || s == JobState::Running || s == JobState::Terminating; }
 
+// A sweep with no such trial (all failed, refused or deleted) failed, not completed.
+bool anyJudged(const Store &store, const QList<SweepTrial> &trials)
+{
+    return std::any_of(trials.begin(), trials.end(), [&](const SweepTrial &t) {
+        if (t.status == TrialStatus::EarlyStopped)
+            return true;
+        const auto job = t.jobId ? store.jobById(t.jobId) : Result<Job>(fail(QString()));
+        return job && job->state == JobState::Succeeded;
+    });
+}
+
 } // namespace
 
 SweepScheduler::SweepScheduler(Store &store, JobRunner &runner) : m_store(store), m_runner(runner), m_sweeps(store) {}
@@ -68,15 +79,18 @@ void SweepScheduler::advance(const Sweep &sweep)
     const bool pending = std::any_of(trials.begin(), trials.end(),
                                      [](const SweepTrial &t) { return t.status == TrialStatus::Pending; });
     // Not stored: the next look finds the same and finishes it then.
-    if (!pending && activeTrials(m_store, trials) == 0)
-        logFailure(m_sweeps.finish(sweep.id, SweepState::Completed),
-                   QStringLiteral("sweep '%1': cannot store that it completed").arg(sweep.name));
+    if (!pending && activeTrials(m_store, trials) == 0) {
+        const SweepState end = anyJudged(m_store, trials) ? SweepState::Completed : SweepState::Failed;
+        logFailure(m_sweeps.finish(sweep.id, end),
+                   QStringLiteral("sweep '%1': cannot store that it %2").arg(sweep.name, toString(end)));
+    }
 }
 
 void SweepScheduler::adopt(const Sweep &sweep, QList<SweepTrial> &trials)
 {
     // A pending trial whose job exists was submitted by an agent killed before it wrote the
-    // job down: the job is the trial's (the names were checked free when the sweep was made).
+    // job down: the job is the trial's (the names were checked free when the sweep was made,
+    // and JobRunner refuses a trial's name to any job but the sweep's).
     for (SweepTrial &trial : trials) {
         if (trial.status != TrialStatus::Pending)
             continue;
@@ -191,6 +205,31 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
             logFailure(m_runner.requestTerminate(job->id),
                        QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial.index));
     }
+    sayStoppedEarly(sweep, trials);
+}
+
+void SweepScheduler::sayStoppedEarly(const Sweep &sweep, const QList<SweepTrial> &trials)
+{
+    // JobRunner ends a terminated job as "terminated by the user"; an early-stopped trial's
+    // job says why instead, wherever the job is shown (job show, the tree, notifications).
+    for (const SweepTrial &trial : trials) {
+        if (trial.status != TrialStatus::EarlyStopped || trial.jobId == 0)
+            continue;
+        auto job = m_store.jobById(trial.jobId);
+        if (!job || job->state != JobState::Failed)
+            continue;
+        const QString message = QStringLiteral("stopped early: ") + trial.reason;
+        bool changed = false;
+        for (JobError &e : job->errors) {
+            if (e.code == QLatin1String("JobTerminated") && e.message != message) {
+                e.message = message;
+                changed = true;
+            }
+        }
+        if (changed)
+            logFailure(m_store.updateJob(*job),
+                       QStringLiteral("sweep '%1': cannot store why trial %2 stopped").arg(sweep.name).arg(trial.index));
+    }
 }
 
 void SweepScheduler::submit(const Sweep &sweep, SweepTrial &trial)
@@ -206,6 +245,7 @@ void SweepScheduler::submit(const Sweep &sweep, SweepTrial &trial)
     } else {
         SubmitRequest request{ws->name, exp->name, sweep.trialJobName(trial.index), cluster->name, spec->json};
         request.noContainer = sweep.noContainer;
+        request.sweep = sweep.name;
         const auto job = m_runner.submit(request);
         if (job) {
             if (const auto set = m_sweeps.setTrialJob(sweep.id, trial.index, job->id); set && *set) {

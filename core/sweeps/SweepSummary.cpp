@@ -24,6 +24,10 @@ SweepSummary SweepSummary::read(const Store &store, const SweepStore &sweeps, co
         row.reason = t.reason;
         row.params = t.params;
         row.state = toString(t.status);
+        // Its job was made and deleted since (the store cleared job_id): not "submitted".
+        if (t.jobId == 0 && (t.status == TrialStatus::Submitted || t.status == TrialStatus::EarlyStopped
+                             || t.status == TrialStatus::Stopped))
+            row.state = QStringLiteral("deleted");
         if (t.jobId) {
             if (const auto job = store.jobById(t.jobId)) {
                 row.jobId = job->id;

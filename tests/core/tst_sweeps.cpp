@@ -11,6 +11,7 @@
 #include "sweeps/SweepParam.h"
 #include "sweeps/SweepSampler.h"
 #include "sweeps/SweepStore.h"
+#include "sweeps/SweepSummary.h"
 #include "sweeps/SweepTemplate.h"
 #include "sweeps/TrialMetric.h"
 
@@ -46,6 +47,31 @@ QJsonArray numbers(std::initializer_list<double> list)
 }
 
 QJsonObject object(const QByteArray &json) { return QJsonDocument::fromJson(json).object(); }
+
+// A sweep on the embedded local cluster whose trials echo their value.
+SweepRequest echoSweep(const QTemporaryDir &dir, const QString &name, const QString &param, int maxConcurrent)
+{
+    SweepRequest r;
+    r.workspace = "default";
+    r.experiment = "demo";
+    r.cluster = "local";
+    r.name = name;
+    r.spec = QStringLiteral(R"({"properties": {"nodeCount": 1, "stdOutErrPathPrefix": "%1",
+        "customToolkitSettings": {"commandLine": "echo PARAM_I"}}})").arg(dir.filePath("jobs")).toUtf8();
+    r.params = {*SweepParams::parseInline(param)};
+    r.maxConcurrent = maxConcurrent;
+    return r;
+}
+
+// A trial's job as JobRunner ends it.
+void endJob(Store &store, qint64 jobId, JobState state, const QList<JobError> &errors = {})
+{
+    auto job = store.jobById(jobId);
+    job->state = state;
+    job->exitCode = state == JobState::Succeeded ? 0 : 1;
+    job->errors = errors;
+    QVERIFY(store.updateJob(*job));
+}
 
 } // namespace
 
@@ -178,8 +204,9 @@ private Q_SLOTS:
         QCOMPARE(*words->gridValues(), (QJsonArray{"sgd", "adam"}));
         const auto ints = SweepParams::parseInline(QStringLiteral("L=randint(2,4)"));
         QCOMPARE(*ints->gridValues(), numbers({2, 3, 4}));
+        // Python's range: the end is out.
         const auto range = SweepParams::parseInline(QStringLiteral("M=range(0.5,0.9,0.2)"));
-        QCOMPARE(*range->gridValues(), numbers({0.5, 0.7, 0.9}));
+        QCOMPARE(*range->gridValues(), numbers({0.5, 0.7}));
         for (const char *bad : {"LR", "LR=", "=1,2", "LR=uniform(1)", "LR=gauss(1,2)", "LR=uniform(a,2)", "LR=1,,2"}) {
             const auto p = SweepParams::parseInline(QString::fromLatin1(bad));
             QVERIFY2(!p, bad);
@@ -284,9 +311,10 @@ private Q_SLOTS:
 
     void medianStoppingOnHandMadeSeries()
     {
-        const auto policy = EarlyStopPolicy::parse(QStringLiteral("median:after=3"));
+        // Two peers are enough here (three by default: medianWaitsForEnoughPeers).
+        const auto policy = EarlyStopPolicy::parse(QStringLiteral("median:after=3,min=2"));
         QVERIFY2(policy, qPrintable(policy.error()));
-        QCOMPARE(policy->text(), QStringLiteral("median:after=3"));
+        QCOMPARE(policy->text(), QStringLiteral("median:after=3,min=2"));
         // Peers' running averages after 3 evaluations: (0.2+0.4+0.6)/3 = 0.4, (0.3+0.5+0.7)/3 = 0.5;
         // median 0.45. Trial 3's best of 3 is 0.11: stopped. Trial 4 has 2 evaluations: not judged yet.
         const QList<TrialSeries> series{{1, true, {0.2, 0.4, 0.6}},
@@ -296,7 +324,7 @@ private Q_SLOTS:
         const auto decisions = EarlyStopping::decide(*policy, QStringLiteral("acc"), true, series);
         QCOMPARE(decisions.size(), 1);
         QCOMPARE(decisions[0].index, 3);
-        QVERIFY2(decisions[0].reason.contains("acc 0.11 (best of 3 evaluations) is below the median 0.45"),
+        QVERIFY2(decisions[0].reason.startsWith("acc 0.11 below the median 0.45 at evaluation 3"),
                  qPrintable(decisions[0].reason));
         // For a loss (min), the same series stop the highest.
         const QList<TrialSeries> loss{{1, true, {2.0, 1.5, 1.0}}, {2, true, {2.0, 1.6, 1.2}}, {3, true, {2.3, 2.3, 2.3}}};
@@ -404,6 +432,88 @@ private Q_SLOTS:
         trials = sweeps.trials(sweep->id);
         QCOMPARE(trials[1].jobId, second->id);
         QCOMPARE(toString(trials[2].status), QStringLiteral("submitted"));  // took the freed place
+    }
+
+    void aTrialsNameIsTheSweeps()
+    {
+        // `job create -n ad-3` while trial 3 of sweep ad waits: refused, naming the sweep
+        // (before, the scheduler took that job for trial 3, and V=3 never ran).
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("traindesk.db")));
+        QVERIFY(EmbeddedDefaults::ensure(store));
+        const auto sweep = SweepCreate::create(store, echoSweep(dir, "ad", "I=1,2,3", 1));
+        QVERIFY2(sweep, qPrintable(sweep.error()));
+        JobRunner runner(store);
+        const QByteArray spec = QStringLiteral(R"({"properties": {"nodeCount": 1, "stdOutErrPathPrefix": "%1",
+            "customToolkitSettings": {"commandLine": "echo mine"}}})").arg(dir.filePath("jobs")).toUtf8();
+        const auto taken = runner.submit({"default", "demo", "ad-3", "local", spec});
+        QVERIFY(!taken);
+        QVERIFY2(taken.error().contains("job name 'ad-3' is trial 3 of sweep 'ad'"), qPrintable(taken.error()));
+        // Past its trials, or not a trial's spelling: anyone's.
+        QVERIFY(runner.submit({"default", "demo", "ad-4", "local", spec}));
+        QVERIFY(runner.submit({"default", "demo", "ad-03", "local", spec}));
+        SweepScheduler scheduler(store, runner);
+        QCOMPARE(scheduler.tick(), 1);
+        const QList<SweepTrial> trials = SweepStore(store).trials(sweep->id);
+        QCOMPARE(toString(trials[0].status), QStringLiteral("submitted"));
+        QCOMPARE(toString(trials[2].status), QStringLiteral("pending"));
+    }
+
+    void aSweepWithNoSuccessFailed()
+    {
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("traindesk.db")));
+        QVERIFY(EmbeddedDefaults::ensure(store));
+        JobRunner runner(store);
+        SweepScheduler scheduler(store, runner);
+        SweepStore sweeps(store);
+        const auto bad = SweepCreate::create(store, echoSweep(dir, "bad", "I=1,2", 2));
+        const auto good = SweepCreate::create(store, echoSweep(dir, "good", "I=1,2", 2));
+        QVERIFY(bad && good);
+        QCOMPARE(scheduler.tick(), 2);
+        const QList<SweepTrial> badTrials = sweeps.trials(bad->id);
+        const QList<SweepTrial> goodTrials = sweeps.trials(good->id);
+        endJob(store, badTrials[0].jobId, JobState::Failed);
+        endJob(store, badTrials[1].jobId, JobState::Failed);
+        endJob(store, goodTrials[0].jobId, JobState::Failed);
+        endJob(store, goodTrials[1].jobId, JobState::Succeeded);
+        QCOMPARE(scheduler.tick(), 0);
+        QCOMPARE(toString(sweeps.sweepById(bad->id)->state), QStringLiteral("failed"));
+        QCOMPARE(toString(sweeps.sweepById(good->id)->state), QStringLiteral("completed"));
+        // A trial whose job was deleted says so, not "submitted".
+        QVERIFY(runner.remove(badTrials[0].jobId));
+        const SweepSummary summary = SweepSummary::read(store, sweeps, *sweeps.sweepById(bad->id));
+        QCOMPARE(summary.trials[0].state, QStringLiteral("deleted"));
+        QCOMPARE(summary.trials[1].state, QStringLiteral("failed"));
+    }
+
+    void anEarlyStoppedTrialsJobSaysWhy()
+    {
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("traindesk.db")));
+        QVERIFY(EmbeddedDefaults::ensure(store));
+        SweepRequest r = echoSweep(dir, "es", "I=1,2", 2);
+        r.metric = "val_acc";
+        r.earlyStop = "median";
+        const auto sweep = SweepCreate::create(store, r);
+        QVERIFY2(sweep, qPrintable(sweep.error()));
+        JobRunner runner(store);
+        SweepScheduler scheduler(store, runner);
+        SweepStore sweeps(store);
+        QCOMPARE(scheduler.tick(), 1);
+        const QString why = "val_acc 0.104 below the median 0.65 at evaluation 3 (median rule: its best so far against "
+                            "the averages of 3 peers)";
+        QVERIFY(sweeps.setTrialStatus(sweep->id, 1, TrialStatus::EarlyStopped, why));
+        const qint64 jobId = sweeps.trials(sweep->id)[0].jobId;
+        endJob(store, jobId, JobState::Failed, {{"JobTerminated", "the job was terminated by the user", {}}});
+        scheduler.tick();
+        const auto job = store.jobById(jobId);
+        QCOMPARE(job->errors.size(), 1);
+        QCOMPARE(job->errors[0].code, QStringLiteral("JobTerminated"));
+        QCOMPARE(job->errors[0].message, "stopped early: " + why);
     }
 
     void sweepTables()

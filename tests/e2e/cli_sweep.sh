@@ -36,7 +36,7 @@ PY
 wait_sweep() {  # name seconds -> waits until the sweep has ended
   for _ in $(seq 1 $(( $2 * 2 ))); do
     s=$(td sweep show -e sw -n "$1" --query state 2>/dev/null)
-    [ "$s" = completed ] || [ "$s" = stopped ] && return 0
+    [ "$s" = completed ] || [ "$s" = stopped ] || [ "$s" = failed ] && return 0
     sleep 0.5
   done
   fail "sweep $1 still $(td sweep show -e sw -n "$1" --query state) after $2 s: $(td sweep show -e sw -n "$1")"
@@ -133,15 +133,64 @@ expect_refused "random sampling needs --trials N" -n bad3 --param LR=1,2 --param
 expect_refused "a range (loguniform(0.001, 0.1)) has no grid" -n bad4 --param 'LR=loguniform(1e-3,1e-1)' --param BS=3 --param OPT=a
 expect_refused "--early-stop needs --metric" -n bad5 --param LR=1 --param BS=3 --param OPT=a --early-stop median
 expect_refused "job 'r1-1' already exists" -n r1 --param LR=1 --param BS=3 --param OPT=a
+# A grid is counted before it is made: refused at once, naming the parameter and the limit.
+for huge in 'uniform(0,1,20000000)' 'uniform(0,1,2000000000)' 'randint(0,1e18)'; do
+  expect_refused "parameter V: " -n huge --param "V=$huge" --param LR=1 --param BS=3 --param OPT=a
+  grep -qF "more than the 10,000 trials a sweep may have" "$work/err.txt" || fail "V=$huge: $(cat "$work/err.txt")"
+done
 td sweep list -e sw -o json | py 'import json, sys
 names = [s["name"] for s in json.load(sys.stdin)]
-assert not any(n.startswith("bad") for n in names), names' || fail "a refused sweep was stored"
+assert not any(n.startswith("bad") or n == "huge" for n in names), names' || fail "a refused sweep was stored"
+
+echo "== a value reaches the shell as one word, run nowhere; a trial's name is its sweep's"
+cat > "$work/words-params.json" <<JSON
+{"params": [{"paramType": "DiscreteParam", "parameterName": "V",
+  "values": ["a;touch $work/p1", "\$(touch $work/p2)", "\`touch $work/p3\`", "q'uo\"te", "two  words"]}]}
+JSON
+cat > "$work/words.json" <<JSON
+{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
+  "environmentVariables": [{"name": "V", "value": "PARAM_V"}],
+  "customToolkitSettings": { "commandLine": "printf '[%s]' PARAM_V \"\$V\"" } } }
+JSON
+td sweep create -e sw -n words -c wide -f "$work/words.json" --params "$work/words-params.json" --max-concurrent 4 \
+   >/dev/null || fail "words sweep"
+wait_sweep words 120
+for i in 1 2 3 4 5; do
+  td job file stream -e sw -j words-$i -f stdout.txt > "$work/words-$i.out"
+done
+py '
+import json, sys
+values = json.load(open(sys.argv[1] + "/words-params.json"))["params"][0]["values"]
+for i, v in enumerate(values, 1):
+    got = open(sys.argv[1] + "/words-%d.out" % i).read()
+    assert got == "[%s][%s]" % (v, v), (i, v, got)
+' "$work" || fail "words: values did not arrive intact"
+ls "$work"/p1 "$work"/p2 "$work"/p3 2>/dev/null && fail "a value ran as a command"
+td job create -e sw -n words-3 -c wide -f "$work/echo.json" > /dev/null 2> "$work/err.txt" && fail "a trial's name taken"
+grep -qF "job name 'words-3' is trial 3 of sweep 'words'" "$work/err.txt" || fail "trial name: $(cat "$work/err.txt")"
+
+echo "== a sweep that never succeeds failed; a 100 KB value is cut in the table; sweep delete"
+python3 -c 'import json, sys; json.dump({"params": [{"paramType": "DiscreteParam", "parameterName": "V",
+  "values": ["x" * 100000, "y"]}]}, open(sys.argv[1], "w"))' "$work/long-params.json"
+cat > "$work/false.json" <<JSON
+{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
+  "environmentVariables": [{"name": "V", "value": "PARAM_V"}],
+  "customToolkitSettings": { "commandLine": "false" } } }
+JSON
+td sweep create -e sw -n long -c wide -f "$work/false.json" --params "$work/long-params.json" --max-concurrent 2 \
+   >/dev/null || fail "long sweep"
+wait_sweep long 120
+[ "$(td sweep show -e sw -n long --query state)" = failed ] || fail "all-failed sweep: $(td sweep show -e sw -n long --query state)"
+td sweep show -e sw -n long | awk 'length($0) > 300 { bad = 1 } END { exit bad }' || fail "sweep show printed a line over 300 characters"
+td sweep delete -e sw -n long || fail "sweep delete"
+td sweep show -e sw -n long >/dev/null 2>&1 && fail "a deleted sweep shows"
+td job show -e sw -n long-1 >/dev/null 2>&1 && fail "a deleted sweep's trial job stays"
 
 echo "== median stopping ends the trial that cannot learn; its peers go on"
 # The loss of a learning rate of 1e-9 stays where it starts; 0.003 and 0.002 bring it down.
 trainer_job "$work/median.json" "$work/median.log" "--synthetic-train 1024 --synthetic-test 32 --log-every 4 --epochs 6"
 td sweep create -e sw -n med -c wide -f "$work/median.json" --param LR=0.003,0.002,0.000000001 --param BS=32 \
-   --max-concurrent 3 --metric loss --goal min --early-stop median:after=12 >/dev/null || fail "median sweep"
+   --max-concurrent 3 --metric loss --goal min --early-stop median:after=12,min=2 >/dev/null || fail "median sweep"
 wait_sweep med 600
 td sweep show -e sw -n med -o json > "$work/med.json"
 py '
@@ -150,7 +199,8 @@ s = json.load(open(sys.argv[1]))
 t = {x["parameters"]["LR"]: x for x in s["trials"]}
 bad = t[1e-9]
 assert bad["status"] == "early-stopped" and bad["state"] == "failed", bad
-assert bad["reason"].startswith("median: loss"), bad["reason"]
+assert bad["reason"].startswith("loss ") and " above the median " in bad["reason"], bad["reason"]
+assert bad["reason"].endswith("of 2 peers)"), bad["reason"]
 for lr in (0.003, 0.002):
     assert t[lr]["state"] == "succeeded" and t[lr]["status"] == "submitted", t[lr]
     assert t[lr]["evaluations"] > bad["evaluations"], (t[lr], bad)
@@ -158,7 +208,9 @@ print("   stopped:", bad["job"], "after", bad["evaluations"], "evaluations:", ba
 ' "$work/med.json" || fail "median stopping: $(td sweep show -e sw -n med)"
 bad_job=$(py 'import json, sys
 print([x["job"] for x in json.load(open(sys.argv[1]))["trials"] if x["status"] == "early-stopped"][0])' "$work/med.json")
-td job show -e sw -n "$bad_job" -o json | grep -q JobTerminated || fail "the stopped trial's job was not terminated"
+td job show -e sw -n "$bad_job" > "$work/bad_job.txt"
+grep -q "stopped early: loss .* above the median .* at evaluation" "$work/bad_job.txt" \
+  || fail "the stopped trial's job does not say why: $(cat "$work/bad_job.txt")"
 
 echo "== sweep stop: the running trial ends (its records stay), the rest never start"
 cat > "$work/slow.json" <<JSON
