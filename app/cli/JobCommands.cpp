@@ -24,6 +24,7 @@
 #include "jobspec/JobSpec.h"
 #include "launch/JobSpecContext.h"
 #include "launch/LaunchPlan.h"
+#include "launch/RankBinding.h"
 #include "store/Store.h"
 
 #include <QFile>
@@ -157,6 +158,11 @@ QString errorLines(const Job &job)
     return text;
 }
 
+QString rangesOf(const QList<int> &indices)
+{
+    return RankBinding::rangesText(indices);
+}
+
 int showJob(Context &c, const JobRef &ref)
 {
     QJsonObject json = toJson(ref.job, ref.workspace.name, ref.experiment.name, clusterName(c, ref.job));
@@ -167,6 +173,27 @@ int showJob(Context &c, const JobRef &ref)
     // Why a job failed is the first thing asked of it: not only in -o json.
     if (!ref.job.errors.isEmpty())
         text += QStringLiteral("\nErrors:\n") + errorLines(ref.job);
+    // A queued job says what it waits for (the agent's scheduler wrote it).
+    if (ref.job.state == JobState::Queued && ref.job.schedulerId.isEmpty() && !ref.job.schedulerState.isEmpty()) {
+        text += QStringLiteral("\nWaiting: %1\n").arg(ref.job.schedulerState);
+        json.insert("waitingFor", ref.job.schedulerState);
+    }
+    // What a packed job holds of its node.
+    if (!ref.job.placement.isEmpty()) {
+        QJsonArray held;
+        for (const NodeGrant &g : ref.job.placement) {
+            text += QStringLiteral("Holds: node %1, cores %2%3\n")
+                        .arg(g.node, rangesOf(g.cores),
+                             g.gpus.isEmpty() ? QString() : QStringLiteral(", GPUs %1").arg(rangesOf(g.gpus)));
+            QJsonArray cores, gpus;
+            for (int i : g.cores)
+                cores.append(i);
+            for (int i : g.gpus)
+                gpus.append(i);
+            held.append(QJsonObject{{"node", g.node}, {"cores", cores}, {"gpus", gpus}});
+        }
+        json.insert("placement", held);
+    }
     text += addReliability(c, ref.job, json);  // attempts of a retried job, silent ranks
     return c.print(json, text);
 }
@@ -279,6 +306,28 @@ int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByt
     return c.print(scalarSeriesPointsJson(chosen), scalarSeriesPoints(chosen));
 }
 
+// --gpus-per-process N written into the job.json (properties.gpusPerProcess), where the
+// submit checks it against the cluster's nodes like any other field.
+Result<QByteArray> applyGpusPerProcess(Context &c, const QByteArray &spec)
+{
+    if (!c.args.isSet("gpus-per-process"))
+        return spec;
+    const QString text = c.args.value("gpus-per-process");
+    bool ok = false;
+    const int n = text.toInt(&ok);
+    if (!ok || n < 0 || n > 64)
+        return fail(QStringLiteral("--gpus-per-process: expected a whole number of GPUs from 0 to 64, found '%1'").arg(text));
+    QJsonObject root = QJsonDocument::fromJson(spec).object();
+    const bool fileShape = root.contains(QStringLiteral("properties"));
+    QJsonObject properties = fileShape ? root.value(QStringLiteral("properties")).toObject() : root;
+    properties.insert(QStringLiteral("gpusPerProcess"), n);
+    if (fileShape)
+        root.insert(QStringLiteral("properties"), properties);
+    else
+        root = properties;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
 // `traindesk job create`
 int jobCreate(Context &c)
 {
@@ -288,6 +337,8 @@ int jobCreate(Context &c)
     auto spec = readSpecFile(c);
     if (spec)
         spec = applyReliabilityOptions(*spec, *options);
+    if (spec)
+        spec = applyGpusPerProcess(c, *spec);
     if (!spec)
         return c.error(spec.error());
     const auto exp = c.experiment();
@@ -647,7 +698,11 @@ QList<Command> jobCommands()
     const QCommandLineOption draftOption(QStringLiteral("draft"), QStringLiteral("Save without queueing."));
     commands.append({{"job", "create"}, "Create (submit) a job from a job.json.",
                      QList<QCommandLineOption>{workspaceOption(), experimentOption(), jobNameOption(), clusterOption(),
-                      fileOption("The job.json."), draftOption, noContainerOption()} + reliabilityOptions(),
+                      fileOption("The job.json."), draftOption, noContainerOption(),
+                      {QStringLiteral("gpus-per-process"),
+                       QStringLiteral("GPUs each process gets on its node (properties.gpusPerProcess): the job shares the "
+                                      "node with others, each seeing only its own GPUs."),
+                       QStringLiteral("N")}} + reliabilityOptions(),
                      jobCreate});
     commands.append({{"job", "start"}, "Queue a draft job (such as the demo job).",
                      {workspaceOption(), experimentOption(), jobNameOption()}, jobStart});

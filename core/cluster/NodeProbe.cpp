@@ -394,6 +394,7 @@ QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &n
         } else if (!smiOk || f.gpus.isEmpty()) {
             report(QStringLiteral("gpus"), QStringLiteral("GPUs"), false, f.gpus.join(QStringLiteral("; ")),
                    QStringLiteral("nvidia-smi fails: check the NVIDIA driver (a reboot after a driver update is common)"));
+            f.gpus.clear();  // its error lines are no GPUs: the node offers none to jobs
         } else {
             report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
                    QStringLiteral("%1: %2").arg(f.gpus.size()).arg(f.gpus.join(QStringLiteral("; "))));

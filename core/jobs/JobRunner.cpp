@@ -2,6 +2,7 @@
 
 #include "common/ResultLog.h"
 #include "jobspec/JobSpec.h"
+#include "JobDemand.h"
 #include "JobRetry.h"
 #include "NodeBurnIn.h"
 #include "JobScope.h"
@@ -89,6 +90,9 @@ Result<Job> JobRunner::submit(const SubmitRequest &request)
         return plan.failure();
     // An image the nodes cannot run would fail at node setup: refused now, saying what to do.
     if (const auto refused = RunWithoutContainer::refusal(parsed.spec, m_store.nodes(cluster->id)))
+        return fail(*refused);
+    // More GPUs than any node has would wait for ever.
+    if (const auto refused = JobDemand::refusal(parsed.spec, *cluster, m_store.nodes(cluster->id)))
         return fail(*refused);
     // Secret values never reach the database in clear.
     const auto stored = Secrets::sealForStore(spec, parsed.spec, m_store.path());
@@ -193,6 +197,8 @@ Result<LaunchPlan> JobRunner::planFor(const Job &job, const JobSpec &spec, const
     context.job = job.name;
     context.uuid = job.uuid;
     context.nodes = nodes;
+    if (!job.placement.isEmpty())
+        context.grant = job.placement.first();  // a packed job: one node
     if (const QList<JobAttempt> attempts = m_store.jobAttempts(job.id); !attempts.isEmpty()) {
         context.attempt = int(attempts.size()) + 1;
         context.previousUuid = attempts.last().uuid;
@@ -232,46 +238,82 @@ void JobRunner::schedule(qint64 clusterId)
         submitToSlurm(*cluster);
         return;
     }
-    const QList<Job> jobs = m_store.jobsOnCluster(clusterId);
-    QSet<QString> busy;
+    const QList<Node> allNodes = m_store.nodes(clusterId);
+    QList<ResourcePlacement::Offer> offers;
+    for (const Node &n : allNodes)
+        offers.append({n.name, n.slotCount, n.gpuCount});
+    ResourcePlacement placement(offers);
     QList<Job> queued;
-    for (const Job &j : jobs) {
-        if (isActive(j.state)) {
-            for (const QString &n : j.nodes)
-                busy.insert(n);
-        } else if (j.state == JobState::Queued) {
+    for (const Job &j : m_store.jobsOnCluster(clusterId)) {
+        if (isActive(j.state))
+            placement.hold(j.nodes, j.placement);
+        else if (j.state == JobState::Queued)
             queued.append(j);
-        }
     }
     std::stable_sort(queued.begin(), queued.end(), [](const Job &a, const Job &b) {
         if (a.priority != b.priority)
             return a.priority > b.priority;
         return a.created < b.created;
     });
-    const QList<Node> allNodes = m_store.nodes(clusterId);
+    QString heldBack;  // the first job that does not fit holds back those behind it
     for (Job &job : queued) {
+        if (!heldBack.isEmpty()) {
+            waitFor(job, QStringLiteral("behind job '%1'").arg(heldBack));
+            continue;
+        }
         const ParsedJobSpec parsed = parseJobSpec(job.spec);
-        QList<Node> idle;
+        QList<Node> ready;
         for (const Node &n : allNodes) {
             // Nodes past the cluster's target are leaving and take no new work.
-            if (!busy.contains(n.name) && n.index < cluster->targetNodeCount
-                && (n.state == NodeState::Idle || n.state == NodeState::Running))
-                idle.append(n);
+            if (n.index < cluster->targetNodeCount && (n.state == NodeState::Idle || n.state == NodeState::Running))
+                ready.append(n);
         }
-        if (idle.size() < parsed.spec.nodeCount)
-            break;
-        idle = JobRetry(m_store).preferNodes(job, idle);  // a retried job avoids the nodes it lost
-        idle = idle.mid(0, parsed.spec.nodeCount);
-        if (!NodeBurnIn(m_store).passesBeforeJob(*cluster, idle))
-            break;  // a node failed its burn-in and is unusable now: the job waits for others
-        if (auto started = start(job, parsed.spec, *cluster, idle); !started) {
+        ready = JobRetry(m_store).preferNodes(job, ready);  // a retried job avoids the nodes it lost
+        QStringList candidates;
+        for (const Node &n : ready)
+            candidates << n.name;
+        const ResourceDemand demand = JobDemand::of(parsed.spec, cluster->kind);
+        QSet<QString> freeBefore;
+        for (const QString &n : candidates) {
+            if (placement.isFree(n))
+                freeBefore.insert(n);
+        }
+        const auto placed = placement.place(demand, candidates);
+        if (!placed) {
+            waitFor(job, placement.whyNot(demand, candidates));
+            heldBack = job.name;
+            continue;
+        }
+        QList<Node> assigned;
+        QList<Node> burnIn;  // a node is burnt in only while nothing runs on it
+        for (const QString &name : placed->nodes) {
+            for (const Node &n : ready) {
+                if (n.name == name) {
+                    assigned.append(n);
+                    if (freeBefore.contains(name))
+                        burnIn.append(n);
+                }
+            }
+        }
+        if (!burnIn.isEmpty() && !NodeBurnIn(m_store).passesBeforeJob(*cluster, burnIn)) {
+            placement.release(placed->grants);
+            heldBack = job.name;  // a node failed its burn-in and is unusable now: the job waits for others
+            continue;
+        }
+        job.placement = placed->wholeNodes ? QList<NodeGrant>{} : placed->grants;
+        if (auto started = start(job, parsed.spec, *cluster, assigned); !started) {
+            placement.release(placed->grants);
             finish(job, JobState::Failed, std::nullopt,
                    {jobError(QStringLiteral("JobStartFailed"), started.error())});
             continue;
         }
-        for (const Node &n : idle)
-            busy.insert(n.name);
     }
+}
+
+void JobRunner::waitFor(const Job &job, const QString &reason)
+{
+    if (job.schedulerState != reason)
+        logFailure(m_store.setJobWaitReason(job.id, reason), QStringLiteral("job '%1'").arg(job.name));
 }
 
 VoidResult JobRunner::linkShares(const Cluster &cluster, const QList<Node> &nodes)
@@ -332,6 +374,7 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     for (const Node &n : nodes)
         job.nodes << n.name;
     job.rankNodes = plan->rankNodes;
+    job.schedulerState.clear();  // it waits no more
     if (auto ok = m_store.updateJob(job); !ok)
         return ok;
     setNodesState(job, NodeState::Running);
@@ -402,8 +445,17 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
 
 void JobRunner::setNodesState(const Job &job, NodeState state)
 {
+    // A node another job still runs on stays running when this one ends.
+    QSet<QString> stillRunning;
+    if (state == NodeState::Idle) {
+        for (const Job &other : m_store.jobsOnCluster(job.clusterId)) {
+            if (other.id != job.id && isActive(other.state))
+                stillRunning.unite(QSet<QString>(other.nodes.cbegin(), other.nodes.cend()));
+        }
+    }
     for (const Node &n : m_store.nodes(job.clusterId)) {
-        if (job.nodes.contains(n.name) && n.state != NodeState::Unusable && n.state != NodeState::Leaving)
+        if (job.nodes.contains(n.name) && !stillRunning.contains(n.name) && n.state != NodeState::Unusable
+            && n.state != NodeState::Leaving)
             logFailure(m_store.setNodeState(n.id, state),
                        QStringLiteral("job '%1': cannot store the state of node %2").arg(job.name, n.name));
     }

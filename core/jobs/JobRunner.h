@@ -2,6 +2,7 @@
 
 #include "launch/LaunchPlan.h"
 #include "NodeWatch.h"
+#include "ResourcePlacement.h"
 #include "ProgressWatch.h"
 #include "common/Result.h"
 #include "store/Entities.h"
@@ -50,8 +51,9 @@ public:
     // Deletes a draft or finished job's record, its metrics and read offsets (its files on
     // the share stay); refused while it is queued, running or terminating.
     VoidResult remove(qint64 jobId);
-    // Gang scheduling: queued jobs in priority then submit order start when nodeCount
-    // nodes are idle; the first that does not fit waits and holds back those behind it.
+    // Queued jobs in priority then submit order start when what they ask is free: whole
+    // nodes (gang scheduling), or cores and GPUs of one node (JobDemand, ResourcePlacement);
+    // the first that does not fit waits, says why, and holds back those behind it.
     void schedule(qint64 clusterId);
     // Looks at every active job's files and moves its state on; then schedules.
     void refreshAll();
@@ -103,6 +105,8 @@ private:
     void finish(Job &job, JobState state, std::optional<int> exitCode, const QList<JobError> &errors,
                 const QDateTime &ended = {});
     void setNodesState(const Job &job, NodeState state);
+    // Stores what a queued job waits for when it changed (`job show` says it).
+    void waitFor(const Job &job, const QString &reason);
     void killAfterGrace(const Job &job, Transport &transport);
     // The job's launch script wrote `code` to exit_code: succeeded, or failed with the error
     // of the step that failed (failed_step).

@@ -57,6 +57,11 @@ struct JobSpec
     std::optional<QList<EnvironmentVariable>> environmentVariables;
     std::optional<QList<EnvironmentVariableWithSecretValue>> secrets;
     std::optional<JobConstraints> constraints;
+    // TrainDesk's: what each process takes of its node, so that jobs share nodes
+    // (jobs/ResourcePlacement); wholeNodes asks for nodes to itself.
+    std::optional<int> gpusPerProcess;
+    std::optional<int> coresPerProcess;
+    std::optional<bool> wholeNodes;
     QJsonObject extra;               // unknown fields of properties, kept
 
     QJsonObject properties;          // the properties object as read

@@ -416,6 +416,25 @@ template<> const FieldList<JobSpec> &fieldsOf<JobSpec>()
             {.key = "environmentVariables", .help = "set for every process of the job"}),
         bind<&JobSpec::secrets>({.key = "secrets", .help = "variables whose values are never logged or shown"}),
         bind<&JobSpec::constraints>({.key = "constraints", .help = "time limit, retries and hang detection"}),
+        bind<&JobSpec::gpusPerProcess>(
+            {.key = "gpusPerProcess",
+             .help = "GPUs each process gets on its node (CUDA_VISIBLE_DEVICES); other jobs may use the node's others",
+             .defaultText = "one per process on a node with GPUs",
+             .minimum = 0,
+             .maximum = 64,
+             .extension = true}),
+        bind<&JobSpec::coresPerProcess>(
+            {.key = "coresPerProcess",
+             .help = "cores each process gets on its node (a cpuset); other jobs may use the node's others",
+             .defaultText = "1",
+             .minimum = 1,
+             .maximum = 1024,
+             .extension = true}),
+        bind<&JobSpec::wholeNodes>(
+            {.key = "wholeNodes",
+             .help = "the job's nodes run nothing else (the default for several nodes, and on SSH clusters for a job "
+                     "that names neither gpusPerProcess nor coresPerProcess)",
+             .extension = true}),
     };
     return list;
 }

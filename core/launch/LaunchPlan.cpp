@@ -382,6 +382,25 @@ struct Builder
         return mpirun({}, {}) + QLatin1Char(' ') + contexts.join(QStringLiteral(" : "));
     }
 
+    // A packed job sees only its GPUs (CUDA's and, in a container, the NVIDIA runtime's
+    // variable); the job's own environmentVariables, set after, still win.
+    QStringList grantGpus(EnvironmentList &env) const
+    {
+        if (nodes.isEmpty() || nodes.first().gpuCount == 0)
+            return {};
+        QStringList indices;
+        for (int i : context.grant->gpus)
+            indices << QString::number(i);
+        const QString list = indices.join(QLatin1Char(','));
+        setVariable(env, QStringLiteral("CUDA_VISIBLE_DEVICES"), list);
+        setVariable(env, QStringLiteral("NVIDIA_VISIBLE_DEVICES"), list.isEmpty() ? QStringLiteral("none") : list);
+        return {QStringLiteral("GPUs: %1 of %2's %3 (CUDA_VISIBLE_DEVICES=%4; the job's share)")
+                    .arg(indices.isEmpty() ? QStringLiteral("none") : RankBinding::rangesText(context.grant->gpus),
+                         nodes.first().name)
+                    .arg(nodes.first().gpuCount)
+                    .arg(list)};
+    }
+
     Result<LaunchPlan> build()
     {
         if (context.nodes.size() < spec.nodeCount) {
@@ -389,6 +408,9 @@ struct Builder
                             .arg(context.nodes.size()).arg(spec.nodeCount));
         }
         nodes = context.nodes.mid(0, spec.nodeCount);
+        // A packed job's node is its cores: the hostfile's slots and the threads per rank.
+        if (context.grant && !nodes.isEmpty())
+            nodes[0].slotCount = qMax(1, int(context.grant->cores.size()));
         for (const Node &n : nodes)
             plan.nodes << n.name;
         EnvironmentList &env = plan.environment;
@@ -478,6 +500,8 @@ struct Builder
         const QString userCommand = spec.customMpiSettings ? spec.customMpiSettings->commandLine : QString();
         QStringList notes = JobNetwork::of(nodes).applyTo(*launch, env, userVariables, userCommand, nodes);
         notes += RankBinding::applyTo(*launch, env, userVariables, nodes, rankNodesOf(*launch), context.slurm);
+        if (context.grant)
+            notes += grantGpus(env);
         if (spec.environmentVariables) {
             // Values may name the job's variables, as on the service.
             for (const EnvironmentVariable &e : *spec.environmentVariables)
@@ -533,6 +557,8 @@ struct Builder
         in.environment = env;
         in.secrets = secrets;
         in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), gpuCount}};
+        if (context.grant && !nodes.isEmpty() && nodes.first().gpuCount > 0)
+            in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), QStringLiteral("echo %1").arg(context.grant->gpus.size())}};
         if (defaultPython) {
             // Decided on the head node, said once in its log; every rank gets the same name.
             in.computed.append({defaultPythonVariable,
@@ -554,6 +580,8 @@ struct Builder
         }
         for (const QString &note : std::as_const(notes))
             in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("log ") + shellQuote(note);
+        if (context.grant && !context.slurm)
+            in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + RankBinding::pinText(context.grant->cores);
         // Each task's own stdout-<i>.txt and stderr-<i>.txt beside the combined files.
         in.taskOutputNames = TaskOutputs::names(*launch);
         if (launch->kind == ToolkitLaunch::Kind::Tasks && launch->tasks.size() == 1 && launch->tasks.first().nodeIndex == 0)

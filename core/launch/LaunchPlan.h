@@ -31,6 +31,8 @@ struct LaunchContext
     // attempt's uuid, whose output directories $AZ_BATCHAI_PREV_OUTPUT_<ID> name.
     int attempt = 1;
     QString previousUuid;
+    // A job packed onto its one node: the cores and GPUs it holds there (its only ones).
+    std::optional<NodeGrant> grant;
 };
 
 // A mount of the job: a share (or a folder of one) linked, or an unmanaged file system

@@ -1,5 +1,7 @@
 #include "RankBinding.h"
 
+#include "common/ShellQuote.h"
+
 #include <QHash>
 #include <QRegularExpression>
 
@@ -105,6 +107,39 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
         task.environment.append({threadsVariable, QString::number(shares.threads.value(nodes.at(task.nodeIndex).name, 1))});
     notes << QStringLiteral("threads: %1 per task, its node's share (%2)").arg(threadsVariable, why);
     return notes;
+}
+
+QString rangesText(const QList<int> &indices)
+{
+    QList<int> sorted = indices;
+    std::sort(sorted.begin(), sorted.end());
+    QStringList runs;
+    for (qsizetype i = 0; i < sorted.size();) {
+        qsizetype j = i;
+        while (j + 1 < sorted.size() && sorted.at(j + 1) == sorted.at(j) + 1)
+            ++j;
+        runs << (j == i ? QString::number(sorted.at(i)) : QStringLiteral("%1-%2").arg(sorted.at(i)).arg(sorted.at(j)));
+        i = j + 1;
+    }
+    return runs.join(QLatin1Char(','));
+}
+
+QString pinText(const QList<int> &cores)
+{
+    QStringList wanted;
+    for (int c : cores)
+        wanted << QString::number(c);
+    // The node's CPU ids need not start at 0 (a container's cpuset): the k-th allowed one.
+    const QString pick = QStringLiteral(
+        "/^Cpus_allowed_list/ { n = split($2, r, \",\"); k = 0; for (i = 1; i <= n; i++) { m = split(r[i], b, \"-\"); "
+        "c = b[1] + 0; e = (m > 1 ? b[2] : b[1]) + 0; for (; c <= e; c++) { if (index(want, \",\" k \",\")) "
+        "{ printf \"%s%s\", s, c; s = \",\" } k++ } } }");
+    return QStringLiteral("td_cpus=$(awk -v want=%1 %2 /proc/self/status)\n"
+                          "if [ -n \"$td_cpus\" ] && taskset -pc \"$td_cpus\" $$ >/dev/null 2>&1; then "
+                          "log \"ranks: on CPUs $td_cpus of this node (taskset; cores %3 of its share)\"; "
+                          "else log 'ranks: not pinned (no taskset, or CPUs %3 not allowed): they may use every core'; fi")
+        .arg(shellQuote(QLatin1Char(',') + wanted.join(QLatin1Char(',')) + QLatin1Char(',')), shellQuote(pick),
+             rangesText(cores));
 }
 
 } // namespace TrainDesk::RankBinding

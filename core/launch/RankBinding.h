@@ -29,6 +29,15 @@ inline const QString threadsVariable = QStringLiteral("OMP_NUM_THREADS");
 QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const QStringList &userVariables,
                     const QList<Node> &nodes, const QStringList &rankNodes, bool slurm);
 
+// A job packed onto part of its node (jobs/ResourcePlacement): head node shell text, run just
+// before the job, that pins the launch script, and so every rank it starts, to the job's
+// `cores` (indices into the node's allowed CPUs, Cpus_allowed_list, as the placement counts
+// them) with taskset, and logs it. The threads follow from the node's slotCount, which the
+// plan sets to the job's cores.
+QString pinText(const QList<int> &cores);
+// "0-1,3": indices as ranges.
+QString rangesText(const QList<int> &indices);
+
 } // namespace RankBinding
 
 } // namespace TrainDesk

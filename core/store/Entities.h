@@ -79,6 +79,7 @@ struct Node
     int port = 22;
     QString user;
     int slotCount = 1;        // MPI slots: the node's cores
+    int gpuCount = 0;         // GPUs nvidia-smi listed at the last probe (indices 0..gpuCount-1)
     NodeState state = NodeState::Idle;
     QString stateReason;  // why a node is unusable
     QDateTime lastSeen;
@@ -118,6 +119,16 @@ struct JobError
     QStringList details;
 };
 
+// What a job packed onto a node holds there (jobs/ResourcePlacement): core and GPU indices
+// (the n-th core the node lets TrainDesk use, nvidia-smi's GPU index).
+struct NodeGrant
+{
+    QString node;
+    QList<int> cores;
+    QList<int> gpus;
+    bool operator==(const NodeGrant &) const = default;
+};
+
 struct Job
 {
     qint64 id = 0;
@@ -134,6 +145,8 @@ struct Job
     QList<JobError> errors;
     QStringList nodes;        // node names, head node first
     QStringList rankNodes;    // the node of each MPI rank (index = rank), from the launch plan
+    // A packed job's cores and GPUs; empty: it holds its nodes whole.
+    QList<NodeGrant> placement;
     QString uuid;
     QString jobDir;           // remote job directory on the head node
     qint64 pid = 0;           // launch process (and process group) on the head node

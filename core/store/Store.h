@@ -66,6 +66,9 @@ public:
     // Queued -> running in one conditional update, before anything starts on a node: of two
     // schedulers (an old agent still finishing, a new one) exactly one gets true.
     Result<bool> claimQueuedJob(qint64 jobId);
+    // What a queued job waits for (the scheduler's word, shown by `job show`); only while it
+    // is still queued, so that a terminate meanwhile is never undone.
+    VoidResult setJobWaitReason(qint64 jobId, const QString &reason);
     // Cluster membership and sizing (core/cluster/ClusterService uses these).
     QList<Node> allNodes(qint64 clusterId) const;  // parked ones too
     VoidResult setNodeParked(qint64 nodeId, bool parked, NodeState state);

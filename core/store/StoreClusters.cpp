@@ -108,9 +108,11 @@ VoidResult Store::setNodeParked(qint64 nodeId, bool parked, NodeState state)
 VoidResult Store::setNodeFacts(qint64 nodeId, int slotCount, const QString &facts)
 {
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("UPDATE nodes SET slots = ?, facts = ? WHERE id = ?"));
+    q.prepare(QStringLiteral("UPDATE nodes SET slots = ?, facts = ?, gpus = ? WHERE id = ?"));
     q.addBindValue(qMax(1, slotCount));
     q.addBindValue(facts.isEmpty() ? QStringLiteral("{}") : facts);
+    // The probe lists each GPU nvidia-smi answered with (none when it failed).
+    q.addBindValue(int(QJsonDocument::fromJson(facts.toUtf8()).object().value(QStringLiteral("gpus")).toArray().size()));
     q.addBindValue(nodeId);
     if (!q.exec())
         return fail(QStringLiteral("cannot update node #%1: %2").arg(nodeId).arg(q.lastError().text()));

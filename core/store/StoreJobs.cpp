@@ -70,7 +70,7 @@ VoidResult Store::updateJob(const Job &job)
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("UPDATE jobs SET spec = ?, state = ?, priority = ?, started = ?, ended = ?, "
                              "exit_code = ?, errors = ?, nodes = ?, rank_nodes = ?, job_dir = ?, pid = ?, "
-                             "scheduler_id = ?, scheduler_state = ? WHERE id = ?"));
+                             "scheduler_id = ?, scheduler_state = ?, placement = ? WHERE id = ?"));
     q.addBindValue(job.spec);
     q.addBindValue(toString(job.state));
     q.addBindValue(job.priority);
@@ -84,9 +84,22 @@ VoidResult Store::updateJob(const Job &job)
     q.addBindValue(job.pid);
     q.addBindValue(text(job.schedulerId));
     q.addBindValue(text(job.schedulerState));
+    q.addBindValue(placementToJson(job.placement));
     q.addBindValue(job.id);
     if (!q.exec())
         return fail(QStringLiteral("cannot update job '%1': %2").arg(job.name, q.lastError().text()));
+    return {};
+}
+
+VoidResult Store::setJobWaitReason(qint64 jobId, const QString &reason)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE jobs SET scheduler_state = ? WHERE id = ? AND state = ? AND scheduler_id = ''"));
+    q.addBindValue(reason);
+    q.addBindValue(jobId);
+    q.addBindValue(toString(JobState::Queued));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot store why job #%1 waits: %2").arg(jobId).arg(q.lastError().text()));
     return {};
 }
 

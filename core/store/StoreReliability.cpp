@@ -60,7 +60,7 @@ Result<bool> Store::requeueAttempt(const Job &job, const JobAttempt &ended, cons
     QSqlQuery update(m_db);
     update.prepare(QStringLiteral("UPDATE jobs SET state = ?, uuid = ?, started = NULL, ended = NULL, exit_code = NULL, "
                                   "errors = '[]', nodes = '[]', rank_nodes = '[]', job_dir = '', pid = 0, scheduler_id = '', "
-                                  "scheduler_state = '' WHERE id = ? AND state = ? AND uuid = ?"));
+                                  "scheduler_state = '', placement = '[]' WHERE id = ? AND state = ? AND uuid = ?"));
     for (const QVariant &v : QVariantList{toString(JobState::Queued), nextUuid, job.id, toString(JobState::Running), job.uuid})
         update.addBindValue(v);
     if (!update.exec())

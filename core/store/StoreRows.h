@@ -141,6 +141,7 @@ inline Node nodeFrom(const QSqlQuery &q)
     n.port = q.value("port").toInt();
     n.user = q.value("user").toString();
     n.slotCount = q.value("slots").toInt();
+    n.gpuCount = q.value("gpus").toInt();
     n.state = nodeStateFromString(q.value("state").toString()).value_or(NodeState::Unusable);
     n.stateReason = q.value("state_reason").toString();
     n.lastSeen = timeFrom(q.value("last_seen"));
@@ -175,6 +176,35 @@ inline QStringList stringsFromJson(const QVariant &value)
     return strings;
 }
 
+inline QString placementToJson(const QList<NodeGrant> &placement)
+{
+    QJsonArray array;
+    for (const NodeGrant &g : placement) {
+        QJsonArray cores, gpus;
+        for (int c : g.cores)
+            cores.append(c);
+        for (int i : g.gpus)
+            gpus.append(i);
+        array.append(QJsonObject{{"node", g.node}, {"cores", cores}, {"gpus", gpus}});
+    }
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+inline QList<NodeGrant> placementFromJson(const QVariant &value)
+{
+    QList<NodeGrant> placement;
+    for (const QJsonValue &v : QJsonDocument::fromJson(value.toByteArray()).array()) {
+        NodeGrant g;
+        g.node = v[QLatin1String("node")].toString();
+        for (const QJsonValue &c : v[QLatin1String("cores")].toArray())
+            g.cores << c.toInt();
+        for (const QJsonValue &i : v[QLatin1String("gpus")].toArray())
+            g.gpus << i.toInt();
+        placement << g;
+    }
+    return placement;
+}
+
 inline Job jobFrom(const QSqlQuery &q)
 {
     Job j;
@@ -198,6 +228,7 @@ inline Job jobFrom(const QSqlQuery &q)
     j.pid = q.value("pid").toLongLong();
     j.schedulerId = q.value("scheduler_id").toString();
     j.schedulerState = q.value("scheduler_state").toString();
+    j.placement = placementFromJson(q.value("placement"));
     return j;
 }
 

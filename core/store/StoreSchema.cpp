@@ -147,6 +147,12 @@ CREATE TABLE cluster_burn_in (
     R"sql(
 ALTER TABLE run_notes ADD COLUMN color TEXT NOT NULL DEFAULT '';
 )sql",
+    // Jobs share a node by its cores and GPUs (jobs/ResourcePlacement): a node's GPU count
+    // (set by its next probe) and what each packed job holds ('[]': whole nodes).
+    R"sql(
+ALTER TABLE nodes ADD COLUMN gpus INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN placement TEXT NOT NULL DEFAULT '[]';
+)sql",
 };
 
 } // namespace

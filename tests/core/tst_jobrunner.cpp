@@ -139,14 +139,15 @@ private Q_SLOTS:
 
     void gangSchedulingAndTerminate()
     {
-        // The one node is busy with `first`; `second` waits until it is terminated.
-        const Job first = submit(spec("sleep 60", 1));
+        // `first` holds both cores of the one node (2 ranks); `second` waits until it is terminated.
+        const Job first = submit(spec("sleep 60", 2));
         QCOMPARE(toString(first.state), toString(JobState::Running));
         const Job second = submit(spec("sh -c 'echo second'", 1));
         QCOMPARE(toString(second.state), toString(JobState::Queued));
         JobRunner runner(m_store);
         runner.refreshAll();
         QCOMPARE(toString(m_store.jobById(second.id)->state), toString(JobState::Queued));
+        QCOMPARE(m_store.jobById(second.id)->schedulerState, QStringLiteral("needs 1 core, node localhost has 0 cores free"));
 
         QElapsedTimer timer;
         timer.start();
