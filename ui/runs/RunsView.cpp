@@ -1,5 +1,6 @@
 #include "RunsView.h"
 
+#include "common/ErrorText.h"
 #include "RunsFilterModel.h"
 #include "RunsGroupModel.h"
 #include "RunsPlotTabs.h"
@@ -465,7 +466,7 @@ void RunsView::updateStatus()
     const int all = m_model->rowCount();
     m_count->setText(shown == all ? countOf(all, tr("job"), tr("jobs")) : tr("%1 of %2 jobs").arg(shown).arg(all));
     const QStringList unknown = m_filter->unknownKeys();
-    m_filterEdit->setStyleSheet(unknown.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c83232; }"));
+    unknown.isEmpty() ? ErrorText::clear(m_filterEdit) : ErrorText::mark(m_filterEdit);
     if (!unknown.isEmpty())
         m_status->setText(tr("No column is called %1.").arg(unknown.join(QStringLiteral(", "))));
     else if (m_status->text().startsWith(tr("No column")))

@@ -1,5 +1,6 @@
 #include "NewSweepWizard.h"
 
+#include "common/ErrorText.h"
 #include "session/Backend.h"
 #include "sweeps/SweepTemplate.h"
 
@@ -78,7 +79,7 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
             m_params->removeRow(m_params->currentRow());
     });
     m_paramsError->setWordWrap(true);
-    m_paramsError->setStyleSheet(QStringLiteral("color: #b3261e"));
+    ErrorText::mark(m_paramsError);
     auto *form = new QFormLayout;
     form->addRow(tr("Job:"), m_job);
     form->addRow(tr("Sweep name:"), m_name);
