@@ -91,9 +91,9 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // splitter) gives the names more room.
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
-    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::Interactive);
-    // As wide as "running": longer states are cut (their dot's colour and tooltip say them).
-    m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("running")) + 20);
+    // The states whole ("succeeded", "terminated", "running, attempt 2"): as wide as the
+    // longest the tree holds, the names take the rest.
+    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::ResizeToContents);
     m_tree->header()->setMinimumSectionSize(40);
 
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
@@ -347,8 +347,11 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     if (settings.contains(QStringLiteral("splitter")))
         m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
-    if (settings.contains(QStringLiteral("treeHeader")))
+    if (settings.contains(QStringLiteral("treeHeader"))) {
         m_tree->header()->restoreState(settings.value(QStringLiteral("treeHeader")).toByteArray());
+        // A header saved by an earlier version kept the state column at a fixed, cutting width.
+        m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::ResizeToContents);
+    }
     m_restoredKey = settings.value(QStringLiteral("selection")).toString();
     m_jobView->setCurrentIndex(settings.value(QStringLiteral("jobTab"), 0).toInt());
     settings.endGroup();

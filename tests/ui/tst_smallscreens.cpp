@@ -3,6 +3,7 @@
 // covered. The screen is the offscreen platform's, given its size by a config file before
 // the application starts (QT_QPA_PLATFORM=offscreen:configfile=...).
 #include "BackendFixture.h"
+#include "Grab.h"
 #include "MainWindow.h"
 #include "TestHome.h"
 #include "charts/CompareJobsButton.h"
@@ -219,6 +220,7 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("%1: minimum width %2").arg(name).arg(m_window->minimumSizeHint().width())));
             const QString problem = windowProblem(m_window.get());
             QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(name, problem)));
+            saveGrab(m_window.get(), QStringLiteral("small-sweep-%1").arg(tab % view->tabs()->count()));
             // Its buttons whole and on screen.
             for (QAbstractButton *button : {static_cast<QAbstractButton *>(view->downloadButton()),
                                             static_cast<QAbstractButton *>(view->stopButton())}) {
