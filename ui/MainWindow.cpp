@@ -14,6 +14,7 @@
 #include "job/JobProgress.h"
 #include "job/JobView.h"
 #include "notify/JobNotifier.h"
+#include "notify/NotificationBar.h"
 #include "runs/RunsView.h"
 #include "sweeps/SweepView.h"
 #include "shares/ShareBrowser.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_sweepView(new SweepView(backend)),
       m_shareBrowser(new ShareBrowser(backend, DataPaths::databasePath())),
       m_notifier(new JobNotifier(backend, this)),
+      m_notificationBar(new NotificationBar),
       m_jobsLabel(new QLabel),
       m_progressLabel(new QLabel)
 {
@@ -114,7 +116,14 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // smaller than it asked): in proportion it left job names a few letters on a 1024 screen.
     m_splitter->setSizes({300, std::max(300, width() - 300)});
     m_splitter->setChildrenCollapsible(false);
-    setCentralWidget(m_splitter);
+    // The app's own notification area above the views (NotificationBar).
+    auto *central = new QWidget;
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_notificationBar);
+    centralLayout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
 
     createActions();
     createMenus();
@@ -148,6 +157,10 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
         statusBar()->showMessage(error.isEmpty() ? tr("Job deleted") : error, 10000);
     });
     connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_notifier, &JobNotifier::notShown, m_notificationBar, &NotificationBar::showMessage);
+    connect(m_notificationBar, &NotificationBar::jobActivated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+    });
     connect(m_notifier, &JobNotifier::jobActivated, this, [this](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
         showNormal();
@@ -184,6 +197,9 @@ void MainWindow::onSnapshot()
             }
         }
     }
+    // Something made elsewhere (a cluster by its wizard's worker): selected once the tree has it.
+    if (!m_selectWhenSeen.isEmpty() && selectKey(m_selectWhenSeen))
+        m_selectWhenSeen.clear();
     showSelection();
     updateStatus();
 }

@@ -21,6 +21,7 @@
 #include "wizards/NewJobWizard.h"
 #include "wizards/ShareWizard.h"
 #include "wizards/WorkspaceWizard.h"
+#include "wizards/cluster/ClusterWizard.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractButton>
@@ -478,6 +479,23 @@ private Q_SLOTS:
         };
         walk({});
         QVERIFY2(seen.contains(QStringLiteral("succeeded")) && seen.contains(QStringLiteral("terminated")), qPrintable(seen.join(", ")));
+    }
+
+    void newClusterIsSelected()
+    {
+        // The cluster wizard's Finish: the new cluster selected, as a new workspace or share is
+        // (it stayed on what was selected before, issue 43).
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectByName(QString::fromLatin1(EmbeddedDefaults::demoJobName)), 10000);
+        window.findChild<QAction *>(QStringLiteral("newClusterAction"))->trigger();
+        ClusterWizard *wizard = nullptr;
+        QTRY_VERIFY(wizard = window.findChild<ClusterWizard *>());
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        const qint64 cluster = m_store.cluster(ws->id, QStringLiteral("local"))->id;
+        Q_EMIT wizard->clusterCreated(cluster, QStringLiteral("default"), QStringLiteral("local"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.selectedKey(), ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Cluster, cluster), 10000);
+        wizard->reject();
     }
 
 private:

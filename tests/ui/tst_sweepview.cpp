@@ -7,6 +7,7 @@
 #include "FakeJob.h"
 #include "Grab.h"
 #include "MainWindow.h"
+#include "MessageBoxes.h"
 #include "TestHome.h"
 #include "charts/ChartLines.h"
 #include "charts/MetricSeries.h"
@@ -391,6 +392,35 @@ private Q_SLOTS:
         QCOMPARE(sweep->earlyStop, QStringLiteral("median:after=3"));
         QVERIFY2(sweep->spec.contains("echo --lr PARAM_LR --batch-size PARAM_BS"), sweep->spec.constData());
         QVERIFY(SweepStore(m_store).requestStop(sweep->id));  // nothing of it needs to run here
+    }
+
+    void escapeAsksBeforeDiscardingTheSweep()
+    {
+        // Esc on page 2 threw the sweep away without a word (issue 43): it asks now.
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        const auto base = m_store.job(m_store.experiment(ws->id, QStringLiteral("demo"))->id, QStringLiteral("base"));
+        QVERIFY2(base, "made by newSweepWizardShowsTheTrialCountAndCreates");
+        NewSweepWizard wizard(m_backend.get());
+        wizard.presetJob(base->id);
+        wizard.nameEdit()->setText(QStringLiteral("discarded-sweep"));
+        wizard.addParameter(QStringLiteral("properties.customToolkitSettings.commandLine"), QStringLiteral("0.001"),
+                            QStringLiteral("LR"), QStringLiteral("0.1,0.01"));
+        wizard.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&wizard));
+        QVERIFY(QTest::qWaitFor([&] { return wizard.previewedTrials() == 2; }, 5000));
+        wizard.next();
+        QCOMPARE(wizard.currentId(), 1);
+        QTest::keyClick(&wizard, Qt::Key_Escape);
+        QVERIFY(wizard.isVisible());
+        QVERIFY(wizard.pendingQuestion());
+        answerQuestion(wizard.pendingQuestion(), QStringLiteral("Keep editing"));
+        QVERIFY(wizard.isVisible());
+        QCOMPARE(wizard.currentId(), 1);
+        QTRY_VERIFY(!wizard.pendingQuestion());
+        QTest::keyClick(&wizard, Qt::Key_Escape);
+        answerQuestion(wizard.pendingQuestion(), QStringLiteral("Discard"));
+        QTRY_VERIFY(!wizard.isVisible());
+        QCOMPARE(wizard.result(), int(QDialog::Rejected));
     }
 };
 
