@@ -37,6 +37,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <functional>
+
 namespace TrainDesk::Ui {
 
 int runMainWindow()
@@ -93,10 +95,12 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // splitter) gives the names more room.
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
-    // The states whole ("succeeded", "terminated", "running, attempt 2"): as wide as the
-    // longest the tree holds, the names take the rest.
-    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::ResizeToContents);
+    // The line between them can be dragged; the state column is widened to its longest state
+    // shown ("succeeded", "terminated", "running, attempt 2") whenever it would cut one.
+    m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::Interactive);
+    m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("running")) + 20);
     m_tree->header()->setMinimumSectionSize(40);
+    connect(m_tree, &QTreeView::expanded, this, &MainWindow::fitStateColumn);
 
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
     auto *hint = new QLabel(tr("Select a job, a cluster or a share in the tree."));
@@ -197,11 +201,32 @@ void MainWindow::onSnapshot()
             }
         }
     }
+    fitStateColumn();
     // Something made elsewhere (a cluster by its wizard's worker): selected once the tree has it.
     if (!m_selectWhenSeen.isEmpty() && selectKey(m_selectWhenSeen))
         m_selectWhenSeen.clear();
     showSelection();
     updateStatus();
+}
+
+void MainWindow::fitStateColumn()
+{
+    // The widest state of the rows shown, with the margins the item delegate leaves.
+    int widest = 0;
+    const QFontMetrics metrics = m_tree->fontMetrics();
+    const std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
+        if (parent.isValid() && !m_tree->isExpanded(parent))
+            return;
+        for (int r = 0; r < m_model->rowCount(parent); ++r) {
+            const QModelIndex name = m_model->index(r, ResourceTreeModel::NameColumn, parent);
+            widest = std::max(widest, metrics.horizontalAdvance(name.siblingAtColumn(ResourceTreeModel::StateColumn).data().toString()));
+            walk(name);
+        }
+    };
+    walk({});
+    const int needed = widest + 2 * (m_tree->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_tree) + 1) + 4;
+    if (m_tree->columnWidth(ResourceTreeModel::StateColumn) < needed)
+        m_tree->setColumnWidth(ResourceTreeModel::StateColumn, needed);
 }
 
 bool MainWindow::selectKey(const QString &key)
@@ -365,8 +390,7 @@ void MainWindow::restoreSettings()
         m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
     if (settings.contains(QStringLiteral("treeHeader"))) {
         m_tree->header()->restoreState(settings.value(QStringLiteral("treeHeader")).toByteArray());
-        // A header saved by an earlier version kept the state column at a fixed, cutting width.
-        m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::ResizeToContents);
+        fitStateColumn();  // a width saved by an earlier version cut the longer states
     }
     m_restoredKey = settings.value(QStringLiteral("selection")).toString();
     m_jobView->setCurrentIndex(settings.value(QStringLiteral("jobTab"), 0).toInt());

@@ -109,6 +109,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void fitStateColumn();
     void createActions();
     void createMenus();
     void createHelpMenu();
