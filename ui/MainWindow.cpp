@@ -14,6 +14,7 @@
 #include "job/JobProgress.h"
 #include "job/JobView.h"
 #include "notify/JobNotifier.h"
+#include "notify/NotificationBar.h"
 #include "runs/RunsView.h"
 #include "sweeps/SweepView.h"
 #include "shares/ShareBrowser.h"
@@ -35,6 +36,8 @@
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace TrainDesk::Ui {
 
@@ -72,6 +75,7 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
       m_sweepView(new SweepView(backend)),
       m_shareBrowser(new ShareBrowser(backend, DataPaths::databasePath())),
       m_notifier(new JobNotifier(backend, this)),
+      m_notificationBar(new NotificationBar),
       m_jobsLabel(new QLabel),
       m_progressLabel(new QLabel)
 {
@@ -91,10 +95,12 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // splitter) gives the names more room.
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::NameColumn, QHeaderView::Stretch);
+    // The line between them can be dragged; the state column is widened to its longest state
+    // shown ("succeeded", "terminated", "running, attempt 2") whenever it would cut one.
     m_tree->header()->setSectionResizeMode(ResourceTreeModel::StateColumn, QHeaderView::Interactive);
-    // As wide as "running": longer states are cut (their dot's colour and tooltip say them).
     m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("running")) + 20);
     m_tree->header()->setMinimumSectionSize(40);
+    connect(m_tree, &QTreeView::expanded, this, &MainWindow::fitStateColumn);
 
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
     auto *hint = new QLabel(tr("Select a job, a cluster or a share in the tree."));
@@ -114,7 +120,14 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // smaller than it asked): in proportion it left job names a few letters on a 1024 screen.
     m_splitter->setSizes({300, std::max(300, width() - 300)});
     m_splitter->setChildrenCollapsible(false);
-    setCentralWidget(m_splitter);
+    // The app's own notification area above the views (NotificationBar).
+    auto *central = new QWidget;
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_notificationBar);
+    centralLayout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
 
     createActions();
     createMenus();
@@ -148,6 +161,10 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
         statusBar()->showMessage(error.isEmpty() ? tr("Job deleted") : error, 10000);
     });
     connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_notifier, &JobNotifier::notShown, m_notificationBar, &NotificationBar::showMessage);
+    connect(m_notificationBar, &NotificationBar::jobActivated, this, [this](qint64 id) {
+        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
+    });
     connect(m_notifier, &JobNotifier::jobActivated, this, [this](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
         showNormal();
@@ -184,8 +201,32 @@ void MainWindow::onSnapshot()
             }
         }
     }
+    fitStateColumn();
+    // Something made elsewhere (a cluster by its wizard's worker): selected once the tree has it.
+    if (!m_selectWhenSeen.isEmpty() && selectKey(m_selectWhenSeen))
+        m_selectWhenSeen.clear();
     showSelection();
     updateStatus();
+}
+
+void MainWindow::fitStateColumn()
+{
+    // The widest state of the rows shown, with the margins the item delegate leaves.
+    int widest = 0;
+    const QFontMetrics metrics = m_tree->fontMetrics();
+    const std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
+        if (parent.isValid() && !m_tree->isExpanded(parent))
+            return;
+        for (int r = 0; r < m_model->rowCount(parent); ++r) {
+            const QModelIndex name = m_model->index(r, ResourceTreeModel::NameColumn, parent);
+            widest = std::max(widest, metrics.horizontalAdvance(name.siblingAtColumn(ResourceTreeModel::StateColumn).data().toString()));
+            walk(name);
+        }
+    };
+    walk({});
+    const int needed = widest + 2 * (m_tree->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_tree) + 1) + 4;
+    if (m_tree->columnWidth(ResourceTreeModel::StateColumn) < needed)
+        m_tree->setColumnWidth(ResourceTreeModel::StateColumn, needed);
 }
 
 bool MainWindow::selectKey(const QString &key)
@@ -347,8 +388,10 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     if (settings.contains(QStringLiteral("splitter")))
         m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
-    if (settings.contains(QStringLiteral("treeHeader")))
+    if (settings.contains(QStringLiteral("treeHeader"))) {
         m_tree->header()->restoreState(settings.value(QStringLiteral("treeHeader")).toByteArray());
+        fitStateColumn();  // a width saved by an earlier version cut the longer states
+    }
     m_restoredKey = settings.value(QStringLiteral("selection")).toString();
     m_jobView->setCurrentIndex(settings.value(QStringLiteral("jobTab"), 0).toInt());
     settings.endGroup();

@@ -23,6 +23,7 @@ namespace TrainDesk::Ui {
 class ClusterView;
 class DataSetsDialog;
 class JobNotifier;
+class NotificationBar;
 class JobView;
 class NewJobWizard;
 class NewSweepWizard;
@@ -63,6 +64,7 @@ public:
     SweepView *sweepView() const { return m_sweepView; }
     ShareBrowser *shareBrowser() const { return m_shareBrowser; }
     JobNotifier *notifier() const { return m_notifier; }
+    NotificationBar *notificationBar() const { return m_notificationBar; }
     QWidget *currentView() const;
     QAction *startAction() const { return m_startAction; }
     QAction *terminateAction() const { return m_terminateAction; }
@@ -107,6 +109,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void fitStateColumn();
     void createActions();
     void createMenus();
     void createHelpMenu();
@@ -139,6 +142,7 @@ private:
     SweepView *m_sweepView;
     ShareBrowser *m_shareBrowser;
     JobNotifier *m_notifier;
+    NotificationBar *m_notificationBar;
     QAction *m_startAction = nullptr;
     QAction *m_terminateAction = nullptr;
     QAction *m_deleteJobAction = nullptr;
@@ -165,6 +169,7 @@ private:
     QLabel *m_progressLabel;
     bool m_firstSnapshot = true;
     QString m_restoredKey;
+    QString m_selectWhenSeen;  // a resource just created, selected when a snapshot has it
 };
 
 } // namespace TrainDesk::Ui

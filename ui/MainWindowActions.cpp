@@ -170,7 +170,10 @@ void MainWindow::createActions()
         auto *wizard = new ClusterWizard(DataPaths::databasePath(), workspaces, this);
         if (const auto *ws = m_backend->snapshot().findWorkspace(selectedIdOf(ResourceTreeModel::Kind::Workspace)))
             wizard->presetWorkspace(ws->workspace.name);
-        connect(wizard, &ClusterWizard::clusterCreated, this, [this] {
+        connect(wizard, &ClusterWizard::clusterCreated, this, [this](qint64 clusterId) {
+            // The new cluster selected, as the other wizards' new things are.
+            const QString key = ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Cluster, clusterId);
+            m_selectWhenSeen = selectKey(key) ? QString() : key;
             m_backend->pollNow();
             statusBar()->showMessage(tr("Cluster created"), 5000);
         });

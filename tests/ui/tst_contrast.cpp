@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "TestHome.h"
 #include "common/Contrast.h"
+#include "common/ErrorText.h"
 #include "common/Icons.h"
 #include "common/Theme.h"
 #include "common/ThemedSvgIconEngine.h"
@@ -12,6 +13,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOptionButton>
@@ -174,6 +176,33 @@ private Q_SLOTS:
                                                                       .arg(checked).arg(readable)
                                                                       .arg(indicator.width()).arg(indicator.height())));
         }
+    }
+
+    void errorTextReadable()
+    {
+        // The red of error messages against the window and the fields, in both themes
+        // (#9C0722 on #2B2D31 was 1.62:1, issue 43); a marked label takes the theme's red
+        // when View > Theme changes.
+        const QPalette light = QApplication::style()->standardPalette();
+        for (const QPalette &palette : {Theme::darkPalette(), light}) {
+            const QColor red = ErrorText::color(palette);
+            QVERIFY2(red.red() > red.green() && red.red() > red.blue(), qPrintable(red.name()));  // still red
+            for (QPalette::ColorRole background : {QPalette::Window, QPalette::Base}) {
+                const double ratio = Contrast::ratio(red, palette.color(background));
+                QVERIFY2(ratio >= Contrast::minimumRatio, qPrintable(QStringLiteral("%1 on %2: %3").arg(red.name(),
+                    palette.color(background).name()).arg(ratio, 0, 'f', 2)));
+            }
+        }
+        QWidget page;  // a label on a page, as in a wizard (top-level widgets hear it otherwise)
+        QLabel &label = *new QLabel(QStringLiteral("The name is taken"), &page);
+        ErrorText::mark(&label);
+        QCOMPARE(label.palette().color(QPalette::WindowText), ErrorText::color(Theme::darkPalette()));
+        QApplication::setPalette(light);
+        QCOMPARE(label.palette().color(QPalette::WindowText), ErrorText::color(light));
+        QApplication::setPalette(Theme::darkPalette());
+        QCOMPARE(label.palette().color(QPalette::WindowText), ErrorText::color(Theme::darkPalette()));
+        ErrorText::clear(&label);
+        QCOMPARE(label.palette().color(QPalette::WindowText), Theme::darkPalette().color(QPalette::WindowText));
     }
 
 private:

@@ -16,10 +16,12 @@
 #include "job/JobOverview.h"
 #include "job/JobView.h"
 #include "session/Backend.h"
+#include "tree/ResourceTreeModel.h"
 #include "wizards/JobSourcePage.h"
 #include "wizards/NewJobWizard.h"
 #include "wizards/ShareWizard.h"
 #include "wizards/WorkspaceWizard.h"
+#include "wizards/cluster/ClusterWizard.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractButton>
@@ -29,6 +31,7 @@
 #include <QPushButton>
 #include <QToolBar>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTest>
 #include <QTreeView>
 
@@ -433,6 +436,66 @@ private Q_SLOTS:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), m_backend->snapshot().findJob(demoId)->spec);
+    }
+
+    void treeStatesWhole()
+    {
+        // A finished job's state is read whole in the tree ("suc…ded" before, issue 43).
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        const auto exp = m_store.experiment(ws->id, QStringLiteral("demo"));
+        Job job;
+        job.experimentId = exp->id;
+        job.clusterId = m_store.cluster(ws->id, QStringLiteral("local"))->id;
+        job.spec = EmbeddedDefaults::demoJobSpec();
+        job.name = QStringLiteral("ended-well");
+        job.state = JobState::Succeeded;
+        QVERIFY(m_store.createJob(job));
+        job.name = QStringLiteral("stopped-by-user");
+        job.state = JobState::Failed;
+        auto stopped = m_store.createJob(job);
+        QVERIFY(stopped);
+        stopped->errors = {JobError{QStringLiteral("JobTerminated"), QStringLiteral("terminated by the user"), {}}};
+        QVERIFY(m_store.updateJob(*stopped));
+        MainWindow window(m_backend.get());
+        window.resize(1920, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ResourceTreeModel *model = window.treeModel();
+        QTRY_VERIFY_WITH_TIMEOUT(!model->match(model->index(0, 0), Qt::DisplayRole, QStringLiteral("stopped-by-user"), 1,
+                                               Qt::MatchExactly | Qt::MatchRecursive).isEmpty(), 10000);
+        QTreeView *tree = window.treeView();
+        const int margins = 2 * (tree->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, tree) + 1);
+        QStringList seen;
+        const std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
+            if (parent.isValid() && !tree->isExpanded(parent))
+                return;  // not shown
+            for (int r = 0; r < model->rowCount(parent); ++r) {
+                const QString state = model->index(r, ResourceTreeModel::StateColumn, parent).data().toString();
+                seen << state;
+                QVERIFY2(tree->fontMetrics().horizontalAdvance(state) + margins <= tree->columnWidth(ResourceTreeModel::StateColumn),
+                         qPrintable(QStringLiteral("\"%1\" in %2 px").arg(state).arg(tree->columnWidth(ResourceTreeModel::StateColumn))));
+                walk(model->index(r, 0, parent));
+            }
+        };
+        walk({});
+        QVERIFY2(seen.contains(QStringLiteral("succeeded")) && seen.contains(QStringLiteral("terminated")), qPrintable(seen.join(", ")));
+    }
+
+    void newClusterIsSelected()
+    {
+        // The cluster wizard's Finish: the new cluster selected, as a new workspace or share is
+        // (it stayed on what was selected before, issue 43).
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectByName(QString::fromLatin1(EmbeddedDefaults::demoJobName)), 10000);
+        window.findChild<QAction *>(QStringLiteral("newClusterAction"))->trigger();
+        ClusterWizard *wizard = nullptr;
+        QTRY_VERIFY(wizard = window.findChild<ClusterWizard *>());
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        const qint64 cluster = m_store.cluster(ws->id, QStringLiteral("local"))->id;
+        Q_EMIT wizard->clusterCreated(cluster, QStringLiteral("default"), QStringLiteral("local"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.selectedKey(), ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Cluster, cluster), 10000);
+        wizard->reject();
     }
 
 private:

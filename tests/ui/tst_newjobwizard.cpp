@@ -23,6 +23,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -210,6 +211,19 @@ private Q_SLOTS:
         QCOMPARE(wizard.targetPage()->jobName(), QStringLiteral("fashion-mnist-demo-2"));
         wizard.next();
         QCOMPARE(wizard.editPage()->editor()->text(), demoSpec);
+    }
+
+    void cloneNames()
+    {
+        // The guide's `name-2`: "lr-001" is a name of its own, not copy 1 of "lr" (issue 43);
+        // a copy of a copy is numbered from the original.
+        QSet<QString> jobs{QStringLiteral("lr-001")};
+        const auto taken = [&jobs](const QString &name) { return jobs.contains(name); };
+        QCOMPARE(JobTargetPage::freeName(QStringLiteral("lr-001"), taken), QStringLiteral("lr-001-2"));
+        jobs << QStringLiteral("lr-001-2");
+        QCOMPARE(JobTargetPage::freeName(QStringLiteral("lr-001"), taken), QStringLiteral("lr-001-3"));
+        QCOMPARE(JobTargetPage::freeName(QStringLiteral("lr-001-2"), taken), QStringLiteral("lr-001-3"));
+        QCOMPARE(JobTargetPage::freeName(QStringLiteral("fresh"), taken), QStringLiteral("fresh"));
     }
 
     void importAndExport()

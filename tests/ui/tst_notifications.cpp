@@ -5,6 +5,8 @@
 #include "BackendFixture.h"
 #include "FakeJob.h"
 #include "MainWindow.h"
+#include "notify/NotificationBar.h"
+#include "tree/ResourceTreeModel.h"
 #include "TestHome.h"
 #include "notify/JobNotifier.h"
 
@@ -23,6 +25,9 @@ class TestNotifications : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        // No desktop notification service (and offscreen, no tray): the window's own area
+        // says it. Set before anything connects to the session bus.
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/traindesk-test-bus");
         QVERIFY(m_home.isValid());
         QVERIFY(startBackend(m_store, m_backend));
     }
@@ -69,6 +74,15 @@ private Q_SLOTS:
         QCOMPARE(notified.at(0).at(1).toString(), QStringLiteral("announced succeeded"));
         QVERIFY2(notified.at(0).at(2).toString().contains(QStringLiteral("val_acc 0.8912")),
                  qPrintable(notified.at(0).at(2).toString()));
+        // Nothing on the desktop took it: the window's notification area has it (issue 43),
+        // and Show job selects the job.
+        QCOMPARE(notified.at(0).at(3).toBool(), false);
+        NotificationBar *bar = window.notificationBar();
+        QTRY_VERIFY(!bar->isHidden());
+        QVERIFY2(bar->text().contains(QStringLiteral("announced succeeded")), qPrintable(bar->text()));
+        QCOMPARE(bar->jobId(), id);
+        Q_EMIT bar->jobActivated(id);
+        QCOMPARE(window.selectedKey(), ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
 
         // Turned off: the next job ends unannounced (and the choice is remembered).
         action->trigger();

@@ -90,6 +90,22 @@ private Q_SLOTS:
                  QStringLiteral("/d/ws/_/a_b"));
     }
 
+    void theFolderDialogOpensOnAFolderThatExists()
+    {
+        // A dialog opened on a missing folder has Choose disabled (issue 43): it opens on the
+        // nearest folder above that exists, else home; the chosen base itself when it exists.
+        const QString previous = DownloadPaths::baseFolder();
+        const QString dir = m_home.filePath(QStringLiteral("dialog"));
+        QVERIFY(QDir().mkpath(dir));
+        DownloadPaths::setBaseFolder(dir + QStringLiteral("/not/yet"));
+        QCOMPARE(DownloadPaths::dialogFolder(), dir);
+        DownloadPaths::setBaseFolder(QStringLiteral("/no-such-folder-of-traindesk/Downloads/TrainDesk"));
+        QCOMPARE(DownloadPaths::dialogFolder(), QDir::homePath());
+        DownloadPaths::setBaseFolder(dir);
+        QCOMPARE(DownloadPaths::dialogFolder(), dir);
+        DownloadPaths::setBaseFolder(previous);
+    }
+
     void secondJobNeverOverwritesTheFirst()
     {
         const QString dirA = m_home.filePath(QStringLiteral("jobA"));

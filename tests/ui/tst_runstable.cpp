@@ -4,6 +4,7 @@
 // (FakeJob.h): their metrics.jsonl is written by the test and read by the real agent.
 #include "BackendFixture.h"
 #include "FakeJob.h"
+#include "Grab.h"
 #include "MainWindow.h"
 #include "TestHome.h"
 #include "charts/ChartPanel.h"
@@ -22,6 +23,7 @@
 #include "charts/ParameterScatterPlot.h"
 #include "runs/RunsTableModel.h"
 #include "runs/RunsView.h"
+#include "runs/ColumnChooser.h"
 #include "session/Backend.h"
 #include "store/RunNotes.h"
 
@@ -43,6 +45,10 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QSet>
+#include <QCheckBox>
+#include <QToolButton>
+#include <QListWidget>
 #include <QTest>
 
 #include <cmath>
@@ -280,10 +286,11 @@ private Q_SLOTS:
         const QIcon swatch = filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>();
         const qint64 first = filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong();
         QCOMPARE(swatch.pixmap(10, 10).toImage().pixelColor(5, 5), ChartLines::runColor(first));
-        // The run drawn in full below the table is the charts' blue.
+        // The run drawn in full below the table keeps its colour (its swatch changed when it
+        // became the first chosen, issue 43).
         model.setMainJob(first);
         QCOMPARE(filter.headerData(0, Qt::Vertical, Qt::DecorationRole).value<QIcon>().pixmap(10, 10).toImage().pixelColor(5, 5),
-                 ChartLines::mainRunColor());
+                 ChartLines::runColor(first));
     }
 
     void parameterTableOfRuns()
@@ -330,8 +337,8 @@ private Q_SLOTS:
         QCOMPARE(*table.rows[1].metric, 0.8);
         QVERIFY(table.maximize);
         QCOMPARE(table.metric, QStringLiteral("val_acc (best)"));
-        // Each in the colour of its swatch: the run drawn in full is the charts' blue.
-        QCOMPARE(table.rows[0].color, ChartLines::mainRunColor());
+        // Each in the colour of its swatch, the run drawn in full too.
+        QCOMPARE(table.rows[0].color, ChartLines::runColor(13));
         QCOMPARE(table.rows[1].color, ChartLines::runColor(11));
 
         // All three: opt differs now, and a word is a category; a loss is minimised.
@@ -361,7 +368,19 @@ private Q_SLOTS:
         // Drawn in the run's own colour (the best one, b, too).
         const QImage image = scatter.grab().toImage();
         QCOMPARE(image.pixelColor(scatter.pointOf(1)->toPoint()), table.rows[1].color);
-        QCOMPARE(image.pixelColor(scatter.pointOf(2)->toPoint()), ChartLines::mainRunColor());
+        QCOMPARE(image.pixelColor(scatter.pointOf(2)->toPoint()), ChartLines::runColor(13));
+    }
+
+    void eachRunHasItsOwnColour()
+    {
+        // By id alone, and no two alike (ids 8 apart shared an olive, issue 43).
+        QSet<QRgb> seen;
+        for (qint64 id = 1; id <= 500; ++id) {
+            const QColor c = ChartLines::automaticRunColor(id);
+            QCOMPARE(ChartLines::runColor(id), c);
+            seen.insert(c.rgb());
+        }
+        QCOMPARE(seen.size(), 500);
     }
 
     void columnChooserRemembers()
@@ -620,6 +639,9 @@ private Q_SLOTS:
         const QString overlaidName = overlaid == b ? QStringLiteral("runs-b") : QStringLiteral("runs-c");
         QTRY_VERIFY_WITH_TIMEOUT(view.charts()->lossPanel()->lineCount(overlaidName) > 0, 10000);
         QCOMPARE(lineColors(view.charts()->lossPanel(), overlaidName).value(0), ChartLines::runColor(overlaid));
+        // The run drawn in full in its own colour too: the one of its swatch (issue 43).
+        QVERIFY(lineColors(view.charts()->lossPanel()).contains(ChartLines::runColor(main)));
+        QCOMPARE(model->colorOf(main), ChartLines::runColor(main));
 
         // Chosen for the overlaid run: its line, its swatch and its plots' colour.
         const QColor teal(QStringLiteral("#127a6e"));
@@ -706,6 +728,67 @@ private Q_SLOTS:
         QVERIFY(!refused);
         QVERIFY2(refused.error().contains(QString::number(overlaid)) && refused.error().contains(QStringLiteral("#rrggbb")),
                  qPrintable(refused.error()));
+    }
+
+    void columnChooserStaysOpenSearchesAndHidesConstants()
+    {
+        // Two runs that differ in lr only: the chooser in the Columns menu stays open while
+        // columns are ticked, finds a column by name, and hides the settings that do not
+        // vary (28 clicks to hide 14 columns before, issue 43).
+        const auto ws = m_store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+        const auto exp = m_store.createExperiment(ws->id, QStringLiteral("columns"));
+        QVERIFY(exp);
+        for (const char *lr : {"0.1", "0.01"}) {
+            Job job;
+            job.experimentId = exp->id;
+            job.clusterId = m_store.cluster(ws->id, QStringLiteral("local"))->id;
+            job.name = QStringLiteral("lr-%1").arg(QLatin1String(lr));
+            job.name.replace(QLatin1Char('.'), QLatin1Char('_'));
+            job.state = JobState::Draft;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --batch 32 --lr ") + QLatin1String(lr), 1, 1);
+            QVERIFY(m_store.createJob(job));
+        }
+        m_backend->pollNow();
+        RunsView view(m_backend.get());
+        view.resize(1000, 700);
+        view.show();
+        QTRY_VERIFY_WITH_TIMEOUT((view.showScope(ws->id, exp->id), view.model()->rowCount() == 2), 10000);
+        RunsTableModel *model = view.model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->columnOfKey(QStringLiteral("lr")) >= 0 && model->columnOfKey(QStringLiteral("batch")) >= 0,
+                                 10000);
+        const int lr = model->columnOfKey(QStringLiteral("lr"));
+        const int batch = model->columnOfKey(QStringLiteral("batch"));
+
+        QMenu *menu = view.columnsButton()->menu();
+        menu->popup(view.columnsButton()->mapToGlobal(QPoint(0, view.columnsButton()->height())));
+        QTRY_VERIFY(menu->isVisible());
+        ColumnChooser *chooser = view.columnChooser();
+        QListWidget *list = chooser->list();
+        // Search: only the matching columns are listed.
+        chooser->search()->setText(QStringLiteral("bat"));
+        QCOMPARE(chooser->visibleKeys(), QStringList{QStringLiteral("batch")});
+        // Space on the listed column hides it; the menu stays open for the next one.
+        for (int i = 0; i < list->count(); ++i) {
+            if (!list->item(i)->isHidden())
+                list->setCurrentRow(i);
+        }
+        QTest::keyClick(list, Qt::Key_Space);
+        QVERIFY(view.table()->isColumnHidden(batch));
+        QVERIFY(menu->isVisible());
+        QTest::keyClick(list, Qt::Key_Space);
+        QVERIFY(!view.table()->isColumnHidden(batch));
+        chooser->search()->clear();
+        QVERIFY(chooser->visibleKeys().size() > 2);
+        // Settings that do not vary: batch (32 in both) goes, lr stays.
+        chooser->hideConstant()->setChecked(true);
+        QVERIFY(view.hidesConstantSettings());
+        QVERIFY(view.table()->isColumnHidden(batch));
+        QVERIFY(!view.table()->isColumnHidden(lr));
+        QVERIFY(menu->isVisible());
+        saveGrab(menu, QStringLiteral("runs-column-chooser"));
+        menu->close();
+        view.setHideConstantSettings(false);
+        QVERIFY(!view.table()->isColumnHidden(batch));
     }
 
 private:

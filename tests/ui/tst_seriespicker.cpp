@@ -146,6 +146,54 @@ private slots:
         QCOMPARE(view.lossPanel()->rawCount(), 1);
         QVERIFY(view.lossPicker()->isEnabled());
     }
+
+    void theTrainersLearningRateAndThroughputAreChartable()
+    {
+        // The bundled trainer's records: loss and accuracy of its own, lr and images/s as
+        // fields of its train records. The picker offers them (it was disabled, issue 43).
+        QList<MetricRecord> records;
+        for (int step = 1; step <= 6; ++step) {
+            records << *MetricRecord::fromJson(QStringLiteral(
+                R"({"time": %1, "kind": "train", "epoch": %2, "step": %6, "global_step": %6, "loss": %3, "acc": 0.5, )"
+                R"("lr": %4, "images_per_sec": %5, "workers": 1})").arg(1000 + step).arg(1 + step / 4)
+                .arg(2.0 / step).arg(step < 4 ? 0.01 : 0.001).arg(100 * step).arg(step).toUtf8());
+        }
+        records << *MetricRecord::fromJson(R"({"time": 1007, "kind": "val", "epoch": 2, "global_step": 6, "val_loss": 0.4, "val_acc": 0.8})");
+        MetricSeries series;
+        MetricsChartView view(&series);
+        series.append(records);
+        view.redrawNow();
+        QVERIFY(view.lossPicker()->isEnabled());
+        QVERIFY(view.accuracyPicker()->isEnabled());
+        QCOMPARE(items(view.lossPicker()), (QStringList{"Loss", "learning rate", "images/s"}));
+        QCOMPARE(view.lossPicker()->currentIndex(), 0);  // its own loss first
+        view.accuracyPicker()->setCurrentIndex(view.accuracyPicker()->findText(QStringLiteral("images/s")));
+        view.redrawNow();
+        QCOMPARE(view.accuracyPanel()->chart()->title(), QStringLiteral("images/s"));
+        QCOMPARE(view.accuracyPanel()->drawnRaw().size(), 6);
+        QCOMPARE(view.accuracyPanel()->drawnRaw().last(), QPointF(6, 600));
+        view.lossPicker()->setCurrentIndex(view.lossPicker()->findText(QStringLiteral("learning rate")));
+        view.setXAxis(MetricSeries::XAxis::Epoch);
+        view.redrawNow();
+        QCOMPARE(view.lossPanel()->drawnRaw().first(), QPointF(1, 0.01));
+    }
+
+    void aDisabledPickerSaysWhy()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        MetricRecord train;
+        train.kind = QStringLiteral("train");
+        train.epoch = 1;
+        train.step = train.globalStep = 1;
+        train.loss = 1.5;
+        train.acc = 0.5;
+        train.time = 1000;
+        series.append({train});
+        view.redrawNow();
+        QVERIFY(!view.lossPicker()->isEnabled());
+        QVERIFY2(view.lossPicker()->toolTip().contains(QStringLiteral("no learning rate")), qPrintable(view.lossPicker()->toolTip()));
+    }
 };
 
 QTEST_MAIN(TestSeriesPicker)

@@ -6,6 +6,7 @@
 #include "MessageBoxes.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"
+#include "common/StateStyle.h"
 #include "defaults/EmbeddedDefaults.h"
 #include "store/Store.h"
 #include "info/ResourceInfoView.h"
@@ -100,6 +101,22 @@ private Q_SLOTS:
         QVERIFY(service.deletePath(m_share, QStringLiteral("out")));
         QVERIFY(!QFileInfo(m_share.path + QStringLiteral("/out")).isSymLink());
         QVERIFY(QFileInfo::exists(outside + QStringLiteral("/secret.txt")));
+    }
+
+    void theCountIsTheFolderShown()
+    {
+        // cifar holds two files, the share's root one folder: each says its own count (the
+        // root said "2 entries", issue 43). Sizes in IEC units, labelled as such.
+        MainWindow window(m_backend.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectByName(QStringLiteral("cifar")), 10000);
+        ShareBrowser *browser = window.shareBrowser();
+        QTRY_COMPARE_WITH_TIMEOUT(browser->statusText(), QStringLiteral("2 entries"), 10000);
+        browser->openFolder(QString());
+        QTRY_COMPARE_WITH_TIMEOUT(names(browser->model()), QStringList{QStringLiteral("cifar")}, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(browser->statusText(), QStringLiteral("1 entry"), 10000);
+        QCOMPARE(formatBytes(300000), QLocale().toString(293.0, 'f', 1) + QStringLiteral(" KiB"));
+        QCOMPARE(formatBytes(3 * 1024 * 1024), QLocale().toString(3.0, 'f', 1) + QStringLiteral(" MiB"));
     }
 
     void listsMakesUploadsDownloadsAndDeletes()
@@ -205,7 +222,7 @@ private Q_SLOTS:
     }
 
 private:
-    static QString formatSize(qint64 bytes) { return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat); }
+    static QString formatSize(qint64 bytes) { return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat); }
 
     TestHome m_home;
     Store m_store;

@@ -7,7 +7,9 @@
 #include "FakeJob.h"
 #include "Grab.h"
 #include "MainWindow.h"
+#include "MessageBoxes.h"
 #include "TestHome.h"
+#include "charts/ChartLines.h"
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
 #include "charts/ParallelCoordinatesPlot.h"
@@ -138,6 +140,11 @@ private Q_SLOTS:
         QVERIFY(model.index(1, 0).data(SweepTrialsModel::BestRole).toBool());
         QVERIFY(model.index(1, 2).data(Qt::FontRole).value<QFont>().bold());
         QCOMPARE(model.index(2, 0).data(SweepTrialsModel::JobIdRole).toLongLong(), 103);
+        // The plots draw each trial in its run's colour, the one of the runs table and the
+        // charts (a red-to-blue scale before, issue 43).
+        const ParameterTable plotted = model.parameterTable();
+        for (int r = 0; r < 3; ++r)
+            QCOMPARE(plotted.rows[r].color, ChartLines::runColor(101 + r));
         // Sorted by the metric as numbers, and by the learning rate (1e-4 is not "1e-04" > "0.1").
         QSortFilterProxyModel sorted;
         sorted.setSourceModel(&model);
@@ -196,12 +203,12 @@ private Q_SLOTS:
         QCOMPARE(parallel.pointOf(0, 0)->y(), worst.y());
         QVERIFY(parallel.pointOf(0, 0)->x() < best.x());
         QVERIFY(!parallel.pointOf(5, 0));
-        // Drawn: the best run's line in the highlight colour where it crosses its axis.
+        // Drawn: the best run's line in its run's colour (on top) where it crosses its axis.
         // (Between two axes: on an axis its line lies under the axis.)
         const QImage image = parallel.grab().toImage();
         const QPointF between = (*parallel.pointOf(1, 2) + best) / 2;
         const QColor at = image.pixelColor(between.toPoint());
-        QCOMPARE(at.name(), parallel.palette().color(QPalette::Highlight).name());
+        QCOMPARE(at.name(), ChartLines::runColor(102).name());
         ParameterScatterPlot scatter;
         scatter.resize(400, 300);
         scatter.setTable(model.parameterTable());
@@ -210,8 +217,7 @@ private Q_SLOTS:
         QVERIFY(scatter.pointOf(0)->x() < scatter.pointOf(1)->x());
         QVERIFY(scatter.pointOf(1)->x() < scatter.pointOf(2)->x());
         QVERIFY(scatter.pointOf(1)->y() < scatter.pointOf(0)->y());
-        QCOMPARE(scatter.grab().toImage().pixelColor(scatter.pointOf(1)->toPoint()).name(),
-                 scatter.palette().color(QPalette::Highlight).name());
+        QCOMPARE(scatter.grab().toImage().pixelColor(scatter.pointOf(1)->toPoint()).name(), ChartLines::runColor(102).name());
         scatter.setParameter(1);  // words along x
         QCOMPARE(scatter.pointOf(0)->x(), scatter.pointOf(2)->x());  // both sgd
     }
@@ -386,6 +392,35 @@ private Q_SLOTS:
         QCOMPARE(sweep->earlyStop, QStringLiteral("median:after=3"));
         QVERIFY2(sweep->spec.contains("echo --lr PARAM_LR --batch-size PARAM_BS"), sweep->spec.constData());
         QVERIFY(SweepStore(m_store).requestStop(sweep->id));  // nothing of it needs to run here
+    }
+
+    void escapeAsksBeforeDiscardingTheSweep()
+    {
+        // Esc on page 2 threw the sweep away without a word (issue 43): it asks now.
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        const auto base = m_store.job(m_store.experiment(ws->id, QStringLiteral("demo"))->id, QStringLiteral("base"));
+        QVERIFY2(base, "made by newSweepWizardShowsTheTrialCountAndCreates");
+        NewSweepWizard wizard(m_backend.get());
+        wizard.presetJob(base->id);
+        wizard.nameEdit()->setText(QStringLiteral("discarded-sweep"));
+        wizard.addParameter(QStringLiteral("properties.customToolkitSettings.commandLine"), QStringLiteral("0.001"),
+                            QStringLiteral("LR"), QStringLiteral("0.1,0.01"));
+        wizard.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&wizard));
+        QVERIFY(QTest::qWaitFor([&] { return wizard.previewedTrials() == 2; }, 5000));
+        wizard.next();
+        QCOMPARE(wizard.currentId(), 1);
+        QTest::keyClick(&wizard, Qt::Key_Escape);
+        QVERIFY(wizard.isVisible());
+        QVERIFY(wizard.pendingQuestion());
+        answerQuestion(wizard.pendingQuestion(), QStringLiteral("Keep editing"));
+        QVERIFY(wizard.isVisible());
+        QCOMPARE(wizard.currentId(), 1);
+        QTRY_VERIFY(!wizard.pendingQuestion());
+        QTest::keyClick(&wizard, Qt::Key_Escape);
+        answerQuestion(wizard.pendingQuestion(), QStringLiteral("Discard"));
+        QTRY_VERIFY(!wizard.isVisible());
+        QCOMPARE(wizard.result(), int(QDialog::Rejected));
     }
 };
 

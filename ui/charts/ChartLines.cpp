@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cmath>
 
 namespace TrainDesk::Ui::ChartLines {
 
@@ -37,7 +38,17 @@ QColor runColor(qint64 jobId)
 {
     if (const QColor chosen = RunColors::instance()->chosen(jobId); chosen.isValid())
         return chosen;
-    return comparedColor(int(jobId % paletteSize));
+    return automaticRunColor(jobId);
+}
+
+QColor automaticRunColor(qint64 jobId)
+{
+    // Chosen once, by the run's id, never by its place in a selection: hues a golden angle
+    // apart, so no two runs share one (eight colours by id % 8 gave runs 3 and 11 the same
+    // olive), with every other run darker so neighbouring hues still differ.
+    const double hue = std::fmod(double(jobId) * 0.381966011250105, 1.0);
+    // As 8-bit RGB: the colour a pixel, a swatch and a stored "#rrggbb" have.
+    return QColor(QColor::fromHsvF(float(hue), 0.72f, jobId % 2 ? 0.80f : 0.62f).rgb());
 }
 
 QColor shownRunColor(qint64 jobId)

@@ -22,12 +22,15 @@ QColor rankColor(int rank);
 QColor comparedColor(int index);
 // The shown run's training line (the job's Charts tab, the first run chosen in the runs table).
 QColor mainRunColor();
-// A run's own colour wherever it is drawn beside others (the job's charts, the runs
-// table's overlay and its swatch): the same for the same job in every view; the one the
-// user chose (RunColors) where there is one.
+// A run's own colour wherever runs are drawn together (the runs table's swatch and charts,
+// a job's compared runs, a sweep's charts and plots): the same for the same job in every
+// view and whatever its place in a selection; the one the user chose (RunColors) where
+// there is one, else automaticRunColor().
 QColor runColor(qint64 jobId);
-// The run drawn in full (its training line, its swatch): the colour the user chose for it,
-// else mainRunColor().
+// The colour a run has by its id alone: no two ids share one.
+QColor automaticRunColor(qint64 jobId);
+// A job's own page, drawn alone (its Charts tab): the colour the user chose for it, else
+// mainRunColor().
 QColor shownRunColor(qint64 jobId);
 // A node's "sent" network line: far from its colour (rankColor), which "received" takes.
 QColor sentColor(int node);

@@ -100,8 +100,6 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_lossPicker->setObjectName(QStringLiteral("lossPicker"));
     m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
     controls->addStretch();
-    controls->addWidget(m_resetZoom);
-    controls->addWidget(exportButton);
 
     auto *splitter = m_chartsSplitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("chartsSplitter"));
@@ -111,13 +109,16 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    // The series pickers share the summary's line: the controls above fill a 1024-pixel
-    // window already, and the summary gives up its width (its tooltip keeps the whole text).
+    // The series pickers, Reset zoom and Export share the summary's line: the controls above
+    // fill a 1024-pixel window already (in a sweep's tab they made it 1041 wide), and the
+    // summary gives up its width (its tooltip keeps the whole text).
     auto *summaryRow = new QHBoxLayout;
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     summaryRow->addWidget(m_summary, 1);
     summaryRow->addWidget(m_lossPicker);
     summaryRow->addWidget(m_accuracyPicker);
+    summaryRow->addWidget(m_resetZoom);
+    summaryRow->addWidget(exportButton);
     layout->addLayout(summaryRow);
     layout->addWidget(splitter, 1);
 

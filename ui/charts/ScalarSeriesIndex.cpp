@@ -2,6 +2,8 @@
 
 #include "metrics/TfEventsReader.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace TrainDesk::Ui {
@@ -19,16 +21,30 @@ void ScalarSeriesIndex::update(const QList<MetricRecord> &records)
     }
     for (; m_seen < records.size(); ++m_seen) {
         const MetricRecord &r = records.at(m_seen);
+        if (r.kind == QLatin1String("train")) {
+            // The bundled trainer's own fields; their keys cannot clash with a scalar's
+            // (those have two line breaks).
+            if (std::isfinite(r.lr))
+                add(QStringLiteral("train:lr"), {Field::Lr, QStringLiteral("lr"), {}, -1, {}}, m_seen);
+            if (std::isfinite(r.imagesPerSec))
+                add(QStringLiteral("train:images_per_sec"), {Field::ImagesPerSec, QStringLiteral("images/s"), {}, -1, {}}, m_seen);
+            continue;
+        }
         if (r.kind != QLatin1String("scalar"))
             continue;
-        const QString key = r.name + QLatin1Char('\n') + r.file + QLatin1Char('\n') + QString::number(r.rank);
-        auto it = m_series.find(key);
-        if (it == m_series.end()) {
-            it = m_series.insert(key, {r.name, r.file, r.rank, {}});
-            m_keys << key;
-        }
-        it->members << m_seen;
+        add(r.name + QLatin1Char('\n') + r.file + QLatin1Char('\n') + QString::number(r.rank),
+            {Field::Value, r.name, r.file, r.rank, {}}, m_seen);
     }
+}
+
+void ScalarSeriesIndex::add(const QString &key, const Series &series, qsizetype position)
+{
+    auto it = m_series.find(key);
+    if (it == m_series.end()) {
+        it = m_series.insert(key, series);
+        m_keys << key;
+    }
+    it->members << position;
 }
 
 QString ScalarSeriesIndex::file(const QString &key) const
@@ -45,6 +61,10 @@ QString ScalarSeriesIndex::label(const QString &key) const
 {
     // Short, for a combo box: the rank says which task file; TensorBoard files have long names.
     const Series s = m_series.value(key);
+    if (s.field == Field::Lr)
+        return QCoreApplication::translate("ScalarSeriesIndex", "learning rate");
+    if (s.field == Field::ImagesPerSec)
+        return QCoreApplication::translate("ScalarSeriesIndex", "images/s");
     if (s.rank >= 0)
         return QStringLiteral("%1 (rank %2)").arg(s.name).arg(s.rank);
     const QString file = s.file.section(QLatin1Char('/'), -1);
@@ -61,15 +81,19 @@ QList<QPointF> ScalarSeriesIndex::points(const QString &key, MetricSeries::XAxis
         return points;
     for (qsizetype i : it->members) {
         const MetricRecord &r = m_records->at(i);
-        const double epoch = std::isfinite(r.epochValue) ? r.epochValue : NAN;
+        // A train record's epoch is whole: the one it belongs to.
+        const double epoch = std::isfinite(r.epochValue)                       ? r.epochValue
+                             : it->field != Field::Value && r.epoch >= 0 ? double(r.epoch)
+                                                                          : NAN;
         double xValue = NAN;
         switch (x) {
         case MetricSeries::XAxis::Step: xValue = r.step >= 0 ? double(r.step) : epoch; break;
         case MetricSeries::XAxis::Epoch: xValue = std::isfinite(epoch) ? epoch : double(r.step); break;
         case MetricSeries::XAxis::Time: xValue = r.time - startTime; break;
         }
-        if (std::isfinite(xValue) && std::isfinite(r.value))
-            points << QPointF(xValue, r.value);
+        const double value = it->field == Field::Lr ? r.lr : it->field == Field::ImagesPerSec ? r.imagesPerSec : r.value;
+        if (std::isfinite(xValue) && std::isfinite(value))
+            points << QPointF(xValue, value);
     }
     // TensorBoard files of a restarted run may go back in step: drawn in x order.
     std::stable_sort(points.begin(), points.end(), [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); });

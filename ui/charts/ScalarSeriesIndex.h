@@ -10,10 +10,12 @@
 
 namespace TrainDesk::Ui {
 
-// The named scalar series among a job's records (kind "scalar": TensorBoard tags, progress
-// lines; docs/METRICS.md), kept up to date as records arrive without walking them again:
-// what a chart's series picker offers and draws. A series is one name from one file and
-// rank; its key is stable while the job runs.
+// The series among a job's records that the loss and accuracy charts do not draw by
+// themselves: the trainer's learning rate and images/s (fields of its "train" records) and
+// the named scalars (kind "scalar": TensorBoard tags, progress lines; docs/METRICS.md), kept
+// up to date as records arrive without walking them again: what a chart's series picker
+// offers and draws. A named series is one name from one file and rank; a key is stable
+// while the job runs.
 class ScalarSeriesIndex
 {
 public:
@@ -32,13 +34,18 @@ public:
     QString find(const QString &word) const;
 
 private:
+    // Where a series' values are: the scalar's value, or a field of a train record.
+    enum class Field { Value, Lr, ImagesPerSec };
     struct Series
     {
+        Field field = Field::Value;
         QString name;
         QString file;
         int rank = -1;
         QList<qsizetype> members;  // positions in the records
     };
+    void add(const QString &key, const Series &series, qsizetype position);
+
     const QList<MetricRecord> *m_records = nullptr;
     qsizetype m_seen = 0;
     double m_firstTime = NAN;  // of the records read: a list started over starts otherwise

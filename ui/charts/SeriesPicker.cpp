@@ -11,8 +11,7 @@ SeriesPicker::SeriesPicker(const QString &ownSeries, const QString &word, QWidge
     // A fixed width (the list shows names whole): the charts' controls fit a narrow window.
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setMinimumContentsLength(11);
-    setToolTip(tr("The series this chart draws: its own, or any named series the job's script wrote "
-                  "(TensorBoard tags, progress lines)"));
+    updateToolTip();
     connect(this, &QComboBox::activated, this, [this] { m_userChose = true; });
 }
 
@@ -28,7 +27,17 @@ void SeriesPicker::refresh(const ScalarSeriesIndex &index, bool hasOwn)
         setItemData(count() - 1, index.file(keys.at(i)), Qt::ToolTipRole);
     }
     setEnabled(count() > 1);
+    updateToolTip();
     choose(chosen);
+}
+
+void SeriesPicker::updateToolTip()
+{
+    // Disabled, it says why: a user who looks for the learning rate learns the job has none.
+    setToolTip(count() > 1 ? tr("The series this chart draws: its own, or any other the job stored (learning rate, "
+                                "images/s, TensorBoard tags, progress lines)")
+                           : tr("Nothing else to draw: the job stored no series besides %1 (no learning rate, "
+                                "images/s, TensorBoard tags or progress lines yet)").arg(itemText(0).toLower()));
 }
 
 QString SeriesPicker::chosenKey() const

@@ -6,8 +6,8 @@ namespace TrainDesk::Ui {
 
 class ScalarSeriesIndex;
 
-// What one chart draws: its own series (loss, or accuracy) or any named scalar series of
-// the job (learning rate, throughput, a TensorBoard tag, ...). Until the user picks one,
+// What one chart draws: its own series (loss, or accuracy) or any other series the job
+// stored (the trainer's learning rate and images/s, a TensorBoard tag, ...). Until the user picks one,
 // a job without its own train series shows the first named series whose name holds the
 // chart's word ("loss", "acc"), so a PyTorch or TensorBoard job is charted at once.
 class SeriesPicker : public QComboBox
@@ -25,6 +25,8 @@ public:
     void choose(const QString &key);  // empty: the chart's own
 
 private:
+    void updateToolTip();
+
     QString m_word;
     bool m_userChose = false;
 };

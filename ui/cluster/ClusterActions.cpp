@@ -1,5 +1,6 @@
 #include "ClusterActions.h"
 
+#include "common/ErrorText.h"
 #include "ProbeCheckList.h"
 #include "session/ClusterWorker.h"
 
@@ -182,7 +183,7 @@ void ClusterActions::done(int requestId, const QString &error, const QString &su
     m_requestId = 0;
     m_runningSetup = false;
     m_status->setText(error.isEmpty() ? success : error);
-    m_status->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    error.isEmpty() ? ErrorText::clear(m_status) : ErrorText::mark(m_status);
     setBusy(false);
 }
 

@@ -92,7 +92,8 @@ QString countOf(qint64 n, const QString &one, const QString &many)
 
 QString formatBytes(qint64 bytes)
 {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    // Powers of 1024 named as such (KiB, MiB): "293.0 kB" for 300,000 bytes mixed the two.
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
 } // namespace TrainDesk::Ui

@@ -21,6 +21,7 @@ QColor jobStateColor(const Job &job);
 QString formatDuration(qint64 seconds);
 // Local time, to the second; "—" when invalid.
 QString formatTime(const QDateTime &time);
+// "293.0 KiB": IEC units, powers of 1024, labelled as such.
 QString formatBytes(qint64 bytes);
 // "1 job", "3 jobs": English counts read better than "job(s)".
 QString countOf(qint64 n, const QString &one, const QString &many);

@@ -1,5 +1,6 @@
 #include "JobEditor.h"
 
+#include "common/ErrorText.h"
 #include "IssueListModel.h"
 #include "JobSpecDocument.h"
 #include "JobSpecForm.h"
@@ -169,9 +170,7 @@ void JobEditor::onIssuesChanged()
         m_summary->setText(parts.join(QStringLiteral(", "))
                            + (errors ? tr(": fix the errors to submit") : tr(": the job can be submitted")));
     }
-    QPalette palette = m_summary->palette();
-    palette.setColor(QPalette::WindowText, errors ? QColor(0xc0, 0x1c, 0x28) : palette.color(QPalette::Text));
-    m_summary->setPalette(palette);
+    errors ? ErrorText::mark(m_summary) : ErrorText::clear(m_summary);
     markIssueLines();
     const bool valid = errors == 0;
     if (valid != m_valid) {

@@ -32,6 +32,16 @@ QString baseFolder()
     return downloads + QStringLiteral("/TrainDesk");
 }
 
+QString dialogFolder()
+{
+    QString folder = QDir::cleanPath(baseFolder());
+    while (!folder.isEmpty() && !QFileInfo(folder).isDir()) {
+        const QString up = QFileInfo(folder).path();
+        folder = up == folder ? QString() : up;
+    }
+    return folder.isEmpty() || folder == QDir::rootPath() ? QDir::homePath() : folder;
+}
+
 void setBaseFolder(const QString &folder)
 {
     QSettings().setValue(settingsKey, folder);

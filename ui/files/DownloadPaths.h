@@ -11,6 +11,10 @@ namespace DownloadPaths {
 // <the desktop's Downloads folder>/TrainDesk. Kept in QSettings ("downloads/folder").
 QString baseFolder();
 void setBaseFolder(const QString &folder);
+// Where a folder dialog for downloads opens: baseFolder(), else the nearest folder above it
+// that exists, else the home folder. A dialog opened on a missing folder cannot choose
+// (a user without ~/Downloads could not download).
+QString dialogFolder();
 
 // A job's own folder below `base`: <base>/<workspace>/<experiment>/<job>. Names are unique
 // on each level (the Store's rules), so two jobs never share a folder. Job names follow

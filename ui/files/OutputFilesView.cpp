@@ -153,7 +153,7 @@ QString OutputFilesView::statusText() const
 void OutputFilesView::chooseAndDownload()
 {
     const QString base = QFileDialog::getExistingDirectory(
-        this, tr("Download to (a folder per job is made inside)"), DownloadPaths::baseFolder());
+        this, tr("Download to (a folder per job is made inside)"), DownloadPaths::dialogFolder());
     if (base.isEmpty())
         return;
     DownloadPaths::setBaseFolder(base);

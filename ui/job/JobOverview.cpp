@@ -1,5 +1,6 @@
 #include "JobOverview.h"
 
+#include "common/ErrorText.h"
 #include "common/Icons.h"
 #include "common/StateStyle.h"
 #include "jobspec/RunParameters.h"
@@ -171,9 +172,7 @@ void JobOverview::setReliability(const QList<JobAttempt> &attempts, const QStrin
     m_form->setRowVisible(m_attempts, !attempts.isEmpty());
     m_silence->setText(silence);
     m_form->setRowVisible(m_silence, !silence.isEmpty());
-    QPalette palette = m_silence->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xd3, 0x2f, 0x2f));
-    m_silence->setPalette(palette);
+    ErrorText::mark(m_silence);
 }
 
 } // namespace TrainDesk::Ui

@@ -6,6 +6,7 @@
 
 #include <QDBusConnection>
 #include <QDBusInterface>
+#include <QDBusPendingCallWatcher>
 #include <QSettings>
 #include <QSystemTrayIcon>
 
@@ -107,14 +108,17 @@ void JobNotifier::onSummaries(int requestId, const RunSummaries &summaries)
     for (const Ended &e : ended) {
         const QString heading = title(e.job);
         const QString text = message(e.job, e.experiment, summaries.value(e.job.id));
-        const bool shown = show(heading, text, e.job.state == JobState::Failed);
+        const bool failed = e.job.state == JobState::Failed;
+        const bool shown = show(e.job.id, heading, text, failed);
         if (shown)
             m_lastShown = e.job.id;
+        else
+            Q_EMIT notShown(e.job.id, heading, text, failed);
         Q_EMIT notified(e.job.id, heading, text, shown);
     }
 }
 
-bool JobNotifier::show(const QString &title, const QString &text, bool failed)
+bool JobNotifier::show(qint64 jobId, const QString &title, const QString &text, bool failed)
 {
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         if (!m_tray) {
@@ -137,9 +141,17 @@ bool JobNotifier::show(const QString &title, const QString &text, bool failed)
                                  QStringLiteral("org.freedesktop.Notifications"), bus);
     if (!notifications.isValid())
         return false;
-    notifications.asyncCall(QStringLiteral("Notify"), QStringLiteral("TrainDesk"), uint(0), QStringLiteral("traindesk"),
-                            title, text, QStringList(), QVariantMap{{QStringLiteral("urgency"), QVariant::fromValue(uchar(failed ? 2 : 1))}},
-                            int(-1));
+    const QDBusPendingCall call = notifications.asyncCall(
+        QStringLiteral("Notify"), QStringLiteral("TrainDesk"), uint(0), QStringLiteral("traindesk"), title, text, QStringList(),
+        QVariantMap{{QStringLiteral("urgency"), QVariant::fromValue(uchar(failed ? 2 : 1))}}, int(-1));
+    // A service that answers with an error (or not at all, within D-Bus's timeout) showed
+    // nothing: the window says it.
+    auto *watcher = new QDBusPendingCallWatcher(call, this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, jobId, title, text, failed](QDBusPendingCallWatcher *w) {
+        if (w->isError())
+            Q_EMIT notShown(jobId, title, text, failed);
+        w->deleteLater();
+    });
     return true;
 }
 

@@ -42,11 +42,14 @@ Q_SIGNALS:
     void notified(qint64 jobId, const QString &title, const QString &text, bool shown);
     // The user clicked the tray's message.
     void jobActivated(qint64 jobId);
+    // Neither a tray nor a desktop notification service took the announcement (none there,
+    // or the service answered with an error): the window says it itself.
+    void notShown(qint64 jobId, const QString &title, const QString &text, bool failed);
 
 private:
     void onSnapshot();
     void onSummaries(int requestId, const RunSummaries &summaries);
-    bool show(const QString &title, const QString &text, bool failed);
+    bool show(qint64 jobId, const QString &title, const QString &text, bool failed);
 
     Backend *m_backend;
     QHash<qint64, JobState> m_states;

@@ -89,7 +89,9 @@ void RunsTableModel::setMainJob(qint64 jobId)
 
 QColor RunsTableModel::colorOf(qint64 jobId) const
 {
-    return jobId == m_mainJob ? ChartLines::shownRunColor(jobId) : ChartLines::runColor(jobId);
+    // The same colour whether or not the run is the one drawn in full (it changed when a run
+    // became the first chosen).
+    return ChartLines::runColor(jobId);
 }
 
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const

@@ -1,5 +1,7 @@
 #include "RunsView.h"
 
+#include "common/ErrorText.h"
+#include "ColumnChooser.h"
 #include "RunsFilterModel.h"
 #include "RunsGroupModel.h"
 #include "RunsPlotTabs.h"
@@ -30,6 +32,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QWidgetAction>
 
 namespace TrainDesk::Ui {
 
@@ -57,6 +60,7 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
       m_feed(new JobMetricsFeed(backend, m_series, m_charts, this)),
       m_columns(new QToolButton(this)),
       m_hidden(QSettings().value(QStringLiteral("Runs/hiddenColumns")).toStringList()),
+      m_hideConstant(QSettings().value(QStringLiteral("Runs/hideConstantSettings"), false).toBool()),
       m_groupBy(new QComboBox(this)),
       m_groups(new RunsGroupModel(m_model, m_filter, this)),
       m_groupTable(new QTableView(this)),
@@ -91,8 +95,25 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     m_columns->setObjectName(QStringLiteral("runsColumns"));
     m_columns->setPopupMode(QToolButton::InstantPopup);
     m_columns->setToolTip(tr("Choose the columns: any setting, any metric's last or best value (the job stays at the left)"));
+    // The chooser lives in the menu as a widget: ticking a column leaves the menu open (a
+    // menu of actions closed after each of ~30 toggles).
     m_columns->setMenu(new QMenu(m_columns));
+    m_chooser = new ColumnChooser(m_columns->menu());
+    m_chooser->setHideConstant(m_hideConstant);
+    m_columns->menu()->addAction(tr("Show all"), this, [this] {
+        m_hidden.clear();
+        QSettings().remove(QStringLiteral("Runs/hiddenColumns"));
+        setHideConstantSettings(false);
+        fillColumnsMenu();
+    });
+    m_columns->menu()->addSeparator();
+    auto *chooserAction = new QWidgetAction(m_columns->menu());
+    chooserAction->setDefaultWidget(m_chooser);
+    m_columns->menu()->addAction(chooserAction);
     connect(m_columns->menu(), &QMenu::aboutToShow, this, &RunsView::fillColumnsMenu);
+    connect(m_columns->menu(), &QMenu::aboutToShow, m_chooser->search(), qOverload<>(&QWidget::setFocus));
+    connect(m_chooser, &ColumnChooser::columnToggled, this, &RunsView::setColumnShown);
+    connect(m_chooser, &ColumnChooser::hideConstantToggled, this, &RunsView::setHideConstantSettings);
     m_groupBy->setObjectName(QStringLiteral("runsGroupBy"));
     // The bar fits a 1024-pixel window beside the tree: the box as wide as a short setting.
     m_groupBy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -226,7 +247,7 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
                     m_table->verticalHeader()->mapToGlobal(at));
     });
     connect(RunColors::instance(), &RunColors::changed, this, [this] {
-        m_charts->setMainColor(ChartLines::shownRunColor(m_chosen.value(0)));
+        m_charts->setMainColor(ChartLines::runColor(m_chosen.value(0)));
         updatePlots();
     });
     m_notes->readColors()
@@ -265,15 +286,37 @@ void RunsView::showScope(qint64 workspaceId, qint64 experimentId)
     updateStatus();
 }
 
+bool RunsView::isConstantSetting(int column) const
+{
+    if (column < RunsTableModel::FixedColumns || m_model->isMetricColumn(column) || m_model->rowCount() < 2)
+        return false;
+    const QVariant first = m_model->index(0, column).data();
+    for (int r = 1; r < m_model->rowCount(); ++r) {
+        if (m_model->index(r, column).data() != first)
+            return false;
+    }
+    return true;
+}
+
 void RunsView::applyHiddenColumns()
 {
     for (int c = 0; c < m_model->columnCount(); ++c) {
         if (c == RunsTableModel::JobColumn)
             continue;  // the vertical header shows it
         const bool hidden = m_hidden.contains(m_model->keyOf(c), Qt::CaseInsensitive)
-            || (c == RunsTableModel::ExperimentColumn && m_experimentId != 0);  // one experiment: no need
+            || (c == RunsTableModel::ExperimentColumn && m_experimentId != 0)  // one experiment: no need
+            || (m_hideConstant && isConstantSetting(c));
         m_table->setColumnHidden(c, hidden);
     }
+}
+
+void RunsView::setHideConstantSettings(bool on)
+{
+    m_hideConstant = on;
+    m_chooser->setHideConstant(on);
+    QSettings().setValue(QStringLiteral("Runs/hideConstantSettings"), on);
+    applyHiddenColumns();
+    updatePlots();
 }
 
 void RunsView::setColumnShown(const QString &key, bool shown)
@@ -288,25 +331,14 @@ void RunsView::setColumnShown(const QString &key, bool shown)
 
 void RunsView::fillColumnsMenu()
 {
-    QMenu *menu = m_columns->menu();
-    menu->clear();
-    menu->addAction(tr("Show all"), this, [this] {
-        m_hidden.clear();
-        QSettings().remove(QStringLiteral("Runs/hiddenColumns"));
-        applyHiddenColumns();
-        updatePlots();
-    });
-    menu->addSeparator();
+    QList<ColumnChooser::Column> columns;
     for (int c = 0; c < m_model->columnCount(); ++c) {
         if (c == RunsTableModel::JobColumn || (c == RunsTableModel::ExperimentColumn && m_experimentId != 0))
             continue;
         const QString key = m_model->keyOf(c);
-        QAction *action = menu->addAction(m_model->headerData(c, Qt::Horizontal).toString());
-        action->setCheckable(true);
-        action->setChecked(!m_hidden.contains(key, Qt::CaseInsensitive));
-        action->setData(key);
-        connect(action, &QAction::toggled, this, [this, key](bool on) { setColumnShown(key, on); });
+        columns.append({key, m_model->headerData(c, Qt::Horizontal).toString(), !m_hidden.contains(key, Qt::CaseInsensitive)});
     }
+    m_chooser->setColumns(columns);
 }
 
 void RunsView::updateGroupChoices()
@@ -401,7 +433,7 @@ void RunsView::updateChosen()
     const ResourceSnapshot &snapshot = m_backend->snapshot();
     const Job *mainJob = snapshot.findJob(main);
     m_charts->setRunName(mainJob ? mainJob->name : QString());
-    m_charts->setMainColor(ChartLines::shownRunColor(main));
+    m_charts->setMainColor(ChartLines::runColor(main));
     for (qint64 id : chosen.mid(1)) {
         const Job *job = snapshot.findJob(id);
         others.append({id, job ? job->name : QString::number(id)});
@@ -465,7 +497,7 @@ void RunsView::updateStatus()
     const int all = m_model->rowCount();
     m_count->setText(shown == all ? countOf(all, tr("job"), tr("jobs")) : tr("%1 of %2 jobs").arg(shown).arg(all));
     const QStringList unknown = m_filter->unknownKeys();
-    m_filterEdit->setStyleSheet(unknown.isEmpty() ? QString() : QStringLiteral("QLineEdit { color: #c83232; }"));
+    unknown.isEmpty() ? ErrorText::clear(m_filterEdit) : ErrorText::mark(m_filterEdit);
     if (!unknown.isEmpty())
         m_status->setText(tr("No column is called %1.").arg(unknown.join(QStringLiteral(", "))));
     else if (m_status->text().startsWith(tr("No column")))

@@ -19,6 +19,7 @@ class RunNotesAccess;
 
 namespace TrainDesk::Ui {
 
+class ColumnChooser;
 class JobMetricsFeed;
 class MetricSeries;
 class MetricsChartView;
@@ -57,6 +58,12 @@ public:
     // Columns the user hid with the Columns menu (by key, remembered).
     QStringList hiddenColumns() const { return m_hidden; }
     void setColumnShown(const QString &key, bool shown);
+    // Setting columns whose value is the same in every run are hidden (remembered).
+    void setHideConstantSettings(bool on);
+    bool hidesConstantSettings() const { return m_hideConstant; }
+    // The Columns button's menu and the chooser in it.
+    QToolButton *columnsButton() const { return m_columns; }
+    ColumnChooser *columnChooser() const { return m_chooser; }
     // Groups of the shown runs by a column's value, with each metric's mean and spread.
     void setGroupBy(const QString &key);
     RunsGroupModel *groupModel() const { return m_groups; }
@@ -77,6 +84,7 @@ private:
     void updateStatus();
     void applyHiddenColumns();
     void fillColumnsMenu();
+    bool isConstantSetting(int column) const;
     void updateGroupChoices();
     void readNotes();
     void updatePlots();
@@ -105,6 +113,8 @@ private:
     QList<qint64> m_restoring;  // the chosen jobs, chosen again after a model reset
     QToolButton *m_columns;
     QStringList m_hidden;
+    bool m_hideConstant = false;
+    ColumnChooser *m_chooser = nullptr;
     QComboBox *m_groupBy;
     RunsGroupModel *m_groups;
     QTableView *m_groupTable;

@@ -137,7 +137,7 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
             upload(files);
     });
     connect(m_download, &QPushButton::clicked, this, [this] {
-        const QString folder = QFileDialog::getExistingDirectory(this, tr("Download to"), DownloadPaths::baseFolder());
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Download to"), DownloadPaths::dialogFolder());
         if (folder.isEmpty())
             return;
         DownloadPaths::setBaseFolder(folder);
@@ -168,8 +168,12 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
         m_model->setEntries(error.isEmpty() ? entries : QList<RemoteFileInfo>());
         if (!error.isEmpty())
             setStatus(error);
-        else if (!isBusy() && m_status->text().isEmpty())
-            setStatus(countOf(entries.size(), tr("entry"), tr("entries")));
+        else if (!isBusy() && (m_status->text().isEmpty() || m_status->text() == m_countText)) {
+            // The count of the folder shown now, not of the one before (a message of the
+            // user's last action stays).
+            m_countText = countOf(entries.size(), tr("entry"), tr("entries"));
+            setStatus(m_countText);
+        }
         updateButtons();
         Q_EMIT listed(error);
     });

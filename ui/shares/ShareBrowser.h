@@ -103,6 +103,7 @@ private:
     QStringList m_done;      // what the running batch did, for its message
     QString m_downloadFolder;  // of the last download, for "Open folder"
     QString m_lastError;
+    QString m_countText;  // the status when it is the last listing's count
 };
 
 } // namespace TrainDesk::Ui

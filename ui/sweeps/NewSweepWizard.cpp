@@ -1,9 +1,11 @@
 #include "NewSweepWizard.h"
 
+#include "common/ErrorText.h"
 #include "session/Backend.h"
 #include "sweeps/SweepTemplate.h"
 
 #include <QComboBox>
+#include <QMessageBox>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -78,7 +80,7 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
             m_params->removeRow(m_params->currentRow());
     });
     m_paramsError->setWordWrap(true);
-    m_paramsError->setStyleSheet(QStringLiteral("color: #b3261e"));
+    ErrorText::mark(m_paramsError);
     auto *form = new QFormLayout;
     form->addRow(tr("Job:"), m_job);
     form->addRow(tr("Sweep name:"), m_name);
@@ -310,6 +312,29 @@ bool NewSweepWizard::validateCurrentPage()
         return bool(r);
     }
     return m_previewTrials > 0;
+}
+
+void NewSweepWizard::reject()
+{
+    if (m_discard || m_createRequest >= 0 || (currentId() == 0 && m_params->rowCount() == 0)) {
+        QWizard::reject();
+        return;
+    }
+    if (m_question)
+        return;
+    m_question = new QMessageBox(QMessageBox::Question, tr("Discard the sweep?"),
+                                 tr("Discard the sweep %1? Its parameters and settings are lost.").arg(m_name->text()),
+                                 QMessageBox::NoButton, this);
+    QAbstractButton *discard = m_question->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    m_question->setDefaultButton(m_question->addButton(tr("Keep editing"), QMessageBox::RejectRole));
+    m_question->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_question, &QMessageBox::finished, this, [this, discard] {
+        if (m_question && m_question->clickedButton() == discard) {
+            m_discard = true;
+            QWizard::reject();
+        }
+    });
+    m_question->open();
 }
 
 void NewSweepWizard::accept()

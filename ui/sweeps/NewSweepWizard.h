@@ -3,11 +3,13 @@
 #include "common/Result.h"
 #include "sweeps/SweepRequest.h"
 
+#include <QPointer>
 #include <QWizard>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QMessageBox;
 class QLineEdit;
 class QSpinBox;
 class QTableWidget;
@@ -50,6 +52,10 @@ public:
     QTableWidget *parameterTable() const { return m_params; }
     // Finish: creates the sweep (sweepCreated, then the wizard closes) once the trial count is known.
     void accept() override;
+    // Esc, Cancel or the window's close past the first page (or with parameters) asks before
+    // the sweep described is thrown away: pendingQuestion() until answered.
+    void reject() override;
+    QMessageBox *pendingQuestion() const { return m_question; }
 
 Q_SIGNALS:
     void sweepCreated(qint64 sweepId);
@@ -78,6 +84,8 @@ private:
     QComboBox *m_earlyStop;
     QLabel *m_count;
     QTimer *m_previewTimer;
+    QPointer<QMessageBox> m_question;
+    bool m_discard = false;
     int m_previewRequest = -1;
     int m_previewTrials = 0;
     int m_createRequest = -1;

@@ -1,5 +1,6 @@
 #include "SweepTrialsModel.h"
 
+#include "charts/ChartLines.h"
 #include "charts/ParameterTable.h"
 #include "common/StateStyle.h"
 
@@ -55,6 +56,8 @@ ParameterTable SweepTrialsModel::parameterTable() const
             row.values << jsonVariant(SweepSummary::parameterValue(t.params, c));
         row.metric = t.best;
         row.highlighted = t.index == m_summary.bestIndex;
+        if (t.jobId)
+            row.color = ChartLines::runColor(t.jobId);  // as in the charts and the runs table
         table.rows << row;
     }
     return table;

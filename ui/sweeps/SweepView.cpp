@@ -2,6 +2,7 @@
 
 #include "SweepTrialsModel.h"
 #include "TrialModelDownload.h"
+#include "charts/ChartLines.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/JobMetricsFeed.h"
 #include "charts/MetricSeries.h"
@@ -113,7 +114,7 @@ SweepView::SweepView(Backend *backend, QWidget *parent)
     });
     connect(m_download, &QPushButton::clicked, this, [this] {
         const QString base = QFileDialog::getExistingDirectory(this, tr("Download the best model to"),
-                                                               DownloadPaths::baseFolder());
+                                                               DownloadPaths::dialogFolder());
         if (base.isEmpty())
             return;
         DownloadPaths::setBaseFolder(base);
@@ -197,6 +198,9 @@ void SweepView::updateCharts()
         return;
     m_chartedJobs = jobs;
     m_feed->setMainJob(jobs.value(0));
+    // The run drawn in full is named in the legend and has its own colour, as everywhere.
+    m_charts->setRunName(best ? best->job : summary.trials.isEmpty() ? QString() : summary.trials.first().job);
+    m_charts->setMainColor(ChartLines::runColor(jobs.value(0)));
     m_charts->setComparisonCandidates(others);
     for (const auto &[id, name] : std::as_const(others))
         m_charts->compareButton()->setChecked(id, true);

@@ -36,7 +36,9 @@ void TrialModelDownload::start(qint64 jobId, const QString &folder)
 
 void TrialModelDownload::onListed(qint64 jobId, const QList<JobFile> &files, const QString &error)
 {
-    if (jobId != m_jobId || !m_pending.isEmpty() || m_request >= 0)
+    // Idle (no job), another view's listing is none of this: it said "Download failed: job
+    // #0 not found" on a sweep's page nobody downloaded from.
+    if (!m_jobId || jobId != m_jobId || !m_pending.isEmpty() || m_request >= 0)
         return;
     if (!error.isEmpty()) {
         end(error);

@@ -1,5 +1,6 @@
 #include "JobTargetPage.h"
 
+#include "common/ErrorText.h"
 #include "common/StateStyle.h"
 #include "session/Backend.h"
 #include "store/Names.h"
@@ -35,9 +36,7 @@ JobTargetPage::JobTargetPage(Backend *backend, QWidget *parent)
     m_name->setToolTip(tr("Letters, digits, '-' and '_', at most 64; unique in the experiment"));
     m_draft->setToolTip(tr("A draft is saved but not queued"));
     m_nameProblem->setObjectName(QStringLiteral("nameProblem"));
-    QPalette palette = m_nameProblem->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
-    m_nameProblem->setPalette(palette);
+    ErrorText::mark(m_nameProblem);
 
     auto *form = new QFormLayout(this);
     const auto addRow = [this, form](const QString &label, QWidget *field) {
@@ -135,18 +134,24 @@ void JobTargetPage::suggestName(const QString &base)
 {
     if (m_namedByUser && !m_name->text().isEmpty())
         return;
-    // Copies of a copy are numbered from the original: "job-3", not "job-2-2".
+    m_name->setText(freeName(base, [this](const QString &name) { return nameTaken(name); }));
+}
+
+QString JobTargetPage::freeName(const QString &base, const std::function<bool(const QString &)> &taken)
+{
+    // Copies of a copy are numbered from the original: "job-3", not "job-2-2". A number is
+    // a copy's only where the original is there: "lr-001" is a name of its own ("lr-001-2").
     QString stem = base;
     static const QRegularExpression numbered(QStringLiteral("^(.*)-\\d+$"));
-    if (const auto match = numbered.match(base); match.hasMatch() && nameTaken(base))
+    if (const auto match = numbered.match(base); match.hasMatch() && taken(base) && taken(match.captured(1)))
         stem = match.captured(1);
-    QString name = nameTaken(stem) ? QString() : stem;
-    for (int n = 2; name.isEmpty(); ++n) {
+    if (!taken(stem))
+        return stem;
+    for (int n = 2;; ++n) {
         const QString candidate = QStringLiteral("%1-%2").arg(stem).arg(n);
-        if (!nameTaken(candidate))
-            name = candidate;
+        if (!taken(candidate))
+            return candidate;
     }
-    m_name->setText(name);
 }
 
 QString JobTargetPage::nameProblem() const
@@ -161,7 +166,7 @@ QString JobTargetPage::nameProblem() const
 
 void JobTargetPage::checkName()
 {
-    m_nameProblem->setText(nameProblem());
+    m_nameProblem->setText(ErrorText::untouched({m_name}) ? QString() : nameProblem());
 }
 
 bool JobTargetPage::isComplete() const

@@ -2,6 +2,8 @@
 
 #include <QWizardPage>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -30,6 +32,9 @@ public:
     void preset(qint64 experimentId, qint64 clusterId);
     // Sets the name field to `base`, or base-2, base-3... if a job has that name.
     void suggestName(const QString &base);
+    // The name proposed for a copy of `base`: `base` when free, else `base-2`, `base-3`, ...;
+    // a copy of "job-2" (a copy of "job") is "job-3".
+    static QString freeName(const QString &base, const std::function<bool(const QString &)> &taken);
 
     qint64 workspaceId() const;
     qint64 experimentId() const;

@@ -1,5 +1,6 @@
 #include "SharePage.h"
 #include "common/FileDialogs.h"
+#include "common/ErrorText.h"
 
 #include "common/DataPaths.h"
 #include "session/Backend.h"
@@ -59,9 +60,7 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     m_shares->setObjectName(QStringLiteral("shareCombo"));
     m_shares->setToolTip(tr("Uploads go to the share's folder here or to its cluster's nodes"));
     m_problem->setWordWrap(true);
-    QPalette palette = m_problem->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
-    m_problem->setPalette(palette);
+    ErrorText::mark(m_problem);
     m_status->setWordWrap(true);
     m_group->addButton(m_newRadio);
     m_group->addButton(m_existingRadio);
@@ -275,7 +274,8 @@ void SharePage::check()
                                : tr("An absolute path on the nodes (made when missing). A cluster path must be the "
                                     "same folder on every node; a replicated one is a folder of each node's own"));
     m_shares->setEnabled(!newShare());
-    m_problem->setText(problem());
+    const bool quiet = workspaceId() && newShare() && ErrorText::untouched({m_name});
+    m_problem->setText(quiet ? QString() : problem());
     Q_EMIT completeChanged();
 }
 

@@ -1,5 +1,6 @@
 #include "WorkspaceWizard.h"
 #include "common/ScreenFit.h"
+#include "common/ErrorText.h"
 
 #include "common/Icons.h"
 #include "session/Backend.h"
@@ -64,9 +65,7 @@ WorkspaceWizard::WorkspaceWizard(Backend *backend, Mode mode, QWidget *parent)
     m_experimentName->setToolTip(tr("Letters, digits, '-' and '_', at most 64 characters; unique in the workspace"));
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setWordWrap(true);
-    QPalette palette = m_problem->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
-    m_problem->setPalette(palette);
+    ErrorText::mark(m_problem);
     m_status->setWordWrap(true);
     fillWorkspaces();
 
@@ -161,7 +160,7 @@ void WorkspaceWizard::check()
 {
     m_workspaceName->setEnabled(newWorkspace());
     m_workspaces->setEnabled(!newWorkspace());
-    m_problem->setText(problem());
+    m_problem->setText(ErrorText::untouched({newWorkspace() ? m_workspaceName : m_experimentName}) ? QString() : problem());
     m_page->changed();
 }
 

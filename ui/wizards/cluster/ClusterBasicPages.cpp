@@ -1,5 +1,6 @@
 #include "ClusterBasicPages.h"
 #include "common/FileDialogs.h"
+#include "common/ErrorText.h"
 
 #include "ClusterWizard.h"
 #include "cluster/NodeAddress.h"
@@ -25,7 +26,7 @@ QLabel *errorLabel(const QString &objectName)
     auto *label = new QLabel;
     label->setObjectName(objectName);
     label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("color: #b00020"));
+    ErrorText::mark(label);
     return label;
 }
 
@@ -282,7 +283,7 @@ void ClusterCredentialsPage::revalidate()
     m_keyFile->setEnabled(key);
     m_passphrase->setEnabled(key);
     m_password->setEnabled(!key);
-    m_error->setText(problem());
+    m_error->setText(ErrorText::untouched({m_keyFile, m_password}) ? QString() : problem());
     Q_EMIT completeChanged();
 }
 

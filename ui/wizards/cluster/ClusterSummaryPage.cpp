@@ -1,5 +1,6 @@
 #include "ClusterSummaryPage.h"
 
+#include "common/ErrorText.h"
 #include "ClusterWizard.h"
 #include "session/ClusterWorker.h"
 
@@ -25,7 +26,7 @@ ClusterSummaryPage::ClusterSummaryPage(ClusterWizard *wizard) : QWizardPage(wiza
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("createError"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    ErrorText::mark(m_error);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_log, 1);
