@@ -41,17 +41,21 @@ QList<Node> recordMissing(Store &store, const Cluster &cluster, const QList<Node
 {
     QList<Node> result = nodes;
     QStringList errors(nodes.size());
+    // Detached here, once: a QList shared with `nodes` would detach in every thread's
+    // operator[] at once (a data race that crashed `cluster create`).
+    Node *const each = result.data();
+    QString *const errorOf = errors.data();
     std::vector<std::thread> threads;
     for (qsizetype i = 0; i < result.size(); ++i) {
         if (!all && recorded(result.at(i)))
             continue;
         threads.emplace_back([&, i] {
-            Node &node = result[i];
+            Node &node = each[i];
             const auto transport = openTransport(cluster, node);
             const auto out = transport ? (*transport)->exec(command(), 30000) : Result<ExecResult>(transport.failure());
             const auto addresses = out && out->exitCode == 0 ? parse(out->stdOut) : QList<QPair<QString, QString>>{};
             if (addresses.isEmpty()) {
-                errors[i] = QStringLiteral("node %1: its interfaces cannot be read: %2")
+                errorOf[i] = QStringLiteral("node %1: its interfaces cannot be read: %2")
                                 .arg(node.name, !out ? out.error() : QStringLiteral("'ip -o -4 addr show' printed none"));
                 return;
             }

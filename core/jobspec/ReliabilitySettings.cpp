@@ -28,8 +28,10 @@ const QStringList &reliabilityExtensionKeys()
 {
     static const QStringList keys = [] {
         QStringList list;
+        // The constraints' own extensions (the placement's, gpusPerProcess and the like, are
+        // properties' and warned about where they are).
         for (const FieldRow &row : jobSpecFields()) {
-            if (row.info.extension)
+            if (row.info.extension && row.path.startsWith(QLatin1String("constraints.")))
                 list << row.info.key;
         }
         return list;

@@ -93,7 +93,8 @@ private Q_SLOTS:
                                      "ALTER TABLE clusters DROP COLUMN node_lost_grace", "DROP TABLE job_system_samples",
                                      "DROP TABLE pending_sweeps", "DROP TABLE sweep_trials", "DROP TABLE sweeps",
                                      "DROP TABLE run_notes", "DROP TABLE job_attempts", "DROP TABLE job_silence",
-                                     "DROP TABLE cluster_burn_in"})
+                                     "DROP TABLE cluster_burn_in", "ALTER TABLE nodes DROP COLUMN gpus",
+                                     "ALTER TABLE jobs DROP COLUMN placement"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
