@@ -573,7 +573,9 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         JobError error = jobError(QStringLiteral("JobProcessVanished"),
                                   QStringLiteral("the launch process on %1 ended without recording an exit code").arg(headNode->name));
         if (jobDiskFull(**transport, job->jobDir)) {
-            (*transport)->exec(QStringLiteral("rm -f %1/exit_code.tmp %1/failed_step.tmp").arg(shellQuote(job->jobDir)), 15000);
+            ignoreResult((*transport)->exec(QStringLiteral("rm -f %1/exit_code.tmp %1/failed_step.tmp").arg(shellQuote(job->jobDir)),
+                                            15000),
+                         "empty files on a full disk: litter, not state");
             error = diskFullError(QStringLiteral("the launch process on %1 could not record its exit code").arg(headNode->name),
                                   job->jobDir);
         }

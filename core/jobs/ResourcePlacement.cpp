@@ -60,34 +60,28 @@ void ResourcePlacement::hold(const QStringList &nodes, const QList<NodeGrant> &g
         }
         return;
     }
-    for (const NodeGrant &g : grants) {
-        auto it = m_nodes.find(g.node);
-        if (it == m_nodes.end())
-            continue;
-        for (int c : g.cores) {
-            if (c >= 0 && c < it->coreHeld.size())
-                it->coreHeld[c] = true;
-        }
-        for (int i : g.gpus) {
-            if (i >= 0 && i < it->gpuHeld.size())
-                it->gpuHeld[i] = true;
-        }
-    }
+    mark(grants, true);
 }
 
 void ResourcePlacement::release(const QList<NodeGrant> &grants)
 {
+    mark(grants, false);
+}
+
+void ResourcePlacement::mark(const QList<NodeGrant> &grants, bool held)
+{
+    // Indices outside a node's counts (a node probed again with fewer) are ignored.
     for (const NodeGrant &g : grants) {
         auto it = m_nodes.find(g.node);
         if (it == m_nodes.end())
             continue;
         for (int c : g.cores) {
             if (c >= 0 && c < it->coreHeld.size())
-                it->coreHeld[c] = false;
+                it->coreHeld[c] = held;
         }
         for (int i : g.gpus) {
             if (i >= 0 && i < it->gpuHeld.size())
-                it->gpuHeld[i] = false;
+                it->gpuHeld[i] = held;
         }
     }
 }

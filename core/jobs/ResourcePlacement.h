@@ -69,6 +69,7 @@ private:
     };
     // The cores and GPUs `demand` takes on `node`, or nothing when it cannot fit there now.
     std::optional<NodeGrant> fit(const ResourceDemand &demand, const NodeState &node) const;
+    void mark(const QList<NodeGrant> &grants, bool held);
 
     QHash<QString, NodeState> m_nodes;
 };
