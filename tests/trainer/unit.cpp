@@ -162,6 +162,26 @@ static void testCheckpoint() {
         threw = std::string(e.what()).find("epoch-0003.ckpt") != std::string::npos;
     }
     EXPECT(threw);
+    // A header whose parameter count the file's length does not back is refused before
+    // anything is allocated (it asked for 16 GiB). Mutation caught: the length check removed
+    // (the resize of 2^32 floats throws std::bad_alloc, not RuntimeError).
+    {
+        std::vector<char> bytes(200, 0);
+        std::ifstream good(dir + "/epoch-0002.ckpt", std::ios::binary);
+        good.read(bytes.data(), 80);
+        const uint64_t huge = 1ull << 32;
+        std::memcpy(bytes.data() + 80 - sizeof huge, &huge, sizeof huge);  // Header::floats, its last field
+        const std::string hostile = dir + "/hostile.ckpt";
+        std::ofstream(hostile, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+        bool named = false;
+        try {
+            readCheckpoint(hostile);
+        } catch (const RuntimeError& e) {
+            named = std::string(e.what()).find("4294967296 parameters") != std::string::npos;
+        }
+        EXPECT(named);
+        ::unlink(hostile.c_str());
+    }
     // Issue #38: a truncated newest checkpoint is passed over for the intact one before it
     // (the run stopped instead). Mutation caught: newestIntactCheckpoint returning on the
     // first file it tries.

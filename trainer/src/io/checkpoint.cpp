@@ -123,6 +123,15 @@ CheckpointState readCheckpoint(const std::string& path) {
     if (std::fread(&h, sizeof h, 1, f) != 1) fail("truncated header at offset 0");
     if (std::memcmp(h.magic, kMagic, 8) != 0) fail("not a traindesk checkpoint (bad magic at offset 0)");
     if (h.floats == 0 || h.floats > (1ull << 32)) fail("implausible parameter count in header");
+    // The count comes from the file: it sizes nothing until the file's length agrees with it
+    // (a damaged header once asked for 16 GiB).
+    if (std::fseek(f, 0, SEEK_END) != 0) fail("cannot measure the file");
+    const long length = std::ftell(f);
+    const uint64_t expected = sizeof h + 2 * h.floats * sizeof(float) + sizeof(uint32_t);
+    if (length < 0 || uint64_t(length) != expected)
+        fail("its header counts " + std::to_string(h.floats) + " parameters (" + std::to_string(expected) +
+             " bytes), the file has " + std::to_string(length) + " bytes: truncated or damaged");
+    if (std::fseek(f, long(sizeof h), SEEK_SET) != 0) fail("cannot read past the header");
     s.h = h.h, s.w = h.w, s.c = h.c, s.classes = h.classes;
     s.epochsDone = h.epochsDone, s.batch = h.batch, s.workers = h.workers;
     s.iterations = h.iterations, s.seed = h.seed, s.lr = h.lr, s.decay = h.decay;
