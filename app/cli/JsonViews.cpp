@@ -1,5 +1,8 @@
 #include "JsonViews.h"
 
+#include "jobspec/JobSpec.h"
+#include "jobspec/Secrets.h"
+
 #include <QJsonArray>
 
 namespace TrainDesk::Cli {
@@ -103,6 +106,19 @@ QJsonObject toJson(const Job &job, const QString &workspace, const QString &expe
              QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4").arg(workspace, experiment, job.name, job.uuid)}};
     if (!job.schedulerId.isEmpty())
         json.insert("slurm", QJsonObject{{"jobId", job.schedulerId}, {"state", job.schedulerState}});
+    // The job's whole resource, as `az batchai job show` gave it: every property of its
+    // job.json (toolkit settings, mount volumes, output directories, environment variables,
+    // constraints...) with secret values shown as <secret>, so that a sweep trial's
+    // substituted command line can be read back. Names above win over the spec's.
+    const ParsedJobSpec parsed = parseJobSpec(job.spec);
+    const QJsonObject properties = jobSpecProperties(Secrets::redacted(parsed.spec));
+    for (auto it = properties.begin(); it != properties.end(); ++it) {
+        if (!json.contains(it.key()))
+            json.insert(it.key(), it.value());
+    }
+    // The service's ToolkitType words: custommpi, horovod, pytorch, custom, ...
+    QString toolkit = toString(parsed.spec.toolkit()).remove(QLatin1String("Settings")).toLower();
+    json.insert("toolkit", toolkit == QLatin1String("customtoolkit") ? QStringLiteral("custom") : toolkit);
     return json;
 }
 

@@ -139,6 +139,15 @@ cat > "$work/sealed.json" <<'JSON'
 JSON
 td job validate -f "$work/sealed.json" >/dev/null 2>&1 && fail "validate accepts a damaged sealed value that create refuses"
 td job create -e demo -n sealed -c local -f "$work/sealed.json" >/dev/null 2>&1 && fail "create accepts a damaged sealed value"
+# `job show -o json` shows the job's whole resource, its secrets as <secret> (#40).
+cat > "$work/secret.json" <<'JSON'
+{ "properties": { "nodeCount": 1, "customToolkitSettings": {"commandLine": "true"}, "stdOutErrPathPrefix": "/tmp",
+  "secrets": [{"name": "TOKEN", "value": "hunter2-in-clear"}] } }
+JSON
+td job create -e demo -n withsecret -c local -f "$work/secret.json" --draft >/dev/null || fail "create with a secret"
+shown=$(td job show -e demo -n withsecret -o json)
+echo "$shown" | grep -q "hunter2" && fail "job show prints a secret: $shown"
+[ "$(td job show -e demo -n withsecret --query 'secrets[0].value')" = "<secret>" ] || fail "the secret is not shown masked: $shown"
 
 echo "== control characters in tables are escaped"
 td share create -n nl --kind local --path "$work/a

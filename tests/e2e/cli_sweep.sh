@@ -71,6 +71,10 @@ running=$(max_running "$work/grid.log")
 [ "$running" = 2 ] || fail "at most $running trials ran at once, not 2: $(cat "$work/grid.log")"
 [ "$(grep -c '^+' "$work/grid.log")" = 4 ] || fail "$(grep -c '^+' "$work/grid.log") launches, not 4"
 td sweep show -e sw -n grid -o json > "$work/grid.json.out"
+# `job show -o json` is the whole resource (#40): a trial's substituted command line reads back.
+td job show -e sw -n grid-1 --query customMpiSettings.commandLine | grep -q -- "--lr 0.01 --batch-size 16" \
+  || fail "grid-1's command line as shown: $(td job show -e sw -n grid-1 -o json)"
+[ "$(td job show -e sw -n grid-1 --query toolkit)" = custommpi ] || fail "grid-1's toolkit: $(td job show -e sw -n grid-1 --query toolkit)"
 for n in 1 2 3 4; do
   td job metrics -e sw -j grid-$n -o json > "$work/m$n.json" || fail "metrics of grid-$n"
 done
