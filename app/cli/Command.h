@@ -40,6 +40,8 @@ public:
     QTextStream &err;
 
     bool json() const { return args.value(QStringLiteral("output")) == QLatin1String("json"); }
+    // Whether print() will use its JSON (-o json or a --query): lists build it only then.
+    bool printsJson() const { return json() || args.optionNames().contains(QStringLiteral("query")); }
     QString workspaceName() const;
     // The option's value, or a failure naming the missing option.
     Result<QString> required(const QString &option) const;

@@ -402,8 +402,9 @@ int jobList(Context &c)
         return c.error(exp.error());
     keepAgentWatching(c);
     const QList<Job> jobs = c.store.jobs(exp->id);
+    // Each job's JSON reads its job.json: made only when it is printed.
     QJsonArray array;
-    for (const Job &j : jobs)
+    for (const Job &j : c.printsJson() ? jobs : QList<Job>{})
         array.append(toJson(j, ws->name, exp->name, clusterName(c, j)));
     return c.print(array, jobTable(c, jobs));
 }

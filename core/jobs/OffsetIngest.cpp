@@ -61,8 +61,10 @@ Result<int> ingest(Store &store, const Job &job, Transport &transport, const QSt
             if (framing == Framing::Records) {
                 // A record larger than one read: read it whole next time round, once the
                 // file holds it (its size comes from the file's bytes: never asked blindly).
-                const auto info = transport.stat(path);
-                if (full && chunk.nextRecordSize > want && info && info->size - offset >= chunk.nextRecordSize) {
+                if (!full || chunk.nextRecordSize <= want)
+                    return total;
+                // Only for a record larger than a read: one stat, not one a tick per file.
+                if (const auto info = transport.stat(path); info && info->size - offset >= chunk.nextRecordSize) {
                     want = chunk.nextRecordSize;
                     continue;
                 }
