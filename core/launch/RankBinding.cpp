@@ -71,6 +71,11 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
     // A command the job runs itself starts its own ranks, if any.
     if (launch.kind == ToolkitLaunch::Kind::HeadNode)
         return {};
+    // In a Slurm allocation the cores are Slurm's to give (its cpuset per task): Open MPI's
+    // own binding is kept. Unbound ranks with a thread per core of the node oversubscribed
+    // nodes that share a machine (seen in CI: a 2-node job past its 3-minute limit).
+    if (slurm)
+        return {QStringLiteral("ranks and threads: Slurm's allocation decides (Open MPI's binding kept)")};
     QStringList notes;
     if (userVariables.contains(policyVariable) || userVariables.contains(policyVariable5)) {
         notes << QStringLiteral("ranks: the job's own %1 kept (environmentVariables win)")
@@ -84,10 +89,6 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
     }
     if (userVariables.contains(threadsVariable)) {
         notes << QStringLiteral("threads: the job's own %1 kept (environmentVariables win)").arg(threadsVariable);
-        return notes;
-    }
-    if (slurm) {
-        notes << QStringLiteral("threads: %1 not set: Slurm's allocation gives each task its cores").arg(threadsVariable);
         return notes;
     }
     const Shares shares = sharesOf(nodes, rankNodes);

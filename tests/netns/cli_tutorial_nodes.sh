@@ -113,6 +113,10 @@ lib=$(ldd "$(dirname "$traindesk")/traindesk-trainer" | awk '$1 == "libdnnl.so.2
 real=$(readlink -f "$lib")
 : > "$work/empty.so"
 netns_exec 2 mount --bind "$work/empty.so" "$real" || fail "cannot hide $real on node2"
+# The deployed portable trainer carries its own copy: broken on node2 too, or the probe
+# rightly finds the trainer whole (it once failed here for the shares instead).
+bundled=$(find "$work"/home/traindesk/mounts/default/net/.traindesk-trainer -name 'libdnnl.so.2*' -type f | head -1)
+[ -z "$bundled" ] || netns_exec 2 mount --bind "$work/empty.so" "$bundled" || fail "cannot hide $bundled on node2"
 td cluster probe -n net > "$work/probe.txt" 2>&1 && fail "the probe passed with a broken library: $(cat "$work/probe.txt")"
 grep -q "FAIL node2  Trainer: .*libdnnl.so.2 (package libdnnl2)" "$work/probe.txt" || fail "probe: $(cat "$work/probe.txt")"
 grep -q "apt-get install libdnnl2" "$work/probe.txt" || fail "probe hint: $(cat "$work/probe.txt")"
@@ -121,6 +125,7 @@ td cluster setup -n net --install-missing > /dev/null 2> "$work/install.err" && 
 grep -q "node2: the user may not use sudo without a password.*apt-get install -y libdnnl2" "$work/install.err" \
   || fail "install: $(cat "$work/install.err")"
 netns_exec 2 umount "$real"
+[ -z "$bundled" ] || netns_exec 2 umount "$bundled"
 td cluster probe -n net > "$work/probe2.txt" 2>&1
 grep -q "PASS node2  Trainer" "$work/probe2.txt" || fail "node2's trainer after the fix: $(cat "$work/probe2.txt")"
 echo "tutorial on two nodes ok"
