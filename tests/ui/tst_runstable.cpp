@@ -721,7 +721,8 @@ private Q_SLOTS:
         QVERIFY(!RunColors::instance()->chosen(main).isValid());
         // With no colour chosen, there is nothing to go back from.
         QCOMPARE(menuEntries(QString(), menuKey), (QStringList{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour (off)")}));
-        QVERIFY(!RunColors::instance()->chosen(overlaid).isValid());
+        // (Taken back through the backend's worker: waited for, as the store read below.)
+        QTRY_VERIFY_WITH_TIMEOUT(!RunColors::instance()->chosen(overlaid).isValid(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(RunNotes::read(db, {overlaid, main}).isEmpty(), 10000);
         // A colour that is not #rrggbb is refused, naming the job.
         const auto refused = RunNotes::write(db, overlaid, {{}, {}, QStringLiteral("teal")});
