@@ -11,9 +11,35 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <algorithm>
 #include <ctime>
 
 using namespace TrainDesk;
+
+namespace {
+
+qint64 cpuMsToValidate(int fields, int *unknown)
+{
+    QByteArray json = "{\"nodeCount\": 1, \"stdOutErrPathPrefix\": \"/tmp\", ";
+    for (int i = 0; i < fields; ++i)
+        json += "\"unknownField" + QByteArray::number(i) + "\": " + QByteArray::number(i) + ", ";
+    json += "\"last\": 0}";
+    // CPU time, not wall time: a busy machine makes the second larger, never the first.
+    const std::clock_t start = std::clock();
+    const ParsedJobSpec parsed = parseJobSpec(json);
+    const qint64 ms = qint64(std::clock() - start) * 1000 / CLOCKS_PER_SEC;
+    *unknown = 0;
+    for (const SpecIssue &i : parsed.issues) {
+        if (i.message.startsWith(QLatin1String("unknown field"))) {
+            ++*unknown;
+            if (i.line != 1 || i.column <= 1)
+                return -1;
+        }
+    }
+    return ms;
+}
+
+} // namespace
 
 class TestJobSpec : public QObject
 {
@@ -393,29 +419,29 @@ private Q_SLOTS:
     }
 
     // Issue #28: 160k unknown fields on one line took 39 s to validate (each issue's column
-    // counted from the line's start). Linear now; the bound is generous, a correctness check.
+    // counted from the line's start). The check is the growth, not a time: 8 times the fields
+    // costs about 8 times the CPU when linear and 64 times when quadratic, on any machine and
+    // under the sanitizers (an absolute bound failed under ASan on a slow CI machine).
     void manyUnknownFieldsAreLinear()
     {
-        QByteArray json = "{\"nodeCount\": 1, \"stdOutErrPathPrefix\": \"/tmp\", ";
-        constexpr int fields = 160000;
-        for (int i = 0; i < fields; ++i)
-            json += "\"unknownField" + QByteArray::number(i) + "\": " + QByteArray::number(i) + ", ";
-        json += "\"last\": 0}";
-        // CPU time, not wall time: a busy machine makes the second larger, never the first.
-        const std::clock_t start = std::clock();
-        const ParsedJobSpec parsed = parseJobSpec(json);
-        const qint64 ms = qint64(std::clock() - start) * 1000 / CLOCKS_PER_SEC;
-        int unknown = 0;
-        for (const SpecIssue &i : parsed.issues) {
-            if (i.message.startsWith(QLatin1String("unknown field"))) {
-                ++unknown;
-                QCOMPARE(i.line, 1);
-                QVERIFY(i.column > 1);
-            }
-        }
-        qInfo("%lld ms of CPU to validate %d unknown fields", ms, fields);
-        QCOMPARE(unknown, fields + 1);
-        QVERIFY2(ms < 2000, qPrintable(QStringLiteral("%1 ms of CPU to validate %2 unknown fields").arg(ms).arg(fields)));
+        constexpr int small = 20000;
+        constexpr int large = 8 * small;
+        int unknownSmall = 0;
+        int unknownLarge = 0;
+        // The small run is repeated and its fastest kept: a single short timing is the noisy one.
+        qint64 smallMs = cpuMsToValidate(small, &unknownSmall);
+        for (int i = 0; i < 2; ++i)
+            smallMs = std::min(smallMs, cpuMsToValidate(small, &unknownSmall));
+        const qint64 largeMs = cpuMsToValidate(large, &unknownLarge);
+        qInfo("%lld ms of CPU for %d unknown fields, %lld ms for %d", smallMs, small, largeMs, large);
+        QVERIFY2(smallMs >= 0 && largeMs >= 0, "an unknown field's issue is not located on line 1 after its start");
+        QCOMPARE(unknownSmall, small + 1);
+        QCOMPARE(unknownLarge, large + 1);
+        // 24 = three times linear growth, a third of quadratic; at least 10 ms keeps the
+        // clock's granularity from deciding.
+        QVERIFY2(largeMs <= 24 * std::max<qint64>(smallMs, 10),
+                 qPrintable(QStringLiteral("%1 ms for %2 fields but %3 ms for %4: not linear")
+                                .arg(smallMs).arg(small).arg(largeMs).arg(large)));
     }
 
     void shareNames()
