@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -57,6 +58,21 @@ Fd failed(int *error)
     return Fd();
 }
 
+// The walk's failure as openat2's RESOLVE_NO_SYMLINKS reports it, so that callers see one
+// errno whichever path ran: a link met on the way is ELOOP, also where O_DIRECTORY |
+// O_NOFOLLOW made the kernel say ENOTDIR.
+Fd failedAsOpenat2(int at, const QByteArray &name, int *error)
+{
+    if (errno == ENOTDIR) {
+        struct stat info {};
+        if (::fstatat(at, name.constData(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(info.st_mode))
+            errno = ELOOP;
+        else
+            errno = ENOTDIR;
+    }
+    return failed(error);
+}
+
 // openat2 where the kernel has it; -1 with errno ENOSYS where it has not (or a filter forbids it).
 int openat2Beneath(int dirFd, const QByteArray &path, int flags, mode_t mode)
 {
@@ -106,12 +122,12 @@ Fd openAt(int dirFd, const QString &relative, int flags, int *error, mode_t mode
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
         const int next = ::openat(at, parts[i].constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0)
-            return failed(error);
+            return failedAsOpenat2(at, parts[i], error);
         current = Fd(next);
         at = current.get();
     }
     const int last = ::openat(at, parts.last().constData(), flags, mode);
-    return last >= 0 ? Fd(last) : failed(error);
+    return last >= 0 ? Fd(last) : failedAsOpenat2(at, parts.last(), error);
 }
 
 Fd makeFolders(int dirFd, const QString &relative, int *error)

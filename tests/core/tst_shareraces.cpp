@@ -2,9 +2,12 @@
 // it, as fast as the kernel allows (renameat2 RENAME_EXCHANGE in a loop): 200 uploads,
 // 200 downloads, 200 listings and 200 deletes through the swapped name, and not one reaches
 // outside the share. Some are refused (the name was a link when looked at): that is the
-// point. Links are listed as links, with where they point.
+// point. Links are listed as links, with where they point. core.tst_shareraces.without_openat2
+// runs the same with openat2 refused by a seccomp filter, as in a container: BeneathFiles'
+// walk one component at a time.
 #include "common/ResultLog.h"
 #include "NameSwapper.h"
+#include "WithoutOpenat2.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
 
@@ -58,6 +61,8 @@ class TestShareRaces : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        if (qEnvironmentVariableIsSet("TRAINDESK_TEST_WITHOUT_OPENAT2"))
+            QVERIFY2(Testing::refuseOpenat2(), "the seccomp filter refusing openat2 could not be installed");
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_store.open(path(QStringLiteral("traindesk.db"))));
         m_share.name = QStringLiteral("local");
@@ -76,7 +81,9 @@ private Q_SLOTS:
         int uploaded = 0;
         {
             Testing::NameSwapper swap(path(QStringLiteral("share/race")), path(QStringLiteral("share/race-link")));
-            for (int round = 0; round < 200; ++round) {
+            // 200 rounds, and more while none has succeeded: on a busy machine the swapper
+            // can hold the link in place for most of 200 (2 of 200 seen).
+            for (int round = 0; round < 200 || (uploaded == 0 && round < 20000); ++round) {
                 const auto outcome = service.upload(m_share, QStringLiteral("race"), {path(QStringLiteral("src/up.txt"))});
                 uploaded += outcome.error.isEmpty();
             }
@@ -84,7 +91,7 @@ private Q_SLOTS:
         const QStringList escaped = QDir(path(QStringLiteral("outside-up"))).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
         QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("%1 of 200 uploads wrote outside the share: %2")
                                                    .arg(escaped.size()).arg(escaped.join(QLatin1Char(' ')))));
-        qInfo("%d of 200 uploads succeeded, 0 escaped", uploaded);
+        qInfo("%d uploads succeeded, 0 escaped", uploaded);
         QVERIFY(uploaded > 0);  // the swap leaves the folder in place part of the time
     }
 
@@ -97,7 +104,7 @@ private Q_SLOTS:
         int escaped = 0;
         {
             Testing::NameSwapper swap(path(QStringLiteral("share/rd")), path(QStringLiteral("share/rd-link")));
-            for (int round = 0; round < 200; ++round) {
+            for (int round = 0; round < 200 || (downloaded == 0 && round < 20000); ++round) {
                 const QString target = path(QStringLiteral("down/f-%1.txt").arg(round));
                 if (!service.downloadAs(m_share, QStringLiteral("rd/f.txt"), target))
                     continue;
@@ -106,7 +113,7 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(escaped, 0);
-        qInfo("%d of 200 downloads succeeded, 0 escaped", downloaded);
+        qInfo("%d downloads succeeded, 0 escaped", downloaded);
         QVERIFY(downloaded > 0);
     }
 
