@@ -112,6 +112,10 @@ Fd openAt(int dirFd, const QString &relative, int flags, int *error, mode_t mode
     const int fd = openat2Beneath(dirFd, joined, flags, mode);
     if (fd >= 0)
         return Fd(fd);
+    // O_DIRECTORY | O_NOFOLLOW on a last component that is a link says ENOTDIR: a link
+    // all the same, reported as the header promises.
+    if (errno == ENOTDIR && !firstLink(dirFd, relative).isEmpty())
+        errno = ELOOP;
     if (errno != ENOSYS && errno != EPERM)
         return failed(error);
     // No openat2: one component at a time, none of them followed when it is a link.

@@ -74,9 +74,6 @@ Result<Fd> openFolder(const Share &share, const QString &relative, bool create)
     Fd folder = create ? BeneathFiles::makeFolders(root->get(), relative, &error)
                        : BeneathFiles::openAt(root->get(), relative, O_RDONLY | O_DIRECTORY, &error);
     if (!folder.valid()) {
-        // O_DIRECTORY | O_NOFOLLOW on a link says ENOTDIR: it is a link all the same.
-        if (error == ENOTDIR && !BeneathFiles::firstLink(root->get(), relative).isEmpty())
-            error = ELOOP;
         if (error == ENOTDIR && create)
             return fail(QStringLiteral("share '%1': cannot create folder %2: a file is in the way").arg(share.name, absolute(share, relative)));
         if (error == ENOENT || error == ENOTDIR)

@@ -6,6 +6,7 @@
 // filter run that walk against the same races as the openat2 path.
 #include <cerrno>
 #include <cstddef>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/openat2.h>
