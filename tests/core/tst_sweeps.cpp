@@ -361,6 +361,71 @@ private Q_SLOTS:
         QCOMPARE(EarlyStopping::decide(*asha, QStringLiteral("acc"), true, {{1, true, {0.1, 0.3}}}).size(), 0);
     }
 
+    // #41: the rules' branches no test reached before. Mutations each was seen to catch are
+    // in the commit that added them.
+    void banditWhenMinimising()
+    {
+        const auto bandit = EarlyStopPolicy::parse(QStringLiteral("bandit:slack=0.2"));
+        QVERIFY2(bandit, qPrintable(bandit.error()));
+        // A loss: the best at evaluation 2 is 0.8; 0.8 * 1.2 = 0.96. 0.9 goes on, 1.0 stops.
+        const QList<TrialSeries> loss{{1, true, {1.0, 0.8}}, {2, true, {1.0, 0.9}}, {3, true, {1.1, 1.0}}};
+        const auto decisions = EarlyStopping::decide(*bandit, QStringLiteral("loss"), false, loss);
+        QCOMPARE(decisions.size(), 1);
+        QCOMPARE(decisions[0].index, 3);
+        QVERIFY2(decisions[0].reason.contains(QStringLiteral("loss 1 at evaluation 2 is outside slack 0.2 of the best 0.8")),
+                 qPrintable(decisions[0].reason));
+    }
+
+    void ashaJudgesAtTheHighestRungReached()
+    {
+        const auto asha = EarlyStopPolicy::parse(QStringLiteral("asha:reduction=2,after=2"));
+        QVERIFY2(asha, qPrintable(asha.error()));
+        // Rungs at 2 and 4 evaluations. At rung 2 trial 3 leads (0.6); at rung 4 the others
+        // have passed it (0.9, 0.8): only the best half there, trials 1 and 2, go on.
+        const QList<TrialSeries> trials{{1, true, {0.1, 0.2, 0.9, 0.9}},
+                                        {2, true, {0.1, 0.2, 0.8, 0.8}},
+                                        {3, true, {0.5, 0.6, 0.6, 0.6}},
+                                        {4, true, {0.1, 0.1, 0.1, 0.1}}};
+        QList<int> stopped;
+        for (const StopDecision &d : EarlyStopping::decide(*asha, QStringLiteral("acc"), true, trials)) {
+            stopped << d.index;
+            QVERIFY2(d.reason.contains(QStringLiteral("at rung 4 is not in the best 2 of 4 trials there (cutoff 0.8)")),
+                     qPrintable(d.reason));
+        }
+        QCOMPARE(stopped, (QList<int>{3, 4}));
+    }
+
+    void ashaDoesNotHalveTooFew()
+    {
+        // Reduction 3 keeps the best third: two trials at a rung are too few to cut.
+        const auto asha = EarlyStopPolicy::parse(QStringLiteral("asha:reduction=3,after=1"));
+        QVERIFY2(asha, qPrintable(asha.error()));
+        QCOMPARE(EarlyStopping::decide(*asha, QStringLiteral("acc"), true, {{1, true, {0.1}}, {2, true, {0.9}}}).size(), 0);
+        // Three are enough: the best one goes on.
+        const auto three = EarlyStopping::decide(*asha, QStringLiteral("acc"), true,
+                                                 {{1, true, {0.1}}, {2, true, {0.9}}, {3, true, {0.5}}});
+        QCOMPARE(three.size(), 2);
+    }
+
+    void medianOverUnequalLengths()
+    {
+        const auto policy = EarlyStopPolicy::parse(QStringLiteral("median:after=1,min=2"));
+        QVERIFY2(policy, qPrintable(policy.error()));
+        // Trial 4 has 4 evaluations; two others reached 3 (the third, 2): it is judged at 3,
+        // its best of the first 3 (0.2, not the later 0.99) against the two peers' averages
+        // of their first 3 (0.5 and 0.5).
+        const QList<TrialSeries> trials{{1, false, {0.5, 0.5, 0.5, 0.9, 0.9, 0.9}},
+                                        {2, false, {0.4, 0.6, 0.5}},
+                                        {3, false, {0.9, 0.9}},
+                                        {4, true, {0.2, 0.2, 0.2, 0.99}}};
+        const auto decisions = EarlyStopping::decide(*policy, QStringLiteral("acc"), true, trials);
+        QCOMPARE(decisions.size(), 1);
+        QCOMPARE(decisions[0].index, 4);
+        QVERIFY2(decisions[0].reason.startsWith(QStringLiteral("acc 0.2 below the median 0.5 at evaluation 3")),
+                 qPrintable(decisions[0].reason));
+        QVERIFY2(decisions[0].reason.contains(QStringLiteral("of 2 peers")), qPrintable(decisions[0].reason));
+    }
+
     void metricSeriesByName()
     {
         // val_acc from `val` records only (the `epoch` summary repeats it), never a rank's own.
