@@ -104,11 +104,6 @@ QString suggestFrom(const QString &key, const QList<Candidate> &candidates)
 
 } // namespace
 
-QString suggestKey(const QString &key, const QStringList &candidates)
-{
-    return suggestFrom(key, prepared(candidates));
-}
-
 ObjectReader::ObjectReader(QList<SpecIssue> &issues, const QJsonObject &object, const QString &path)
     : m_issues(issues), m_object(object), m_path(path)
 {

@@ -108,9 +108,6 @@ private:
     QSet<QString> m_known;
 };
 
-// The closest of `candidates` to an unknown `key`, or empty when none is close.
-QString suggestKey(const QString &key, const QStringList &candidates);
-
 // Reads a properties object into `spec` (which keeps `properties` and the file shape fields).
 void readProperties(ObjectReader &reader, JobSpec &spec);
 
