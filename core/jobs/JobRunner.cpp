@@ -563,7 +563,7 @@ Result<Job> JobRunner::refresh(qint64 jobId)
         exitCode = readExitCode(**transport, exitCodePath);  // it may have ended between the two looks
     if (job->state == JobState::Terminating) {
         finish(*job, JobState::Failed, exitCode ? std::optional<int>(exitCode->first) : std::nullopt,
-               {jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated by the user"))},
+               {terminatedError(*job)},
                exitCode ? exitCode->second : QDateTime());
         return job;
     }
@@ -719,7 +719,16 @@ void JobRunner::refreshAll()
         schedule(id);
 }
 
-Result<Job> JobRunner::requestTerminate(qint64 jobId)
+JobError JobRunner::terminatedError(const Job &job, const QStringList &details)
+{
+    for (const JobError &e : job.errors) {
+        if (e.code == QLatin1String("JobTerminated"))
+            return JobError{e.code, e.message, details};
+    }
+    return jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated by the user"), details);
+}
+
+Result<Job> JobRunner::requestTerminate(qint64 jobId, const QString &why)
 {
     auto job = refresh(jobId);
     if (!job)
@@ -728,8 +737,17 @@ Result<Job> JobRunner::requestTerminate(qint64 jobId)
         return fail(QStringLiteral("job '%1' has already %2").arg(job->name, toString(job->state)));
     if ((job->state == JobState::Queued && job->schedulerId.isEmpty()) || job->state == JobState::Draft) {
         finish(*job, JobState::Failed, std::nullopt,
-               {jobError(QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated before it started"))});
+               {jobError(QStringLiteral("JobTerminated"),
+                         why.isEmpty() ? QStringLiteral("the job was terminated before it started") : why)});
         return job;
+    }
+    if (!why.isEmpty()) {
+        job->errors.erase(std::remove_if(job->errors.begin(), job->errors.end(),
+                                         [](const JobError &e) { return e.code == QLatin1String("JobTerminated"); }),
+                          job->errors.end());
+        job->errors.append(jobError(QStringLiteral("JobTerminated"), why));
+        if (auto stored = m_store.updateJob(*job); !stored)
+            return stored.failure();
     }
     if (const auto cluster = m_store.clusterById(job->clusterId); cluster && cluster->kind == ClusterKind::Slurm) {
         if (auto cancelled = cancelOnSlurm(*job, *cluster); !cancelled)

@@ -62,8 +62,10 @@ public:
     // until it does (each try would wait for a timeout while the agent answers nobody).
     bool headOutOfReach(const Job &job) const { return !job.nodes.isEmpty() && m_nodeWatch.isLost(job.id, job.nodes.first()); }
     // SIGTERM to the job's process group now; a refresh after the grace period sends
-    // SIGKILL to what is left. Does not wait.
-    Result<Job> requestTerminate(qint64 jobId);
+    // SIGKILL to what is left. Does not wait. `why`: what the job's JobTerminated error
+    // says when it has ended (an early-stopped trial's rule), kept on the job while it
+    // terminates so that its first report already says it; empty: terminated by the user.
+    Result<Job> requestTerminate(qint64 jobId, const QString &why = QString());
     // requestTerminate, then waits until the job has ended (at most graceMs + 15 s).
     Result<Job> terminate(qint64 jobId, int graceMs = terminateGraceMs);
     // Between SIGTERM and SIGKILL when a job is terminated.
@@ -87,6 +89,8 @@ public:
     static constexpr int launchPidWaitSeconds = 60;
 
 private:
+    // The JobTerminated error a terminated job ends with (requestTerminate's `why`).
+    static JobError terminatedError(const Job &job, const QStringList &details = {});
     // A claimed job without a saved pid: adopt the launch script's pid, or requeue the job
     // when nothing was launched, or fail it when the launch never got going.
     Result<Job> adoptLaunch(Job &job, Transport &transport);

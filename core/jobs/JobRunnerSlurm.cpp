@@ -209,8 +209,7 @@ void JobRunner::applySlurmStatus(Job &job, Transport &login, const SlurmJobState
     const auto exitCode = readExitCode(login, job.jobDir + QStringLiteral("/exit_code"));
     if (state == QLatin1String("CANCELLED") && job.state == JobState::Terminating) {
         finish(job, JobState::Failed, exitCode ? std::optional<int>(exitCode->first) : std::nullopt,
-               {JobError{QStringLiteral("JobTerminated"), QStringLiteral("the job was terminated by the user"),
-                         {QStringLiteral("Slurm job %1 cancelled").arg(job.schedulerId)}}});
+               {terminatedError(job, {QStringLiteral("Slurm job %1 cancelled").arg(job.schedulerId)})});
         return;
     }
     if (state == QLatin1String("TIMEOUT")) {

@@ -12,6 +12,12 @@ namespace TrainDesk {
 
 namespace {
 
+// What an early-stopped trial's job says when it has ended (job show, the tree, notifications).
+QString stoppedEarlyText(const QString &reason)
+{
+    return QStringLiteral("stopped early: ") + reason;
+}
+
 bool jobActive(JobState s) { return s == JobState::Queued || s == JobState::Running || s == JobState::Terminating; }
 
 // A sweep with no such trial (all failed, refused or deleted) failed, not completed.
@@ -188,7 +194,7 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
         if (!logFailure(m_sweeps.setTrialStatus(sweep.id, d.index, TrialStatus::EarlyStopped, d.reason),
                         QStringLiteral("sweep '%1': cannot store that trial %2 stops early").arg(sweep.name).arg(d.index)))
             continue;
-        logFailure(m_runner.requestTerminate(jobOf.value(d.index)),
+        logFailure(m_runner.requestTerminate(jobOf.value(d.index), stoppedEarlyText(d.reason)),
                    QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(d.index));
         for (SweepTrial &t : trials) {
             if (t.index == d.index) {
@@ -202,33 +208,8 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
         if (trial.status != TrialStatus::EarlyStopped || trial.jobId == 0)
             continue;
         if (const auto job = m_store.jobById(trial.jobId); job && job->state == JobState::Running)
-            logFailure(m_runner.requestTerminate(job->id),
+            logFailure(m_runner.requestTerminate(job->id, stoppedEarlyText(trial.reason)),
                        QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial.index));
-    }
-    sayStoppedEarly(sweep, trials);
-}
-
-void SweepScheduler::sayStoppedEarly(const Sweep &sweep, const QList<SweepTrial> &trials)
-{
-    // JobRunner ends a terminated job as "terminated by the user"; an early-stopped trial's
-    // job says why instead, wherever the job is shown (job show, the tree, notifications).
-    for (const SweepTrial &trial : trials) {
-        if (trial.status != TrialStatus::EarlyStopped || trial.jobId == 0)
-            continue;
-        auto job = m_store.jobById(trial.jobId);
-        if (!job || job->state != JobState::Failed)
-            continue;
-        const QString message = QStringLiteral("stopped early: ") + trial.reason;
-        bool changed = false;
-        for (JobError &e : job->errors) {
-            if (e.code == QLatin1String("JobTerminated") && e.message != message) {
-                e.message = message;
-                changed = true;
-            }
-        }
-        if (changed)
-            logFailure(m_store.updateJob(*job),
-                       QStringLiteral("sweep '%1': cannot store why trial %2 stopped").arg(sweep.name).arg(trial.index));
     }
 }
 

@@ -36,7 +36,6 @@ private:
     void resubmitUnlaunched(const Sweep &sweep, QList<SweepTrial> &trials);
     void stopAll(const Sweep &sweep, const QList<SweepTrial> &trials);
     void stopEarly(const Sweep &sweep, QList<SweepTrial> &trials);
-    void sayStoppedEarly(const Sweep &sweep, const QList<SweepTrial> &trials);
     void submit(const Sweep &sweep, SweepTrial &trial);
 
     Store &m_store;

@@ -554,13 +554,17 @@ private Q_SLOTS:
         QCOMPARE(summary.trials[1].state, QStringLiteral("failed"));
     }
 
+    // The trial's job ends saying why (job show, the tree and the first notification read
+    // the job as it ends): the rule's reason goes with the terminate request, not after.
     void anEarlyStoppedTrialsJobSaysWhy()
     {
         QTemporaryDir dir;
         Store store;
         QVERIFY(store.open(dir.filePath("traindesk.db")));
         QVERIFY(EmbeddedDefaults::ensure(store));
-        SweepRequest r = echoSweep(dir, "es", "I=1,2", 2);
+        SweepRequest r = echoSweep(dir, "es", "I=1,2", 1);
+        r.spec = QStringLiteral(R"({"properties": {"nodeCount": 1, "stdOutErrPathPrefix": "%1",
+            "customToolkitSettings": {"commandLine": "sleep 6PARAM_I"}}})").arg(dir.filePath("jobs")).toUtf8();
         r.metric = "val_acc";
         r.earlyStop = "median";
         const auto sweep = SweepCreate::create(store, r);
@@ -569,16 +573,22 @@ private Q_SLOTS:
         SweepScheduler scheduler(store, runner);
         SweepStore sweeps(store);
         QCOMPARE(scheduler.tick(), 1);
+        const qint64 jobId = sweeps.trials(sweep->id)[0].jobId;
+        runner.schedule(store.jobById(jobId)->clusterId);
+        QTRY_VERIFY_WITH_TIMEOUT(runner.refresh(jobId)->state == JobState::Running, 60000);
         const QString why = "val_acc 0.104 below the median 0.65 at evaluation 3 (median rule: its best so far against "
                             "the averages of 3 peers)";
+        // Stored as stopped early, then the scheduler's next look terminates the job (the
+        // same path as an agent restarted between the two).
         QVERIFY(sweeps.setTrialStatus(sweep->id, 1, TrialStatus::EarlyStopped, why));
-        const qint64 jobId = sweeps.trials(sweep->id)[0].jobId;
-        endJob(store, jobId, JobState::Failed, {{"JobTerminated", "the job was terminated by the user", {}}});
         scheduler.tick();
-        const auto job = store.jobById(jobId);
-        QCOMPARE(job->errors.size(), 1);
-        QCOMPARE(job->errors[0].code, QStringLiteral("JobTerminated"));
-        QCOMPARE(job->errors[0].message, "stopped early: " + why);
+        // From here on only the runner looks: the job's first finished state already says why.
+        std::optional<Job> ended;
+        QTRY_VERIFY_WITH_TIMEOUT((ended = *runner.refresh(jobId), isFinished(ended->state)), 60000);
+        QVERIFY(ended->state == JobState::Failed);
+        QCOMPARE(ended->errors.size(), 1);
+        QCOMPARE(ended->errors[0].code, QStringLiteral("JobTerminated"));
+        QCOMPARE(ended->errors[0].message, "stopped early: " + why);
     }
 
     void sweepTables()
