@@ -426,6 +426,56 @@ private Q_SLOTS:
         QVERIFY2(decisions[0].reason.contains(QStringLiteral("of 2 peers")), qPrintable(decisions[0].reason));
     }
 
+    // The HyperBand recipe (Batch AI's recipes/Hyperparameters/HyperBand): 16 random
+    // configurations of its two parameters, eta 4, at most 16 epochs. Its most aggressive
+    // bracket keeps 16, then 4, then 1 configuration at 1, 4 and 16 epochs: the same cut as
+    // asha:reduction=4,after=1 over trials that report once an epoch (the guide's recipe).
+    void theHyperBandRecipeAsASweep()
+    {
+        const QByteArray file = R"({"params": [
+            {"paramType": "NumParam", "parameterName": "FEEDFORWARD_CONSTANT", "dataType": "REAL",
+             "start": 0.001, "end": 10, "scale": "LOG"},
+            {"paramType": "DiscreteParam", "parameterName": "HIDDEN_LAYERS_DIMENSION", "values": [100, 200, 300]}]})";
+        const auto params = SweepParams::parseSpec(file);
+        QVERIFY2(params, qPrintable(params.error()));
+        const auto drawn = SweepSampler::trials(*params, SweepSampling::Random, 16, 7);
+        QVERIFY2(drawn, qPrintable(drawn.error()));
+        QCOMPARE(drawn->size(), 16);
+        int belowOne = 0;
+        for (const QJsonObject &t : *drawn) {
+            const double c = t.value("FEEDFORWARD_CONSTANT").toDouble();
+            QVERIFY(c >= 0.001 && c <= 10);
+            belowOne += c < 1;  // log-uniform: 3 of the 4 decades lie below 1
+            QVERIFY(QList<int>({100, 200, 300}).contains(t.value("HIDDEN_LAYERS_DIMENSION").toInt()));
+        }
+        QVERIFY2(belowOne >= 8, qPrintable(QString::number(belowOne)));  // uniform would give ~0
+
+        const auto asha = EarlyStopPolicy::parse(QStringLiteral("asha:reduction=4,after=1"));
+        QVERIFY2(asha, qPrintable(asha.error()));
+        // Trial i learns at rate i: after epoch 1 every trial has run; the best 4 go on.
+        QList<TrialSeries> trials;
+        for (int i = 1; i <= 16; ++i)
+            trials.append({i, true, {0.01 * i}});
+        QList<int> goOn;
+        const auto firstCut = EarlyStopping::decide(*asha, QStringLiteral("acc"), true, trials);
+        for (TrialSeries &t : trials) {
+            if (std::none_of(firstCut.begin(), firstCut.end(), [&](const StopDecision &d) { return d.index == t.index; }))
+                goOn << t.index;
+            else
+                t.running = false;
+        }
+        QCOMPARE(goOn, (QList<int>{13, 14, 15, 16}));
+        // The 4 reach epoch 4: only the best goes on to 16.
+        for (TrialSeries &t : trials) {
+            if (t.running)
+                t.values = {0.01 * t.index, 0.02 * t.index, 0.03 * t.index, 0.04 * t.index};
+        }
+        QList<int> secondCut;
+        for (const StopDecision &d : EarlyStopping::decide(*asha, QStringLiteral("acc"), true, trials))
+            secondCut << d.index;
+        QCOMPARE(secondCut, (QList<int>{13, 14, 15}));
+    }
+
     void metricSeriesByName()
     {
         // val_acc from `val` records only (the `epoch` summary repeats it), never a rank's own.
