@@ -1,6 +1,5 @@
 #include "DataSetFetcher.h"
 
-#include "DataSetManifest.h"
 #include "FileDigest.h"
 #include "HttpDownload.h"
 #include "common/SafeFiles.h"
@@ -72,24 +71,8 @@ void DataSetFetcher::log(const QString &line) const
         m_options.log(line);
 }
 
-Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
+VoidResult DataSetFetcher::lockFolder(QLockFile &lock, const QString &folder) const
 {
-    // What the user gave by hand is checked before anything is written.
-    const auto given = matchGiven();
-    if (!given)
-        return given.failure();
-    m_given = *given;
-
-    const bool madeFolder = !QFileInfo::exists(folder);
-    if (!QDir().mkpath(folder))
-        return fail(QStringLiteral("cannot create folder %1: %2").arg(folder, SafeFiles::errorText(errno)));
-    // A refused fetch leaves no folder it made (a part file kept for resuming keeps it).
-    const auto removeIfMadeAndEmpty = [&] {
-        if (madeFolder)
-            QDir().rmdir(folder);
-    };
-
-    QLockFile lock(lockPath(folder));
     lock.setStaleLockTime(0);  // a long download holds it; only a dead owner frees it
     bool waited = false;
     while (!lock.tryLock(250)) {
@@ -105,6 +88,62 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
             waited = true;
         }
     }
+    return {};
+}
+
+Result<FetchedFile> DataSetFetcher::place(const DataSetFile &file, const QString &folder,
+                                          const QHash<QString, DataSetManifest::Entry> &recorded, bool *fetched)
+{
+    const QString target = QDir(folder).filePath(file.name);
+    FetchedFile placed{file.name, file.md5, {}, 0, {}, FetchedFile::Action::Present};
+    *fetched = false;
+    if (QFileInfo(target).isFile()) {
+        const auto md5 = FileDigest::md5(target);
+        if (!md5)
+            return md5.failure();
+        const Check checked = check(file, target, *md5);
+        if (checked.matches) {
+            placed.md5 = *md5;
+            placed.contentMd5 = checked.contentMd5;
+            placed.source = recorded.contains(file.name) && recorded.value(file.name).md5 == *md5
+                                ? recorded.value(file.name).source
+                                : QStringLiteral("found in place");
+            log(checked.contentMd5.isEmpty()
+                    ? QStringLiteral("%1: present, md5 %2 verified").arg(file.name, file.md5)
+                    : QStringLiteral("%1: present, md5 %2 of its decompressed contents verified")
+                          .arg(file.name, checked.contentMd5));
+            placed.size = QFileInfo(target).size();
+            return placed;
+        }
+        log(QStringLiteral("%1: the file there has md5 %2, not the published %3: fetching it again")
+                .arg(file.name, *md5, file.md5));
+    }
+    const auto copied = copyGiven(file, folder, placed);
+    if (!copied)
+        return copied.failure();
+    if (!*copied) {
+        if (auto got = download(file, folder, placed); !got)
+            return got.failure();
+    }
+    *fetched = true;
+    placed.size = QFileInfo(target).size();
+    return placed;
+}
+
+Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
+{
+    // What the user gave by hand is checked before anything is written.
+    const auto given = matchGiven();
+    if (!given)
+        return given.failure();
+    m_given = *given;
+
+    const bool madeFolder = !QFileInfo::exists(folder);
+    if (!QDir().mkpath(folder))
+        return fail(QStringLiteral("cannot create folder %1: %2").arg(folder, SafeFiles::errorText(errno)));
+    QLockFile lock(lockPath(folder));
+    if (auto locked = lockFolder(lock, folder); !locked)
+        return locked.failure();
 
     const auto previous = DataSetManifest::read(folder);
     QHash<QString, DataSetManifest::Entry> recorded;
@@ -117,53 +156,20 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
     outcome.folder = folder;
     DataSetManifest::Manifest manifest{m_set.name, m_set.title, {}};
     for (const DataSetFile &file : m_set.files) {
-        const QString target = QDir(folder).filePath(file.name);
-        FetchedFile placed{file.name, file.md5, {}, 0, {}, FetchedFile::Action::Present};
-        bool present = false;
-        if (QFileInfo(target).isFile()) {
-            const auto md5 = FileDigest::md5(target);
-            if (!md5) {
-                lock.unlock();
-                return md5.failure();
-            }
-            const Check checked = check(file, target, *md5);
-            present = checked.matches;
-            if (present) {
-                placed.md5 = *md5;
-                placed.contentMd5 = checked.contentMd5;
-                placed.source = recorded.contains(file.name) && recorded.value(file.name).md5 == *md5
-                                    ? recorded.value(file.name).source
-                                    : QStringLiteral("found in place");
-                log(checked.contentMd5.isEmpty()
-                        ? QStringLiteral("%1: present, md5 %2 verified").arg(file.name, file.md5)
-                        : QStringLiteral("%1: present, md5 %2 of its decompressed contents verified")
-                              .arg(file.name, checked.contentMd5));
-            } else {
-                log(QStringLiteral("%1: the file there has md5 %2, not the published %3: fetching it again")
-                        .arg(file.name, *md5, file.md5));
-            }
+        bool fetched = false;
+        const auto placed = place(file, folder, recorded, &fetched);
+        if (!placed) {
+            lock.unlock();
+            // A refused fetch leaves no folder it made (a part file kept for resuming keeps it).
+            if (madeFolder)
+                QDir().rmdir(folder);
+            return placed.failure();
         }
-        if (!present) {
-            const auto copied = copyGiven(file, folder, placed);
-            if (!copied) {
-                lock.unlock();
-                removeIfMadeAndEmpty();
-                return copied.failure();
-            }
-            if (!*copied) {
-                if (auto got = download(file, folder, placed); !got) {
-                    lock.unlock();
-                    removeIfMadeAndEmpty();
-                    return got.failure();
-                }
-            }
-            outcome.changed = true;
-        }
-        placed.size = QFileInfo(target).size();
-        const QDateTime when = present && recorded.contains(file.name) ? recorded.value(file.name).placed
-                                                                      : QDateTime::currentDateTimeUtc();
-        manifest.files.append({placed.name, placed.md5, placed.size, placed.source, when, placed.contentMd5});
-        outcome.files.append(placed);
+        outcome.changed = outcome.changed || fetched;
+        const QDateTime when = !fetched && recorded.contains(file.name) ? recorded.value(file.name).placed
+                                                                        : QDateTime::currentDateTimeUtc();
+        manifest.files.append({placed->name, placed->md5, placed->size, placed->source, when, placed->contentMd5});
+        outcome.files.append(*placed);
     }
 
     // The manifest is rewritten only when it does not already say exactly this.

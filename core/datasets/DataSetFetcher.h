@@ -1,6 +1,7 @@
 #pragma once
 
 #include "DataSetCatalogue.h"
+#include "DataSetManifest.h"
 #include "common/Result.h"
 #include "transport/TransferOptions.h"
 
@@ -8,6 +9,8 @@
 #include <QStringList>
 
 #include <functional>
+
+class QLockFile;
 
 namespace TrainDesk {
 
@@ -74,6 +77,12 @@ private:
     // The files given with --from, by the data set file they are (checked by checksum).
     Result<QHash<QString, QString>> matchGiven() const;
     VoidResult download(const DataSetFile &file, const QString &folder, FetchedFile &placed);
+    // Holds `lock` (the folder's), waiting for another fetch into it; fails when cancelled.
+    VoidResult lockFolder(QLockFile &lock, const QString &folder) const;
+    // `file` in the folder: kept when its checksum is the published one, else copied from
+    // what was given or downloaded. `*fetched`: whether it had to be.
+    Result<FetchedFile> place(const DataSetFile &file, const QString &folder,
+                              const QHash<QString, DataSetManifest::Entry> &recorded, bool *fetched);
 
     DataSet m_set;
     FetchOptions m_options;
