@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <memory>
 
 namespace TrainDesk {
@@ -425,6 +426,114 @@ VoidResult SftpClient::upload(const QString &localPath, const QString &remotePat
     return rename(part, remotePath);
 }
 
+namespace {
+
+// Reads [start, total) of an open remote file into the local file `fd` at the same offsets,
+// with up to readsInFlight requests outstanding (libssh's async reads); each short reply
+// asks for the rest. `complete`: the bytes from 0 on disk without a hole, also after a
+// failure or a cancel, so that a resume starts there.
+struct PipelinedRead
+{
+    qint64 complete = 0;
+    QString error;
+    bool cancelled = false;
+};
+
+PipelinedRead readPipelined(sftp_file file, int fd, qint64 start, qint64 total, const TransferOptions &options,
+                            const std::function<QString()> &readFailure, const QString &shorterText,
+                            const QString &partPath)
+{
+    struct Request
+    {
+        int id;
+        qint64 offset;
+        qint64 length;
+    };
+    std::deque<Request> inFlight;
+    PipelinedRead result;
+    qint64 next = start;
+    qint64 done = start;
+    qint64 failedAt = -1;  // offset of a request taken off the queue that did not complete
+    QByteArray buffer(int(readChunk), Qt::Uninitialized);
+    auto request = [&](qint64 offset, qint64 length) -> bool {
+        sftp_seek64(file, quint64(offset));
+        const int id = sftp_async_read_begin(file, quint32(length));
+        if (id < 0) {
+            result.error = readFailure();
+            return false;
+        }
+        inFlight.push_back({id, offset, length});
+        return true;
+    };
+    while (result.error.isEmpty() && (next < total || !inFlight.empty())) {
+        if (options.cancel && options.cancel->isCancelled()) {
+            result.cancelled = true;
+            break;
+        }
+        while (next < total && int(inFlight.size()) < readsInFlight) {
+            const qint64 length = qMin(readChunk, total - next);
+            if (!request(next, length))
+                break;
+            next += length;
+        }
+        if (inFlight.empty())
+            break;
+        const Request r = inFlight.front();
+        inFlight.pop_front();
+        const int n = sftp_async_read(file, buffer.data(), quint32(r.length), quint32(r.id));
+        failedAt = r.offset;
+        if (n < 0) {
+            result.error = readFailure();
+            break;
+        }
+        if (n == 0) {
+            result.error = shorterText;
+            break;
+        }
+        if (pwrite(fd, buffer.constData(), size_t(n), off_t(r.offset)) != n) {
+            result.error = QStringLiteral("cannot write %1: disk full?").arg(partPath);
+            break;
+        }
+        failedAt = r.offset + n;
+        if (n < r.length && !request(r.offset + n, r.length - n))  // a short read: ask for the rest
+            break;
+        failedAt = -1;
+        done += n;
+        if (options.progress)
+            options.progress(done, total);
+    }
+    // Everything below the first outstanding request is on disk without a hole.
+    result.complete = failedAt >= 0 ? qMin(next, failedAt) : next;
+    for (const Request &r : inFlight)
+        result.complete = qMin(result.complete, r.offset);
+    // Take the replies still due, so that the session is clean for the next request.
+    while (!inFlight.empty()) {
+        sftp_async_read(file, buffer.data(), quint32(inFlight.front().length), quint32(inFlight.front().id));
+        inFlight.pop_front();
+    }
+    return result;
+}
+
+} // namespace
+
+qint64 SftpClient::resumePoint(const QString &remotePath, QFile &part, qint64 total)
+{
+    // Continue a partial copy only when its tail still matches the source.
+    if (!part.exists() || part.size() <= 0 || part.size() > total)
+        return 0;
+    const qint64 size = part.size();
+    const qint64 check = qMin(resumeCheckBytes, size);
+    const auto remoteTail = readAt(remotePath, size - check, check);
+    qint64 start = 0;
+    if (part.open(QIODevice::ReadOnly)) {
+        part.seek(size - check);
+        if (remoteTail && *remoteTail == part.read(check))
+            start = size;
+        part.close();
+    }
+    return start;
+}
+
 VoidResult SftpClient::download(const QString &remotePath, const QString &localPath, const TransferOptions &options)
 {
     auto sftp = session();
@@ -443,105 +552,26 @@ VoidResult SftpClient::download(const QString &remotePath, const QString &localP
     if (!QDir().mkpath(QFileInfo(localPath).absolutePath()))
         return fail(QStringLiteral("cannot create the folder of %1").arg(localPath));
     QFile part(partPath);
-    qint64 start = 0;
-    if (options.resume && part.exists() && part.size() > 0 && part.size() <= total) {
-        const qint64 size = part.size();
-        const qint64 check = qMin(resumeCheckBytes, size);
-        const auto remoteTail = readAt(remotePath, size - check, check);
-        if (part.open(QIODevice::ReadOnly)) {
-            part.seek(size - check);
-            if (remoteTail && *remoteTail == part.read(check))
-                start = size;
-            part.close();
-        }
-    }
+    const qint64 start = options.resume ? resumePoint(remotePath, part, total) : 0;
     if (!part.open(start > 0 ? QIODevice::ReadWrite : QIODevice::ReadWrite | QIODevice::Truncate))
         return fail(QStringLiteral("cannot write %1: %2").arg(partPath, part.errorString()));
     part.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     FilePtr file(sftp_open(*sftp, remotePath.toUtf8().constData(), O_RDONLY, 0));
     if (!file)
         return fail(failure(QStringLiteral("download"), remotePath));
-
-    struct Request
-    {
-        int id;
-        qint64 offset;
-        qint64 length;
-    };
-    std::deque<Request> inFlight;
-    qint64 next = start;
-    qint64 done = start;
-    QString error;
-    bool cancelled = false;
-    qint64 failedAt = -1;  // offset of a request taken off the queue that did not complete
-    QByteArray buffer(int(readChunk), Qt::Uninitialized);
-    const int fd = part.handle();
     if (options.progress)
         options.progress(start, total);
-    auto request = [&](qint64 offset, qint64 length) -> bool {
-        sftp_seek64(file.get(), quint64(offset));
-        const int id = sftp_async_read_begin(file.get(), quint32(length));
-        if (id < 0) {
-            error = failure(QStringLiteral("read"), remotePath);
-            return false;
-        }
-        inFlight.push_back({id, offset, length});
-        return true;
-    };
-    while (error.isEmpty() && (next < total || !inFlight.empty())) {
-        if (options.cancel && options.cancel->isCancelled()) {
-            cancelled = true;
-            break;
-        }
-        while (next < total && int(inFlight.size()) < readsInFlight) {
-            const qint64 length = qMin(readChunk, total - next);
-            if (!request(next, length))
-                break;
-            next += length;
-        }
-        if (inFlight.empty())
-            break;
-        const Request r = inFlight.front();
-        inFlight.pop_front();
-        const int n = sftp_async_read(file.get(), buffer.data(), quint32(r.length), quint32(r.id));
-        failedAt = r.offset;
-        if (n < 0) {
-            error = failure(QStringLiteral("read"), remotePath);
-            break;
-        }
-        if (n == 0) {
-            error = QStringLiteral("%1: %2 became shorter while it was downloaded").arg(where, remotePath);
-            break;
-        }
-        if (pwrite(fd, buffer.constData(), size_t(n), off_t(r.offset)) != n) {
-            error = QStringLiteral("cannot write %1: disk full?").arg(partPath);
-            break;
-        }
-        failedAt = r.offset + n;
-        if (n < r.length && !request(r.offset + n, r.length - n))  // a short read: ask for the rest
-            break;
-        failedAt = -1;
-        done += n;
-        if (options.progress)
-            options.progress(done, total);
-    }
-    // Everything below the first outstanding request is on disk without a hole.
-    qint64 complete = failedAt >= 0 ? qMin(next, failedAt) : next;
-    for (const Request &r : inFlight)
-        complete = qMin(complete, r.offset);
-    // Take the replies still due, so that the session is clean for the next request.
-    while (!inFlight.empty()) {
-        sftp_async_read(file.get(), buffer.data(), quint32(inFlight.front().length), quint32(inFlight.front().id));
-        inFlight.pop_front();
-    }
+    const PipelinedRead read = readPipelined(
+        file.get(), part.handle(), start, total, options, [&] { return failure(QStringLiteral("read"), remotePath); },
+        QStringLiteral("%1: %2 became shorter while it was downloaded").arg(where, remotePath), partPath);
     file.reset();
-    if (cancelled || !error.isEmpty()) {
-        part.resize(qMin(complete, part.size()));
+    if (read.cancelled || !read.error.isEmpty()) {
+        part.resize(qMin(read.complete, part.size()));
         part.close();
-        if (cancelled)
+        if (read.cancelled)
             return fail(QStringLiteral("%1: download of %2 cancelled after %3 of %4 bytes; it resumes from there")
-                            .arg(where, remotePath).arg(complete).arg(total));
-        return fail(error);
+                            .arg(where, remotePath).arg(read.complete).arg(total));
+        return fail(read.error);
     }
     if (!part.flush()) {
         return fail(QStringLiteral("cannot write %1: %2").arg(partPath, part.errorString()));

@@ -5,6 +5,8 @@
 
 struct sftp_session_struct;
 
+class QFile;
+
 namespace TrainDesk {
 
 class SshConnection;
@@ -41,6 +43,9 @@ private:
     Result<sftp_session_struct *> session();
     QString failure(const QString &what, const QString &path) const;
     VoidResult removeTree(const QString &path);
+    // Where a download into `part` goes on: its size when its last 64 KiB are the remote
+    // file's at the same offset, else 0 (a part of another file starts over).
+    qint64 resumePoint(const QString &remotePath, QFile &part, qint64 total);
 
     SshConnection &m_connection;
     int m_timeoutMs;
