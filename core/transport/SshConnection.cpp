@@ -76,6 +76,41 @@ QByteArray wrapCommand(const QString &command)
 
 } // namespace
 
+// The command's stdout with the process group id line (pgidMarker, printed first by
+// wrapCommand's shell) taken out and kept: what a cancel or timeout signals.
+GroupMarkerReader::GroupMarkerReader(std::function<void(const QByteArray &)> onStdOut) : m_onStdOut(std::move(onStdOut)) {}
+
+void GroupMarkerReader::feed(const char *data, int size)
+{
+    if (m_pgid > 0) {
+        if (m_onStdOut)
+            m_onStdOut(QByteArray(data, size));
+        return;
+    }
+    m_head.append(data, size);
+    const qsizetype at = m_head.indexOf(pgidMarker);
+    const qsizetype end = at < 0 ? -1 : m_head.indexOf('\n', at);
+    if (end < 0) {
+        if (m_head.size() < 65536)
+            return;
+        m_pgid = -1;  // no marker: give up looking and pass everything on
+    } else {
+        m_pgid = m_head.mid(at + pgidMarker.size(), end - at - pgidMarker.size()).toLongLong();
+        m_head.remove(at, end - at + 1);
+    }
+    if (!m_head.isEmpty() && m_onStdOut)
+        m_onStdOut(m_head);
+    m_head.clear();
+}
+
+void GroupMarkerReader::finish()
+{
+    if (m_pgid == 0 && !m_head.isEmpty() && m_onStdOut)
+        m_onStdOut(m_head);
+    m_head.clear();
+}
+
+
 SshConnection::SshConnection(const SshParameters &parameters) : m_params(parameters)
 {
     m_idle.start();
@@ -219,10 +254,70 @@ VoidResult SshConnection::verifyHostKey()
     return {};
 }
 
+Result<bool> SshConnection::tryKeyFile(const QString &keyFile, bool named, QStringList &problems)
+{
+    // As OpenSSH does: a private key others can read is refused, not used.
+    const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther
+        | QFileDevice::WriteOther;
+    if (QFileInfo::exists(keyFile) && (QFileInfo(keyFile).permissions() & others)) {
+        const QString problem = QStringLiteral("the private key %1 can be read by other users of this machine, so "
+                                               "it is not used (as OpenSSH refuses it); fix it with: chmod 600 %2")
+                                    .arg(keyFile, shellQuote(keyFile));
+        if (named)
+            return fail(problem);
+        problems << problem;
+        return false;
+    }
+    const SshCredentials &c = m_params.credentials;
+    ssh_key rawKey = nullptr;
+    const QByteArray path = keyFile.toUtf8();
+    const QByteArray passphrase = c.keyPassphrase.toUtf8();
+    if (ssh_pki_import_privkey_file(path.constData(), c.keyPassphrase.isEmpty() ? nullptr : passphrase.constData(),
+                                    nullptr, nullptr, &rawKey) != SSH_OK) {
+        problems << (named ? QStringLiteral("cannot read the key %1 (missing, not a private key, or a wrong passphrase)")
+                           : QStringLiteral("cannot read the key %1 (it needs a passphrase?)")).arg(keyFile);
+        return false;
+    }
+    const KeyPtr key(rawKey);
+    const int rc = ssh_userauth_publickey(m_session, nullptr, key.get());
+    if (rc == SSH_AUTH_SUCCESS)
+        return true;
+    if (rc == SSH_AUTH_ERROR)
+        return fail(error(QStringLiteral("authentication failed")));
+    problems << QStringLiteral("the key %1 was refused").arg(keyFile);
+    return false;
+}
+
+Result<bool> SshConnection::tryPassword(int methods, QStringList &problems)
+{
+    const QByteArray password = m_params.credentials.password.toUtf8();
+    if (methods & SSH_AUTH_METHOD_PASSWORD) {
+        const int rc = ssh_userauth_password(m_session, nullptr, password.constData());
+        if (rc == SSH_AUTH_SUCCESS)
+            return true;
+        if (rc == SSH_AUTH_ERROR)
+            return fail(error(QStringLiteral("authentication failed")));
+        problems << QStringLiteral("the password was refused");
+    } else if (methods & SSH_AUTH_METHOD_INTERACTIVE) {
+        // PAM setups ask for the password through keyboard-interactive.
+        int rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+        while (rc == SSH_AUTH_INFO) {
+            for (int i = 0; i < ssh_userauth_kbdint_getnprompts(m_session); ++i)
+                ssh_userauth_kbdint_setanswer(m_session, unsigned(i), password.constData());
+            rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+        }
+        if (rc == SSH_AUTH_SUCCESS)
+            return true;
+        problems << QStringLiteral("the password was refused");
+    } else {
+        problems << QStringLiteral("the server does not accept passwords");
+    }
+    return false;
+}
+
 VoidResult SshConnection::authenticate()
 {
     const SshCredentials &c = m_params.credentials;
-    const QByteArray user = m_params.user.toUtf8();
     int rc = ssh_userauth_none(m_session, nullptr);
     if (rc == SSH_AUTH_SUCCESS)
         return {};
@@ -230,46 +325,12 @@ VoidResult SshConnection::authenticate()
         return fail(error(QStringLiteral("authentication failed")));
     const int methods = ssh_userauth_list(m_session, nullptr);
     QStringList problems;
-
-    // A key file: logged in (true), refused or unreadable (false, with the problem noted),
-    // or an error that ends the attempt (the failure).
-    auto tryKey = [&](const QString &keyFile, bool named) -> Result<bool> {
-        // As OpenSSH does: a private key others can read is refused, not used.
-        const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther
-            | QFileDevice::WriteOther;
-        if (QFileInfo::exists(keyFile) && (QFileInfo(keyFile).permissions() & others)) {
-            const QString problem = QStringLiteral("the private key %1 can be read by other users of this machine, so "
-                                                   "it is not used (as OpenSSH refuses it); fix it with: chmod 600 %2")
-                                        .arg(keyFile, shellQuote(keyFile));
-            if (named)
-                return fail(problem);
-            problems << problem;
-            return false;
-        }
-        ssh_key rawKey = nullptr;
-        const QByteArray path = keyFile.toUtf8();
-        const QByteArray passphrase = c.keyPassphrase.toUtf8();
-        if (ssh_pki_import_privkey_file(path.constData(), c.keyPassphrase.isEmpty() ? nullptr : passphrase.constData(),
-                                        nullptr, nullptr, &rawKey) != SSH_OK) {
-            problems << (named ? QStringLiteral("cannot read the key %1 (missing, not a private key, or a wrong passphrase)")
-                               : QStringLiteral("cannot read the key %1 (it needs a passphrase?)")).arg(keyFile);
-            return false;
-        }
-        const KeyPtr key(rawKey);
-        rc = ssh_userauth_publickey(m_session, nullptr, key.get());
-        if (rc == SSH_AUTH_SUCCESS)
-            return true;
-        if (rc == SSH_AUTH_ERROR)
-            return fail(error(QStringLiteral("authentication failed")));
-        problems << QStringLiteral("the key %1 was refused").arg(keyFile);
-        return false;
-    };
+    // Each way in turn: logged in (true), refused (false, the problem noted), or an error
+    // that ends the attempt (the failure).
+    const auto loggedIn = [](const Result<bool> &tried) { return !tried || *tried; };
     if (!c.keyFile.isEmpty()) {
-        const auto tried = tryKey(c.keyFile, true);
-        if (!tried)
-            return tried.failure();
-        if (*tried)
-            return {};
+        if (const auto tried = tryKeyFile(c.keyFile, true, problems); loggedIn(tried))
+            return tried ? VoidResult() : VoidResult(tried.failure());
     }
     if (c.useAgent && !qEnvironmentVariableIsEmpty("SSH_AUTH_SOCK") && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
         rc = ssh_userauth_agent(m_session, nullptr);
@@ -284,36 +345,13 @@ VoidResult SshConnection::authenticate()
         for (const QString &identity : SshCredentials::defaultIdentities()) {
             if (identity == c.keyFile)
                 continue;
-            const auto tried = tryKey(identity, false);
-            if (!tried)
-                return tried.failure();
-            if (*tried)
-                return {};
+            if (const auto tried = tryKeyFile(identity, false, problems); loggedIn(tried))
+                return tried ? VoidResult() : VoidResult(tried.failure());
         }
     }
     if (!c.password.isEmpty()) {
-        const QByteArray password = c.password.toUtf8();
-        if (methods & SSH_AUTH_METHOD_PASSWORD) {
-            rc = ssh_userauth_password(m_session, nullptr, password.constData());
-            if (rc == SSH_AUTH_SUCCESS)
-                return {};
-            if (rc == SSH_AUTH_ERROR)
-                return fail(error(QStringLiteral("authentication failed")));
-            problems << QStringLiteral("the password was refused");
-        } else if (methods & SSH_AUTH_METHOD_INTERACTIVE) {
-            // PAM setups ask for the password through keyboard-interactive.
-            rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
-            while (rc == SSH_AUTH_INFO) {
-                for (int i = 0; i < ssh_userauth_kbdint_getnprompts(m_session); ++i)
-                    ssh_userauth_kbdint_setanswer(m_session, unsigned(i), password.constData());
-                rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
-            }
-            if (rc == SSH_AUTH_SUCCESS)
-                return {};
-            problems << QStringLiteral("the password was refused");
-        } else {
-            problems << QStringLiteral("the server does not accept passwords");
-        }
+        if (const auto tried = tryPassword(methods, problems); loggedIn(tried))
+            return tried ? VoidResult() : VoidResult(tried.failure());
     }
     if (problems.isEmpty())
         problems << QStringLiteral("no credentials to try (give a key file, a password, start ssh-agent or make "
@@ -400,6 +438,35 @@ void SshConnection::killRemoteGroup(qint64 pgid, const char *signal)
     }
 }
 
+void SshConnection::endStopped(ssh_channel channel, GroupMarkerReader &out, char *buffer, int size)
+{
+    // Stopped before the group id arrived: it comes first, so it is at most a moment away.
+    QElapsedTimer marker;
+    marker.start();
+    while (out.pgid() == 0 && !ssh_channel_is_eof(channel) && marker.elapsed() < 3000) {
+        const int n = ssh_channel_read_timeout(channel, buffer, uint32_t(size), 0, 100);
+        if (n == SSH_ERROR)
+            break;
+        if (n > 0)
+            out.feed(buffer, n);
+    }
+    if (out.pgid() > 0) {
+        killRemoteGroup(out.pgid(), "TERM");
+        QElapsedTimer grace;
+        grace.start();
+        while (!ssh_channel_is_eof(channel) && grace.elapsed() < 3000) {
+            if (ssh_channel_read_timeout(channel, buffer, uint32_t(size), 0, 100) == SSH_ERROR)
+                break;
+        }
+        if (!ssh_channel_is_eof(channel))
+            killRemoteGroup(out.pgid(), "KILL");
+    }
+    // A command that did not end (no answer: a cut link) leaves a channel the server
+    // may close only much later: the connection goes with it rather than pile them up.
+    if (!ssh_channel_is_eof(channel))
+        m_broken = true;
+}
+
 Result<int> SshConnection::exec(const QString &command, const ExecHandlers &handlers, const CancelFlag *cancel,
                                  int timeoutMs, bool *started)
 {
@@ -435,29 +502,7 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
     if (started)
         *started = true;
 
-    qint64 pgid = 0;
-    QByteArray head;  // output before the group id marker has been seen
-    auto deliverStdOut = [&](const char *data, int size) {
-        if (pgid > 0) {
-            if (handlers.onStdOut)
-                handlers.onStdOut(QByteArray(data, size));
-            return;
-        }
-        head.append(data, size);
-        const qsizetype at = head.indexOf(pgidMarker);
-        const qsizetype end = at < 0 ? -1 : head.indexOf('\n', at);
-        if (end < 0) {
-            if (head.size() < 65536)
-                return;
-            pgid = -1;  // no marker: give up looking and pass everything on
-        } else {
-            pgid = head.mid(at + pgidMarker.size(), end - at - pgidMarker.size()).toLongLong();
-            head.remove(at, end - at + 1);
-        }
-        if (!head.isEmpty() && handlers.onStdOut)
-            handlers.onStdOut(head);
-        head.clear();
-    };
+    GroupMarkerReader out(handlers.onStdOut);
     char buffer[65536];
     auto drainStdErr = [&]() -> bool {
         for (;;) {
@@ -489,7 +534,7 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
             return fail(error(QStringLiteral("the connection broke while running '%1'").arg(command.left(200))));
         }
         if (n > 0)
-            deliverStdOut(buffer, n);
+            out.feed(buffer, n);
         if (!drainStdErr()) {
             m_broken = true;
             return fail(error(QStringLiteral("the connection broke while running '%1'").arg(command.left(200))));
@@ -499,35 +544,10 @@ Result<int> SshConnection::exec(const QString &command, const ExecHandlers &hand
             break;
     }
     if (!stopReason.isEmpty()) {
-        // Stopped before the group id arrived: it comes first, so it is at most a moment away.
-        QElapsedTimer marker;
-        marker.start();
-        while (pgid == 0 && !ssh_channel_is_eof(channel.get()) && marker.elapsed() < 3000) {
-            const int n = ssh_channel_read_timeout(channel.get(), buffer, sizeof buffer, 0, 100);
-            if (n == SSH_ERROR)
-                break;
-            if (n > 0)
-                deliverStdOut(buffer, n);
-        }
-        if (pgid > 0) {
-            killRemoteGroup(pgid, "TERM");
-            QElapsedTimer grace;
-            grace.start();
-            while (!ssh_channel_is_eof(channel.get()) && grace.elapsed() < 3000) {
-                if (ssh_channel_read_timeout(channel.get(), buffer, sizeof buffer, 0, 100) == SSH_ERROR)
-                    break;
-            }
-            if (!ssh_channel_is_eof(channel.get()))
-                killRemoteGroup(pgid, "KILL");
-        }
-        // A command that did not end (no answer: a cut link) leaves a channel the server
-        // may close only much later: the connection goes with it rather than pile them up.
-        if (!ssh_channel_is_eof(channel.get()))
-            m_broken = true;
+        endStopped(channel.get(), out, buffer, sizeof buffer);
         return fail(QStringLiteral("%1: '%2' %3; its processes were ended").arg(describe(), command.left(200), stopReason));
     }
-    if (pgid == 0 && !head.isEmpty() && handlers.onStdOut)
-        handlers.onStdOut(head);
+    out.finish();
     ssh_channel_send_eof(channel.get());
     int status = ssh_channel_get_exit_status(channel.get());
     if (status < 0)

@@ -4,12 +4,35 @@
 #include "TransferOptions.h"
 #include "common/Result.h"
 
+#include <QByteArray>
 #include <QElapsedTimer>
+
+#include <functional>
 
 struct ssh_session_struct;
 struct sftp_session_struct;
 
+struct ssh_channel_struct;
+
 namespace TrainDesk {
+
+// Splits a remote command's stdout: the process group id line its wrapper prints first
+// is kept (pgid(): 0 not seen yet, -1 none in the first 64 KiB), the rest goes on.
+class GroupMarkerReader
+{
+public:
+    explicit GroupMarkerReader(std::function<void(const QByteArray &)> onStdOut);
+    void feed(const char *data, int size);
+    // The end of output: what was held while looking for the marker goes on.
+    void finish();
+    qint64 pgid() const { return m_pgid; }
+
+private:
+    std::function<void(const QByteArray &)> m_onStdOut;
+    qint64 m_pgid = 0;
+    QByteArray m_head;  // output before the group id marker has been seen
+};
+
 
 // One logged-in SSH session to one node (libssh), with its SFTP channel opened on first
 // use. Not thread-safe: SshConnectionPool hands a connection to one thread at a time.
@@ -58,7 +81,14 @@ public:
 private:
     VoidResult verifyHostKey();
     VoidResult authenticate();
+    // One way of logging in: true when it did, false when refused (why added to `problems`),
+    // a failure when the attempt must end (an error, or a named key others can read).
+    Result<bool> tryKeyFile(const QString &keyFile, bool named, QStringList &problems);
+    Result<bool> tryPassword(int methods, QStringList &problems);
     void killRemoteGroup(qint64 pgid, const char *signal);
+    // After a cancel or timeout: waits a moment for the group id, ends the remote group
+    // (TERM, then KILL after 3 s) and drops the connection when the channel stays open.
+    void endStopped(ssh_channel_struct *channel, GroupMarkerReader &out, char *buffer, int size);
 
     SshParameters m_params;
     bool m_sawHostKeyChange = false;
