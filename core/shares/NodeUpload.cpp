@@ -156,16 +156,11 @@ VoidResult commit(NodeState &s, const Place &place, const QString &name, const Q
 
 QString lockName() { return QStringLiteral(".traindesk-lock"); }
 
-ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const QString &root, const QString &relative,
-                          const QStringList &files, qint64 totalBytes, const CancelFlag *cancel,
-                          const ShareUpload::Progress &progress)
+namespace {
+
+// Each reachable node's staging folder (its stale parts and staged files swept first).
+void prepareStaging(QList<NodeState> &states, const Place &place)
 {
-    ShareUpload::Outcome outcome;
-    const Place place{what, root, relative};
-    const QString folder = relative.isEmpty() ? root : root + QLatin1Char('/') + relative;
-    QList<NodeState> states;
-    for (const Target &t : nodes)
-        states.append({&t, t.error, {}, {}, {}});
     for (NodeState &s : states) {
         if (!s.error.isEmpty())
             continue;
@@ -180,14 +175,76 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
         if (!s.staging.isEmpty())
             sweepStaging(*s.target->transport, s.staging);
     }
-    const auto live = [&states] {
-        QList<NodeState *> alive;
-        for (NodeState &s : states) {
-            if (s.error.isEmpty())
-                alive << &s;
-        }
-        return alive;
-    };
+}
+
+QList<NodeState *> live(QList<NodeState> &states)
+{
+    QList<NodeState *> alive;
+    for (NodeState &s : states) {
+        if (s.error.isEmpty())
+            alive << &s;
+    }
+    return alive;
+}
+
+// Into place on every node that has it staged at once, as seen by other uploads of this
+// folder (under the folder's lock on the first node); false when no node is left.
+bool commitEverywhere(QList<NodeState> &states, const Place &place, const QString &name, const QString &target)
+{
+    const QList<NodeState *> ready = live(states);
+    if (ready.isEmpty())
+        return false;
+    Transport &lockNode = *ready.first()->target->transport;
+    const bool holding = takeLock(lockNode, place);
+    for (NodeState *s : ready) {
+        if (auto placed = commit(*s, place, name, target); !placed)
+            s->error = placed.error();
+    }
+    // A lock left behind holds up other uploads of this folder until it is a minute old.
+    if (holding)
+        logFailure(lockNode.exec(dropLockCommand(place), 30000),
+                   QStringLiteral("node %1: cannot drop the upload lock of %2").arg(lockNode.nodeName(), place.root));
+    return !live(states).isEmpty();
+}
+
+// The outcome's error from the nodes' states: none, every node's, or the ones that failed
+// beside the ones the files reached.
+QString summary(const QString &what, const QList<NodeState> &states, bool *reachedNone)
+{
+    QStringList failures;
+    QStringList reached;
+    for (const NodeState &s : states) {
+        if (s.error.isEmpty())
+            reached << s.target->nodeName;
+        else
+            failures << QStringLiteral("node %1: %2").arg(s.target->nodeName, s.error);
+    }
+    *reachedNone = reached.isEmpty();
+    if (failures.isEmpty())
+        return {};
+    if (reached.isEmpty())
+        return QStringLiteral("%1: %2").arg(what, failures.join(QStringLiteral("; ")));
+    return QStringLiteral("%1: the upload failed on %2 of %3 nodes: %4; the files reached node%5 %6")
+        .arg(what)
+        .arg(failures.size())
+        .arg(states.size())
+        .arg(failures.join(QStringLiteral("; ")), reached.size() == 1 ? QString() : QStringLiteral("s"),
+             reached.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
+ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const QString &root, const QString &relative,
+                          const QStringList &files, qint64 totalBytes, const CancelFlag *cancel,
+                          const ShareUpload::Progress &progress)
+{
+    ShareUpload::Outcome outcome;
+    const Place place{what, root, relative};
+    const QString folder = relative.isEmpty() ? root : root + QLatin1Char('/') + relative;
+    QList<NodeState> states;
+    for (const Target &t : nodes)
+        states.append({&t, t.error, {}, {}, {}});
+    prepareStaging(states, place);
 
     qint64 done = 0;
     for (const QString &file : files) {
@@ -196,7 +253,7 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
         const QString partName = QFileInfo(SafeFiles::uniquePartPath(target)).fileName();
         const qint64 size = QFileInfo(file).size();
         // 1. A staged copy of this upload's own on every node, moved into the share's folder.
-        for (NodeState *s : live()) {
+        for (NodeState *s : live(states)) {
             if (progress)
                 progress(done, totalBytes, name);
             s->staged = s->staging + QLatin1Char('/') + partName;
@@ -222,48 +279,17 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
             }
             done += size;
         }
-        // 2. Into place on every node at once, as seen by other uploads of this folder.
-        const QList<NodeState *> ready = live();
-        if (ready.isEmpty())
-            break;
-        Transport &lockNode = *ready.first()->target->transport;
-        const bool holding = takeLock(lockNode, place);
-        for (NodeState *s : ready) {
-            if (auto placed = commit(*s, place, name, target); !placed)
-                s->error = placed.error();
-        }
-        // A lock left behind holds up other uploads of this folder until it is a minute old.
-        if (holding)
-            logFailure(lockNode.exec(dropLockCommand(place), 30000),
-                       QStringLiteral("node %1: cannot drop the upload lock of %2").arg(lockNode.nodeName(), place.root));
-        if (live().isEmpty())
+        // 2. Into place on every node at once.
+        if (!commitEverywhere(states, place, name, target))
             break;
         ++outcome.copied;
     }
     if (progress)
         progress(done, totalBytes, QString());
-
-    QStringList failures;
-    QStringList reached;
-    for (const NodeState &s : std::as_const(states)) {
-        if (s.error.isEmpty())
-            reached << s.target->nodeName;
-        else
-            failures << QStringLiteral("node %1: %2").arg(s.target->nodeName, s.error);
-    }
-    if (failures.isEmpty())
-        return outcome;
-    if (reached.isEmpty()) {
+    bool reachedNone = false;
+    outcome.error = summary(what, states, &reachedNone);
+    if (!outcome.error.isEmpty() && reachedNone)
         outcome.copied = 0;
-        outcome.error = QStringLiteral("%1: %2").arg(what, failures.join(QStringLiteral("; ")));
-    } else {
-        outcome.error = QStringLiteral("%1: the upload failed on %2 of %3 nodes: %4; the files reached node%5 %6")
-                            .arg(what)
-                            .arg(failures.size())
-                            .arg(states.size())
-                            .arg(failures.join(QStringLiteral("; ")), reached.size() == 1 ? QString() : QStringLiteral("s"),
-                                 reached.join(QStringLiteral(", ")));
-    }
     return outcome;
 }
 
