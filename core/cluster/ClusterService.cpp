@@ -190,6 +190,127 @@ Result<Cluster> ClusterService::createLocal(const CreateClusterRequest &request,
     return m_store.clusterById(created->id);
 }
 
+namespace {
+
+// The request's node addresses, the head node (when named) first.
+Result<QList<NodeAddress>> orderedAddresses(const CreateClusterRequest &request)
+{
+    auto parsed = parseNodeAddresses(request.slurm ? QStringList{request.slurm->login} : request.nodes);
+    if (!parsed)
+        return parsed.failure();
+    QList<NodeAddress> addresses = *parsed;
+    if (!request.headNode.isEmpty()) {
+        const auto head = std::find_if(addresses.begin(), addresses.end(), [&](const NodeAddress &a) {
+            return a.name == request.headNode || a.toString() == request.headNode || a.host == request.headNode;
+        });
+        if (head == addresses.end())
+            return fail(QStringLiteral("the head node '%1' is not one of the nodes").arg(request.headNode));
+        addresses.move(head - addresses.begin(), 0);
+    }
+    return addresses;
+}
+
+// What a new node told about itself when first logged in to.
+struct FirstContact
+{
+    QString error;
+    int cores = 1;
+    QString home;
+};
+
+// Logs in to a new node with the request's credentials, deploys TrainDesk's key when one
+// was generated (and proves it logs in alone), and asks the node its cores and home.
+FirstContact contactNode(const NodeAddress &a, const CreateClusterRequest &request,
+                         const std::optional<SshKeys::KeyPair> &generated, const TransportOptions &options,
+                         SerialEvents &serial)
+{
+    FirstContact o;
+    SshParameters p;
+    p.nodeName = a.name;
+    p.host = a.host;
+    p.port = a.port;
+    p.user = a.user;
+    // TrainDesk's key may be deployed already (an earlier cluster): it is tried first.
+    p.credentials.keyFile = generated && request.keyFile.isEmpty() ? generated->privateKeyPath
+                                                                   : absolutePath(request.keyFile);
+    p.credentials.keyPassphrase = request.keyPassphrase;
+    p.credentials.password = request.password;
+    const auto first = openSshTransport(p, options);
+    if (auto connected = first->connect(); !connected) {
+        o.error = connected.error();
+        return o;
+    }
+    serial.message(QStringLiteral("%1: connected").arg(p.describe()));
+    SshParameters login = p;
+    TransportOptions loginOptions = options;
+    if (generated) {
+        if (auto deployed = SshKeys::deployPublicKey(*first, generated->publicKeyLine); !deployed) {
+            o.error = deployed.error();
+            return o;
+        }
+        // From now on the key alone logs in: prove it before anything is stored.
+        login.credentials = SshCredentials{generated->privateKeyPath, {}, {}, false, false};
+        loginOptions.hostKeyPolicy = HostKeyPolicy::KnownOnly;
+        if (auto connected = openSshTransport(login, loginOptions)->connect(); !connected) {
+            o.error = QStringLiteral("%1: the key was added to ~/.ssh/authorized_keys but logging in with it fails "
+                                     "(does sshd allow PubkeyAuthentication and read ~/.ssh/authorized_keys?): %2")
+                          .arg(p.describe(), connected.error());
+            return o;
+        }
+        serial.message(QStringLiteral("%1: key deployed; it logs in").arg(p.describe()));
+    }
+    const auto facts = openSshTransport(login, loginOptions)->exec(QStringLiteral("nproc 2>/dev/null || echo 1; printf '%s\\n' \"$HOME\""), 30000);
+    if (!facts || facts->exitCode != 0) {
+        o.error = facts ? QStringLiteral("%1: cannot run commands: %2")
+                              .arg(p.describe(), QString::fromLocal8Bit(facts->stdErr).trimmed())
+                        : facts.error();
+        return o;
+    }
+    const QStringList lines = QString::fromUtf8(facts->stdOut).split(QLatin1Char('\n'));
+    o.cores = qMax(1, lines.value(0).trimmed().toInt());
+    o.home = lines.value(1).trimmed();
+    return o;
+}
+
+// The SSH cluster's record and its nodes, from the request and what the nodes told.
+Result<std::pair<Cluster, QList<Node>>> sshClusterRecord(const CreateClusterRequest &request, qint64 workspaceId,
+                                                         const QList<NodeAddress> &addresses,
+                                                         const QList<FirstContact> &contacts,
+                                                         const std::optional<SshKeys::KeyPair> &generated)
+{
+    Cluster cluster;
+    cluster.workspaceId = workspaceId;
+    cluster.name = request.name;
+    cluster.kind = ClusterKind::Ssh;
+    cluster.targetNodeCount = int(addresses.size());
+    cluster.nodeLostGraceSeconds = request.nodeLostGraceSeconds;
+    cluster.mountRoot = request.mountRoot.isEmpty()
+        ? QStringLiteral("%1/traindesk/mounts/%2/%3").arg(contacts.first().home, request.workspace, request.name)
+        : request.mountRoot;
+    cluster.setupTask = request.setupTask;
+    // With a generated key the key alone logs in: no password is kept.
+    cluster.sshKeyFile = generated ? generated->privateKeyPath : absolutePath(request.keyFile);
+    const auto sealed = ClusterCredentials::seal(generated ? ClusterSecrets{}
+                                                           : ClusterSecrets{request.password, request.keyPassphrase});
+    if (!sealed)
+        return sealed.failure();
+    cluster.sshSecret = *sealed;
+    QList<Node> nodes;
+    for (qsizetype i = 0; i < addresses.size(); ++i) {
+        Node n;
+        n.name = addresses.at(i).name;
+        n.host = addresses.at(i).host;
+        n.port = addresses.at(i).port;
+        n.user = addresses.at(i).user;
+        n.slotCount = contacts.at(i).cores;
+        n.state = cluster.setupTask.isEmpty() ? NodeState::Idle : NodeState::Preparing;
+        nodes.append(n);
+    }
+    return std::pair{cluster, nodes};
+}
+
+} // namespace
+
 Result<Cluster> ClusterService::create(const CreateClusterRequest &request, const ClusterEvents &events)
 {
     const auto ws = m_store.workspace(request.workspace);
@@ -206,18 +327,9 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
     if (request.local)
         return createLocal(request, ws->id, events);
 
-    auto parsed = parseNodeAddresses(request.slurm ? QStringList{request.slurm->login} : request.nodes);
-    if (!parsed)
-        return parsed.failure();
-    QList<NodeAddress> addresses = *parsed;
-    if (!request.headNode.isEmpty()) {
-        const auto head = std::find_if(addresses.begin(), addresses.end(), [&](const NodeAddress &a) {
-            return a.name == request.headNode || a.toString() == request.headNode || a.host == request.headNode;
-        });
-        if (head == addresses.end())
-            return fail(QStringLiteral("the head node '%1' is not one of the nodes").arg(request.headNode));
-        addresses.move(head - addresses.begin(), 0);
-    }
+    const auto addresses = orderedAddresses(request);
+    if (!addresses)
+        return addresses.failure();
     std::optional<SshKeys::KeyPair> generated;
     if (request.generateSshKeys) {
         auto pair = SshKeys::ensureKeyPair();
@@ -235,97 +347,22 @@ Result<Cluster> ClusterService::create(const CreateClusterRequest &request, cons
         serial.message(QStringLiteral("node %1: trusting the new host key of %2: %3 %4")
                            .arg(q.nodeName, KnownHosts::hostPattern(q.host, q.port), q.keyType, q.fingerprint));
     };
-    struct Outcome
-    {
-        QString error;
-        int cores = 1;
-        QString home;
-    };
-    QList<Outcome> outcomes(addresses.size());
-    forEachParallel(addresses.size(), [&](qsizetype i) {
-        const NodeAddress &a = addresses.at(i);
-        Outcome &o = outcomes[i];
-        SshParameters p;
-        p.nodeName = a.name;
-        p.host = a.host;
-        p.port = a.port;
-        p.user = a.user;
-        // TrainDesk's key may be deployed already (an earlier cluster): it is tried first.
-        p.credentials.keyFile = generated && request.keyFile.isEmpty() ? generated->privateKeyPath
-                                                                       : absolutePath(request.keyFile);
-        p.credentials.keyPassphrase = request.keyPassphrase;
-        p.credentials.password = request.password;
-        const auto first = openSshTransport(p, options);
-        if (auto connected = first->connect(); !connected) {
-            o.error = connected.error();
-            return;
-        }
-        serial.message(QStringLiteral("%1: connected").arg(p.describe()));
-        SshParameters login = p;
-        TransportOptions loginOptions = options;
-        if (generated) {
-            if (auto deployed = SshKeys::deployPublicKey(*first, generated->publicKeyLine); !deployed) {
-                o.error = deployed.error();
-                return;
-            }
-            // From now on the key alone logs in: prove it before anything is stored.
-            login.credentials = SshCredentials{generated->privateKeyPath, {}, {}, false, false};
-            loginOptions.hostKeyPolicy = HostKeyPolicy::KnownOnly;
-            if (auto connected = openSshTransport(login, loginOptions)->connect(); !connected) {
-                o.error = QStringLiteral("%1: the key was added to ~/.ssh/authorized_keys but logging in with it fails "
-                                         "(does sshd allow PubkeyAuthentication and read ~/.ssh/authorized_keys?): %2")
-                              .arg(p.describe(), connected.error());
-                return;
-            }
-            serial.message(QStringLiteral("%1: key deployed; it logs in").arg(p.describe()));
-        }
-        const auto facts = openSshTransport(login, loginOptions)->exec(QStringLiteral("nproc 2>/dev/null || echo 1; printf '%s\\n' \"$HOME\""), 30000);
-        if (!facts || facts->exitCode != 0) {
-            o.error = facts ? QStringLiteral("%1: cannot run commands: %2")
-                                  .arg(p.describe(), QString::fromLocal8Bit(facts->stdErr).trimmed())
-                            : facts.error();
-            return;
-        }
-        const QStringList lines = QString::fromUtf8(facts->stdOut).split(QLatin1Char('\n'));
-        o.cores = qMax(1, lines.value(0).trimmed().toInt());
-        o.home = lines.value(1).trimmed();
+    QList<FirstContact> contacts(addresses->size());
+    forEachParallel(addresses->size(), [&](qsizetype i) {
+        contacts[i] = contactNode(addresses->at(i), request, generated, options, serial);
     });
     QStringList errors;
-    for (const Outcome &o : outcomes) {
+    for (const FirstContact &o : std::as_const(contacts)) {
         if (!o.error.isEmpty())
             errors << o.error;
     }
     if (!errors.isEmpty())
         return fail(errors.join(QStringLiteral("; ")));
 
-    Cluster cluster;
-    cluster.workspaceId = ws->id;
-    cluster.name = request.name;
-    cluster.kind = ClusterKind::Ssh;
-    cluster.targetNodeCount = int(addresses.size());
-    cluster.nodeLostGraceSeconds = request.nodeLostGraceSeconds;
-    cluster.mountRoot = request.mountRoot.isEmpty()
-        ? QStringLiteral("%1/traindesk/mounts/%2/%3").arg(outcomes.first().home, request.workspace, request.name)
-        : request.mountRoot;
-    cluster.setupTask = request.setupTask;
-    // With a generated key the key alone logs in: no password is kept.
-    cluster.sshKeyFile = generated ? generated->privateKeyPath : absolutePath(request.keyFile);
-    const auto sealed = ClusterCredentials::seal(generated ? ClusterSecrets{}
-                                                           : ClusterSecrets{request.password, request.keyPassphrase});
-    if (!sealed)
-        return sealed.failure();
-    cluster.sshSecret = *sealed;
-    QList<Node> nodes;
-    for (qsizetype i = 0; i < addresses.size(); ++i) {
-        Node n;
-        n.name = addresses.at(i).name;
-        n.host = addresses.at(i).host;
-        n.port = addresses.at(i).port;
-        n.user = addresses.at(i).user;
-        n.slotCount = outcomes.at(i).cores;
-        n.state = cluster.setupTask.isEmpty() ? NodeState::Idle : NodeState::Preparing;
-        nodes.append(n);
-    }
+    auto record = sshClusterRecord(request, ws->id, *addresses, contacts, generated);
+    if (!record)
+        return record.failure();
+    auto &[cluster, nodes] = *record;
     if (request.slurm) {
         cluster.slurm = *request.slurm;
         return SlurmCluster::create(m_store, cluster, events.message);
