@@ -48,9 +48,11 @@ def step():
 
 for _ in range(a.warmup):
     step()
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for _ in range(a.steps):
     step()
 secs = time.perf_counter() - t0
+cpu = time.process_time() - c0  # all threads' CPU time: the load-independent cost of a step
 print(f"torch {torch.__version__} threads={a.threads} batch={a.batch} "
-      f"{'channels_last' if a.channels_last else 'NCHW'}: {a.steps * a.batch / secs:.1f} img/s")
+      f"{'channels_last' if a.channels_last else 'NCHW'}: {a.steps * a.batch / secs:.1f} img/s "
+      f"(cpu {cpu / a.steps * 1e3:.2f} ms/step)")

@@ -39,8 +39,8 @@ echo "== PyTorch, $threads threads, batch 32"
 l1=$("$py" "$here/bench_torch.py" --threads "$threads" --steps 300)
 l2=$("$py" "$here/bench_torch.py" --threads "$threads" --steps 300 --channels-last)
 printf '%s\n%s\n' "$l1" "$l2"
-p1=$(sed 's/.*: \([0-9.]*\) img\/s/\1/' <<< "$l1")
-p2=$(sed 's/.*: \([0-9.]*\) img\/s/\1/' <<< "$l2")
+p1=$(sed 's/.*: \([0-9.]*\) img\/s.*/\1/' <<< "$l1")
+p2=$(sed 's/.*: \([0-9.]*\) img\/s.*/\1/' <<< "$l2")
 best=$("$py" -c "print(max($p1, $p2))")
 echo "ratio trainer / best PyTorch: $("$py" -c "print(f'{$t/$best:.2f}')")x"
 echo "== MPI scaling, 1 thread per rank"

@@ -101,17 +101,17 @@ void Conv2D::syncWeights(Ctx& ctx) {
 }
 
 void Conv2D::forward(Ctx& ctx) {
-    Timer t;
+    StepClock t;
     m_rSrc.run(ctx);
     DNNL_CHECK(m_fwd.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
                                           {DNNL_ARG_WEIGHTS, m_wFwd},
                                           {DNNL_ARG_BIAS, m_bias},
                                           {DNNL_ARG_DST, out.val}}));
-    timing.fwdSeconds += t.seconds();
+    timing.addFwd(t);
 }
 
 void Conv2D::backward(Ctx& ctx) {
-    Timer t;
+    StepClock t;
     if (m_cfg.relu) reluBackward(out.val, out.grad);
     DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
                                                  {DNNL_ARG_DIFF_DST, out.grad},
@@ -124,7 +124,7 @@ void Conv2D::backward(Ctx& ctx) {
                                                   {DNNL_ARG_DIFF_SRC, m_diffSrc}}));
         m_rDiffSrc.run(ctx);
     }
-    timing.bwdSeconds += t.seconds();
+    timing.addBwd(t);
 }
 
 }  // namespace td

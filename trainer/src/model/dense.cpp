@@ -16,8 +16,12 @@ Dense::Dense(Ctx& ctx, const std::string& name, Act& in, int units, bool relu, b
     // Canonical layout is Keras' (in, out) kernel, i.e. oneDNN's "io".
     const memory::desc canon = plain(wDims, tag::io);
     const memory::desc dstMd = plain(out.dims, tag::nc);
-    auto fwdDesc = inner_product_forward::desc(prop_kind::forward_training, in.val.get_desc(), anyDesc(wDims),
-                                               plain({O}, tag::x), dstMd);
+    // The kernels work on the canonical weight layout itself when oneDNN has an optimised
+    // implementation for it (gemm on AVX2 and AVX-512): then the weights need no reorder after
+    // each update and the weight gradient none after each backward pass (dense_1 holds 94% of
+    // the parameters: two or three 4.7 MB reorders a step otherwise, issue #45). A reference
+    // kernel is never taken for that: then the layouts are oneDNN's choice, with reorders.
+    auto optimised = [](const char* impl) { return std::string(impl).rfind("ref", 0) != 0; };
     primitive_attr attr;
     if (relu) {
         post_ops ops;
@@ -25,11 +29,19 @@ Dense::Dense(Ctx& ctx, const std::string& name, Act& in, int units, bool relu, b
         attr.set_post_ops(ops);
     }
     inner_product_forward::primitive_desc fwdPd;
-    DNNL_CHECK(fwdPd = inner_product_forward::primitive_desc(fwdDesc, attr, ctx.eng));
+    for (const memory::desc& wMd : {canon, anyDesc(wDims)}) {
+        auto fwdDesc = inner_product_forward::desc(prop_kind::forward_training, in.val.get_desc(), wMd,
+                                                   plain({O}, tag::x), dstMd);
+        DNNL_CHECK(fwdPd = inner_product_forward::primitive_desc(fwdDesc, attr, ctx.eng));
+        if (optimised(fwdPd.impl_info_str())) break;
+    }
     DNNL_CHECK(m_fwd = inner_product_forward(fwdPd));
-    auto bwDesc = inner_product_backward_weights::desc(in.val.get_desc(), anyDesc(wDims), plain({O}, tag::x), dstMd);
     inner_product_backward_weights::primitive_desc bwPd;
-    DNNL_CHECK(bwPd = inner_product_backward_weights::primitive_desc(bwDesc, ctx.eng, fwdPd));
+    for (const memory::desc& wMd : {canon, anyDesc(wDims)}) {
+        auto bwDesc = inner_product_backward_weights::desc(in.val.get_desc(), wMd, plain({O}, tag::x), dstMd);
+        DNNL_CHECK(bwPd = inner_product_backward_weights::primitive_desc(bwDesc, ctx.eng, fwdPd));
+        if (optimised(bwPd.impl_info_str())) break;
+    }
     DNNL_CHECK(m_bwdWeights = inner_product_backward_weights(bwPd));
 
     DNNL_CHECK(out.val = memory(dstMd, ctx.eng));
@@ -45,19 +57,25 @@ Dense::Dense(Ctx& ctx, const std::string& name, Act& in, int units, bool relu, b
         DNNL_CHECK(m_dwKernel = memory(bwPd.diff_weights_desc(), ctx.eng));
         m_rDw.init(ctx, m_dwKernel, m_dwCanon);
     }
+    std::string bdImpl;
     if (needDiffSrc) {
-        auto bdDesc = inner_product_backward_data::desc(in.grad.get_desc(), anyDesc(wDims), dstMd);
         inner_product_backward_data::primitive_desc bdPd;
-        DNNL_CHECK(bdPd = inner_product_backward_data::primitive_desc(bdDesc, ctx.eng, fwdPd));
+        // The forward's weight layout first: one copy for both passes (none with `canon`).
+        for (const memory::desc& wMd : {fwdPd.weights_desc(), anyDesc(wDims)}) {
+            auto bdDesc = inner_product_backward_data::desc(in.grad.get_desc(), wMd, dstMd);
+            DNNL_CHECK(bdPd = inner_product_backward_data::primitive_desc(bdDesc, ctx.eng, fwdPd));
+            if (optimised(bdPd.impl_info_str())) break;
+        }
         DNNL_CHECK(m_bwdData = inner_product_backward_data(bdPd));
-        // Backward-data often wants the forward layout: share that copy then.
         if (bdPd.weights_desc() == m_wFwd.get_desc())
             m_wBwd = m_wFwd;
         else
             m_wBwd = Reorder::prepare(ctx, m_wCanon, bdPd.weights_desc(), &m_rWBwd);
+        bdImpl = std::string(" / ") + bdPd.impl_info_str();
     }
     timing.name = name;
-    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str();
+    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str() + bdImpl;
+    timing.impl += (m_rWFwd.active() || m_rWBwd.active() || m_rDw.active()) ? " (weight reorders)" : " (plain weights)";
     timing.fwdFlops = 2.0 * N * I * O;
     timing.bwdFlops = (needDiffSrc ? 4.0 : 2.0) * N * I * O;
 }
@@ -68,16 +86,16 @@ void Dense::syncWeights(Ctx& ctx) {
 }
 
 void Dense::forward(Ctx& ctx) {
-    Timer t;
+    StepClock t;
     DNNL_CHECK(m_fwd.execute(ctx.stream, {{DNNL_ARG_SRC, m_in.val},
                                           {DNNL_ARG_WEIGHTS, m_wFwd},
                                           {DNNL_ARG_BIAS, m_bias},
                                           {DNNL_ARG_DST, out.val}}));
-    timing.fwdSeconds += t.seconds();
+    timing.addFwd(t);
 }
 
 void Dense::backward(Ctx& ctx) {
-    Timer t;
+    StepClock t;
     if (m_relu) reluBackward(out.val, out.grad);
     DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_in.val},
                                                  {DNNL_ARG_DIFF_DST, out.grad},
@@ -88,7 +106,7 @@ void Dense::backward(Ctx& ctx) {
         DNNL_CHECK(m_bwdData.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
                                                   {DNNL_ARG_WEIGHTS, m_wBwd},
                                                   {DNNL_ARG_DIFF_SRC, m_in.grad}}));
-    timing.bwdSeconds += t.seconds();
+    timing.addBwd(t);
 }
 
 }  // namespace td

@@ -82,28 +82,28 @@ LossResult Net::forward(bool train, int valid, uint64_t dropoutKey, const uint64
     m_conv1->forward(m_ctx);
     m_conv2->forward(m_ctx);
     m_pool1->forward(m_ctx);
-    Timer t;
+    StepClock t;
     if (drop) m_drop1->forward(m_pool1->out.val, rng::key(dropoutKey, 1), positions);
-    m_dropTiming.fwdSeconds += t.seconds();
+    m_dropTiming.addFwd(t);
     m_conv3->forward(m_ctx);
     m_conv4->forward(m_ctx);
     m_pool2->forward(m_ctx);
     t.reset();
     if (drop) m_drop2->forward(m_pool2->out.val, rng::key(dropoutKey, 2), positions);
-    m_dropTiming.fwdSeconds += t.seconds();
+    m_dropTiming.addFwd(t);
     t.reset();
     m_rFlatFwd.run(m_ctx);
-    m_flatTiming.fwdSeconds += t.seconds();
+    m_flatTiming.addFwd(t);
     m_dense1->forward(m_ctx);
     t.reset();
     if (drop) m_drop3->forward(m_dense1->out.val, rng::key(dropoutKey, 3), positions);
-    m_dropTiming.fwdSeconds += t.seconds();
+    m_dropTiming.addFwd(t);
     m_dense2->forward(m_ctx);
     t.reset();
     float* g = train ? ptr(m_dense2->out.grad) : nullptr;
     LossResult r = softmaxCrossEntropy(ptr(m_dense2->out.val), m_labels.data(), m_cfg.batch, valid, m_cfg.classes,
                                        m_probs.data(), g);
-    m_lossTiming.fwdSeconds += t.seconds();
+    m_lossTiming.addFwd(t);
     m_lastTrain = train;
     return r;
 }
@@ -112,22 +112,22 @@ void Net::backward() {
     TD_CHECK(m_lastTrain, "Net::backward without a training forward pass");
     const bool drop = m_cfg.dropout;
     m_dense2->backward(m_ctx);
-    Timer t;
+    StepClock t;
     if (drop) m_drop3->backward(m_dense1->out.grad);
-    m_dropTiming.bwdSeconds += t.seconds();
+    m_dropTiming.addBwd(t);
     m_dense1->backward(m_ctx);
     t.reset();
     m_rFlatBwd.run(m_ctx);
-    m_flatTiming.bwdSeconds += t.seconds();
+    m_flatTiming.addBwd(t);
     t.reset();
     if (drop) m_drop2->backward(m_pool2->out.grad);
-    m_dropTiming.bwdSeconds += t.seconds();
+    m_dropTiming.addBwd(t);
     m_pool2->backward(m_ctx);
     m_conv4->backward(m_ctx);
     m_conv3->backward(m_ctx);
     t.reset();
     if (drop) m_drop1->backward(m_pool1->out.grad);
-    m_dropTiming.bwdSeconds += t.seconds();
+    m_dropTiming.addBwd(t);
     m_pool1->backward(m_ctx);
     m_conv2->backward(m_ctx);
     m_conv1->backward(m_ctx);
@@ -163,7 +163,19 @@ void Net::resetTimings() {
     for (const LayerTiming* t : timings()) {
         auto* m = const_cast<LayerTiming*>(t);
         m->fwdSeconds = m->bwdSeconds = 0;
+        m->fwdMin = m->bwdMin = 0;
+        m->fwdCpu = m->bwdCpu = 0;
     }
+    m_timedSteps = 0;
+}
+
+void Net::beginStepTiming() {
+    for (const LayerTiming* t : timings()) const_cast<LayerTiming*>(t)->beginStep();
+}
+
+void Net::endStepTiming() {
+    for (const LayerTiming* t : timings()) const_cast<LayerTiming*>(t)->endStep(m_timedSteps == 0);
+    ++m_timedSteps;
 }
 
 double Net::flopsPerTrainStep() const {

@@ -48,6 +48,9 @@ public:
 
     std::vector<const LayerTiming*> timings() const;
     void resetTimings();
+    // Around each training step's forward + backward: keeps each layer's least step time.
+    void beginStepTiming();
+    void endStepTiming();
     double flopsPerTrainStep() const;
 
 private:
@@ -67,6 +70,7 @@ private:
     std::unique_ptr<Dense> m_dense1, m_dense2;
     std::vector<float> m_probs;
     LayerTiming m_flatTiming, m_lossTiming, m_dropTiming;
+    int64_t m_timedSteps = 0;
 };
 
 }  // namespace td

@@ -32,18 +32,18 @@ MaxPool2D::MaxPool2D(Ctx& ctx, const std::string& name, Act& in) : m_in(in) {
 }
 
 void MaxPool2D::forward(Ctx& ctx) {
-    Timer t;
+    StepClock t;
     DNNL_CHECK(m_fwd.execute(ctx.stream,
                              {{DNNL_ARG_SRC, m_in.val}, {DNNL_ARG_DST, out.val}, {DNNL_ARG_WORKSPACE, m_workspace}}));
-    timing.fwdSeconds += t.seconds();
+    timing.addFwd(t);
 }
 
 void MaxPool2D::backward(Ctx& ctx) {
-    Timer t;
+    StepClock t;
     DNNL_CHECK(m_bwd.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
                                           {DNNL_ARG_DIFF_SRC, m_in.grad},
                                           {DNNL_ARG_WORKSPACE, m_workspace}}));
-    timing.bwdSeconds += t.seconds();
+    timing.addBwd(t);
 }
 
 }  // namespace td

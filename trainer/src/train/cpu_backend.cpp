@@ -1,5 +1,6 @@
 // The CPU backend: oneDNN layers (model/), the Keras RMSprop (optim/), and one in-place
 // MPI_Allreduce per step over the flat gradient buffer plus the step's metric sums.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -51,12 +52,15 @@ public:
         const size_t P = m_net.paramFloats();
         float* grads = m_net.grads();
         Timer phase;
+        StepClock whole;
         m_batcher->trainBatch(step, m_net.input(), m_net.labels(), m_positions.data());
-        m_phases.data += phase.seconds();
+        m_phases.add(m_phases.data, phase.seconds());
         phase.reset();
+        m_net.beginStepTiming();
         LossResult r = m_net.forward(true, B, m_dropKey, m_positions.data());
         m_net.backward();
-        m_phases.compute += phase.seconds();
+        m_net.endStepTiming();
+        m_phases.add(m_phases.compute, phase.seconds());
         phase.reset();
         grads[P] = float(r.lossSum);
         grads[P + 1] = float(r.correct);
@@ -66,13 +70,16 @@ public:
         m_localWindow.count += B;
         // One all-reduce per step: gradients plus this step's metric sums.
         m_dist.allreduceSum(grads, P + Net::kExtra);
-        m_phases.allreduce += phase.seconds();
+        m_phases.add(m_phases.allreduce, phase.seconds());
         phase.reset();
         m_opt.step(m_net.weights(), grads, 1.0f / float(m_dist.size()));  // the average: sum / workers
-        m_phases.optimizer += phase.seconds();
+        m_phases.add(m_phases.optimizer, phase.seconds());
         phase.reset();
         m_net.syncWeights();
-        m_phases.sync += phase.seconds();
+        m_phases.add(m_phases.sync, phase.seconds());
+        m_phases.add(m_phases.step, whole.seconds());
+        m_phases.stepCpu += whole.cpuSeconds();
+        m_phases.endStep();
         m_window.loss += grads[P];
         m_window.correct += grads[P + 1];
         m_window.count += grads[P + 2];
@@ -111,10 +118,17 @@ public:
     void printProfile(int64_t steps) override {
         td::printProfile(m_net, steps, m_setup.net.batch);
         const double n = double(steps) / 1e3;
+        const auto& p = m_phases;
         log::info("Per step outside the layers (ms): batch assembly+augment %.3f, forward+backward %.3f, all-reduce %.3f, "
-                  "RMSprop %.3f, weight reorders %.3f\n",
-                  m_phases.data / n, m_phases.compute / n, m_phases.allreduce / n, m_phases.optimizer / n,
-                  m_phases.sync / n);
+                  "RMSprop %.3f, weight reorders %.3f; whole step %.3f\n",
+                  p.data.sum / n, p.compute.sum / n, p.allreduce.sum / n, p.optimizer.sum / n, p.sync.sum / n,
+                  p.step.sum / n);
+        log::info("Least per step (ms): batch assembly+augment %.3f, forward+backward %.3f, all-reduce %.3f, "
+                  "RMSprop %.3f, weight reorders %.3f; whole step %.3f\n",
+                  p.data.min * 1e3, p.compute.min * 1e3, p.allreduce.min * 1e3, p.optimizer.min * 1e3,
+                  p.sync.min * 1e3, p.step.min * 1e3);
+        log::info("Whole step: %.3f CPU-ms (all threads) = %.1f GFLOP per CPU-second\n", p.stepCpu / n,
+                  p.stepCpu > 0 ? m_net.flopsPerTrainStep() * double(steps) / p.stepCpu / 1e9 : 0.0);
     }
 
 private:
@@ -128,8 +142,20 @@ private:
     std::vector<uint64_t> m_positions;
     StepSums m_window;       // all ranks, after the all-reduce
     StepSums m_localWindow;  // this rank's batches
+    // Seconds per phase: the sum over the steps and the least of one step (see LayerTiming).
+    struct Phase {
+        double sum = 0, min = 0, cur = 0;
+    };
     struct {
-        double data = 0, compute = 0, allreduce = 0, optimizer = 0, sync = 0;
+        Phase data, compute, allreduce, optimizer, sync, step;
+        double stepCpu = 0;
+        bool first = true;
+        void add(Phase& p, double s) { p.sum += s, p.cur = s; }
+        void endStep() {
+            for (Phase* p : {&data, &compute, &allreduce, &optimizer, &sync, &step})
+                p->min = first ? p->cur : std::min(p->min, p->cur);
+            first = false;
+        }
     } m_phases;
 };
 

@@ -44,16 +44,29 @@ std::vector<float> predictAll(Net& net, const Dataset& test) {
 
 void printProfile(Net& net, int64_t steps, int batch) {
     log::info("Per-layer time per training step (batch %d, averaged over %lld steps):\n", batch, (long long)steps);
-    log::info("  %-22s %9s %9s %9s  %s\n", "layer", "fwd ms", "bwd ms", "GFLOP/s", "oneDNN implementation");
-    double total = 0;
+    // Means over the steps, then the least time of one step (what a quiet machine would show;
+    // GFLOP/s at the least times in the last column).
+    // Then the process CPU time per step (all threads): with one thread, or sleeping waits
+    // (OMP_WAIT_POLICY=PASSIVE), the cost of the work however loaded the machine is; its
+    // GFLOP/CPU-s compares with one core's FMA peak (bench/trainer/peak_flops.cpp).
+    log::info("  %-22s %9s %9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "layer", "fwd ms", "bwd ms", "GFLOP/s", "min fwd",
+              "min bwd", "GFLOP/s", "fwd cpu", "bwd cpu", "GF/CPU-s", "oneDNN implementation");
+    double total = 0, totalMin = 0, totalCpu = 0, flopsAll = 0;
+    auto rate = [](double flops, double ms) { return ms > 0 && flops > 0 ? flops / (ms * 1e-3) / 1e9 : 0.0; };
     for (const LayerTiming* t : net.timings()) {
         double f = t->fwdSeconds / steps * 1e3, b = t->bwdSeconds / steps * 1e3;
+        double fm = t->fwdMin * 1e3, bm = t->bwdMin * 1e3;
+        double fc = t->fwdCpu / steps * 1e3, bc = t->bwdCpu / steps * 1e3;
         total += f + b;
+        totalMin += fm + bm;
+        totalCpu += fc + bc;
         double flops = t->fwdFlops + t->bwdFlops;
-        double gf = (f + b) > 0 && flops > 0 ? flops / ((f + b) * 1e-3) / 1e9 : 0;
-        log::info("  %-22s %9.3f %9.3f %9.1f  %s\n", t->name.c_str(), f, b, gf, t->impl.c_str());
+        flopsAll += flops;
+        log::info("  %-22s %9.3f %9.3f %9.1f %9.3f %9.3f %9.1f %9.3f %9.3f %9.1f  %s\n", t->name.c_str(), f, b,
+                  rate(flops, f + b), fm, bm, rate(flops, fm + bm), fc, bc, rate(flops, fc + bc), t->impl.c_str());
     }
-    log::info("  %-22s %9.3f ms (layers only)\n", "total", total);
+    log::info("  %-22s %9.3f ms (layers only); sum of the least per layer %.3f ms; CPU %.3f ms = %.1f GFLOP/CPU-s\n",
+              "total", total, totalMin, totalCpu, rate(flopsAll, totalCpu));
 }
 
 }  // namespace td

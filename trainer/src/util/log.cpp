@@ -1,6 +1,7 @@
 #include "util/log.h"
 
 #include <cstdarg>
+#include <ctime>
 
 namespace td::log {
 
@@ -46,6 +47,12 @@ namespace td {
 
 double wallClock() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double processCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
 }  // namespace td
