@@ -56,7 +56,8 @@ int runMainWindow()
     Backend backend(databasePath);
     MainWindow window(&backend);
     window.show();
-    ScreenshotMode::installFromEnvironment(&window);
+    ScreenshotMode::installFromEnvironment({&window, [&window](const QString &name) { return window.selectByName(name); },
+                                            [&window] { return window.currentView(); }});
     return QApplication::exec();
 }
 
