@@ -147,6 +147,9 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
     connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
     connect(m_jobView, &JobView::terminateRequested, this, &MainWindow::confirmTerminate);
+    connect(m_runsView, &RunsView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_runsView, &RunsView::deleteRequested, this, &MainWindow::confirmDelete);
+    connect(m_runsView, &RunsView::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_runsView, &RunsView::jobActivated, this, [this](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
     });

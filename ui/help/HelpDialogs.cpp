@@ -49,7 +49,9 @@ const QList<QPair<QString, QString>> &viewKeys()
         {QObject::tr("+, -, Ctrl+arrows, Home (a chart)"), QObject::tr("Zoom in, zoom out, pan, fit the data again")},
         {QObject::tr("Enter, Shift+Enter (log's Find)"), QObject::tr("Next, previous match in the log")},
         {QObject::tr("Ctrl+click, Shift+click (runs)"), QObject::tr("Choose several jobs: their charts overlaid")},
-        {QObject::tr("Menu key, right click (a run)"), QObject::tr("Colour…: the run's colour in every view")},
+        {QObject::tr("Menu key, right click (a run)"),
+         QObject::tr("Open, compare, clone, tags, download the model, delete; Colour…: the run's colour in every view")},
+        {QObject::tr("? (a chart)"), QObject::tr("The chart's keys and mouse")},
     };
     return keys;
 }

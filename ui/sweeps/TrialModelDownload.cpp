@@ -34,6 +34,16 @@ void TrialModelDownload::start(qint64 jobId, const QString &folder)
     m_backend->listJobFiles(jobId);
 }
 
+bool TrialModelDownload::isCheckpoint(const QString &path)
+{
+    const QStringList parts = path.split(QLatin1Char('/'));
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        if (parts.at(i).compare(QLatin1String("checkpoints"), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return parts.last().endsWith(QLatin1String(".ckpt"));
+}
+
 void TrialModelDownload::onListed(qint64 jobId, const QList<JobFile> &files, const QString &error)
 {
     // Idle (no job), another view's listing is none of this: it said "Download failed: job
@@ -44,8 +54,10 @@ void TrialModelDownload::onListed(qint64 jobId, const QList<JobFile> &files, con
         end(error);
         return;
     }
+    // The model, not the checkpoints training left on the way (the trainer's checkpoints/,
+    // a Keras callback's): they are many and each as big as the model.
     for (const JobFile &f : files) {
-        if (f.directory != QLatin1String("stdouterr"))
+        if (f.directory != QLatin1String("stdouterr") && !isCheckpoint(f.path))
             m_pending << f;
     }
     if (m_pending.isEmpty()) {
