@@ -1,4 +1,5 @@
 #include "TrialModelDownload.h"
+#include "files/JobFilesModel.h"
 
 #include "session/Backend.h"
 
@@ -36,12 +37,7 @@ void TrialModelDownload::start(qint64 jobId, const QString &folder)
 
 bool TrialModelDownload::isCheckpoint(const QString &path)
 {
-    const QStringList parts = path.split(QLatin1Char('/'));
-    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
-        if (parts.at(i).compare(QLatin1String("checkpoints"), Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    return parts.last().endsWith(QLatin1String(".ckpt"));
+    return JobFilesModel::isCheckpoint(path);
 }
 
 void TrialModelDownload::onListed(qint64 jobId, const QList<JobFile> &files, const QString &error)
