@@ -56,7 +56,8 @@ int runMainWindow()
     Backend backend(databasePath);
     MainWindow window(&backend);
     window.show();
-    ScreenshotMode::installFromEnvironment(&window);
+    ScreenshotMode::installFromEnvironment({&window, [&window](const QString &name) { return window.selectByName(name); },
+                                            [&window] { return window.currentView(); }});
     return QApplication::exec();
 }
 
@@ -146,6 +147,9 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
     connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
     connect(m_jobView, &JobView::terminateRequested, this, &MainWindow::confirmTerminate);
+    connect(m_runsView, &RunsView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_runsView, &RunsView::deleteRequested, this, &MainWindow::confirmDelete);
+    connect(m_runsView, &RunsView::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_runsView, &RunsView::jobActivated, this, [this](qint64 id) {
         selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
     });

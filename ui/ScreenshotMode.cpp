@@ -1,6 +1,5 @@
 #include "ScreenshotMode.h"
 
-#include "MainWindow.h"
 #include "wizards/UploadPage.h"
 
 #include <QAbstractButton>
@@ -25,7 +24,7 @@ namespace TrainDesk::Ui::ScreenshotMode {
 namespace {
 
 // The newest visible wizard or dialog (the Data sets dialog) the action opened.
-QDialog *openWizard(MainWindow *window)
+QDialog *openWizard(QWidget *window)
 {
     const QList<QDialog *> wizards = window->findChildren<QDialog *>();
     for (auto it = wizards.crbegin(); it != wizards.crend(); ++it) {
@@ -126,8 +125,9 @@ void runStep(QWidget *root, const QString &step)
 
 } // namespace
 
-void installFromEnvironment(MainWindow *window)
+void installFromEnvironment(const Target &target)
 {
+    QWidget *window = target.window;
     const QString path = qEnvironmentVariable("TRAINDESK_SCREENSHOT");
     if (path.isEmpty())
         return;
@@ -147,9 +147,9 @@ void installFromEnvironment(MainWindow *window)
     auto *chooser = new QTimer(window);
     chooser->setInterval(200);
     QObject::connect(chooser, &QTimer::timeout, window, [=, tries = 0]() mutable {
-        const bool selected = select.isEmpty() || window->selectByName(select);
+        const bool selected = select.isEmpty() || target.selectByName(select);
         if (selected) {
-            if (auto *tabs = qobject_cast<QTabWidget *>(window->currentView()); tabs && !tab.isEmpty()) {
+            if (auto *tabs = qobject_cast<QTabWidget *>(target.currentView()); tabs && !tab.isEmpty()) {
                 for (int i = 0; i < tabs->count(); ++i) {
                     if (tabs->tabText(i).remove(QLatin1Char('&')).compare(tab, Qt::CaseInsensitive) == 0)
                         tabs->setCurrentIndex(i);

@@ -1,8 +1,12 @@
 #pragma once
 
-namespace TrainDesk::Ui {
+#include <QString>
 
-class MainWindow;
+#include <functional>
+
+class QWidget;
+
+namespace TrainDesk::Ui {
 
 // For docs/screenshots/render.sh: with TRAINDESK_SCREENSHOT=file.png the window selects
 // TRAINDESK_SCREENSHOT_SELECT (a name in the tree), opens tab TRAINDESK_SCREENSHOT_TAB,
@@ -12,8 +16,17 @@ class MainWindow;
 // TRAINDESK_SCREENSHOT_STEPS ("next|jobNameEdit=x|activate:issueList=0|files:/a", see the .cpp)
 // drives it, and then the wizard is what is saved. Without an action the steps act on the
 // main window ("perRankCheck=1", "menu:compareButton=job-name").
+// It knows the window by these three (not MainWindow's header: MainWindow installs it).
 namespace ScreenshotMode {
-void installFromEnvironment(MainWindow *window);
+struct Target
+{
+    QWidget *window = nullptr;
+    // Selects a resource by its name in the tree; false while the tree does not have it yet.
+    std::function<bool(const QString &name)> selectByName;
+    // The view shown for the selection (a QTabWidget for jobs, sweeps, ...).
+    std::function<QWidget *()> currentView;
+};
+void installFromEnvironment(const Target &target);
 }
 
 } // namespace TrainDesk::Ui

@@ -98,11 +98,14 @@ class OnnxRunner:
 rng = np.random.default_rng(4)
 idx_dir = os.path.join(a.work, "idx-data")
 write_idx(idx_dir, rng)
+# The Keras file is named after the set: CIFAR-10's recipe name for the synthetic set of its
+# shape, the folder's for an IDX set ("idx-data" -> idx_data_trained_model.h5).
 cases = [
-    ("synthetic-32x32x3", ["--synthetic-train", "320", "--synthetic-test", "100"], (32, 32, 3)),
-    ("idx-28x28x1", ["--format", "idx", "--data", idx_dir], (28, 28, 1)),
+    ("synthetic-32x32x3", ["--synthetic-train", "320", "--synthetic-test", "100"], (32, 32, 3),
+     "keras_cifar10_trained_model.h5"),
+    ("idx-28x28x1", ["--format", "idx", "--data", idx_dir], (28, 28, 1), "idx_data_trained_model.h5"),
 ]
-for name, args, shape in cases:
+for name, args, shape, h5_name in cases:
     out = os.path.join(a.work, name)
     shutil.rmtree(out, ignore_errors=True)
     t.run([a.trainer] + args + ["--epochs", "1", "--seed", "9", "--dir", out, "--dump-predictions",
@@ -111,7 +114,7 @@ for name, args, shape in cases:
     x = torch.from_numpy(t.read_f32(out + "/x.bin").reshape((-1,) + shape))
     t.check(np.allclose(pred.sum(1), 1, atol=1e-5) and pred.shape[0] == x.shape[0], "predictions are not softmax")
 
-    weights = check_h5(out + "/saved_models/keras_cifar10_trained_model.h5", shape)
+    weights = check_h5(out + "/saved_models/" + h5_name, shape)
     model = TutorialCNN(*shape)
     model.load_keras(lambda layer, n: weights[f"{layer}/{n}:0"])
     model.eval()

@@ -19,7 +19,10 @@
 #include <QImage>
 #include <QRegularExpression>
 #include <QLogValueAxis>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QToolButton>
+#include <QValueAxis>
 #include <QTest>
 
 #include <cmath>
@@ -170,6 +173,220 @@ private Q_SLOTS:
         auto *axis = qobject_cast<QLogValueAxis *>(view.lossPanel()->chart()->axes(Qt::Vertical).value(0));
         QVERIFY(axis);
         QCOMPARE(axis->base(), 10.0);
+    }
+
+    // Issue #43 item 8: the keys were a tooltip over the whole chart, shown at every hover
+    // over the readout and the next chart.
+    void keysHintOnceAndOnDemand()
+    {
+        QSettings().remove(QStringLiteral("Charts/keysHintShown"));  // a user who never saw it
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(1000, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setSmoothing(0);
+        series.append(run(1000, 1));
+        view.redrawNow();
+        ChartPanel *lossPanel = view.lossPanel();
+        ChartPanel *accPanel = view.accuracyPanel();
+        ZoomableChartView *loss = lossPanel->view();
+        ZoomableChartView *acc = accPanel->view();
+        for (ZoomableChartView *chart : {loss, acc})
+            QVERIFY2(chart->toolTip().isEmpty() && chart->viewport()->toolTip().isEmpty(), qPrintable(chart->toolTip()));
+
+        // The first chart the pointer enters tells the keys, beside the readout, not over it.
+        QTest::mouseMove(loss->viewport(), plotPoint(lossPanel, 503));
+        QTRY_COMPARE(lossPanel->readoutX(), 500.0);
+        auto *readout = loss->findChild<QWidget *>(QStringLiteral("chartReadout"));
+        QVERIFY(readout->isVisible());
+        QVERIFY(loss->keysHint()->isVisible());
+        QVERIFY(loss->keysHint()->text().contains(QStringLiteral("Left and Right")));
+        QVERIFY2(!loss->keysHint()->geometry().intersects(readout->geometry()),
+                 qPrintable(QStringLiteral("hint %1,%2 %3x%4 over the readout %5,%6 %7x%8")
+                                .arg(loss->keysHint()->x()).arg(loss->keysHint()->y())
+                                .arg(loss->keysHint()->width()).arg(loss->keysHint()->height())
+                                .arg(readout->x()).arg(readout->y()).arg(readout->width()).arg(readout->height())));
+        QVERIFY(loss->keysHint()->geometry().bottom() <= loss->height());
+
+        // The next chart, and the first again: no more hints (left behind: gone).
+        QTest::mouseMove(acc->viewport(), plotPoint(accPanel, 503));
+        QTRY_COMPARE(accPanel->readoutX(), 500.0);
+        QTRY_VERIFY(!loss->keysHint()->isVisible());
+        QVERIFY(!acc->keysHint()->isVisible());
+        QTest::mouseMove(loss->viewport(), plotPoint(lossPanel, 703));
+        QTRY_COMPARE(lossPanel->readoutX(), 700.0);
+        QVERIFY(!loss->keysHint()->isVisible());
+
+        // On demand: the "?" in the chart's corner, or the ? key.
+        QVERIFY(acc->keysButton()->isVisible());
+        QVERIFY(acc->rect().contains(acc->keysButton()->geometry()));
+        acc->keysButton()->click();
+        QVERIFY(acc->keysHint()->isVisible());
+        acc->keysButton()->click();
+        QVERIFY(!acc->keysHint()->isVisible());
+        acc->setFocus();
+        QTest::keyClick(acc, Qt::Key_Question);
+        QVERIFY(acc->keysHint()->isVisible());
+        QTest::keyClick(acc, Qt::Key_Right);  // working the chart: the hint goes
+        QVERIFY(!acc->keysHint()->isVisible());
+    }
+
+    // Issue #43 item 8: turning on the log scale fitted the whole data again.
+    void logScaleKeepsTheZoom()
+    {
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(1000, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setSmoothing(0);
+        series.append(run(1000, 1));
+        view.redrawNow();
+        ChartPanel *loss = view.lossPanel();
+        // Zoomed as a dragged band does: steps 300-700, losses 0.2-0.55.
+        qobject_cast<QValueAxis *>(loss->chart()->axes(Qt::Horizontal).value(0))->setRange(300, 700);
+        qobject_cast<QValueAxis *>(loss->chart()->axes(Qt::Vertical).value(0))->setRange(0.2, 0.55);
+        QVERIFY(!loss->isAutoFit());
+        const QPointF x = loss->xRange();
+        const QPointF y = loss->yRange();
+        QCOMPARE(x, QPointF(300, 700));
+
+        view.setLogScale(true);
+        QVERIFY(!loss->isAutoFit());
+        QCOMPARE(loss->xRange(), x);
+        // The values shown stay in view, in the whole decades around them (the whole data,
+        // 0.18 to 1.8, would be 0.1 to 10).
+        const QPointF logY = loss->yRange();
+        QVERIFY2(logY.x() <= y.x(), qPrintable(QStringLiteral("%1 > %2").arg(logY.x()).arg(y.x())));
+        QVERIFY2(logY.y() >= y.y(), qPrintable(QStringLiteral("%1 < %2").arg(logY.y()).arg(y.y())));
+        QCOMPARE(logY, QPointF(0.1, 1.0));
+        series.append({record("train", 1010, 0.15, 0.9)});
+        view.redrawNow();
+        QCOMPARE(loss->xRange(), x);
+
+        view.setLogScale(false);
+        QVERIFY(!loss->isAutoFit());
+        QCOMPARE(loss->xRange(), x);
+        QCOMPARE(loss->yRange(), logY);
+        // Reset zoom still fits everything.
+        loss->resetZoom();
+        QVERIFY(loss->xRange().y() >= 1010);
+    }
+
+    // Issue #43 item 8: a zoomed axis kept five ticks spread over its odd range (146, 237, 0.297).
+    void zoomedTicksAreRound()
+    {
+        QCOMPARE(ChartTicks::roundStep(146, 237, 6), 20.0);
+        QCOMPARE(ChartTicks::roundStep(0.297, 0.61, 5), 0.1);
+        QCOMPARE(ChartTicks::roundStep(0, 1, 6), 0.2);
+        QCOMPARE(ChartTicks::firstTick(146, 20), 160.0);
+        QCOMPARE(ChartTicks::firstTick(-0.05, 0.05), -0.05);
+
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(1000, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        series.append(run(1000, 1));
+        view.redrawNow();
+        for (ChartPanel *panel : {view.lossPanel(), view.accuracyPanel()}) {
+            const QRectF plot = panel->chart()->plotArea();
+            // An odd part of the plot, as a dragged rubber band gives.
+            panel->chart()->zoomIn(QRectF(plot.left() + plot.width() * 0.137, plot.top() + plot.height() * 0.291,
+                                          plot.width() * 0.283, plot.height() * 0.317));
+            QVERIFY(!panel->isAutoFit());
+            for (QAbstractAxis *a : panel->chart()->axes()) {
+                auto *axis = qobject_cast<QValueAxis *>(a);
+                QVERIFY(axis);
+                const QString what = QStringLiteral("%1 axis %2-%3").arg(axis->titleText()).arg(axis->min()).arg(axis->max());
+                QVERIFY2(axis->tickType() == QValueAxis::TicksDynamic, qPrintable(what));
+                const double step = axis->tickInterval();
+                const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+                QVERIFY2(qFuzzyCompare(mantissa, 1.0) || qFuzzyCompare(mantissa, 2.0) || qFuzzyCompare(mantissa, 5.0),
+                         qPrintable(what + QStringLiteral(": step %1").arg(step)));
+                int ticks = 0;
+                for (double t = axis->tickAnchor(); t <= axis->max() + step * 1e-9; t += step) {
+                    QVERIFY2(t >= axis->min() - step * 1e-9, qPrintable(what));
+                    // Each label reads as its tick's value: 160, 0.35, not 1.6e+02 or 0.297.
+                    const QString label = QString::asprintf(axis->labelFormat().toLatin1().constData(), t);
+                    QVERIFY2(std::abs(label.toDouble() - t) < step * 1e-6,
+                             qPrintable(what + QStringLiteral(": tick %1 labelled %2").arg(t).arg(label)));
+                    QVERIFY2(std::abs(std::remainder(t, step)) < step * 1e-6, qPrintable(what));
+                    ++ticks;
+                }
+                QVERIFY2(ticks >= 2 && ticks <= 6, qPrintable(what + QStringLiteral(": %1 ticks").arg(ticks)));
+            }
+            // Fitted again: the fitted ticks and labels come back.
+            panel->resetZoom();
+            QVERIFY(panel->isAutoFit());
+        }
+        auto *x = qobject_cast<QValueAxis *>(view.lossPanel()->chart()->axes(Qt::Horizontal).value(0));
+        QCOMPARE(x->labelFormat(), QStringLiteral("%.0f"));
+        QCOMPARE(x->tickType(), QValueAxis::TicksFixed);
+    }
+
+    // Issue #43: clicking a legend entry hides its series (TensorBoard and W&B do).
+    void legendEntriesHideAndShow()
+    {
+        MetricSeries series;
+        MetricSeries other;
+        MetricsChartView view(&series);
+        view.resize(1000, 500);
+        view.setRunName(QStringLiteral("run-a"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        series.append(run(1000, 1));
+        other.append(run(1000, 3));  // three times the loss: the top of the fitted axis
+        view.addComparison({42, QStringLiteral("run-b"), &other});
+        view.redrawNow();
+        ChartPanel *loss = view.lossPanel();
+        const auto visibleEntries = [loss] {
+            QStringList names;
+            for (QLegendMarker *marker : loss->chart()->legend()->markers()) {
+                if (marker->isVisible())
+                    names << marker->label();
+            }
+            return names;
+        };
+        const QStringList entries{QStringLiteral("run-b"), QStringLiteral("run-a"), QStringLiteral("validation")};
+        QTRY_COMPARE(visibleEntries(), entries);
+        const double top = loss->yRange().y();
+        QVERIFY(top > 5);
+
+        QLegendMarker *b = loss->legendMarker(QStringLiteral("run-b"));
+        QVERIFY(b);
+        Q_EMIT b->clicked();
+        QVERIFY(loss->isSeriesHidden(QStringLiteral("run-b")));
+        QVERIFY(!b->series()->isVisible());
+        // Its entry stays (greyed), to be clicked again; the axes fit what is shown.
+        QCOMPARE(visibleEntries(), entries);
+        QVERIFY(b->labelBrush().color().alphaF() < 0.5);
+        QVERIFY2(loss->yRange().y() < top / 2, qPrintable(QString::number(loss->yRange().y())));
+        loss->showReadout(500);
+        QVERIFY2(!loss->readoutText().contains(QStringLiteral("run-b")), qPrintable(loss->readoutText()));
+        QVERIFY(loss->readoutText().contains(QStringLiteral("run-a")));
+        // New points and a redraw keep it hidden.
+        other.append({record("train", 1010, 0.5, 0.9)});
+        view.redrawNow();
+        QVERIFY(!loss->legendMarker(QStringLiteral("run-b"))->series()->isVisible());
+        QCOMPARE(visibleEntries(), entries);
+
+        // The run's own entry hides its raw and smoothed lines together.
+        Q_EMIT loss->legendMarker(QStringLiteral("run-a"))->clicked();
+        loss->showReadout(500);
+        QVERIFY2(!loss->readoutText().contains(QStringLiteral("run-a")), qPrintable(loss->readoutText()));
+        QVERIFY(loss->readoutText().contains(QStringLiteral("validation")));
+        // Both back.
+        Q_EMIT loss->legendMarker(QStringLiteral("run-a"))->clicked();
+        Q_EMIT loss->legendMarker(QStringLiteral("run-b"))->clicked();
+        QVERIFY(!loss->isSeriesHidden(QStringLiteral("run-b")));
+        QVERIFY(loss->legendMarker(QStringLiteral("run-b"))->series()->isVisible());
+        QCOMPARE(loss->legendMarker(QStringLiteral("run-b"))->labelBrush().color().alphaF(), 1.0);
+        loss->showReadout(500);
+        QVERIFY(loss->readoutText().contains(QStringLiteral("run-a")));
+        QVERIFY(loss->readoutText().contains(QStringLiteral("run-b")));
+        QTRY_VERIFY(loss->yRange().y() >= top);
     }
 
     void shownRunOnTopAndNamed()

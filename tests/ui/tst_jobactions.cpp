@@ -25,7 +25,12 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QImage>
+#include <QPixmap>
+#include <QUrl>
 
 #include <memory>
 
@@ -159,6 +164,22 @@ private Q_SLOTS:
         auto *guide = window.findChild<QTextBrowser *>(QStringLiteral("userGuideText"));
         QVERIFY(guide);
         QVERIFY2(guide->toPlainText().contains(QStringLiteral("TrainDesk user guide")), qPrintable(guide->toPlainText().left(200)));
+        // Every picture the guide names is there (issue #43: F1 showed broken images), no
+        // wider than the dialog.
+        int pictures = 0;
+        for (QTextBlock block = guide->document()->begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                if (!it.fragment().charFormat().isImageFormat())
+                    continue;
+                const QTextImageFormat image = it.fragment().charFormat().toImageFormat();
+                const QVariant loaded = guide->loadResource(QTextDocument::ImageResource, QUrl(image.name()));
+                QVERIFY2(loaded.typeId() == QMetaType::QByteArray && !QImage::fromData(loaded.toByteArray()).isNull(),
+                         qPrintable(image.name()));
+                QVERIFY2(image.width() > 0 && image.width() <= 760, qPrintable(image.name()));
+                ++pictures;
+            }
+        }
+        QVERIFY2(pictures >= 20, qPrintable(QString::number(pictures)));
         window.shortcutsAction()->trigger();
         auto *table = window.findChild<QTableWidget *>(QStringLiteral("shortcutTable"));
         QVERIFY(table);

@@ -30,9 +30,11 @@ private Q_SLOTS:
         model.setFiles({file(QStringLiteral("stdouterr"), QStringLiteral("stdout.txt"), 10),
                         file(QStringLiteral("MODEL"), QStringLiteral("saved_models/model.onnx"), 2048)});
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.columnCount(), 4);
+        QCOMPARE(model.columnCount(), 5);
         QCOMPARE(model.index(1, JobFilesModel::NameColumn).data().toString(), QStringLiteral("saved_models/model.onnx"));
         QCOMPARE(model.index(1, JobFilesModel::DirectoryColumn).data().toString(), QStringLiteral("MODEL"));
+        QCOMPARE(model.index(1, JobFilesModel::KindColumn).data().toString(), QStringLiteral("output"));
+        QCOMPARE(model.checkpointCount(), 0);
         QCOMPARE(model.index(1, JobFilesModel::SizeColumn).data(JobFilesModel::SortRole).toLongLong(), 2048);
         QVERIFY(model.index(1, JobFilesModel::SizeColumn).data().toString().contains(QStringLiteral("2")));
         QCOMPARE(model.index(0, 0).data(JobFilesModel::RemotePathRole).toString(), QStringLiteral("/jobs/x/stdouterr/stdout.txt"));
@@ -53,6 +55,11 @@ private Q_SLOTS:
         QCOMPARE(stdoutRow.row(), 0);
         QCOMPARE(model.fileAt(0).size, 99);
         QCOMPARE(model.fileAt(1).path, QStringLiteral("checkpoints/ckpt-1"));
+        // Checkpoints are told apart from the model (issue #43: "Download all" took them all).
+        QCOMPARE(model.index(0, JobFilesModel::KindColumn).data().toString(), QStringLiteral("log"));
+        QCOMPARE(model.index(1, JobFilesModel::KindColumn).data().toString(), QStringLiteral("checkpoint"));
+        QVERIFY(model.isCheckpointAt(1));
+        QCOMPARE(model.checkpointCount(), 1);
 
         changed.clear();
         model.setFiles(model.files());

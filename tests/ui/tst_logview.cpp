@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBlock>
+#include <QToolButton>
 #include <QTest>
 
 #include <memory>
@@ -237,6 +238,55 @@ private Q_SLOTS:
         QVERIFY(view.find(QStringLiteral("step 250")));  // wraps to the same one
         QCOMPARE(view.textView()->textCursor().blockNumber(), 250);
         QVERIFY(!view.find(QStringLiteral("no such text")));
+    }
+
+    // Issue #43: a 2-rank job whose rank 1 printed nothing listed only stdout-0.txt and
+    // "Rank 0"; long lines could not be folded.
+    void everyRanksFilesListedAndLinesWrap()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("silentrank"));
+        const qint64 id = createFakeRunningJob(m_store, QStringLiteral("silentrank"), dir);
+        QVERIFY(id);
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout-0.txt"), "zero\n"));
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout.txt"), "[1,0]<stdout>:zero\n"));
+        LogView view(m_backend.get());
+        view.resize(600, 300);
+        view.show();
+        view.setJob(id, false, {QStringLiteral("node-a"), QStringLiteral("node-b")});
+        auto *files = view.findChild<QComboBox *>(QStringLiteral("logFileCombo"));
+        QVERIFY(files);
+        QStringList listed;
+        for (int i = 0; i < files->count(); ++i)
+            listed << files->itemText(i);
+        for (const char *name : {"stdout.txt", "stderr.txt", "stdout-0.txt", "stderr-0.txt", "stdout-1.txt", "stderr-1.txt"})
+            QVERIFY2(listed.contains(QLatin1String(name)), qPrintable(name + (": " + listed.join(QLatin1Char(' ')))));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("0\u2502 zero"), 10000);
+        // Both ranks to choose, the silent one too.
+        QComboBox *ranks = nullptr;
+        for (QComboBox *combo : view.findChildren<QComboBox *>()) {
+            if (combo->findData(-1) == 0 && combo->itemText(0) == QStringLiteral("All ranks"))
+                ranks = combo;
+        }
+        QVERIFY(ranks);
+        QVERIFY(ranks->findText(QStringLiteral("Rank 0")) > 0);
+        QVERIFY(ranks->findText(QStringLiteral("Rank 1")) > 0);
+        // Its own file, empty: it says nothing was written.
+        view.showFile(QStringLiteral("stdouterr/stdout-1.txt"));
+        QCOMPARE(view.textView()->toPlainText(), QString());
+        QVERIFY(!view.textView()->placeholderText().isEmpty());
+        QVERIFY(appendToFile(dir + QStringLiteral("/stdouterr/stdout-1.txt"), "one, at last\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(view.textView()->toPlainText(), QStringLiteral("one, at last"), 10000);
+
+        // Line wrap: off by default, on from the button, remembered.
+        auto *wrap = view.findChild<QToolButton *>(QStringLiteral("logWrapButton"));
+        QVERIFY(wrap);
+        QCOMPARE(view.textView()->lineWrapMode(), QPlainTextEdit::NoWrap);
+        wrap->click();
+        QCOMPARE(view.textView()->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+        LogView another(m_backend.get());
+        QCOMPARE(another.textView()->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+        wrap->click();
+        QCOMPARE(view.textView()->lineWrapMode(), QPlainTextEdit::NoWrap);
     }
 
     void rankFilter()

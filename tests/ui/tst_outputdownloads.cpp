@@ -106,6 +106,29 @@ private Q_SLOTS:
         DownloadPaths::setBaseFolder(previous);
     }
 
+    void checkpointsOnlyWhenChosen()
+    {
+        // "Download all" fetched every checkpoint with the model (issue #43).
+        OutputFilesView view(m_backend.get());
+        QPushButton *download = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>()) {
+            if (button->text().startsWith(QStringLiteral("Download")))
+                download = button;
+        }
+        QVERIFY(download);
+        JobFile log{QStringLiteral("stdouterr"), QStringLiteral("stdout.txt"), QStringLiteral("/j/stdouterr/stdout.txt"), 5, {}};
+        JobFile model{QStringLiteral("MODEL"), QStringLiteral("saved_models/fashion_mnist_trained_model.h5"),
+                      QStringLiteral("/j/model/saved_models/fashion_mnist_trained_model.h5"), 500, {}};
+        JobFile checkpoint{QStringLiteral("MODEL"), QStringLiteral("checkpoints/epoch-0001.ckpt"),
+                           QStringLiteral("/j/model/checkpoints/epoch-0001.ckpt"), 500, {}};
+        view.model()->setFiles({log, model});
+        QCOMPARE(download->text(), QStringLiteral("Download all…"));
+        view.model()->setFiles({log, model, checkpoint});
+        QCOMPARE(download->text(), QStringLiteral("Download all but checkpoints…"));
+        QVERIFY2(download->toolTip().contains(QStringLiteral("1 checkpoints only when you select")), qPrintable(download->toolTip()));
+        QCOMPARE(view.model()->index(2, JobFilesModel::KindColumn).data().toString(), QStringLiteral("checkpoint"));
+    }
+
     void secondJobNeverOverwritesTheFirst()
     {
         const QString dirA = m_home.filePath(QStringLiteral("jobA"));

@@ -23,6 +23,7 @@
 #include "charts/ParameterScatterPlot.h"
 #include "runs/RunsTableModel.h"
 #include "runs/RunsView.h"
+#include "sweeps/TrialModelDownload.h"
 #include "runs/ColumnChooser.h"
 #include "session/Backend.h"
 #include "store/RunNotes.h"
@@ -53,6 +54,7 @@
 
 #include <cmath>
 #include <functional>
+#include <algorithm>
 #include <memory>
 
 using namespace TrainDesk;
@@ -694,6 +696,8 @@ private Q_SLOTS:
                 if (!menu)
                     return;
                 for (QAction *action : menu->actions()) {
+                    if (!action->objectName().contains(QLatin1String("olour")))
+                        continue;  // the colour entries (runMenuDoesWhatAUserDoes has the others)
                     entries << action->text() + (action->isEnabled() ? QString() : QStringLiteral(" (off)"));
                     if (action->text() == choose)
                         action->trigger();
@@ -729,6 +733,79 @@ private Q_SLOTS:
         QVERIFY(!refused);
         QVERIFY2(refused.error().contains(QString::number(overlaid)) && refused.error().contains(QStringLiteral("#rrggbb")),
                  qPrintable(refused.error()));
+    }
+
+    void runMenuDoesWhatAUserDoes()
+    {
+        // The row's menu offered only colours (issue #43): open, compare, clone, tags,
+        // download the model and delete now, as in W&B's or Azure ML's runs list.
+        const auto ws = m_store.workspace(QLatin1String(EmbeddedDefaults::workspaceName));
+        const auto exp = m_store.experiment(ws->id, QLatin1String(EmbeddedDefaults::experimentName));
+        QVERIFY(ws && exp);
+        const auto runB = m_store.job(exp->id, QStringLiteral("runs-b"));
+        QVERIFY2(runB, "runs-b is made by sortsFiltersExportsAndOverlays");
+        const qint64 b = runB->id;
+        RunsView view(m_backend.get());
+        view.resize(1000, 700);
+        view.show();
+        view.showScope(ws->id, exp->id);
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->rowOf(b) >= 0, 10000);
+        view.chooseJobs({});
+        const auto actionsOf = [](QMenu *menu) {
+            QHash<QString, QAction *> byName;
+            QStringList names;
+            for (QAction *action : menu->actions()) {
+                if (!action->isSeparator()) {
+                    byName.insert(action->objectName(), action);
+                    names << action->objectName();
+                }
+            }
+            return std::make_pair(names, byName);
+        };
+        std::unique_ptr<QMenu> menu(view.runMenu(b));
+        auto [names, actions] = actionsOf(menu.get());
+        QCOMPARE(names, (QStringList{QStringLiteral("openRun"), QStringLiteral("compareRun"), QStringLiteral("cloneRun"),
+                                     QStringLiteral("tagRun"), QStringLiteral("downloadRunModel"), QStringLiteral("deleteRun"),
+                                     QStringLiteral("colourRun"), QStringLiteral("automaticColourRun")}));
+        QCOMPARE(menu->defaultAction(), actions.value(QStringLiteral("openRun")));
+
+        QSignalSpy opened(&view, &RunsView::jobActivated);
+        actions.value(QStringLiteral("openRun"))->trigger();
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().first().toLongLong(), b);
+        // Compare: chosen (charted below), and the next menu takes it back out.
+        actions.value(QStringLiteral("compareRun"))->trigger();
+        QCOMPARE(view.chosenJobs(), QList<qint64>{b});
+        menu.reset(view.runMenu(b));
+        std::tie(names, actions) = actionsOf(menu.get());
+        QCOMPARE(actions.value(QStringLiteral("compareRun"))->text(), QStringLiteral("Remove from the co&mparison"));
+        actions.value(QStringLiteral("compareRun"))->trigger();
+        QVERIFY(view.chosenJobs().isEmpty());
+        // Clone and delete go to the window's own (which asks before deleting).
+        QSignalSpy cloned(&view, &RunsView::cloneRequested);
+        actions.value(QStringLiteral("cloneRun"))->trigger();
+        QCOMPARE(cloned.count(), 1);
+        QCOMPARE(cloned.first().first().toLongLong(), b);
+        const Job *job = m_backend->snapshot().findJob(b);
+        QVERIFY(job);
+        QCOMPARE(actions.value(QStringLiteral("deleteRun"))->isEnabled(), job->state != JobState::Queued && !isActive(job->state));
+        QSignalSpy deleted(&view, &RunsView::deleteRequested);
+        actions.value(QStringLiteral("deleteRun"))->trigger();
+        QCOMPARE(deleted.count(), 1);
+        // Tags: the run's Tags cell opens for typing, shown if it was hidden.
+        view.setColumnShown(QStringLiteral("tags"), false);
+        actions.value(QStringLiteral("tagRun"))->trigger();
+        QVERIFY(!view.hiddenColumns().contains(QStringLiteral("tags")));
+        const auto editors = view.table()->viewport()->findChildren<QLineEdit *>();
+        QVERIFY(std::any_of(editors.cbegin(), editors.cend(), [](const QLineEdit *e) { return e->isVisible(); }));
+        QCOMPARE(view.table()->currentIndex().column(), int(RunsTableModel::TagsColumn));
+        QCOMPARE(view.filterModel()->mapToSource(view.table()->currentIndex()).row(), view.model()->rowOf(b));
+        // The model, not the checkpoints beside it.
+        QVERIFY(!TrialModelDownload::isCheckpoint(QStringLiteral("saved_models/fashion_mnist_trained_model.h5")));
+        QVERIFY(!TrialModelDownload::isCheckpoint(QStringLiteral("model.onnx")));
+        QVERIFY(TrialModelDownload::isCheckpoint(QStringLiteral("checkpoints/epoch-0002.ckpt")));
+        QVERIFY(TrialModelDownload::isCheckpoint(QStringLiteral("run/Checkpoints/weights.h5")));
+        QVERIFY(TrialModelDownload::isCheckpoint(QStringLiteral("model-3.ckpt")));
     }
 
     void columnChooserStaysOpenSearchesAndHidesConstants()

@@ -422,6 +422,46 @@ private Q_SLOTS:
         QTRY_VERIFY(!wizard.isVisible());
         QCOMPARE(wizard.result(), int(QDialog::Rejected));
     }
+    void metricIsAChooserOfTheJobsMetrics()
+    {
+        // The metric was free text (issue #43): a chooser of what the job reported now,
+        // still editable.
+        const auto ws = m_store.workspace(QStringLiteral("default"));
+        const auto exp = m_store.experiment(ws->id, QStringLiteral("demo"));
+        const auto base = m_store.job(exp->id, QStringLiteral("base"));
+        QVERIFY2(base, "made by newSweepWizardShowsTheTrialCountAndCreates");
+        const auto trial = m_store.job(exp->id, QStringLiteral("page-1"));
+        QVERIFY2(trial, "made by sweepPageAndTreeFromTheWorker");
+        const auto items = [](const QComboBox *box) {
+            QStringList texts;
+            for (int i = 0; i < box->count(); ++i)
+                texts << box->itemText(i);
+            return texts;
+        };
+        NewSweepWizard wizard(m_backend.get());
+        QComboBox *metric = wizard.metricBox();
+        QVERIFY(metric->isEditable());
+        // A job without records yet: the bundled trainer's metrics, validation first.
+        wizard.presetJob(base->id);
+        const QStringList trainers{QStringLiteral("val_acc"), QStringLiteral("val_loss"), QStringLiteral("acc"),
+                                   QStringLiteral("loss")};
+        QCOMPARE(items(metric), trainers);
+        QCOMPARE(metric->currentText(), QStringLiteral("val_acc"));
+        QCOMPARE(wizard.goalBox()->currentData().toString(), QStringLiteral("max"));
+        // A loss is better low: the goal follows the metric chosen.
+        metric->setCurrentIndex(metric->findText(QStringLiteral("val_loss")));
+        QCOMPARE(wizard.goalBox()->currentData().toString(), QStringLiteral("min"));
+
+        // A job that reported loss and acc: those.
+        wizard.presetJob(trial->id);
+        QTRY_VERIFY_WITH_TIMEOUT(!items(metric).contains(QStringLiteral("val_acc")), 10000);
+        QVERIFY2(items(metric).contains(QStringLiteral("acc")) && items(metric).contains(QStringLiteral("loss")),
+                 qPrintable(items(metric).join(QLatin1Char(' '))));
+        QCOMPARE(metric->currentText(), QStringLiteral("val_loss"));  // what was chosen stays
+        // Any other name can be typed; the request carries it.
+        wizard.metricEdit()->setText(QStringLiteral("my_metric"));
+        QCOMPARE(metric->currentText(), QStringLiteral("my_metric"));
+    }
 };
 
 QTEST_MAIN(TestSweepView)

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QEvent>
 #include <QFontMetrics>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -78,7 +79,7 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
     m_chart->addSeries(m_val);
 
     m_x->setTitleText(tr("step"));
-    m_x->setLabelFormat(QStringLiteral("%.0f"));
+    m_x->setLabelFormat(m_xFormat);
     m_yTitle = yTitle;
     m_yLinear->setTitleText(yTitle);
     m_yLinear->setLabelFormat(QStringLiteral("%.3g"));
@@ -94,15 +95,17 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
         series->attachAxis(m_yLinear);
     }
     // Any range change we did not make is the user zooming or panning.
-    const auto userRange = [this] {
+    const auto userRange = [this](QValueAxis *axis) {
         if (m_applying)
             return;
+        if (axis)
+            roundTicks(axis);
         setAutoFit(false);
         Q_EMIT viewChanged();
     };
-    connect(m_x, &QValueAxis::rangeChanged, this, userRange);
-    connect(m_yLinear, &QValueAxis::rangeChanged, this, userRange);
-    connect(m_yLog, &QLogValueAxis::rangeChanged, this, userRange);
+    connect(m_x, &QValueAxis::rangeChanged, this, [userRange, this] { userRange(m_x); });
+    connect(m_yLinear, &QValueAxis::rangeChanged, this, [userRange, this] { userRange(m_yLinear); });
+    connect(m_yLog, &QLogValueAxis::rangeChanged, this, [userRange] { userRange(nullptr); });
 
     m_view = new ZoomableChartView(m_chart, this);
     connect(m_view, &ZoomableChartView::resetRequested, this, &ChartPanel::resetZoom);
@@ -177,7 +180,8 @@ void ChartPanel::setXTitle(const QString &title)
     m_x->setTitleText(title);
     if (m_xTime)
         m_xTime->setTitleText(title);
-    m_x->setLabelFormat(title == tr("step") ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+    m_xFormat = title == tr("step") ? QStringLiteral("%.0f") : QStringLiteral("%.3g");
+    m_x->setLabelFormat(m_xFormat);
 }
 
 void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val,
@@ -203,8 +207,7 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
         QPen smoothPen(m_trainColor);
         smoothPen.setWidthF(2.0);
         m_smooth->setPen(smoothPen);
-        m_smooth->setVisible(smoothing);
-        updateLegendMarkers();
+        updateLegendMarkers();  // and the smoothed line shown or not (applyHidden)
     }
 
     if (m_autoFit) {
@@ -228,8 +231,8 @@ void ChartPanel::setSeriesName(const QString &name)
 {
     m_raw->setName(name.isEmpty() ? tr("train") : name);
     m_smooth->setName(name.isEmpty() ? tr("train (smoothed)") : tr("%1 (smoothed)").arg(name));
-    for (QLegendMarker *marker : m_chart->legend()->markers(m_val))
-        marker->setVisible(name.isEmpty());
+    m_valInLegend = name.isEmpty();
+    applyHidden();
     const QString y = name.isEmpty() ? m_yTitle : name;
     m_yLinear->setTitleText(y);
     m_yLog->setTitleText(y + tr(" (log)"));
@@ -238,6 +241,7 @@ void ChartPanel::setSeriesName(const QString &name)
 void ChartPanel::setLines(const QList<ChartLine> &lines)
 {
     const qsizetype before = m_lines.size();
+    bool legendChanged = false;
     while (m_lines.size() > lines.size()) {
         QLineSeries *line = m_lines.takeLast();
         m_lineInLegend.removeLast();
@@ -269,8 +273,7 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
         // Kept here: a marker says it is hidden until the chart is first shown.
         if (m_lineInLegend.at(i) != want.inLegend) {
             m_lineInLegend[i] = want.inLegend;
-            for (QLegendMarker *marker : m_chart->legend()->markers(line))
-                marker->setVisible(want.inLegend);
+            legendChanged = true;
         }
         line->replace(m_log ? positiveOnly(want.points) : want.points);
     }
@@ -278,6 +281,8 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
         raiseMainSeries();
     if ((before == 0) != m_lines.isEmpty())
         updateSeriesNames();
+    if (legendChanged || !m_hidden.isEmpty() || m_lines.size() != before)
+        applyHidden();  // a line of a hidden name stays hidden; new markers answer clicks
 }
 
 void ChartPanel::raiseMainSeries()
@@ -300,13 +305,123 @@ void ChartPanel::raiseMainSeries()
 
 void ChartPanel::updateLegendMarkers()
 {
+    applyHidden();  // which entries the legend has, with which series shown
+}
+
+QString ChartPanel::hideKey(const QAbstractSeries *series) const
+{
+    // The run's raw and smoothed lines are one entry; the others go by their names.
+    if (series == m_raw || series == m_smooth)
+        return QStringLiteral("\x01train");
+    if (series == m_val)
+        return QStringLiteral("\x01val");
+    const qsizetype i = m_lines.indexOf(static_cast<QLineSeries *>(const_cast<QAbstractSeries *>(series)));
+    return i < 0 ? series->name() : lineKey(i);
+}
+
+QString ChartPanel::lineKey(qsizetype i) const
+{
+    // A line without a legend entry (a compared run's validation) goes with the entry before it.
+    while (i > 0 && !m_lineInLegend.value(i, true))
+        --i;
+    return i < m_lines.size() ? m_lines.at(i)->name() : QString();
+}
+
+bool ChartPanel::hiddenSeries(const QAbstractSeries *series) const
+{
+    return m_hidden.contains(hideKey(series));
+}
+
+void ChartPanel::applyHidden()
+{
     // Beside other runs, the legend names this run once: its smoothed line (its faint raw
     // values need no entry); alone, it says train, smoothed and validation.
     const bool named = !m_runName.isEmpty() && !m_lines.isEmpty();
-    for (QLegendMarker *marker : m_chart->legend()->markers(m_smooth))
-        marker->setVisible(m_smoothing);
-    for (QLegendMarker *marker : m_chart->legend()->markers(m_raw))
-        marker->setVisible(!(named && m_smoothing));
+    const auto inLegend = [&](const QAbstractSeries *series) {
+        if (series == m_raw)
+            return !(named && m_smoothing);
+        if (series == m_smooth)
+            return m_smoothing;
+        if (series == m_val)
+            return m_valInLegend;
+        const qsizetype i = m_lines.indexOf(static_cast<QLineSeries *>(const_cast<QAbstractSeries *>(series)));
+        return i < 0 || m_lineInLegend.value(i, true);
+    };
+    for (QAbstractSeries *series : allSeries()) {
+        const bool hidden = hiddenSeries(series);
+        const bool visible = !hidden && (series != m_smooth || m_smoothing);
+        const bool shownAgain = series->isVisible() != visible;
+        if (shownAgain)
+            series->setVisible(visible);  // the legend hides its entry along: shown again below
+        const bool entry = inLegend(series);
+        for (QLegendMarker *marker : m_chart->legend()->markers(series)) {
+            // Kept in a property (a marker says it is hidden until the chart is first shown),
+            // and set only on a change: each lays the legend out again.
+            const QVariant was = marker->property("entry");
+            if (shownAgain || !was.isValid() || was.toBool() != entry) {
+                marker->setVisible(entry);
+                marker->setProperty("entry", entry);
+            }
+            connect(marker, &QLegendMarker::clicked, this, &ChartPanel::legendClicked, Qt::UniqueConnection);
+            // A hidden series' entry stays, greyed, to be clicked again. Only on a change:
+            // each lays the legend out again.
+            if (marker->property("greyed").toBool() == hidden)
+                continue;
+            marker->setProperty("greyed", hidden);
+            QColor label = m_chart->legend()->labelColor();
+            label.setAlphaF(hidden ? 0.4 : 1.0);
+            marker->setLabelBrush(label);
+        }
+    }
+}
+
+void ChartPanel::legendClicked()
+{
+    auto *marker = qobject_cast<QLegendMarker *>(sender());
+    if (!marker || !marker->series())
+        return;
+    const QString key = hideKey(marker->series());
+    if (!m_hidden.remove(key))
+        m_hidden.insert(key);
+    applyHidden();
+    if (m_autoFit)
+        fit();
+    placeReadout();
+}
+
+void ChartPanel::setSeriesHidden(const QString &legendName, bool hidden)
+{
+    for (QAbstractSeries *series : allSeries()) {
+        if (series->name() != legendName)
+            continue;
+        const QString key = hideKey(series);
+        if (hidden)
+            m_hidden.insert(key);
+        else
+            m_hidden.remove(key);
+        applyHidden();
+        if (m_autoFit)
+            fit();
+        return;
+    }
+}
+
+bool ChartPanel::isSeriesHidden(const QString &legendName) const
+{
+    for (QAbstractSeries *series : allSeries()) {
+        if (series->name() == legendName)
+            return hiddenSeries(series);
+    }
+    return false;
+}
+
+QLegendMarker *ChartPanel::legendMarker(const QString &legendName) const
+{
+    for (QLegendMarker *marker : m_chart->legend()->markers()) {
+        if (marker->isVisible() && marker->label() == legendName)
+            return marker;
+    }
+    return nullptr;
 }
 
 void ChartPanel::setTrainColor(const QColor &color)
@@ -564,6 +679,7 @@ void ChartPanel::placeReadout()
     m_readout->move(std::max(0, left), std::max(0, at.y() + 4));
     m_readout->show();
     m_readout->raise();
+    m_view->keepHintClearOf(m_readout->geometry());
 }
 
 QStringList ChartPanel::lineNames() const
@@ -595,6 +711,7 @@ void ChartPanel::setLogScale(bool on)
 {
     if (on == m_log)
         return;
+    const QPointF yShown = yRange();
     m_applying = true;
     QAbstractAxis *from = yAxis();
     m_log = on;
@@ -607,12 +724,62 @@ void ChartPanel::setLogScale(bool on)
     for (QAbstractSeries *series : allSeries())
         series->attachAxis(to);
     m_applying = false;
-    // A log axis needs new y bounds: the x range the user chose is kept.
-    const bool wasAuto = m_autoFit;
-    m_autoFit = true;
+    if (m_autoFit) {
+        setData(m_lastRaw, m_lastSmooth, m_lastVal, m_smoothing, m_lastLines);
+        return;
+    }
+    // Zoomed: the steps shown stay, and the values shown stay in view. A log axis labels
+    // powers of ten, so it shows the whole decades around them; one at or below zero
+    // starts at the smallest positive value shown.
+    m_applying = true;
+    if (m_log) {
+        double low = yShown.x();
+        if (!(low > 0))
+            low = smallestPositiveShown();
+        const auto [decadeLow, decadeHigh] = ChartTicks::decadeRange(low, std::max(low, yShown.y()));
+        m_yLog->setRange(decadeLow, decadeHigh);
+    } else {
+        m_yLinear->setRange(yShown.x(), yShown.y());
+        roundTicks(m_yLinear);
+    }
+    m_applying = false;
     setData(m_lastRaw, m_lastSmooth, m_lastVal, m_smoothing, m_lastLines);
-    if (!wasAuto)
-        setAutoFit(true);
+}
+
+double ChartPanel::smallestPositiveShown() const
+{
+    double low = INFINITY;
+    const auto take = [&](const QList<QPointF> &points) {
+        for (const QPointF &p : points) {
+            if (p.y() > 0 && p.x() >= m_x->min() && p.x() <= m_x->max())
+                low = std::min(low, p.y());
+        }
+    };
+    take(m_lastRaw);
+    take(m_lastVal);
+    if (m_smoothing)
+        take(m_lastSmooth);
+    for (const ChartLine &line : m_lastLines)
+        take(line.points);
+    return std::isfinite(low) ? low : 0.1;
+}
+
+void ChartPanel::roundTicks(QValueAxis *axis)
+{
+    // Ticks at round values of the range the user zoomed or panned to (1-2-5 steps), with
+    // as many decimals as the step has: 140 160 180, 0.25 0.30 0.35.
+    const bool wholeSteps = axis == m_x && m_xFormat == QLatin1String("%.0f");
+    const int room = axis == m_x ? niceTickCount + 1 : yTickRoom();
+    double step = ChartTicks::roundStep(axis->min(), axis->max(), room);
+    if (wholeSteps)
+        step = std::max(step, 1.0);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(ChartTicks::firstTick(axis->min(), step));
+    axis->setTickInterval(step);
+    const int decimals = std::max(0, int(std::ceil(-std::log10(step) - 1e-9)));
+    const QString format = wholeSteps ? m_xFormat : QStringLiteral("%.%1f").arg(decimals);
+    if (axis->labelFormat() != format)
+        axis->setLabelFormat(format);  // (setting the same one lays the axis out again)
 }
 
 void ChartPanel::setYLimits(double low, double high)
@@ -663,10 +830,16 @@ void ChartPanel::setNiceRange(QValueAxis *axis, double min, double max, bool hea
     const int ticks = m_niceAxis->tickCount();
     // Ticks from the rounded bottom at the rounded step; the range a little past the top.
     const double top = headroom ? high + (high - low) * 0.04 : high;
-    if (axis->min() == low && axis->max() == top && axis->tickCount() == ticks)
+    // The fitted axis's own label format (a zoom gave it one of its step's decimals).
+    const QString format = axis == m_x ? m_xFormat : QStringLiteral("%.3g");
+    const bool dynamic = headroom && ticks > 1;
+    if (axis->min() == low && axis->max() == top && axis->tickCount() == ticks && axis->labelFormat() == format
+        && (axis->tickType() == QValueAxis::TicksDynamic) == dynamic)
         return;
+    if (axis->labelFormat() != format)
+        axis->setLabelFormat(format);
     axis->setTickCount(ticks);
-    if (headroom && ticks > 1) {
+    if (dynamic) {
         axis->setTickType(QValueAxis::TicksDynamic);
         axis->setTickAnchor(low);
         axis->setTickInterval((high - low) / (ticks - 1));
@@ -689,12 +862,18 @@ void ChartPanel::fit()
             maxY = std::max(maxY, p.y());
         }
     };
-    take(m_lastRaw);
-    take(m_lastVal);
-    if (m_smoothing)
-        take(m_lastSmooth);
-    for (const ChartLine &line : std::as_const(m_lastLines))
-        take(line.points);
+    // What is shown: a hidden series does not stretch the axes.
+    if (!hiddenSeries(m_raw)) {
+        take(m_lastRaw);
+        if (m_smoothing)
+            take(m_lastSmooth);
+    }
+    if (!hiddenSeries(m_val))
+        take(m_lastVal);
+    for (qsizetype i = 0; i < m_lastLines.size(); ++i) {
+        if (!m_hidden.contains(lineKey(i)))
+            take(m_lastLines.at(i).points);
+    }
     if (minX > maxX) {
         minX = 0;
         maxX = 1;

@@ -6,6 +6,7 @@
 
 #include <QList>
 #include <QPointF>
+#include <QSet>
 #include <QWidget>
 
 #include <cmath>
@@ -22,6 +23,7 @@ class QValueAxis;
 class QLogValueAxis;
 class QAbstractAxis;
 class QAbstractSeries;
+class QLegendMarker;
 
 namespace TrainDesk::Ui {
 
@@ -65,6 +67,13 @@ public:
     QStringList xTimeLabelTexts() const;
     // The legend's names in drawing order: the last is drawn on top.
     QStringList drawOrder() const;
+    // A click on a legend entry hides its series (its entry stays, greyed) and another shows
+    // it again; kept while data arrives and lines come and go. The run's own train, raw and
+    // smoothed, is one entry. Hidden series do not count for the fitted range.
+    void setSeriesHidden(const QString &legendName, bool hidden);
+    bool isSeriesHidden(const QString &legendName) const;
+    // The entry of the legend named so (nullptr: none shown).
+    QLegendMarker *legendMarker(const QString &legendName) const;
 
     // The readout: a vertical line at one step and the value there of every visible series
     // (the mouse moves it, Left and Right step it).
@@ -112,6 +121,14 @@ private:
     void raiseMainSeries();
     void updateSeriesNames();
     void updateLegendMarkers();
+    // Hidden series: visibility, greyed legend entries, click handlers on new markers.
+    void applyHidden();
+    void legendClicked();
+    QString hideKey(const QAbstractSeries *series) const;
+    QString lineKey(qsizetype line) const;
+    bool hiddenSeries(const QAbstractSeries *series) const;
+    QSet<QString> m_hidden;  // hideKey()s
+    bool m_valInLegend = true;  // a named series chosen: no validation entry
     void updateTimeLabels();
     void placeReadout();
     QString xText(double x) const;
@@ -128,6 +145,10 @@ private:
     int m_yTicksAsked = niceTickCount;
     void setAutoFit(bool on);
     QAbstractAxis *yAxis() const;
+    // A zoomed or panned axis: ticks at round values (ChartTicks::roundStep).
+    void roundTicks(QValueAxis *axis);
+    double smallestPositiveShown() const;  // of the steps shown (a log axis's floor)
+    QString m_xFormat = QStringLiteral("%.0f");  // the x labels' format when fitted
 
     QChart *m_chart;
     ZoomableChartView *m_view;

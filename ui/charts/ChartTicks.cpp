@@ -51,4 +51,26 @@ std::pair<double, double> decadeRange(double min, double max)
     return {low, high};
 }
 
+double roundStep(double min, double max, int maxTicks)
+{
+    const double span = max - min;
+    if (!(span > 0) || !std::isfinite(span) || maxTicks < 2)
+        return 1;
+    // The smallest 1-2-5 step giving no more than maxTicks ticks in the range.
+    const double raw = span / (maxTicks - 1);
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        const double step = m * decade;
+        if (std::floor(max / step + 1e-9) - std::ceil(min / step - 1e-9) + 1 <= maxTicks)
+            return step;
+    }
+    return 20 * decade;
+}
+
+double firstTick(double min, double step)
+{
+    const double t = std::ceil(min / step - 1e-9) * step;
+    return std::abs(t) < step * 1e-9 ? 0.0 : t;
+}
+
 } // namespace TrainDesk::Ui::ChartTicks

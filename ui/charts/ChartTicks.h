@@ -13,5 +13,10 @@ QList<double> timeTicks(double min, double max, int maxTicks);
 // The powers of 10 a log axis labels so that [min, max] (both > 0) lies between two of
 // them: (10^floor(log10 min), 10^ceil(log10 max)), a decade at least.
 std::pair<double, double> decadeRange(double min, double max);
+// The 1-2-5 step (1, 2, 5, 10, 20, 50, 0.1, 0.2, ...) that labels [min, max] with at most
+// `maxTicks` ticks and at least half as many: a zoomed axis reads 140 160 180, not 146 192 237.
+double roundStep(double min, double max, int maxTicks);
+// The first multiple of `step` at or above min.
+double firstTick(double min, double step);
 
 } // namespace TrainDesk::Ui::ChartTicks

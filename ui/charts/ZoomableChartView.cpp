@@ -1,21 +1,116 @@
 #include "ZoomableChartView.h"
 
 #include <QKeyEvent>
+#include <QLabel>
+#include <QSettings>
+#include <QToolButton>
 #include <QMouseEvent>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace TrainDesk::Ui {
 
-ZoomableChartView::ZoomableChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
+namespace {
+
+const char hintShownKey[] = "Charts/keysHintShown";
+
+} // namespace
+
+ZoomableChartView::ZoomableChartView(QChart *chart, QWidget *parent)
+    : QChartView(chart, parent), m_keysButton(new QToolButton(this)), m_keysHint(new QLabel(this))
 {
     setRubberBand(QChartView::RectangleRubberBand);
     setRenderHint(QPainter::Antialiasing);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);  // the readout follows the pointer without a button held
-    setToolTip(tr("Left and Right: the values at the previous or next step. + and -: zoom; "
-                  "Ctrl+arrows: pan; Home or 0: fit the data again"));
+    m_keysButton->setObjectName(QStringLiteral("chartKeysButton"));
+    m_keysButton->setText(QStringLiteral("?"));
+    m_keysButton->setAutoRaise(true);
+    m_keysButton->setFocusPolicy(Qt::NoFocus);
+    m_keysButton->setAccessibleName(tr("Chart keys"));
+    m_keysButton->setToolTip(tr("Keys and mouse of this chart (or press ?)"));
+    connect(m_keysButton, &QToolButton::clicked, this, [this] {
+        m_keysHint->isVisible() ? hideKeysHint() : showKeysHint();
+    });
+    m_keysHint->setObjectName(QStringLiteral("chartKeysHint"));
+    m_keysHint->setText(keysText());
+    m_keysHint->setWordWrap(true);
+    m_keysHint->setAutoFillBackground(true);
+    m_keysHint->setBackgroundRole(QPalette::ToolTipBase);
+    m_keysHint->setForegroundRole(QPalette::ToolTipText);
+    m_keysHint->setFrameShape(QFrame::Box);
+    m_keysHint->setMargin(4);
+    m_keysHint->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_keysHint->hide();
+}
+
+QString ZoomableChartView::keysText()
+{
+    return tr("Drag: zoom; wheel, + and -: zoom; Shift+drag or Ctrl+arrows: pan; Home, 0 or double-click: "
+              "fit the data again. Left and Right: the values at the previous or next step.");
+}
+
+void ZoomableChartView::showKeysHint()
+{
+    m_keysHint->show();
+    placeKeysHint();
+    m_keysHint->raise();
+}
+
+void ZoomableChartView::hideKeysHint()
+{
+    m_keysHint->hide();
+}
+
+void ZoomableChartView::placeKeysHint()
+{
+    // The bottom left of the chart, over the axis title and legend: the readout is at the
+    // top of the plot, beside the pointer.
+    const int hintWidth = std::max(120, std::min(width() - 8, 460));
+    m_keysHint->setFixedWidth(hintWidth);
+    m_keysHint->setFixedHeight(m_keysHint->heightForWidth(hintWidth));
+    m_keysHint->move(4, std::max(0, height() - m_keysHint->height() - 4));
+}
+
+void ZoomableChartView::keepHintClearOf(const QRect &rect)
+{
+    if (m_keysHint->isVisible() && m_keysHint->geometry().intersects(rect))
+        hideKeysHint();
+}
+
+void ZoomableChartView::showKeysHintOnce()
+{
+    // Once for this user: the first chart the pointer enters (or Tab reaches) tells the keys.
+    QSettings settings;
+    if (!settings.value(QLatin1String(hintShownKey), false).toBool()) {
+        settings.setValue(QLatin1String(hintShownKey), true);
+        showKeysHint();
+    }
+}
+
+void ZoomableChartView::enterEvent(QEnterEvent *event)
+{
+    showKeysHintOnce();
+    QChartView::enterEvent(event);
+}
+
+void ZoomableChartView::focusInEvent(QFocusEvent *event)
+{
+    if (event->reason() == Qt::TabFocusReason || event->reason() == Qt::BacktabFocusReason)
+        showKeysHintOnce();
+    QChartView::focusInEvent(event);
+}
+
+void ZoomableChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    m_keysButton->adjustSize();
+    m_keysButton->move(width() - m_keysButton->width() - 2, 2);
+    m_keysButton->raise();
+    if (m_keysHint->isVisible())
+        placeKeysHint();
 }
 
 void ZoomableChartView::wheelEvent(QWheelEvent *event)
@@ -38,6 +133,7 @@ void ZoomableChartView::wheelEvent(QWheelEvent *event)
 
 void ZoomableChartView::mousePressEvent(QMouseEvent *event)
 {
+    hideKeysHint();  // read: the user is working the chart
     if (event->button() == Qt::MiddleButton
         || (event->button() == Qt::LeftButton && event->modifiers().testFlag(Qt::ShiftModifier))) {
         m_panning = true;
@@ -70,12 +166,14 @@ void ZoomableChartView::mouseMoveEvent(QMouseEvent *event)
 
 void ZoomableChartView::leaveEvent(QEvent *event)
 {
+    hideKeysHint();
     Q_EMIT hoverEnded();
     QChartView::leaveEvent(event);
 }
 
 void ZoomableChartView::focusOutEvent(QFocusEvent *event)
 {
+    hideKeysHint();
     if (!underMouse())
         Q_EMIT hoverEnded();
     QChartView::focusOutEvent(event);
@@ -107,6 +205,12 @@ void ZoomableChartView::mouseDoubleClickEvent(QMouseEvent *event)
 void ZoomableChartView::keyPressEvent(QKeyEvent *event)
 {
     const bool ctrl = event->modifiers().testFlag(Qt::ControlModifier);
+    if (event->key() == Qt::Key_Question) {
+        m_keysHint->isVisible() ? hideKeysHint() : showKeysHint();
+        event->accept();
+        return;
+    }
+    hideKeysHint();
     switch (event->key()) {
     case Qt::Key_Left:
         if (ctrl)

@@ -2,18 +2,35 @@
 
 #include <QChartView>
 
+class QLabel;
+class QToolButton;
+
 namespace TrainDesk::Ui {
 
 // A chart view the user can zoom (rubber band, wheel, + and -) and pan (middle button or
 // Shift and drag, Ctrl and the arrow keys); a double click, Home or 0 asks for the
 // automatic range back. The mouse over the plot, or Left and Right, ask for the readout of
 // every series at one step (ChartPanel draws it).
+//
+// The keys are told by a hint, not a tooltip over the whole plot (that covered the readout
+// and the next chart at every hover): it shows by itself once, the first time the pointer
+// enters any chart (QSettings Charts/keysHintShown), and again on demand from the "?"
+// button in the chart's corner or the ? key. It sits at the bottom of the chart and gives
+// way to the readout (keepHintClearOf).
 class ZoomableChartView : public QChartView
 {
     Q_OBJECT
 
 public:
     explicit ZoomableChartView(QChart *chart, QWidget *parent = nullptr);
+
+    static QString keysText();
+    QLabel *keysHint() const { return m_keysHint; }
+    QToolButton *keysButton() const { return m_keysButton; }
+    void showKeysHint();
+    void hideKeysHint();
+    // The readout is shown at `rect` (view coordinates): a hint under it is hidden.
+    void keepHintClearOf(const QRect &rect);
 
 Q_SIGNALS:
     void resetRequested();
@@ -32,8 +49,16 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
     void leaveEvent(QEvent *event) override;
     void focusOutEvent(QFocusEvent *event) override;
+    void enterEvent(QEnterEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void placeKeysHint();
+    void showKeysHintOnce();
+
+    QToolButton *m_keysButton;
+    QLabel *m_keysHint;
     bool m_panning = false;
     QPointF m_lastPos;
 };

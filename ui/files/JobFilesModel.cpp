@@ -78,8 +78,28 @@ QVariant JobFilesModel::data(const QModelIndex &index, int role) const
     case DirectoryColumn: return f.directory;
     case SizeColumn: return role == SortRole ? QVariant(f.size) : QVariant(formatBytes(f.size));
     case ModifiedColumn: return role == SortRole ? QVariant(f.modified) : QVariant(formatTime(f.modified));
+    case KindColumn:
+        return f.directory == QLatin1String("stdouterr") ? tr("log") : isCheckpoint(f.path) ? tr("checkpoint") : tr("output");
     default: return {};
     }
+}
+
+bool JobFilesModel::isCheckpoint(const QString &path)
+{
+    const QStringList parts = path.split(QLatin1Char('/'));
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        if (parts.at(i).compare(QLatin1String("checkpoints"), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return parts.last().endsWith(QLatin1String(".ckpt"), Qt::CaseInsensitive);
+}
+
+int JobFilesModel::checkpointCount() const
+{
+    int count = 0;
+    for (int row = 0; row < m_files.size(); ++row)
+        count += isCheckpointAt(row) ? 1 : 0;
+    return count;
 }
 
 QVariant JobFilesModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -91,6 +111,7 @@ QVariant JobFilesModel::headerData(int section, Qt::Orientation orientation, int
     case DirectoryColumn: return tr("Directory");
     case SizeColumn: return tr("Size");
     case ModifiedColumn: return tr("Modified");
+    case KindColumn: return tr("Kind");
     default: return {};
     }
 }

@@ -13,12 +13,19 @@ class JobFilesModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { NameColumn, DirectoryColumn, SizeColumn, ModifiedColumn, ColumnCount };
+    // Kind: "log" (stdouterr), "checkpoint" (isCheckpoint), or "output" (the model and the
+    // rest of the output directories): checkpoints are told apart from the model.
+    enum Column { NameColumn, DirectoryColumn, SizeColumn, ModifiedColumn, KindColumn, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, RemotePathRole };
 
     explicit JobFilesModel(QObject *parent = nullptr);
 
     void setFiles(const QList<JobFile> &files);
+    // A file below a "checkpoints" folder, or a *.ckpt (the trainer's checkpoints/epoch-N.ckpt,
+    // a Keras callback's checkpoints/): training's stops on the way, not the model.
+    static bool isCheckpoint(const QString &path);
+    bool isCheckpointAt(int row) const { return m_files.at(row).directory != QLatin1String("stdouterr") && isCheckpoint(m_files.at(row).path); }
+    int checkpointCount() const;
     const QList<JobFile> &files() const { return m_files; }
     const JobFile &fileAt(int row) const { return m_files.at(row); }
 

@@ -40,6 +40,10 @@ OutputFilesView::OutputFilesView(Backend *backend, QWidget *parent)
     m_proxy->setSortRole(JobFilesModel::SortRole);
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
+    // The button says whether checkpoints are left out of "all".
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &OutputFilesView::updateButtons);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &OutputFilesView::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OutputFilesView::updateButtons);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(JobFilesModel::DirectoryColumn, Qt::DescendingOrder);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -175,9 +179,13 @@ void OutputFilesView::downloadTo(const QString &base)
     QList<int> rows;
     for (const QModelIndex &index : m_view->selectionModel()->selectedRows())
         rows.append(m_proxy->mapToSource(index).row());
+    // Nothing selected: everything but the checkpoints (each as big as the model, one an
+    // epoch); selected, they come too.
     if (rows.isEmpty()) {
-        for (int r = 0; r < m_model->rowCount(); ++r)
-            rows.append(r);
+        for (int r = 0; r < m_model->rowCount(); ++r) {
+            if (!m_model->isCheckpointAt(r))
+                rows.append(r);
+        }
     }
     if (!isDownloading()) {
         m_succeeded = m_failed = m_skipped = 0;
@@ -311,7 +319,14 @@ void OutputFilesView::cancelDownloads()
 void OutputFilesView::updateButtons()
 {
     m_download->setEnabled(m_jobId != 0 && m_model->rowCount() > 0);
-    m_download->setText(m_view->selectionModel()->hasSelection() ? tr("Download selected…") : tr("Download all…"));
+    const int checkpoints = m_model->checkpointCount();
+    m_download->setText(m_view->selectionModel()->hasSelection() ? tr("Download selected…")
+                        : checkpoints                             ? tr("Download all but checkpoints…")
+                                                                  : tr("Download all…"));
+    m_download->setToolTip(checkpoints && !m_view->selectionModel()->hasSelection()
+                               ? tr("The model, the other outputs and the logs; the %1 checkpoints only when you select "
+                                    "them").arg(checkpoints)
+                               : QString());
 }
 
 } // namespace TrainDesk::Ui

@@ -7,11 +7,17 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QMessageBox>
+#include <QImage>
+#include <QPixmap>
 #include <QTableWidget>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QUrl>
+#include <QVBoxLayout>
 
 #include <algorithm>
-#include <QTextBrowser>
-#include <QVBoxLayout>
 
 namespace TrainDesk::Ui::HelpDialogs {
 
@@ -43,9 +49,39 @@ const QList<QPair<QString, QString>> &viewKeys()
         {QObject::tr("+, -, Ctrl+arrows, Home (a chart)"), QObject::tr("Zoom in, zoom out, pan, fit the data again")},
         {QObject::tr("Enter, Shift+Enter (log's Find)"), QObject::tr("Next, previous match in the log")},
         {QObject::tr("Ctrl+click, Shift+click (runs)"), QObject::tr("Choose several jobs: their charts overlaid")},
-        {QObject::tr("Menu key, right click (a run)"), QObject::tr("Colour…: the run's colour in every view")},
+        {QObject::tr("Menu key, right click (a run)"),
+         QObject::tr("Open, compare, clone, tags, download the model, delete; Colour…: the run's colour in every view")},
+        {QObject::tr("? (a chart)"), QObject::tr("The chart's keys and mouse")},
     };
     return keys;
+}
+
+// Screenshots at most `width` pixels wide (the dialog's), their shape kept: at their own
+// size (1920 wide) they needed scrolling sideways.
+void fitImages(QTextBrowser *browser, int width)
+{
+    QTextCursor cursor(browser->document());
+    for (QTextBlock block = browser->document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid() || !fragment.charFormat().isImageFormat())
+                continue;
+            QTextImageFormat image = fragment.charFormat().toImageFormat();
+            const QVariant loaded = browser->loadResource(QTextDocument::ImageResource, QUrl(image.name()));
+            // A file's bytes (QTextBrowser reads files so), or an image.
+            const QImage picture = loaded.typeId() == QMetaType::QByteArray ? QImage::fromData(loaded.toByteArray())
+                                                                           : loaded.value<QImage>();
+            const QSize size = picture.size();
+            if (size.isEmpty())
+                continue;
+            const int shown = std::min(width, size.width());
+            image.setWidth(shown);
+            image.setHeight(double(size.height()) * shown / size.width());
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(image);
+        }
+    }
 }
 
 } // namespace
@@ -55,9 +91,12 @@ QDialog *showUserGuide(QWidget *parent)
     auto *browser = new QTextBrowser;
     browser->setObjectName(QStringLiteral("userGuideText"));
     browser->setOpenExternalLinks(true);
+    // The guide's pictures ("screenshots/01-first-start.png") are beside it in the resources.
+    browser->setSearchPaths({QStringLiteral(":/traindesk/ui/docs")});
     QFile guide(QStringLiteral(":/traindesk/ui/docs/USER_GUIDE.md"));
     browser->setMarkdown(guide.open(QIODevice::ReadOnly) ? QString::fromUtf8(guide.readAll())
                                                          : QObject::tr("The user guide is missing from this build."));
+    fitImages(browser, 760);
     return framed(parent, QObject::tr("TrainDesk user guide"), browser, QSize(820, 640));
 }
 

@@ -12,10 +12,13 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollBar>
+#include <QSettings>
 #include <QStyle>
 #include <QTextBlock>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace TrainDesk::Ui {
 
@@ -53,6 +56,7 @@ LogView::LogView(Backend *backend, QWidget *parent)
       m_matches(new QLabel(this)),
       m_followButton(new QToolButton(this)),
       m_endButton(new QToolButton(this)),
+      m_wrapButton(new QToolButton(this)),
       m_notice(new QLabel(this)),
       m_text(new QPlainTextEdit(this))
 {
@@ -74,9 +78,16 @@ LogView::LogView(Backend *backend, QWidget *parent)
     m_endButton->setText(tr("Jump to end"));
     m_endButton->setIcon(style()->standardIcon(QStyle::SP_ArrowDown));
     m_endButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Long lines (a traceback's, a progress bar's) folded to the window's width or not;
+    // remembered (QSettings Logs/wrap).
+    m_wrapButton->setObjectName(QStringLiteral("logWrapButton"));
+    m_wrapButton->setText(tr("Wrap lines"));
+    m_wrapButton->setCheckable(true);
+    m_wrapButton->setChecked(QSettings().value(QStringLiteral("Logs/wrap"), false).toBool());
+    m_wrapButton->setToolTip(tr("Fold long lines to the width of the window"));
     m_notice->setVisible(false);
     m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setLineWrapMode(m_wrapButton->isChecked() ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
     m_text->setMaximumBlockCount(maxLines);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setPlaceholderText(tr("Nothing written yet."));
@@ -88,6 +99,7 @@ LogView::LogView(Backend *backend, QWidget *parent)
     bar->addWidget(m_nodeCombo);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_matches);
+    bar->addWidget(m_wrapButton);
     bar->addWidget(m_followButton);
     bar->addWidget(m_endButton);
     auto *layout = new QVBoxLayout(this);
@@ -120,6 +132,12 @@ LogView::LogView(Backend *backend, QWidget *parent)
             setFollow(false);
     });
     connect(m_endButton, &QToolButton::clicked, this, &LogView::jumpToEnd);
+    connect(m_wrapButton, &QToolButton::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("Logs/wrap"), on);
+        m_text->setLineWrapMode(on ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
+        if (m_follow)
+            jumpToEnd();
+    });
     // Scrolling away from the end pauses following; coming back to it resumes.
     connect(m_text->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
         if (!m_appending)
@@ -156,6 +174,7 @@ void LogView::setJob(qint64 jobId, bool finished, const QStringList &rankNodes)
     setRankNodes(rankNodes);
     while (m_fileCombo->count() > 2)
         m_fileCombo->removeItem(2);
+    addRankFiles();
     if (jobId) {
         showFile(stdoutFile);
         m_backend->listJobFiles(jobId);
@@ -303,7 +322,16 @@ void LogView::setRankFilter(int rank)
 
 void LogView::updateRanks()
 {
-    const QList<int> ranks = m_buffer.ranks();
+    // The ranks that printed, and every rank of the job, printed or not (a silent rank is
+    // one a user looks for).
+    QList<int> ranks = m_buffer.ranks();
+    if (m_rankNodes.size() > 1) {
+        for (int r = 0; r < m_rankNodes.size(); ++r) {
+            if (!ranks.contains(r))
+                ranks << r;
+        }
+        std::sort(ranks.begin(), ranks.end());
+    }
     m_rankCombo->setVisible(!ranks.isEmpty());
     while (m_rankCombo->count() > 1)
         m_rankCombo->removeItem(1);
@@ -327,9 +355,30 @@ void LogView::setNodeFilter(const QString &node)
     rebuild();
 }
 
+void LogView::addRankFiles()
+{
+    // Each rank's own stdout-<r>.txt and stderr-<r>.txt, listed from the start, empty until
+    // the rank prints (the launch script writes them beside the combined files).
+    if (m_rankNodes.size() < 2)
+        return;
+    for (int r = 0; r < m_rankNodes.size(); ++r) {
+        for (const char *stream : {"stdout", "stderr"}) {
+            const QString name = QStringLiteral("%1-%2.txt").arg(QLatin1String(stream)).arg(r);
+            const QString file = QStringLiteral("stdouterr/") + name;
+            if (m_fileCombo->findData(file) >= 0)
+                continue;
+            m_fileCombo->addItem(name, file);
+            m_fileCombo->setItemData(m_fileCombo->count() - 1, tr("Rank %1's own %2 (on %3)").arg(r).arg(QLatin1String(stream), m_rankNodes.at(r)),
+                                     Qt::ToolTipRole);
+        }
+    }
+}
+
 void LogView::setRankNodes(const QStringList &rankNodes)
 {
     m_rankNodes = rankNodes;
+    addRankFiles();
+    updateRanks();
     QStringList nodes;  // those with ranks, in the order of their first rank
     QHash<QString, QList<int>> ranksOf;
     for (int r = 0; r < rankNodes.size(); ++r) {

@@ -61,6 +61,7 @@ private:
     void highlightMatches();
     void updateRanks();
     void setRankNodes(const QStringList &rankNodes);
+    void addRankFiles();
 
     Backend *m_backend;
     qint64 m_jobId = 0;
@@ -81,6 +82,7 @@ private:
     QLabel *m_matches;
     QToolButton *m_followButton;
     QToolButton *m_endButton;
+    QToolButton *m_wrapButton;
     QLabel *m_notice;
     QPlainTextEdit *m_text;
 };

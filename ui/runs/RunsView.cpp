@@ -1,4 +1,6 @@
 #include "RunsView.h"
+#include "files/DownloadPaths.h"
+#include "sweeps/TrialModelDownload.h"
 
 #include "common/ErrorText.h"
 #include "ColumnChooser.h"
@@ -34,6 +36,8 @@
 #include <QVBoxLayout>
 #include <QWidgetAction>
 
+#include <memory>
+
 namespace TrainDesk::Ui {
 
 namespace {
@@ -45,6 +49,7 @@ constexpr int summaryIntervalMs = 2000;
 RunsView::RunsView(Backend *backend, QWidget *parent)
     : QWidget(parent),
       m_backend(backend),
+      m_modelDownload(new TrialModelDownload(backend, this)),
       m_model(new RunsTableModel(this)),
       m_filter(new RunsFilterModel(m_model, this)),
       m_filterEdit(new QLineEdit(this)),
@@ -237,6 +242,11 @@ RunsView::RunsView(Backend *backend, QWidget *parent)
     // note, drawn so in every view (RunColors). The colours of all runs come at the start.
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->verticalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_modelDownload, &TrialModelDownload::progress, this, &RunsView::statusMessage);
+    connect(m_modelDownload, &TrialModelDownload::finished, this, [this](const QString &folder, int files, const QString &error) {
+        Q_EMIT statusMessage(error.isEmpty() ? tr("Downloaded %1 to %2").arg(countOf(files, tr("file"), tr("files")), folder)
+                                             : tr("Download failed: %1").arg(error));
+    });
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
         const QModelIndex index = m_table->indexAt(at).isValid() ? m_table->indexAt(at) : m_table->currentIndex();
         showRunMenu(index.data(RunsTableModel::JobIdRole).toLongLong(), m_table->viewport()->mapToGlobal(at));
@@ -467,17 +477,74 @@ void RunsView::showRunMenu(qint64 jobId, const QPoint &globalPos)
 {
     if (!jobId)
         return;
+    std::unique_ptr<QMenu> menu(runMenu(jobId));
+    menu->exec(globalPos);
+}
+
+QMenu *RunsView::runMenu(qint64 jobId)
+{
     const int row = m_model->rowOf(jobId);
     const QString name = m_model->index(row, RunsTableModel::JobColumn).data().toString();
-    QMenu menu(this);
-    menu.addAction(tr("&Colour…"), this, [this, jobId, name] {
+    const Job *job = m_backend->snapshot().findJob(jobId);
+    auto *menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("runMenu"));
+    const auto add = [menu](const QString &key, const QString &text, auto slot) {
+        QAction *action = menu->addAction(text);
+        action->setObjectName(key);
+        QObject::connect(action, &QAction::triggered, menu->parent(), slot);
+        return action;
+    };
+    QAction *open = add(QStringLiteral("openRun"), tr("&Open"), [this, jobId] { Q_EMIT jobActivated(jobId); });
+    menu->setDefaultAction(open);
+    // Compare: the run joins the chosen ones (their charts overlaid below), or leaves them.
+    const bool chosen = m_chosen.contains(jobId);
+    add(QStringLiteral("compareRun"), chosen ? tr("Remove from the co&mparison") : tr("Co&mpare with the chosen runs"),
+        [this, jobId, chosen] {
+            QList<qint64> ids = m_chosen;
+            chosen ? void(ids.removeAll(jobId)) : ids.append(jobId);
+            chooseJobs(ids);
+        });
+    add(QStringLiteral("cloneRun"), tr("C&lone…"), [this, jobId] { Q_EMIT cloneRequested(jobId); });
+    add(QStringLiteral("tagRun"), tr("&Tags…"), [this, jobId] {
+        // Edited in its cell, as a double click there does (shown first if hidden).
+        setColumnShown(QStringLiteral("tags"), true);
+        const QModelIndex cell = m_filter->mapFromSource(m_model->index(m_model->rowOf(jobId), RunsTableModel::TagsColumn));
+        m_table->setCurrentIndex(cell);
+        m_table->scrollTo(cell);
+        m_table->edit(cell);
+    });
+    QAction *download = add(QStringLiteral("downloadRunModel"), tr("&Download model…"), [this, jobId] {
+        const QString base = QFileDialog::getExistingDirectory(this, tr("Download the model to"), DownloadPaths::dialogFolder());
+        if (base.isEmpty())
+            return;
+        DownloadPaths::setBaseFolder(base);
+        downloadModelTo(jobId, base);
+    });
+    download->setEnabled(job && !job->jobDir.isEmpty() && !m_modelDownload->busy());
+    download->setToolTip(tr("The files of its output directories, without checkpoints"));
+    menu->addSeparator();
+    QAction *remove = add(QStringLiteral("deleteRun"), tr("D&elete…"), [this, jobId] { Q_EMIT deleteRequested(jobId); });
+    remove->setEnabled(job && job->state != JobState::Queued && !isActive(job->state));
+    menu->addSeparator();
+    add(QStringLiteral("colourRun"), tr("&Colour…"), [this, jobId, name] {
         const QColor color = QColorDialog::getColor(m_model->colorOf(jobId), this, tr("Colour of %1").arg(name));
         if (color.isValid())
             chooseColor(jobId, color);
     });
-    QAction *automatic = menu.addAction(tr("&Automatic colour"), this, [this, jobId] { chooseColor(jobId, QColor()); });
+    QAction *automatic = add(QStringLiteral("automaticColourRun"), tr("&Automatic colour"), [this, jobId] { chooseColor(jobId, QColor()); });
     automatic->setEnabled(RunColors::instance()->chosen(jobId).isValid());
-    menu.exec(globalPos);
+    menu->setToolTipsVisible(true);
+    return menu;
+}
+
+void RunsView::downloadModelTo(qint64 jobId, const QString &base)
+{
+    const Job *job = m_backend->snapshot().findJob(jobId);
+    const auto *experiment = job ? m_backend->snapshot().findExperiment(job->experimentId) : nullptr;
+    const auto *workspace = experiment ? m_backend->snapshot().findWorkspace(experiment->experiment.workspaceId) : nullptr;
+    if (!workspace || m_modelDownload->busy())
+        return;
+    m_modelDownload->start(jobId, DownloadPaths::jobFolder(base, workspace->workspace.name, experiment->experiment.name, job->name));
 }
 
 void RunsView::chooseColor(qint64 jobId, const QColor &color)

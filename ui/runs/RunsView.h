@@ -5,6 +5,7 @@
 class QColor;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QToolButton;
 class QPushButton;
@@ -33,6 +34,8 @@ class RunsTableModel;
 // the chosen rows (the first chosen job drawn as on its own page, the others overlaid on
 // it) and their settings against a metric: parallel coordinates and a scatter, over the
 // chosen runs, or every run shown when fewer than two are chosen.
+class TrialModelDownload;
+
 class RunsView : public QWidget
 {
     Q_OBJECT
@@ -74,8 +77,20 @@ public:
     RunsPlotTabs *plots() const { return m_plots; }
     QString statusText() const;
 
+    // A row's menu (right click, the Menu key): open, compare, clone, tags, download the
+    // model, delete, colour. The caller owns it (showRunMenu runs it).
+    QMenu *runMenu(qint64 jobId);
+    // The job's model (its output directories, checkpoints left out) into its folder below
+    // `base` (DownloadPaths::jobFolder); the status line says how it went.
+    void downloadModelTo(qint64 jobId, const QString &base);
+    TrialModelDownload *modelDownload() const { return m_modelDownload; }
+
 Q_SIGNALS:
-    void jobActivated(qint64 jobId);  // double-click: show the job's own page
+    void jobActivated(qint64 jobId);  // double-click, or Open: show the job's own page
+    // The menu's Clone… and Delete…: the main window's, which ask as they do from the tree.
+    void cloneRequested(qint64 jobId);
+    void deleteRequested(qint64 jobId);
+    void statusMessage(const QString &text);  // the model download's progress and result
     void exported(const QString &path, const QString &error);
 
 private:
@@ -91,6 +106,7 @@ private:
     void showRunMenu(qint64 jobId, const QPoint &globalPos);
 
     Backend *m_backend;
+    TrialModelDownload *m_modelDownload;
     RunsTableModel *m_model;
     RunsFilterModel *m_filter;
     QLineEdit *m_filterEdit;

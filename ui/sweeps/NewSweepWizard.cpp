@@ -1,4 +1,5 @@
 #include "NewSweepWizard.h"
+#include "metrics/RunSummary.h"
 
 #include "common/ErrorText.h"
 #include "session/Backend.h"
@@ -52,7 +53,7 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
       m_trials(new QSpinBox),
       m_seed(new QSpinBox),
       m_limit(new QSpinBox),
-      m_metric(new QLineEdit),
+      m_metric(new QComboBox),
       m_goal(new QComboBox),
       m_earlyStop(new QComboBox),
       m_count(new QLabel),
@@ -108,7 +109,13 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
     m_seed->setValue(1);
     m_limit->setRange(1, 1000);
     m_limit->setValue(2);
-    m_metric->setPlaceholderText(tr("a metric the jobs report, e.g. val_acc or loss"));
+    m_metric->setObjectName(QStringLiteral("sweepMetricBox"));
+    m_metric->setEditable(true);
+    m_metric->setInsertPolicy(QComboBox::NoInsert);
+    m_metric->lineEdit()->setPlaceholderText(tr("a metric the jobs report, e.g. val_acc or loss"));
+    m_metric->setToolTip(tr("The series that ranks the trials: one the job reported (listed), or any name its "
+                            "records carry"));
+    fillMetrics({});
     m_goal->addItem(tr("higher is better"), QStringLiteral("max"));
     m_goal->addItem(tr("lower is better"), QStringLiteral("min"));
     m_earlyStop->setEditable(true);
@@ -143,14 +150,33 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
     m_seed->setEnabled(false);
     for (QSpinBox *box : {m_trials, m_seed, m_limit})
         connect(box, &QSpinBox::valueChanged, this, changed);
-    for (QLineEdit *edit : {m_name, m_metric})
-        connect(edit, &QLineEdit::textChanged, this, changed);
+    connect(m_name, &QLineEdit::textChanged, this, changed);
+    connect(m_metric, &QComboBox::currentTextChanged, this, changed);
+    // A metric chosen sets the goal (loss: lower is better) until the user sets it.
+    connect(m_metric, &QComboBox::currentTextChanged, this, [this](const QString &metric) {
+        if (m_goalChosen || metric.trimmed().isEmpty())
+            return;
+        const QSignalBlocker block(m_goal);
+        m_goal->setCurrentIndex(m_goal->findData(RunSummary::lowerIsBetter(metric.trimmed()) ? QStringLiteral("min")
+                                                                                                : QStringLiteral("max")));
+    });
+    connect(m_goal, &QComboBox::activated, this, [this] { m_goalChosen = true; });
+    connect(m_backend, &Backend::runSummariesRead, this, [this](int id, const RunSummaries &summaries) {
+        if (id != m_metricsRequest)
+            return;
+        m_metricsRequest = -1;
+        QStringList names;
+        for (const RunSummary &summary : summaries)
+            names += summary.metrics.keys();
+        fillMetrics(names);
+    });
     connect(m_earlyStop, &QComboBox::currentTextChanged, this, changed);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, changed);
     connect(m_params, &QTableWidget::itemChanged, this, changed);
     connect(m_job, &QComboBox::currentIndexChanged, this, [this] {
-        // The fields offered are the chosen job's strings.
+        // The fields offered are the chosen job's strings; the metrics, those it reported.
         const Job *job = m_backend->snapshot().findJob(m_job->currentData().toLongLong());
+        requestMetrics(job ? job->id : 0);
         const QList<SweepTemplate::Field> fields = job ? SweepTemplate::stringFields(job->spec) : QList<SweepTemplate::Field>();
         for (int row = 0; row < m_params->rowCount(); ++row) {
             auto *box = qobject_cast<QComboBox *>(m_params->cellWidget(row, FieldColumn));
@@ -191,6 +217,44 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
     });
 }
 
+void NewSweepWizard::requestMetrics(qint64 jobId)
+{
+    fillMetrics({});
+    m_metricsRequest = jobId ? m_backend->readRunSummaries({jobId}) : -1;
+}
+
+QLineEdit *NewSweepWizard::metricEdit() const
+{
+    return m_metric->lineEdit();
+}
+
+void NewSweepWizard::fillMetrics(const QStringList &reported)
+{
+    // The job's own metrics; before it has any, the bundled trainer's. Validation first (a
+    // sweep is judged on held-out data), then training, then the rest by name.
+    QStringList names = reported.isEmpty() ? QStringList{QStringLiteral("val_acc"), QStringLiteral("val_loss"),
+                                                         QStringLiteral("acc"), QStringLiteral("loss")}
+                                           : reported;
+    names.removeDuplicates();
+    const QStringList first{QStringLiteral("val_acc"), QStringLiteral("val_loss"), QStringLiteral("acc"), QStringLiteral("loss")};
+    std::sort(names.begin(), names.end(), [&first](const QString &a, const QString &b) {
+        const qsizetype ia = first.contains(a) ? first.indexOf(a) : first.size();
+        const qsizetype ib = first.contains(b) ? first.indexOf(b) : first.size();
+        return ia != ib ? ia < ib : a < b;
+    });
+    const QString typed = m_metric->currentText();
+    {
+        const QSignalBlocker block(m_metric);
+        m_metric->clear();
+        m_metric->addItems(names);
+        m_metric->setCurrentIndex(-1);
+        m_metric->setEditText(typed);
+    }
+    // Nothing chosen yet: the first (validation accuracy where the job has it).
+    if (typed.trimmed().isEmpty() && !names.isEmpty())
+        m_metric->setCurrentIndex(0);
+}
+
 void NewSweepWizard::presetJob(qint64 jobId)
 {
     fillJobs();
@@ -198,6 +262,7 @@ void NewSweepWizard::presetJob(qint64 jobId)
     if (!job)
         return;
     m_job->setCurrentIndex(std::max(0, m_job->findData(jobId)));
+    requestMetrics(jobId);  // (the same index as before the list was filled again: no signal)
     if (m_name->text().isEmpty())
         m_name->setText(job->name + QStringLiteral("-sweep"));
 }
@@ -281,7 +346,7 @@ Result<SweepRequest> NewSweepWizard::request() const
         r.seed = m_seed->value();
     }
     r.maxConcurrent = m_limit->value();
-    r.metric = m_metric->text().trimmed();
+    r.metric = m_metric->currentText().trimmed();
     r.maximize = m_goal->currentData().toString() == QLatin1String("max");
     r.earlyStop = m_earlyStop->currentText().trimmed();
     return r;

@@ -47,7 +47,11 @@ public:
     QComboBox *samplingBox() const { return m_sampling; }
     QSpinBox *trialsBox() const { return m_trials; }
     QSpinBox *limitBox() const { return m_limit; }
-    QLineEdit *metricEdit() const { return m_metric; }
+    // The metric: a chooser of those the job reported (its run summary), or the bundled
+    // trainer's when it has not run; editable for any other name.
+    QComboBox *metricBox() const { return m_metric; }
+    QLineEdit *metricEdit() const;
+    QComboBox *goalBox() const { return m_goal; }
     QComboBox *earlyStopBox() const { return m_earlyStop; }
     QTableWidget *parameterTable() const { return m_params; }
     // Finish: creates the sweep (sweepCreated, then the wizard closes) once the trial count is known.
@@ -79,8 +83,12 @@ private:
     QSpinBox *m_trials;
     QSpinBox *m_seed;
     QSpinBox *m_limit;
-    QLineEdit *m_metric;
+    QComboBox *m_metric;
     QComboBox *m_goal;
+    bool m_goalChosen = false;  // the user set the goal: a metric chosen no longer sets it
+    int m_metricsRequest = -1;
+    void fillMetrics(const QStringList &names);
+    void requestMetrics(qint64 jobId);
     QComboBox *m_earlyStop;
     QLabel *m_count;
     QTimer *m_previewTimer;

@@ -1,4 +1,5 @@
 #include "TrialModelDownload.h"
+#include "files/JobFilesModel.h"
 
 #include "session/Backend.h"
 
@@ -34,6 +35,11 @@ void TrialModelDownload::start(qint64 jobId, const QString &folder)
     m_backend->listJobFiles(jobId);
 }
 
+bool TrialModelDownload::isCheckpoint(const QString &path)
+{
+    return JobFilesModel::isCheckpoint(path);
+}
+
 void TrialModelDownload::onListed(qint64 jobId, const QList<JobFile> &files, const QString &error)
 {
     // Idle (no job), another view's listing is none of this: it said "Download failed: job
@@ -44,8 +50,10 @@ void TrialModelDownload::onListed(qint64 jobId, const QList<JobFile> &files, con
         end(error);
         return;
     }
+    // The model, not the checkpoints training left on the way (the trainer's checkpoints/,
+    // a Keras callback's): they are many and each as big as the model.
     for (const JobFile &f : files) {
-        if (f.directory != QLatin1String("stdouterr"))
+        if (f.directory != QLatin1String("stdouterr") && !isCheckpoint(f.path))
             m_pending << f;
     }
     if (m_pending.isEmpty()) {

@@ -11,8 +11,8 @@ class Backend;
 
 namespace TrainDesk::Ui {
 
-// The model of one trial in one step: every file of the job's output directories (not its
-// stdouterr) listed on its head node, then downloaded one after another into
+// The model of one trial (or any run) in one step: every file of the job's output
+// directories (not its stdouterr, nor its checkpoints) listed on its head node, then downloaded one after another into
 // <folder>/<directory id>/<path>. Each file arrives whole or not at all (JobMonitor's copy).
 class TrialModelDownload : public QObject
 {
@@ -22,6 +22,8 @@ public:
     TrialModelDownload(Backend *backend, QObject *parent = nullptr);
 
     void start(qint64 jobId, const QString &folder);
+    // A file below a "checkpoints" folder, or a *.ckpt: not the model, not downloaded.
+    static bool isCheckpoint(const QString &path);
     bool busy() const { return m_jobId != 0; }
 
 Q_SIGNALS:

@@ -161,7 +161,7 @@ int runTraining(Options& o, Dist& dist) {
 
     const TrainingTotals totals = runEpochs({o, dist, *backend, *metrics, bs.opt, seed, startEpoch, steps});
     if (o.profile && totals.profileSteps > 0) backend->printProfile(totals.profileSteps);
-    if (dist.root()) saveRunOutputs(o, bs.net, bs.opt, *backend, data.test);
+    if (dist.root()) saveRunOutputs(o, bs.net, bs.opt, *backend, data.test, data.name);
     recordDone(totals, W, total.seconds(), *backend, *metrics);
     dist.barrier();
     return 0;
