@@ -241,7 +241,7 @@ launches=$work/launches.txt
 : > "$launches"
 cat > "$work/count.json" <<JSON
 { "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
-  "customToolkitSettings": { "commandLine": "sh -c 'echo PARAM_I >> $launches; sleep 0.PARAM_D'" } } }
+  "customToolkitSettings": { "commandLine": "sh -c 'echo PARAM_I >> $launches; sleep 1.PARAM_D'" } } }
 JSON
 td sweep create -e sw -n kill -c wide -f "$work/count.json" --param I=1,2,3,4,5,6,7,8,9,10 --param D=3,6 \
    --max-concurrent 3 >/dev/null || fail "kill sweep"
@@ -250,7 +250,8 @@ agent_pid() { td agent status -o json | py 'import json, sys; print(json.load(sy
 # Each round waits for the agent a client started (on a loaded machine it can take
 # seconds to come up: a fixed pause found none to kill in 5 of 8 rounds), then kills it
 # at a random moment of its work. A client starts one only while the sweep is active:
-# once it has ended there is nothing left to cut.
+# once it has ended there is nothing left to cut. The trials sleep over a second so that
+# a busy machine, which starts agents slowly but sleeps no faster, still kills several.
 sweep_state() { td sweep show -e sw -n kill --query state 2>/dev/null; }
 kills=0
 for k in $(seq 1 8); do
