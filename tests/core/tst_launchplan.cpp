@@ -427,6 +427,64 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QCOMPARE(dockerOut(docker.program, {"ps", "-a", "-q", "--filter", "name=td-uuid-realdocker"}).trimmed(), QByteArray());
     }
 
+    void containerGetsOnlyItsGpusAndCores()
+    {
+        // A job packed onto a GPU node (ResourcePlacement's grant): its container gets only the
+        // job's GPUs and cores, and CUDA inside numbers its GPUs from 0, as the container sees them.
+        LaunchContext c = context(1);
+        c.nodes[0].gpuCount = 4;
+        c.grant = NodeGrant{"node0", {2, 3}, {1, 3}};
+        const JobSpec spec = specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                     {"customMpiSettings", QJsonObject{{"commandLine", "python train.py"}, {"processCount", 2}}},
+                                     {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "nvcr.io/nvidia/pytorch:24.01-py3"}}}}}});
+        const auto plan = buildLaunchPlan(spec, c);
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        QCOMPARE(plan->containerOptions, (QStringList{"--gpus", "\"device=1,3\"", "--cpuset-cpus", "2,3"}));
+        QVERIFY2(plan->launchScript.contains("--gpus '\"device=1,3\"' --cpuset-cpus 2,3"), qPrintable(plan->launchScript));
+        QVERIFY2(!plan->launchScript.contains("--gpus all"), qPrintable(plan->launchScript));
+        QVERIFY2(plan->describe().contains("Container: nvcr.io/nvidia/pytorch:24.01-py3 (apptainer or docker on each node; "
+                                           "docker run --gpus '\"device=1,3\"' --cpuset-cpus 2,3)"),
+                 qPrintable(plan->describe()));
+        // On the node CUDA_VISIBLE_DEVICES is the node's numbers; docker exec gives the ranks 0 and 1.
+        QVERIFY(plan->launchScript.contains("export CUDA_VISIBLE_DEVICES=1,3\n"));
+        QVERIFY2(plan->launchScript.contains("-e CUDA_VISIBLE_DEVICES=0,1"), qPrintable(plan->launchScript));
+
+        // A packed job that holds no GPU gets none (not every GPU of the node).
+        c.grant = NodeGrant{"node0", {0}, {}};
+        const auto cpuOnly = buildLaunchPlan(spec, c);
+        QVERIFY2(cpuOnly.ok(), qPrintable(cpuOnly.error()));
+        QCOMPARE(cpuOnly->containerOptions, (QStringList{"--cpuset-cpus", "0"}));
+        QVERIFY(!cpuOnly->launchScript.contains("--gpus"));
+        // Not packed: every GPU where the node has them, every core.
+        c.grant.reset();
+        const auto whole = buildLaunchPlan(spec, c);
+        QVERIFY2(whole.ok(), qPrintable(whole.error()));
+        QVERIFY(whole->containerOptions.isEmpty());
+        QVERIFY(whole->launchScript.contains("echo --gpus all"));
+        QVERIFY(!whole->launchScript.contains("--cpuset-cpus"));
+    }
+
+    void containerRegistryPasswordOnlyThroughStdin()
+    {
+        // The registry password reaches `docker login` through a pipe from the shell's printf (a
+        // builtin: no process has it in its arguments), from the secrets file; never in launch.sh.
+        const QString password = "s3cret'\"$(touch /tmp/x)";
+        const JobSpec spec = specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                     {"customToolkitSettings", QJsonObject{{"commandLine", "true"}}},
+                                     {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{
+                                         {"serverUrl", "https://registry.example:5000/"}, {"image", "team/img:1"},
+                                         {"credentials", QJsonObject{{"username", "bob"}, {"password", password}}}}}}}});
+        const auto plan = buildLaunchPlan(spec, context(1));
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        QCOMPARE(plan->containerImage, QStringLiteral("registry.example:5000/team/img:1"));
+        QVERIFY2(plan->launchScript.contains("printf '%s' \"$TRAINDESK_REGISTRY_PASSWORD\" | docker login --username bob "
+                                             "--password-stdin registry.example:5000"),
+                 qPrintable(plan->launchScript));
+        QVERIFY(!plan->launchScript.contains("s3cret"));
+        QVERIFY(plan->secretsFile.contains("s3cret"));
+        QVERIFY(!plan->describe().contains("s3cret"));
+    }
+
     void dockerWithoutItsEngineIsNamed()
     {
         // This machine's real docker client, pointed at an engine that does not run (a socket
