@@ -112,11 +112,15 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
     }
     // Every GPU where the node has them, unless the job holds some of them only.
     const QString allGpus = gpuDevices ? QString() : QStringLiteral("$(command -v nvidia-smi >/dev/null 2>&1 && echo --gpus all) ");
-    // Started here, or already by another node of the job on the same engine (then it runs).
+    // Started here, or already by another node of the job on the same engine (then it is there,
+    // and the wait below sees it run or end).
+    // (The engine holds the name before the other's container can be inspected: wait for it.)
     t += QStringLiteral("  if ! td_err=$(%1 %2%3 %4 /bin/sh -c %5 2>&1 >/dev/null); then\n"
-                        "    if [ \"$(docker inspect -f '{{.State.Running}}' %6 2>/dev/null)\" != true ]; then\n"
-                        "      docker rm -f %6 >/dev/null 2>&1; %7\n"
-                        "    fi\n"
+                        "    case \"$td_err\" in *Conflict*) ;; *) %7 ;; esac\n"
+                        "    td_i=0\n"
+                        "    until docker inspect %6 >/dev/null 2>&1; do\n"
+                        "      td_i=$((td_i + 1)); [ \"$td_i\" -le 300 ] || %7; sleep 0.2\n"
+                        "    done\n"
                         "  fi\n")
              .arg(shellJoin(run), allGpus, shellJoin(dockerMounts), shellQuote(image), shellQuote(keepAlive), shellQuote(name),
                   failWithEngine(QStringLiteral("docker could not start a container of %1").arg(image)));

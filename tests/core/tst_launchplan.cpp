@@ -247,6 +247,8 @@ private Q_SLOTS:
 echo "docker $*" >> "$FAKE_LOG"
 case "$1" in
   login) cat > /dev/null ;;
+  logs) echo traindesk-container-up ;;
+  inspect) echo true ;;
   exec)
     shift
     while [ $# -gt 0 ]; do
@@ -355,8 +357,8 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         }
         const QByteArray docker = readFile(m_dir.filePath("fake.log"));
         QCOMPARE(docker.count("docker run -d --name td-uuid-tutorial"), 4);
-        QCOMPARE(docker.count("docker rm -f td-uuid-tutorial"), 8);  // before start and at the end
-        QVERIFY(docker.contains(" tensorflow/tensorflow:1.8.0-gpu tail -f /dev/null"));
+        QCOMPARE(docker.count("docker rm -f td-uuid-tutorial"), 4);  // at the end (the fake's run never fails)
+        QVERIFY(docker.contains(" tensorflow/tensorflow:1.8.0-gpu /bin/sh -c echo traindesk-container-up; exec tail -f /dev/null"));
         // The job's mount root is gone; the share and the outputs are not.
         QVERIFY(!QFileInfo::exists(jobMountRoot));
         QVERIFY(QFileInfo::exists(c.shares.first().path + "/cifar/cifar_cnn_distributed.py"));
@@ -440,8 +442,12 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         const auto plan = buildLaunchPlan(spec, c);
         QVERIFY2(plan.ok(), qPrintable(plan.error()));
         QCOMPARE(plan->containerOptions, (QStringList{"--gpus", "\"device=1,3\"", "--cpuset-cpus", "2,3"}));
-        QVERIFY2(plan->launchScript.contains("--gpus '\"device=1,3\"' --cpuset-cpus 2,3"), qPrintable(plan->launchScript));
-        QVERIFY2(!plan->launchScript.contains("--gpus all"), qPrintable(plan->launchScript));
+        // (The node's setup is one single-quoted word in the script: unquoted here.)
+        const QString script = QString(plan->launchScript).replace("'\\''", "'");
+        QVERIFY2(script.contains("docker run -d --name td-1234 --label traindesk.job=1234 --network host --ipc host --pid host "
+                                 "--gpus '\"device=1,3\"' --cpuset-cpus 2,3 -v /tmp:/tmp"),
+                 qPrintable(script));
+        QVERIFY2(!script.contains("--gpus all"), qPrintable(script));
         QVERIFY2(plan->describe().contains("Container: nvcr.io/nvidia/pytorch:24.01-py3 (apptainer or docker on each node; "
                                            "docker run --gpus '\"device=1,3\"' --cpuset-cpus 2,3)"),
                  qPrintable(plan->describe()));
@@ -477,9 +483,10 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         const auto plan = buildLaunchPlan(spec, context(1));
         QVERIFY2(plan.ok(), qPrintable(plan.error()));
         QCOMPARE(plan->containerImage, QStringLiteral("registry.example:5000/team/img:1"));
-        QVERIFY2(plan->launchScript.contains("printf '%s' \"$TRAINDESK_REGISTRY_PASSWORD\" | docker login --username bob "
-                                             "--password-stdin registry.example:5000"),
-                 qPrintable(plan->launchScript));
+        const QString script = QString(plan->launchScript).replace("'\\''", "'");
+        QVERIFY2(script.contains("printf '%s' \"$TRAINDESK_REGISTRY_PASSWORD\" | docker login --username bob "
+                                 "--password-stdin registry.example:5000"),
+                 qPrintable(script));
         QVERIFY(!plan->launchScript.contains("s3cret"));
         QVERIFY(plan->secretsFile.contains("s3cret"));
         QVERIFY(!plan->describe().contains("s3cret"));
