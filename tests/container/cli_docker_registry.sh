@@ -70,10 +70,11 @@ docker logout "$server" >/dev/null 2>&1
 docker rmi "$private" >/dev/null || fail "docker rmi"
 docker image inspect "$private" >/dev/null 2>&1 && fail "the pushed image is still in the engine"
 
-job_json() {  # file password
-  python3 - "$work/$1" "$server" "$user" "$2" <<'PY'
-import json, sys
-path, server, user, password = sys.argv[1:]
+job_json() {  # file password (through the environment: this test's own command lines are sampled too)
+  TD_TEST_PASSWORD=$2 python3 - "$work/$1" "$server" "$user" <<'PY'
+import json, os, sys
+path, server, user = sys.argv[1:]
+password = os.environ["TD_TEST_PASSWORD"]
 json.dump({"properties": {
     "nodeCount": 1,
     "customToolkitSettings": {"commandLine": "echo pulled: $(head -c 20 /etc/traindesk-test-image)"},
@@ -108,7 +109,7 @@ td job create -e reg -n refused -c local -f "$(job_json refused.json "not-$passw
 td job wait -e reg -n refused >/dev/null && fail "the job with a wrong password succeeded"
 [ "$(td job show -e reg -n refused --query 'executionInfo.errors[0].code')" = NodeSetupFailed ] || fail "refused: $(td job show -e reg -n refused)"
 text="$(td job show -e reg -n refused)"
-for w in "node localhost (localhost)" "docker login to $server as $user failed" "unauthorized"; do
+for w in "node localhost (localhost)" "docker login to $server as $user failed" "401 Unauthorized"; do
   grep -qF -- "$w" <<<"$text" || fail "the refused login does not say '$w': $text"
 done
 grep -q "job started" "$(td job show -e reg -n refused --query jobDirectory)/stdouterr/execution-localhost.log" && fail "started after a refused login"
