@@ -63,7 +63,9 @@ JSON
 
 echo "== the tutorial's shape: preparation and the bundled trainer's 2 ranks in the container"
 prep='{ "commandLine": "echo prepared in: $(cat /etc/traindesk-test-image) >> $AZ_BATCHAI_JOB_TEMP/prep.txt; python3 -c \"import sys; print(sys.version_info[0])\" >> $AZ_BATCHAI_JOB_TEMP/prep.txt" }'
-train='echo rank in: $(head -c 20 /etc/traindesk-test-image); traindesk-trainer --format synthetic --synthetic-train 512 --synthetic-test 128 --synthetic-shape 16x16x1 --epochs 2 --log-every 4 --lr 0.001 --deterministic --dir $AZ_BATCHAI_OUTPUT_MODEL'
+# /tmp is the node's (Open MPI's session files are there): a file of this test's, seen inside.
+echo seen-through-tmp > "$work/tmp-marker"
+train='echo rank in: $(head -c 20 /etc/traindesk-test-image) tmp: $(cat '"$work/tmp-marker"'); traindesk-trainer --format synthetic --synthetic-train 512 --synthetic-test 128 --synthetic-shape 16x16x1 --epochs 2 --log-every 4 --lr 0.001 --deterministic --dir $AZ_BATCHAI_OUTPUT_MODEL'
 started=$(date +%s)
 td job create -e box -n tutorial -c local -f "$(job_json tutorial.json "$train" "\"jobPreparation\": $prep")" >/dev/null \
   || fail "job create tutorial"
@@ -72,7 +74,7 @@ echo "tutorial job: $(( $(date +%s) - started )) s"
 [ "$(td job show -e box -n tutorial --query executionInfo.exitCode)" = 0 ] || fail "tutorial exit code"
 jobdir=$(td job show -e box -n tutorial --query jobDirectory)
 out=$(cat "$jobdir/stdouterr/stdout.txt")
-[ "$(grep -c 'rank in: traindesk test image' <<<"$out")" = 2 ] || fail "the ranks did not run in the image: $out"
+[ "$(grep -c 'rank in: traindesk test image tmp: seen-through-tmp' <<<"$out")" = 2 ] || fail "the ranks did not run in the image with /tmp: $out"
 grep -q 'Epoch 2/2' <<<"$out" || fail "the trainer did not finish: $(tail -5 <<<"$out")"
 [ "$(grep -c '^prepared in: traindesk test image' "$jobdir/tmp/prep.txt")" = 1 ] || fail "preparation (once, in the image): $(cat "$jobdir/tmp/prep.txt")"
 grep -qx 3 "$jobdir/tmp/prep.txt" || fail "the image's python3 did not run the preparation: $(cat "$jobdir/tmp/prep.txt")"
