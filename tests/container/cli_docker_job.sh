@@ -107,6 +107,22 @@ td job terminate -e box -n stays >/dev/null || fail "terminate"
 [ "$(state stays)" = failed ] || fail "terminated job is $(state stays)"
 no_containers stays
 
+echo "== a job whose processes were all killed (no clean-up ran) loses its container to the sweep"
+td job create -e box -n killed -c local -f "$(job_json killed.json 'echo up; sleep 600')" >/dev/null || fail "create killed"
+u=$(uuid_of killed)
+for _ in $(seq 240); do
+  [ -n "$(containers "$u")" ] && grep -q up "$(td job show -e box -n killed --query jobDirectory)/stdouterr/stdout.txt" 2>/dev/null && break
+  sleep 0.5
+done
+[ -n "$(containers "$u")" ] || fail "the container of job killed never ran"
+# Every process that carries the job's marker, at once: the launch script, its reaper, mpirun,
+# the docker clients and the ranks; the container's own keep-alive does not carry it.
+pids=$(grep -lzx "TRAINDESK_JOB=$u" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p')
+[ -n "$pids" ] || fail "no process carries TRAINDESK_JOB=$u"
+kill -KILL $pids 2>/dev/null
+td job wait -e box -n killed >/dev/null && fail "the killed job waited with 0"
+no_containers killed
+
 echo "== the wall clock removes the container"
 td job create -e box -n late -c local -f "$(job_json late.json 'sleep 600' '"constraints": {"maxWallClockTime": "00:00:12"}')" >/dev/null \
   || fail "create late"
