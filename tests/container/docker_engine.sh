@@ -112,6 +112,10 @@ build_image() {
   [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
   key=$(printf '%s\n' bookworm "$image_packages" "$image_recipe" | md5sum | cut -c1-12)
   tar="$cache/debian12-python-$key.tar"
+  # One build at a time per cache (two build folders' fixtures may start together); the
+  # second finds the first's tar.
+  exec 8>"$cache/build.lock"
+  flock 8 || fail "cannot lock $cache/build.lock"
   if [ ! -s "$tar" ]; then
     local root="$cache/root-$key.tmp" started=$(date +%s)
     unmount_under "$root/"; rm -rf --one-file-system "$root"
@@ -131,6 +135,7 @@ build_image() {
     rm -rf --one-file-system "$root"
     echo "image root built in $(( $(date +%s) - started )) s: $(du -h "$tar" | cut -f1)"
   fi
+  exec 8>&-
   local started=$(date +%s) id first=$1
   id=$(docker import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
          --change 'CMD ["/bin/sh"]' "$tar" "$first") || fail "docker import of $tar failed"
