@@ -159,7 +159,7 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
     return t;
 }
 
-QString ContainerCommands::execText(const QString &command, const QStringList &environment) const
+QString ContainerCommands::execText(const QString &command, const QStringList &environment, Step step) const
 {
     QStringList passed;
     // A container given some GPUs only (--gpus device=...) numbers them from 0: CUDA inside sees
@@ -182,8 +182,13 @@ QString ContainerCommands::execText(const QString &command, const QStringList &e
     const QString inside = trainerDirectory.isEmpty()
         ? command
         : QStringLiteral("PATH=\"$PATH\":%1; export PATH; %2").arg(shellQuote(trainerDirectory), command);
-    return apptainerFirst
-        + QStringLiteral("if [ \"$td_rt\" = docker ]; then docker exec -w \"$PWD\" %1 "
+    // apptainer runs everything as the node's user already.
+    const QString asUser = step == Step::Job
+        ? QStringLiteral("if [ \"$(id -u)\" = 0 ]; then td_u=; else td_u=\"$(id -u):$(id -g)\"; fi; ")
+        : QStringLiteral("td_u=; ");
+    return apptainerFirst + asUser
+        + QStringLiteral("if [ \"$td_rt\" = docker ]; then docker exec -w \"$PWD\" "
+                         "${td_u:+-u \"$td_u\" -e HOME=\"$AZ_BATCHAI_JOB_TEMP\"} %1 "
                          "$(env | awk -F= '/^(OMPI|PMIX)_/ { printf \"-e %s \", $1 }') %2 /bin/sh -c %3; "
                          "else \"$td_rt\" exec %4 /bin/sh -c %3; fi")
               .arg(shellJoin(passed + dockerOnly), shellQuote(name), shellQuote(inside),

@@ -41,8 +41,12 @@ struct ContainerCommands
     // point ends. The registry password comes from $registryPasswordVariable, through stdin.
     QString startText(const QString &nodeName, const QString &host) const;
     // Runs the shell text `command` inside the container, passing the variables `environment`
-    // (names) and Open MPI's own.
-    QString execText(const QString &command, const QStringList &environment) const;
+    // (names) and Open MPI's own. The job's processes run in docker as the node's user (what
+    // they write on shares and output directories is that user's, and Open MPI's daemons and
+    // ranks are one user), HOME the job's temporary folder, unless that user is root; the
+    // preparation (Step::Preparation) as the image's user, who installs packages.
+    enum class Step { Job, Preparation };
+    QString execText(const QString &command, const QStringList &environment, Step step = Step::Job) const;
     // The docker run options for the job's GPUs and cores, as the plan shows them.
     QStringList resourceOptions() const;
     QString stopText() const;

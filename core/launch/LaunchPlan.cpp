@@ -243,7 +243,7 @@ struct Builder
 
     QString preparationText(const Node &node, const QStringList &passed) const
     {
-        const QString command = container ? container->execText(plan.preparationCommand, passed)
+        const QString command = container ? container->execText(plan.preparationCommand, passed, ContainerCommands::Step::Preparation)
                                           : QStringLiteral("/bin/sh -c ") + shellQuote(plan.preparationCommand);
         return QStringLiteral("mkdir -p \"$AZ_BATCHAI_STDOUTERR_DIR\" && { %1; } > \"$AZ_BATCHAI_STDOUTERR_DIR\"/%2 "
                               "2> \"$AZ_BATCHAI_STDOUTERR_DIR\"/%3")
