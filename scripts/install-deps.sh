@@ -25,6 +25,10 @@ packages=(
   python3-mpi4py
   # the portable trainer folder: run paths set with patchelf; tested in a minimal Debian 12 root
   patchelf debootstrap
+  # jobs in containers on a real engine: the tests start their own private dockerd (never the
+  # system's service, see below) and build their images with debootstrap; a registry on loopback
+  # with htpasswd logins (apache2-utils)
+  docker.io docker-registry apache2-utils
 )
 
 missing=()
@@ -36,5 +40,17 @@ done
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 echo "Installing: ${missing[*]}"
+# docker's services are not started by the install: a default dockerd sets iptables' FORWARD
+# policy to DROP and adds a bridge and NAT rules, which breaks the network-namespace tests; the
+# container tests start their own engine (tests/container/docker_engine.sh). Where no
+# policy-rc.d is there already, one that refuses docker's (and containerd's, the registry's)
+# starts stands for the length of the install; other services start as they would.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  printf '%s\n' '#!/bin/sh' '# traindesk install-deps.sh: docker is not started by its install' \
+    'case "$1" in docker*|containerd*) exit 101 ;; esac' 'exit 0' | $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+  trap '$sudo rm -f "$policy"' EXIT
+fi
 $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"

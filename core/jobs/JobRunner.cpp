@@ -22,6 +22,7 @@
 #include "cluster/TransportFactory.h"
 
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSet>
 #include <QThread>
 #include <QUuid>
@@ -46,6 +47,25 @@ QString aliveCommand(qint64 pid, bool wholeGroup)
 JobError jobError(const QString &code, const QString &message, const QStringList &details = {})
 {
     return JobError{code, message, details};
+}
+
+// The lines of the job's stderr.txt from its nodes' setup ("node <name> (<host>): ..."), with
+// mpirun's tags taken off: at most 10 lines of 400 characters, from the file's first 16 KiB
+// (the setup writes before anything else of the job does).
+QStringList nodeSetupMessages(Transport &transport, const QString &jobDir)
+{
+    const auto text = transport.readAt(jobDir + QStringLiteral("/stdouterr/stderr.txt"), 0, 16 * 1024);
+    if (!text)
+        return {};
+    static const QRegularExpression tag(QStringLiteral("^\\[[0-9]+,[0-9]+\\]<std(?:err|out)>:"));
+    QStringList lines;
+    for (QString line : QString::fromUtf8(*text).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        line.remove(tag);
+        line = line.trimmed();
+        if (line.startsWith(QLatin1String("node ")) && lines.size() < 10)
+            lines << line.left(400);
+    }
+    return lines;
 }
 
 } // namespace
@@ -681,9 +701,12 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
                          QStringLiteral("job preparation exited with code %1").arg(code),
                          {QStringLiteral("see stdouterr/stdout-job_prep-<node>.txt and stderr-job_prep-<node>.txt")});
     } else if (step == "node_setup") {
+        // What the nodes' setup said (each line names its node: a mount, the container's image
+        // and the engine's own message), then where to read more.
+        QStringList details = nodeSetupMessages(transport, job.jobDir);
+        details << QStringLiteral("see stdouterr/execution-<node>.log and stderr.txt");
         error = jobError(QStringLiteral("NodeSetupFailed"),
-                         QStringLiteral("setting up the nodes (mounts, container) failed with code %1").arg(code),
-                         {QStringLiteral("see stdouterr/execution-<node>.log and stderr.txt")});
+                         QStringLiteral("setting up the nodes (mounts, container) failed with code %1").arg(code), details);
     } else if (step == "max_wall_clock_time") {
         error = jobError(QStringLiteral("MaxWallClockTimeExceeded"),
                          QStringLiteral("the job ran past constraints.maxWallClockTime and was stopped"),

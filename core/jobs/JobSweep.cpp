@@ -19,7 +19,14 @@ QString sweepCommand(const QString &jobUuid, int graceSeconds)
 {
     // The job's scope (JobScope), where the launch made one, is signalled too: it holds
     // what dropped the marker from its environment.
-    return QStringLiteral("marked() { %1; }\n"
+    // The job's docker containers (ContainerCommands labels them) go first: a launch script
+    // killed before its cleanup, or a lost agent, leaves them running under the engine, where
+    // the marker's search does not reach.
+    const QString containers = QStringLiteral(
+        "if command -v docker >/dev/null 2>&1; then td_c=$(timeout 30 docker ps -aq --filter %1 2>/dev/null); "
+        "[ -z \"$td_c\" ] || timeout 60 docker rm -f $td_c >/dev/null 2>&1; fi\n")
+        .arg(shellQuote(QStringLiteral("label=traindesk.job=") + jobUuid));
+    return containers + QStringLiteral("marked() { %1; }\n"
                           "left() { pids=$(marked); [ -n \"$pids\" ] || %2; }\n"
                           "left || exit 0\n"
                           "kill -TERM $pids 2>/dev/null; %3\n"

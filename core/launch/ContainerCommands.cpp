@@ -27,7 +27,7 @@ const QString apptainerFirst = QStringLiteral(
 } // namespace
 
 ContainerCommands ContainerCommands::from(const ContainerSettings &settings, const QString &jobUuid,
-                                          const QStringList &bindPaths)
+                                          const QStringList &bindPaths, const QString &trainerDirectory)
 {
     ContainerCommands c;
     const ImageSourceRegistry &registry = settings.imageSourceRegistry;
@@ -42,7 +42,28 @@ ContainerCommands ContainerCommands::from(const ContainerSettings &settings, con
     c.name = QStringLiteral("td-") + jobUuid;
     c.shmSize = settings.shmSize.value_or(QString());
     c.bindPaths = bindPaths;
+    c.trainerDirectory = trainerDirectory;
+    c.jobUuid = jobUuid;
     return c;
+}
+
+QStringList ContainerCommands::resourceOptions() const
+{
+    QStringList options;
+    if (gpuDevices && !gpuDevices->isEmpty()) {
+        QStringList ids;
+        for (int i : *gpuDevices)
+            ids << QString::number(i);
+        // docker reads --gpus as CSV: the list's commas are kept inside double quotes.
+        options << QStringLiteral("--gpus") << QStringLiteral("\"device=%1\"").arg(ids.join(QLatin1Char(',')));
+    }
+    if (!cpuCores.isEmpty()) {
+        QStringList ids;
+        for (int i : cpuCores)
+            ids << QString::number(i);
+        options << QStringLiteral("--cpuset-cpus") << ids.join(QLatin1Char(','));
+    }
+    return options;
 }
 
 QString ContainerCommands::startText(const QString &nodeName, const QString &host) const
@@ -50,6 +71,10 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
     const QString node = QStringLiteral("node %1 (%2)").arg(nodeName, host);
     auto failWith = [&](const QString &message) {
         return QStringLiteral("{ echo %1 >&2; exit 1; }").arg(shellQuote(node + QStringLiteral(": ") + message));
+    };
+    // A failure with the engine's own words after it (in $td_err).
+    auto failWithEngine = [&](const QString &message) {
+        return QStringLiteral("{ printf '%s: %s\\n' %1 \"$td_err\" >&2; exit 1; }").arg(shellQuote(node + QStringLiteral(": ") + message));
     };
     // How to run the job anyway, after either message.
     const QString without = QStringLiteral(" (or submit the job with --no-container to run it on the nodes as they are)");
@@ -65,23 +90,56 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
     QStringList dockerMounts{QStringLiteral("-v"), QStringLiteral("/tmp:/tmp")};
     for (const QString &p : bindPaths)
         dockerMounts << QStringLiteral("-v") << p + QLatin1Char(':') + p;
-    // The container lives as long as the job: a process that waits for nothing.
+    if (!trainerDirectory.isEmpty())
+        dockerMounts << QStringLiteral("-v") << trainerDirectory + QLatin1Char(':') + trainerDirectory + QStringLiteral(":ro");
+    // The container lives as long as the job: the image's entry point runs a command that says
+    // it runs, then waits for nothing. Host network, IPC and PIDs, as Batch AI ran them: the
+    // ranks reach each other and mpirun's daemons as on the node.
     QStringList run{QStringLiteral("docker"), QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--name"), name,
+                    QStringLiteral("--label"), QStringLiteral("traindesk.job=") + jobUuid,
                     QStringLiteral("--network"), QStringLiteral("host"), QStringLiteral("--ipc"), QStringLiteral("host"),
                     QStringLiteral("--pid"), QStringLiteral("host")};
     if (!shmSize.isEmpty())
         run << QStringLiteral("--shm-size") << shmSize;
+    run += resourceOptions();
+    const QString keepAlive = QStringLiteral("echo traindesk-container-up; exec tail -f /dev/null");
     t += QStringLiteral("if [ \"$td_rt\" = docker ]; then\n");
     if (!registryUser.isEmpty()) {
-        t += QStringLiteral("  printf '%s' %1 | docker login --username %2 --password-stdin %3 >/dev/null || %4\n")
+        // The password reaches docker through a pipe from the shell's own printf: never an argument.
+        t += QStringLiteral("  td_err=$(printf '%s' %1 | docker login --username %2 --password-stdin %3 2>&1 >/dev/null) || %4\n")
                  .arg(password, shellQuote(registryUser), shellQuote(registryServer),
-                      failWith(QStringLiteral("docker login to %1 failed").arg(registryServer)));
+                      failWithEngine(QStringLiteral("docker login to %1 as %2 failed").arg(registryServer, registryUser)));
     }
-    t += QStringLiteral("  docker rm -f %1 >/dev/null 2>&1\n").arg(shellQuote(name));
-    // /tmp is shared because Open MPI's ranks reach their node's daemon through files there.
-    t += QStringLiteral("  %1 $(command -v nvidia-smi >/dev/null 2>&1 && echo --gpus all) %2 %3 tail -f /dev/null >/dev/null || %4\n")
-             .arg(shellJoin(run), shellJoin(dockerMounts), shellQuote(image),
-                  failWith(QStringLiteral("docker could not start a container of %1").arg(image)));
+    // Every GPU where the node has them, unless the job holds some of them only.
+    const QString allGpus = gpuDevices ? QString() : QStringLiteral("$(command -v nvidia-smi >/dev/null 2>&1 && echo --gpus all) ");
+    // Started here, or already by another node of the job on the same engine (then it is there,
+    // and the wait below sees it run or end).
+    // (The engine holds the name before the other's container can be inspected: wait for it.)
+    t += QStringLiteral("  if ! td_err=$(%1 %2%3 %4 /bin/sh -c %5 2>&1 >/dev/null); then\n"
+                        "    case \"$td_err\" in *Conflict*) ;; *) %7 ;; esac\n"
+                        "    td_i=0\n"
+                        "    until docker inspect %6 >/dev/null 2>&1; do\n"
+                        "      td_i=$((td_i + 1)); [ \"$td_i\" -le 300 ] || %7; sleep 0.2\n"
+                        "    done\n"
+                        "  fi\n")
+             .arg(shellJoin(run), allGpus, shellJoin(dockerMounts), shellQuote(image), shellQuote(keepAlive), shellQuote(name),
+                  failWithEngine(QStringLiteral("docker could not start a container of %1").arg(image)));
+    // Up when the keep-alive said so; an entry point that ends (or never runs the command) fails
+    // the node's setup with its output and exit code, and leaves nothing behind.
+    t += QStringLiteral("  td_i=0\n"
+                        "  until docker logs %1 2>/dev/null | grep -qx traindesk-container-up; do\n"
+                        "    td_state=$(docker inspect -f '{{.State.Status}} (exit code {{.State.ExitCode}})' %1 2>&1)\n"
+                        "    case \"$td_state\" in\n"
+                        "      running*|created*|restarting*) ;;\n"
+                        "      *) td_err=\"the container is ${td_state}: its output: $(docker logs %1 2>&1 | tail -n 20)\"; "
+                        "docker rm -f %1 >/dev/null 2>&1; %2 ;;\n"
+                        "    esac\n"
+                        "    td_i=$((td_i + 1))\n"
+                        "    if [ \"$td_i\" -gt 1200 ]; then td_err=\"its entry point did not run the command in 4 minutes: $(docker logs %1 2>&1 | tail -n 20)\"; "
+                        "docker rm -f %1 >/dev/null 2>&1; %2; fi\n"
+                        "    sleep 0.2\n"
+                        "  done\n")
+             .arg(shellQuote(name), failWithEngine(QStringLiteral("the container of %1 stopped at its start").arg(image)));
     t += QStringLiteral("else\n");
     QString login;
     if (!registryUser.isEmpty()) {
@@ -89,28 +147,51 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
                                "SINGULARITY_DOCKER_USERNAME=%1 SINGULARITY_DOCKER_PASSWORD=%2 ")
                     .arg(shellQuote(registryUser), password);
     }
-    t += QStringLiteral("  %1\"$td_rt\" instance start $(command -v nvidia-smi >/dev/null 2>&1 && echo --nv) --bind %2 %3 %4 "
-                        ">/dev/null || %5\n")
-             .arg(login, shellQuote(bindPaths.join(QLatin1Char(','))), shellQuote(QStringLiteral("docker://") + image),
-                  shellQuote(name),
-                  failWith(QStringLiteral("apptainer could not start an instance of %1").arg(image)));
+    QStringList binds = bindPaths;
+    if (!trainerDirectory.isEmpty())
+        binds << trainerDirectory + QStringLiteral(":") + trainerDirectory + QStringLiteral(":ro");
+    t += QStringLiteral("  td_err=$(%1\"$td_rt\" instance start $(command -v nvidia-smi >/dev/null 2>&1 && echo --nv) --bind %2 %3 %4 "
+                        "2>&1 >/dev/null) || \"$td_rt\" instance list 2>/dev/null | grep -q %5 || %6\n")
+             .arg(login, shellQuote(binds.join(QLatin1Char(','))), shellQuote(QStringLiteral("docker://") + image),
+                  shellQuote(name), shellQuote(QStringLiteral("^") + name + QStringLiteral(" ")),
+                  failWithEngine(QStringLiteral("apptainer could not start an instance of %1").arg(image)));
     t += QStringLiteral("fi");
     return t;
 }
 
-QString ContainerCommands::execText(const QString &command, const QStringList &environment) const
+QString ContainerCommands::execText(const QString &command, const QStringList &environment, Step step) const
 {
     QStringList passed;
+    // A container given some GPUs only (--gpus device=...) numbers them from 0: CUDA inside sees
+    // those, so the node's numbers in CUDA_VISIBLE_DEVICES would name GPUs it does not have.
+    const bool renumbered = gpuDevices && !gpuDevices->isEmpty();
     for (const QString &name : environment) {
         // The image has its own PATH; the node's would hide the image's programs.
-        if (name != QLatin1String("PATH"))
-            passed << QStringLiteral("-e") << name;
+        if (name == QLatin1String("PATH") || (renumbered && name == QLatin1String("CUDA_VISIBLE_DEVICES")))
+            continue;
+        passed << QStringLiteral("-e") << name;
     }
-    return apptainerFirst
-        + QStringLiteral("if [ \"$td_rt\" = docker ]; then docker exec -w \"$PWD\" %1 "
+    QStringList dockerOnly;
+    if (renumbered) {
+        QStringList inside;
+        for (qsizetype i = 0; i < gpuDevices->size(); ++i)
+            inside << QString::number(i);
+        dockerOnly << QStringLiteral("-e") << QStringLiteral("CUDA_VISIBLE_DEVICES=") + inside.join(QLatin1Char(','));
+    }
+    // The image's PATH first: its python, its mpirun; then the bundled trainer's folder.
+    const QString inside = trainerDirectory.isEmpty()
+        ? command
+        : QStringLiteral("PATH=\"$PATH\":%1; export PATH; %2").arg(shellQuote(trainerDirectory), command);
+    // apptainer runs everything as the node's user already.
+    const QString asUser = step == Step::Job
+        ? QStringLiteral("if [ \"$(id -u)\" = 0 ]; then td_u=; else td_u=\"$(id -u):$(id -g)\"; fi; ")
+        : QStringLiteral("td_u=; ");
+    return apptainerFirst + asUser
+        + QStringLiteral("if [ \"$td_rt\" = docker ]; then docker exec -w \"$PWD\" "
+                         "${td_u:+-u \"$td_u\" -e HOME=\"$AZ_BATCHAI_JOB_TEMP\"} %1 "
                          "$(env | awk -F= '/^(OMPI|PMIX)_/ { printf \"-e %s \", $1 }') %2 /bin/sh -c %3; "
                          "else \"$td_rt\" exec %4 /bin/sh -c %3; fi")
-              .arg(shellJoin(passed), shellQuote(name), shellQuote(command),
+              .arg(shellJoin(passed + dockerOnly), shellQuote(name), shellQuote(inside),
                    shellQuote(QStringLiteral("instance://") + name));
 }
 

@@ -243,7 +243,7 @@ struct Builder
 
     QString preparationText(const Node &node, const QStringList &passed) const
     {
-        const QString command = container ? container->execText(plan.preparationCommand, passed)
+        const QString command = container ? container->execText(plan.preparationCommand, passed, ContainerCommands::Step::Preparation)
                                           : QStringLiteral("/bin/sh -c ") + shellQuote(plan.preparationCommand);
         return QStringLiteral("mkdir -p \"$AZ_BATCHAI_STDOUTERR_DIR\" && { %1; } > \"$AZ_BATCHAI_STDOUTERR_DIR\"/%2 "
                               "2> \"$AZ_BATCHAI_STDOUTERR_DIR\"/%3")
@@ -483,8 +483,16 @@ struct Builder
         for (const Share &s : context.shares)
             bindPaths << s.path;
         if (spec.containerSettings) {
-            container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths);
+            container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths, context.trainerDirectory);
+            // A packed job's container has its GPUs and cores only, as its processes see them
+            // without a container (CUDA_VISIBLE_DEVICES, the ranks' binding).
+            if (context.grant) {
+                container->gpuDevices = context.grant->gpus;
+                if (!context.slurm)
+                    container->cpuCores = context.grant->cores;
+            }
             plan.containerImage = container->image;
+            plan.containerOptions = container->resourceOptions();
         }
         auto launch = toolkitLaunch(spec, nodes, container.has_value());
         if (!launch)
@@ -690,7 +698,9 @@ QString LaunchPlan::describe() const
     for (const auto &[id, path] : outputDirectories)
         text += QStringLiteral("Output %1: %2\n").arg(id, path);
     if (!containerImage.isEmpty())
-        text += QStringLiteral("Container: %1 (apptainer or docker on each node)\n").arg(containerImage);
+        text += QStringLiteral("Container: %1 (apptainer or docker on each node%2)\n")
+                    .arg(containerImage, containerOptions.isEmpty() ? QString()
+                                                                    : QStringLiteral("; docker run ") + shellJoin(containerOptions));
     text += QStringLiteral("Max wall clock time: %1%2\n")
                 .arg(maxWallClockTime.toString(), maxWallClockTimeIsDefault ? QStringLiteral(" (default)") : QString());
     text += QStringLiteral("Hostfile:\n");
@@ -747,6 +757,7 @@ QJsonObject LaunchPlan::toJson() const
                        {QStringLiteral("inputDirectories"), directories(inputDirectories)},
                        {QStringLiteral("outputDirectories"), directories(outputDirectories)},
                        {QStringLiteral("container"), containerImage},
+                       {QStringLiteral("containerOptions"), QJsonArray::fromStringList(containerOptions)},
                        {QStringLiteral("maxWallClockTime"), maxWallClockTime.toString()},
                        {QStringLiteral("hostfile"), hostfile},
                        {QStringLiteral("environment"), env},

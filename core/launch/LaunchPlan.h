@@ -80,6 +80,7 @@ struct LaunchPlan
     QList<PlannedTask> tasks;
     QString preparationCommand;  // jobPreparation.commandLine, empty when none: runs on every node
     QString containerImage;      // empty when the job runs on the nodes themselves
+    QStringList containerOptions;  // docker run's options for a packed job's GPUs and cores
     WallClockTime maxWallClockTime = WallClockTime::defaultLimit();
     bool maxWallClockTimeIsDefault = true;
     QString commandLine;       // what the head node runs (mpirun ... or the custom command)

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# A private docker engine for the container tests, and the Debian image they run.
+#
+#   docker_engine.sh start STATE          start dockerd on STATE/docker.sock (stops an old one first)
+#   docker_engine.sh image STATE CACHE NAME...
+#                                         build (once, cached in CACHE) a minimal Debian 12 root with
+#                                         python3 and the trainer's libraries, import it, tag it NAME...
+#   docker_engine.sh stop STATE           remove every container, stop dockerd, remove STATE
+#
+# The engine is the tests' own: its socket, data root, exec root and pidfile are under STATE,
+# and it changes nothing on the host's network (--bridge=none --iptables=false
+# --ip-masq=false): a default dockerd sets iptables' FORWARD policy to DROP and adds a bridge
+# and NAT rules, which would break the network-namespace tests on the same machine.
+# Containers use the host's network (docker run --network host), as Batch AI's did.
+# Images are built here from the Debian mirror apt uses, never pulled from a registry.
+# Exit 77 (with "SKIP: why") where the engine cannot run here: not root, no dockerd.
+set -uo pipefail
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# Where the engine cannot run, why, also in STATE.why: the tests that need it skip naming it.
+why_file=""
+skip() { echo "SKIP: $*"; [ -z "$why_file" ] || echo "$*" > "$why_file"; exit 77; }
+
+# The dockerd started on STATE, if it still runs.
+engine_pid() {
+  local pid
+  pid=$(cat "$1/docker.pid" 2>/dev/null) || return 1
+  [ -n "$pid" ] && [ -d "/proc/$pid" ] && grep -q dockerd "/proc/$pid/comm" 2>/dev/null && echo "$pid"
+}
+
+# Waits (on the process, not on a clock) for pid to exit; true when it did within ~60 s.
+wait_exit() {
+  local pid=$1 i
+  for i in $(seq 600); do [ -d "/proc/$pid" ] || return 0; sleep 0.1; done
+  return 1
+}
+
+# Unmounts everything mounted under a folder, deepest first (debootstrap mounts /proc and /sys
+# in its root; the engine mounts overlays and namespaces under its roots).
+unmount_under() {
+  awk -v s="$1" 'index($2, s) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do
+    umount -l "$m" 2>/dev/null
+  done
+}
+
+stop_engine() {
+  local state=$1 pid p
+  [ -d "$state" ] || return 0
+  export DOCKER_HOST="unix://$state/docker.sock"
+  if pid=$(engine_pid "$state"); then
+    # Containers first (their processes end with them), then the daemon.
+    ids=$(timeout 60 docker ps -aq 2>/dev/null)
+    [ -z "$ids" ] || timeout 120 docker rm -f $ids >/dev/null 2>&1
+    kill -TERM "$pid" 2>/dev/null
+    wait_exit "$pid" || { kill -KILL "$pid" 2>/dev/null; wait_exit "$pid"; }
+  fi
+  # What the daemon started and left (containerd, shims of killed containers): by their
+  # command line naming STATE, one pid at a time.
+  for p in $(grep -l -a -F "$state" /proc/[0-9]*/cmdline 2>/dev/null | cut -d/ -f3); do
+    case "$(cat "/proc/$p/comm" 2>/dev/null)" in
+      dockerd|containerd|containerd-shim*|runc) kill -KILL "$p" 2>/dev/null ;;
+    esac
+  done
+  unmount_under "$state/"
+  rm -rf --one-file-system "$state"
+}
+
+start_engine() {
+  local state=$1 pid i
+  why_file="$state.why"
+  rm -f "$why_file"
+  [ "$(id -u)" = 0 ] || skip "the private docker engine needs root (dockerd mounts and makes namespaces)"
+  command -v dockerd >/dev/null || skip "dockerd is not installed (scripts/install-deps.sh installs docker.io)"
+  command -v docker >/dev/null || skip "the docker client is not installed (docker.io)"
+  stop_engine "$state"
+  mkdir -p "$state" || fail "cannot make $state"
+  # dockerd and its containerd find runc, containerd and their shims on PATH.
+  PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH setsid dockerd \
+    -H "unix://$state/docker.sock" --data-root "$state/data" --exec-root "$state/exec" --pidfile "$state/docker.pid" \
+    --bridge=none --iptables=false --ip6tables=false --ip-masq=false --userland-proxy=false \
+    >"$state/dockerd.log" 2>&1 </dev/null &
+  pid=$!
+  export DOCKER_HOST="unix://$state/docker.sock"
+  # Up when the socket answers; gone when the daemon died (the log says why).
+  for i in $(seq 1200); do
+    [ -S "$state/docker.sock" ] && docker info >/dev/null 2>&1 && break
+    if ! [ -d "/proc/$pid" ]; then
+      echo "dockerd exited at start; the end of its log:"; tail -15 "$state/dockerd.log"
+      rm -rf "$state"
+      skip "the docker engine cannot start on this machine (its log above says why)"
+    fi
+    sleep 0.1
+  done
+  docker info >/dev/null 2>&1 || { tail -15 "$state/dockerd.log"; stop_engine "$state"; fail "dockerd did not answer on $state/docker.sock in 2 minutes"; }
+  echo "docker engine $(docker info --format '{{.ServerVersion}} ({{.Driver}})') on $DOCKER_HOST, pid $(cat "$state/docker.pid")"
+}
+
+# The packages in the test image: Python for job scripts, and the libraries the bundled
+# trainer (built on this Debian) links, so that a mounted-in trainer runs inside.
+image_packages=python3,libopenmpi3,libdnnl2,libhdf5-103-1,libgomp1,ocl-icd-libopencl1,openmpi-bin
+# Bump when the way the root is made changes: a new cache key, a new build.
+image_recipe=1
+
+build_image() {
+  local state=$1 cache=$2; shift 2
+  export DOCKER_HOST="unix://$state/docker.sock"
+  docker info >/dev/null 2>&1 || fail "no engine on $DOCKER_HOST (run: $0 start $state)"
+  command -v debootstrap >/dev/null || skip "debootstrap is not installed (scripts/install-deps.sh)"
+  mkdir -p "$cache/debs" || fail "cannot make the image cache $cache"
+  local mirror key tar
+  mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+  [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+  key=$(printf '%s\n' bookworm "$image_packages" "$image_recipe" | md5sum | cut -c1-12)
+  tar="$cache/debian12-python-$key.tar"
+  # One build at a time per cache (two build folders' fixtures may start together); the
+  # second finds the first's tar.
+  exec 8>"$cache/build.lock"
+  flock 8 || fail "cannot lock $cache/build.lock"
+  if [ ! -s "$tar" ]; then
+    local root="$cache/root-$key.tmp" started=$(date +%s)
+    unmount_under "$root/"; rm -rf --one-file-system "$root"
+    echo "== debootstrap --variant=minbase --include=$image_packages bookworm from ${mirror:-the default mirror} (cached in $tar)"
+    if ! debootstrap --variant=minbase --include="$image_packages" --cache-dir="$cache/debs" bookworm "$root" \
+         ${mirror:+"$mirror"} >"$cache/debootstrap.log" 2>&1; then
+      tail -20 "$cache/debootstrap.log"; unmount_under "$root/"; rm -rf --one-file-system "$root"
+      fail "debootstrap failed (log: $cache/debootstrap.log): no Debian mirror reachable?"
+    fi
+    # A file only the image has: a test's command that prints it ran in the container.
+    echo "traindesk test image: Debian 12 minbase with $image_packages" > "$root/etc/traindesk-test-image"
+    # What an image does not need: apt's lists and the packages (they are in CACHE/debs).
+    rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/usr/share/doc "$root"/usr/share/man
+    unmount_under "$root/"
+    tar --numeric-owner --one-file-system -C "$root" -cf "$tar.tmp" . || fail "cannot write $tar.tmp"
+    mv "$tar.tmp" "$tar"
+    rm -rf --one-file-system "$root"
+    echo "image root built in $(( $(date +%s) - started )) s: $(du -h "$tar" | cut -f1)"
+  fi
+  exec 8>&-
+  local started=$(date +%s) id first=$1
+  id=$(docker import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+         --change 'CMD ["/bin/sh"]' "$tar" "$first") || fail "docker import of $tar failed"
+  shift
+  for name in "$@"; do docker tag "$first" "$name" || fail "docker tag $first $name failed"; done
+  echo "imported $tar as $first $* in $(( $(date +%s) - started )) s"
+}
+
+case "${1:-}" in
+  start) [ $# = 2 ] || fail "usage: $0 start STATE"; start_engine "$2" ;;
+  image) [ $# -ge 4 ] || fail "usage: $0 image STATE CACHE NAME..."; build_image "${@:2}" ;;
+  stop) [ $# = 2 ] || fail "usage: $0 stop STATE"; stop_engine "$2"; echo "docker engine on $2 stopped and removed" ;;
+  *) fail "usage: $0 start|image|stop STATE ..." ;;
+esac
