@@ -119,10 +119,10 @@ elif attempt != 1:
 
 # -- the cores this rank may use -----------------------------------------------------------
 cpus = sorted(os.sched_getaffinity(0))
-# The head node's command is no rank: it gets the job's CPUs, and no thread count. In a
-# Slurm allocation Open MPI binds the ranks to Slurm's cores and OpenMP's default is the
-# binding's CPUs. Anywhere else the binding is none and OMP_NUM_THREADS says the share.
-if toolkit == "customToolkit" or "SLURM_JOB_ID" in env:
+# The head node's command is no rank: it gets the job's CPUs, and no thread count. A rank's
+# OMP_NUM_THREADS is its share: of its node's cores (binding none), or in a Slurm allocation
+# the CPUs Slurm gave each task (Open MPI's binding kept).
+if toolkit == "customToolkit":
     threads = int(env.get("OMP_NUM_THREADS", len(cpus)))
 else:
     threads = int(need("OMP_NUM_THREADS"))

@@ -6,7 +6,7 @@
 #           (tests/slurm/slurm_netns_fixture.sh), jobs submitted from this machine
 # then matrix.py: every toolkit x plain / retried after a killed rank / as a sweep trial.
 # Exit 77 (skipped, with the reason) where the kind's fixture cannot run here.
-#   launch_matrix.sh KIND TRAINDESK [--full]
+#   launch_matrix.sh KIND TRAINDESK
 set -u
 kind=$1
 traindesk=$2

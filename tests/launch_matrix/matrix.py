@@ -3,7 +3,8 @@
 # schema x plain / retried after a killed rank / as a sweep trial, each cell one job running
 # cell.py on every rank, driven through the real `traindesk` CLI and agent. All the kind's
 # cells are submitted at once (the cluster queues them), then each is checked:
-#   - the job succeeded (retried: in attempt 2, attempt 1 ended by signal 9);
+#   - the job succeeded (retried: in attempt 2, attempt 1 ended by signal 9), its folder has
+#     launch.sh, hostfile, exit_code and tracking (Slurm: "slurm <job id>") and no .tmp file;
 #   - every task the toolkit promises left its report (cell.py checked its variables, rank
 #     and world size, the rendezvous, OMP_NUM_THREADS against its CPUs, the mode);
 #   - the tasks ran on the nodes they should (a multi-node job on every node);
@@ -22,14 +23,6 @@ import time
 
 TOOLKITS = ["cntk", "tensorFlow", "caffe", "caffe2", "chainer", "pyTorch", "horovod", "customMpi", "customToolkit"]
 MODES = ["plain", "retried", "trial"]
-# The retried and trial modes run on one toolkit of each launch path (see docs/LAUNCH_MATRIX.md):
-# the other toolkits take the same path (an MPI world, a set of tasks, the head node) and
-# the mode changes nothing they set.
-SUBSET = {"retried": ["customMpi", "pyTorch", "tensorFlow", "customToolkit"],
-          "trial": ["horovod", "caffe2", "customToolkit"]}
-SAME_PATH = {"cntk": "customMpi", "caffe": "customMpi", "chainer": "customMpi", "horovod": "customMpi",
-             "caffe2": "pyTorch", "customMpi": "horovod", "pyTorch": "caffe2", "tensorFlow": "caffe2"}
-
 ap = argparse.ArgumentParser()
 ap.add_argument("--traindesk", required=True)
 ap.add_argument("--cluster", required=True)
@@ -37,7 +30,6 @@ ap.add_argument("--kind", required=True, choices=["local", "ssh", "slurm"])
 ap.add_argument("--nodes", type=int, required=True, help="the nodes a multi-node cell uses")
 ap.add_argument("--hosts", required=True, help="the nodes' host names as a rank sees them, comma separated")
 ap.add_argument("--work", required=True, help="a folder the nodes see at the same path (job files, outputs)")
-ap.add_argument("--full", action="store_true", help="every mode on every toolkit")
 ap.add_argument("--table", help="also write the table here")
 args = ap.parse_args()
 hosts = args.hosts.split(",")
@@ -118,14 +110,6 @@ def tasks_of(toolkit, nodes):
     return [str(i) for i in range(processes(toolkit))]
 
 
-def wanted(toolkit, mode):
-    return mode == "plain" or args.full or toolkit in SUBSET[mode]
-
-
-def why_not(toolkit, mode):
-    return "not run: %s takes %s's launch path, whose %s cell runs" % (toolkit, SAME_PATH.get(toolkit, "?"), mode)
-
-
 cells = [(t, m) for t in TOOLKITS for m in MODES]
 name_of = {(t, m): "%s-%s" % (t.lower(), m) for t, m in cells}
 job_of = {c: (name_of[c] + "-1" if c[1] == "trial" else name_of[c]) for c in cells}
@@ -145,9 +129,6 @@ if args.kind == "slurm":
     refusals.append(("tensorFlow 1 ps + 2 workers on 2 Slurm nodes refused at submit", ok, r.stderr.strip() or r.stdout.strip()))
 for cell in cells:
     toolkit, mode = cell
-    if not wanted(toolkit, mode):
-        result[cell] = ("n/a", why_not(toolkit, mode))
-        continue
     nodes = 1 if args.kind == "local" else args.nodes
     spec = {"properties": dict({"nodeCount": nodes, "stdOutErrPathPrefix": jobs_dir,
                                 "outputDirectories": [{"id": "CELL", "pathPrefix": jobs_dir}]},
@@ -193,6 +174,16 @@ def check(cell):
     if state != "succeeded":
         raise Failure("%s %s (job wait %d): %s" % (job, state, r.returncode, logs()))
     notes = []
+    # The job folder the guide describes, on every cluster kind, and nothing half-written.
+    for name in ("launch.sh", "hostfile", "exit_code", "tracking"):
+        if not os.path.exists(os.path.join(job_dir, name)):
+            raise Failure("the job folder has no %s: %s" % (name, sorted(os.listdir(job_dir))))
+    tracking = open(os.path.join(job_dir, "tracking")).read().split()
+    if tracking[:1] != (["slurm"] if args.kind == "slurm" else tracking[:1]) or not tracking:
+        raise Failure("tracking says %s" % tracking)
+    left = [f for f in os.listdir(job_dir) if f.endswith(".tmp")]
+    if left:
+        raise Failure("files left half-written in the job folder: %s" % left)
     if mode == "retried":
         attempt, code = query(job, "attempt"), query(job, "attempts[0].exitCode")
         if attempt != "2" or code != "137":
