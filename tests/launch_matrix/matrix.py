@@ -168,7 +168,7 @@ def check(cell):
     def logs():
         text = []
         for f in sorted(os.listdir(out)) if os.path.isdir(out) else []:
-            if f.startswith(("stderr", "execution")):
+            if f.startswith(("stderr", "execution", "slurm-")):
                 text.append("--- %s\n%s" % (f, open(os.path.join(out, f), errors="replace").read()[-1500:]))
         return "\n".join(text)
     if state != "succeeded":
