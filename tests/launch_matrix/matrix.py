@@ -263,6 +263,26 @@ for cell in cells:
         result[cell] = ("FAIL", "timed out: %s" % e)
     print("%-28s %-4s %s" % (name_of[cell], result[cell][0], result[cell][1][:3000]), flush=True)
 
+# Bad input found before anything starts: an interpreter no node has fails the nodes'
+# setup, the message naming each node and the setting (it failed as the job's exit code 127).
+path = os.path.join(args.work, "nopython.json")
+json.dump({"properties": {"nodeCount": 1 if args.kind == "local" else args.nodes, "stdOutErrPathPrefix": jobs_dir,
+                          "pyTorchSettings": {"pythonScriptFilePath": cell_py, "pythonInterpreterPath": "/no/python3",
+                                              "commandLineArgs": "pyTorch plain", "communicationBackend": "gloo",
+                                              "processCount": 1 if args.kind == "local" else args.nodes}}}, open(path, "w"))
+try:
+    td("job", "create", "-e", EXP, "-n", "nopython", "-c", args.cluster, "-f", path)
+    td("job", "wait", "-e", EXP, "-n", "nopython", check=False, timeout=300)
+    code = query("nopython", "executionInfo.errors[0].code")
+    err_file = os.path.join(query("nopython", "jobDirectory"), "stdouterr", "stderr.txt")
+    said = open(err_file, errors="replace").read() if os.path.exists(err_file) else ""
+    named = all("node %s" % h in said or args.kind != "ssh" for h in hosts) and \
+        "properties.pyTorchSettings.pythonInterpreterPath: /no/python3 is not there" in said
+    refusals.append(("a pythonInterpreterPath no node has fails the node setup, naming node and setting",
+                     code == "NodeSetupFailed" and named, "%s; %s" % (code, said.strip()[-400:])))
+except Failure as e:
+    refusals.append(("a pythonInterpreterPath no node has", False, str(e)))
+
 lines = ["", "Launch matrix on a %s cluster (%d node%s for multi-node cells), %.0f s" %
          (args.kind, 1 if args.kind == "local" else args.nodes, "" if args.kind == "local" else "s", time.time() - started),
          "| toolkit | " + " | ".join(MODES) + " |", "|---|" + "---|" * len(MODES)]
