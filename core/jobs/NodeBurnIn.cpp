@@ -10,6 +10,7 @@
 #include "launch/MultiNodeJob.h"
 #include "store/Store.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
@@ -150,7 +151,44 @@ int linkSpeedTowards(Transport &t, const QString &peer)
     return speed && speed->exitCode == 0 ? qMax(0, speed->stdOut.trimmed().toInt()) : 0;
 }
 
+// How fast the node sends to this machine: `pathTestBytes` from /dev/zero over its own
+// connection, timed here (MB/s; 0 when it could not be read). The node's sending side is
+// what a throttled or bad link of its own slows.
+constexpr int pathTestBytes = 8 << 20;
+
+double pathRate(const Cluster &cluster, const Node &node, QString *detail)
+{
+    auto transport = openTransport(cluster, node);
+    if (!transport) {
+        *detail = transport.error();
+        return 0;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    const auto read = (*transport)->exec(QStringLiteral("head -c %1 /dev/zero").arg(pathTestBytes), 120000);
+    const double seconds = qMax(1e-6, timer.nsecsElapsed() / 1e9);
+    if (!read || read->exitCode != 0 || read->stdOut.size() != pathTestBytes) {
+        *detail = read ? QStringLiteral("read %1 of %2 bytes from the node (exit code %3)")
+                             .arg(read->stdOut.size()).arg(pathTestBytes).arg(read->exitCode)
+                       : read.error();
+        return 0;
+    }
+    const double rate = pathTestBytes / 1e6 / seconds;
+    *detail = QStringLiteral("%1 MB/s (%2 MiB from the node to this machine in %3 s)")
+                  .arg(rate, 0, 'f', 1).arg(pathTestBytes >> 20).arg(seconds, 0, 'f', 2);
+    return rate;
+}
+
 } // namespace
+
+int NodeBurnIn::slowerOfTwo(double a, double b)
+{
+    if (a < b * clearlySlower)
+        return 0;
+    if (b < a * clearlySlower)
+        return 1;
+    return -1;
+}
 
 QString BurnInFigure::toText() const
 {
@@ -274,11 +312,39 @@ Result<BurnInReport> NodeBurnIn::run(const Cluster &cluster, const QList<Node> &
         add(f);
     }
 
+    // Two nodes have one pair: its failure alone does not say which is slow (issue #39: both
+    // were made unusable, the cluster left with none). Each node's own path to this machine
+    // tells them apart when one is clearly slower; else no node is blamed for the pair.
+    QString pairBlamed;  // of 2 nodes: the one the failed pair counts against ("": none)
+    if (nodes.size() == 2 && slowPairsOf.value(nodes.first().name) > 0) {
+        QString detail[2];
+        const double rates[2] = {pathRate(cluster, nodes.at(0), &detail[0]), pathRate(cluster, nodes.at(1), &detail[1])};
+        const int slow = slowerOfTwo(rates[0], rates[1]);
+        for (int i = 0; i < 2; ++i) {
+            BurnInFigure f = figure({nodes.at(i).name}, QStringLiteral("path"), QStringLiteral("Path to this machine"),
+                                    i == slow ? Outcome::Failed : Outcome::Passed, detail[i]);
+            if (i == slow)
+                f.detail += QStringLiteral("; under a quarter of %1's: %2 is the slow node of the pair")
+                                .arg(nodes.at(1 - i).name, nodes.at(i).name);
+            add(f);
+        }
+        if (slow >= 0) {
+            pairBlamed = nodes.at(slow).name;
+        } else {
+            add(figure({nodes.at(0).name, nodes.at(1).name}, QStringLiteral("pairblame"), QStringLiteral("Slow pair"),
+                       Outcome::Skipped,
+                       QStringLiteral("cannot tell which node is slow: each reaches this machine as fast as the other, so "
+                                      "the link between them may be the cause; no node is made unusable for it")));
+        }
+    }
+
     // The verdicts: a failed figure of the node's own, or every all-reduce it took part in.
     for (const BurnInFigure &f : report.figures) {
         if (f.outcome != Outcome::Failed)
             continue;
         for (const QString &n : f.nodes) {
+            if (f.id == QLatin1String("allreduce") && nodes.size() == 2 && n != pairBlamed)
+                continue;  // of two nodes, only the one its own path shows slow
             if (f.id == QLatin1String("allreduce") && slowPairsOf.value(n) < pairsOf.value(n))
                 continue;  // its other pair was fine: the other node is the slow one
             QString &why = report.failedNodes[n];

@@ -21,7 +21,7 @@ struct BurnInFigure
 {
     enum class Outcome { Passed, Failed, Skipped };
     QStringList nodes;   // the node, or the two nodes of an all-reduce
-    QString id;          // gpuHealth, gpuSelfCheck, gpuMemory, allreduce
+    QString id;          // gpuHealth, gpuSelfCheck, gpuMemory, allreduce, path, pairblame
     QString title;
     Outcome outcome = Outcome::Passed;
     QString detail;      // the figure and what was expected, or why it was skipped
@@ -46,7 +46,10 @@ struct BurnInReport
 // - between nodes: the trainer's --allreduce-test (NCCL between GPU nodes, MPI otherwise)
 //   on each neighbouring pair of a ring over the nodes (every pair for 3), its bus bandwidth
 //   set against the slower node's link speed; a node whose every pair is slow is the slow
-//   one (of 2 nodes, both are named). One node alone: 2 ranks on it, no link to compare.
+//   one. Of 2 nodes, whose one pair says nothing of which is slow, each node's own path to
+//   this machine is timed: a node clearly slower than the other is the slow one; else the
+//   burn-in says it cannot tell and blames neither. One node alone: 2 ranks on it, no link
+//   to compare.
 // A node that fails becomes unusable with "burn-in: <why>" and is left out of scheduling
 // until a burn-in passes on it.
 class NodeBurnIn
@@ -61,6 +64,12 @@ public:
     static constexpr double leastLinkShare = 0.05;
     static constexpr int allreduceMegabytes = 16;
     static constexpr int allreduceIterations = 3;
+    // Of two nodes' paths to this machine, one under this share of the other's is the slow
+    // one: a throttled or degraded link is many times slower; a busy machine's SSH speeds
+    // vary by less.
+    static constexpr double clearlySlower = 0.25;
+    // 0 or 1: which of two paths' rates (MB/s) is clearly the slower; -1: neither.
+    static int slowerOfTwo(double a, double b);
 
     // Runs every check on `nodes` of `cluster` (SSH or local; Slurm is refused). `onFigure`
     // gets each figure as it is known, one call at a time.

@@ -6,6 +6,7 @@
 #include "RankBinding.h"
 #include "SlurmBatchScript.h"
 #include "TaskOutputs.h"
+#include "jobspec/JobSpecFields.h"
 #include "jobspec/ShareMapping.h"
 #include "common/ShellQuote.h"
 
@@ -198,7 +199,23 @@ struct Builder
         }
         if (container)
             lines << container->startText(node.name, node.host);
+        else if (const auto named = namedPythonInterpreter(spec))
+            lines << interpreterCheck(who, *named);
         return lines.join(QLatin1Char('\n'));
+    }
+
+    // A named interpreter that a node lacks fails its setup, naming the node and the setting,
+    // before any rank starts (it failed as exit code 127 of the job; in a container the
+    // image has its own).
+    QString interpreterCheck(const QString &who, const QString &interpreter) const
+    {
+        QString key;
+        for (const ToolkitEntry &t : toolkitEntries())
+            key = t.toolkit == spec.toolkit() ? t.key : key;
+        return QStringLiteral("command -v %1 >/dev/null 2>&1 || { echo %2 >&2; exit 1; }")
+            .arg(shellWordWithVariables(interpreter),
+                 shellQuote(QStringLiteral("%1: properties.%2.pythonInterpreterPath: %3 is not there (no such file or command)")
+                                .arg(who, key, interpreter)));
     }
 
     // Undoes the setup: only what this job mounted is unmounted, and only links are removed

@@ -179,6 +179,7 @@ QString launchScript(const LaunchScriptInput &in)
                         "  [ -n \"$watchdog\" ] && kill -USR1 \"$watchdog\" 2>/dev/null\n"
                         "  cleanup\n"
                         "  record_exit \"$1\"\n"
+                        "  rm -f failed_step.tmp\n"  // no step failed: its place is not needed
                         "  log \"finished with exit code $1\"\n"
                         "  log_nodes \"job finished with exit code $1\"\n"
                         "  exit 0\n"

@@ -1,5 +1,7 @@
 #include "RankBinding.h"
 
+#include "SlurmBatchScript.h"
+
 #include "common/ShellQuote.h"
 
 #include <QHash>
@@ -73,9 +75,20 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
         return {};
     // In a Slurm allocation the cores are Slurm's to give (its cpuset per task): Open MPI's
     // own binding is kept. Unbound ranks with a thread per core of the node oversubscribed
-    // nodes that share a machine (seen in CI: a 2-node job past its 3-minute limit).
-    if (slurm)
-        return {QStringLiteral("ranks and threads: Slurm's allocation decides (Open MPI's binding kept)")};
+    // nodes that share a machine (seen in CI: a 2-node job past its 3-minute limit). The
+    // threads are the allocation's CPUs per task, known once Slurm gave them (the batch
+    // script fills them in): two tasks of a node bound to both its cores ran 2 threads each.
+    if (slurm) {
+        QStringList notes{QStringLiteral("ranks: Slurm's allocation decides (Open MPI's binding kept)")};
+        if (userVariables.contains(threadsVariable)) {
+            notes << QStringLiteral("threads: the job's own %1 kept (environmentVariables win)").arg(threadsVariable);
+        } else {
+            set(environment, threadsVariable, slurmThreadsPlaceholder());
+            notes << QStringLiteral("threads: %1 = the CPUs Slurm gave each task (SLURM_CPUS_ON_NODE / SLURM_NTASKS_PER_NODE)")
+                         .arg(threadsVariable);
+        }
+        return notes;
+    }
     QStringList notes;
     if (userVariables.contains(policyVariable) || userVariables.contains(policyVariable5)) {
         notes << QStringLiteral("ranks: the job's own %1 kept (environmentVariables win)")

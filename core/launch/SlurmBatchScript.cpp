@@ -55,13 +55,16 @@ Result<QString> slurmBatchScript(const LaunchPlan &plan, const JobSpec &spec, co
     s += directive(QStringLiteral("chdir"), plan.jobDir);
     s += directive(QStringLiteral("output"), plan.stdOutErrDir + QStringLiteral("/slurm-%j.txt"));
     s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(plan.jobDir));
+    // What holds the job's processes, as the guide lists for every job folder: Slurm's job.
+    s += QStringLiteral("echo \"slurm $SLURM_JOB_ID\" > tracking\n");
     // mpirun reads the hostfile: the allocation's nodes, each with its tasks as slots.
     s += QStringLiteral("scontrol show hostnames \"$SLURM_JOB_NODELIST\" | "
                         "sed \"s/\\$/ slots=${SLURM_NTASKS_PER_NODE%%(*}/\" > %1\n")
              .arg(shellQuote(plan.hostfilePath()));
     // The plan names the nodes by placeholders: Slurm picks them only now.
-    s += QStringLiteral("i=0; fill=\n"
-                        "for h in $(scontrol show hostnames \"$SLURM_JOB_NODELIST\"); do\n"
+    s += QStringLiteral("t=$(( ${SLURM_CPUS_ON_NODE:-1} / ${SLURM_NTASKS_PER_NODE%%(*} )); [ \"$t\" -ge 1 ] || t=1\n"
+                        "i=0; fill=\"-e s/%1/$t/g\"\n").arg(slurmThreadsPlaceholder());
+    s += QStringLiteral("for h in $(scontrol show hostnames \"$SLURM_JOB_NODELIST\"); do\n"
                         "  a=$(scontrol -o show node \"$h\" | sed -n 's/.* NodeAddr=\\([^ ]*\\).*/\\1/p')\n"
                         "  fill=\"$fill -e s/%1/$h/g -e s/%2/${a:-$h}/g\"\n"
                         "  i=$((i + 1))\n"
@@ -91,6 +94,8 @@ QList<Node> slurmAllocationNodes(const JobSpec &spec)
 QString slurmNodePlaceholder(const QString &index) { return QStringLiteral("@slurm-node-%1@").arg(index); }
 
 QString slurmAddressPlaceholder(const QString &index) { return QStringLiteral("@slurm-addr-%1@").arg(index); }
+
+QString slurmThreadsPlaceholder() { return QStringLiteral("@slurm-threads@"); }
 
 QString slurmPlanText(const LaunchPlan &plan)
 {

@@ -26,6 +26,9 @@ QList<Node> slurmAllocationNodes(const JobSpec &spec);
 // ranks connect to; the name need not resolve) before it runs launch.sh.
 QString slurmNodePlaceholder(const QString &index);
 QString slurmAddressPlaceholder(const QString &index);
+// The word the batch script replaces with each rank's threads: the CPUs Slurm gave the job on
+// the batch node over its tasks there (SLURM_CPUS_ON_NODE / SLURM_NTASKS_PER_NODE, at least 1).
+QString slurmThreadsPlaceholder();
 
 // The Slurm side of `traindesk job plan`: the batch script, then launch.sh as shown.
 QString slurmPlanText(const LaunchPlan &plan);

@@ -10,23 +10,34 @@ namespace {
 
 const QRegularExpression taskFile(QStringLiteral("^std(?:out|err)-(?:(?:wk|ps)-)?(\\d+)\\.txt$"));
 
-// Splits tagged lines ("[1,3]<stdout>:text") into the rank's file, without the tag (nor
-// the tags mpirun puts inside a line it read in pieces). mawk and gawk both run it; each
-// line is flushed so the file can be followed.
+// Splits tagged lines ("[1,3]<stdout>:text") into the rank's file, without the tag. mpirun
+// tags every piece it reads, also one without the line's end (a script printing unbuffered
+// writes "text" and "\n" apart), and another rank's piece can follow on the same line:
+// "[1,0]<stdout>:A[1,1]<stdout>:B" then "[1,0]<stdout>:" is A for rank 0 and B for rank 1.
+// So each tag starts a piece of its rank's line, kept in part[] until the line's end, which
+// belongs to the line's last piece; what is left at the end is written too. mawk and gawk
+// both run it; each line is flushed so the file can be followed.
 const char *splitProgram =
     "BEGIN { k = split(names, a, \" \"); for (i = 1; i <= k; i++) n[i - 1] = a[i] }\n"
+    "function rank(r) { return (r in n) ? n[r] : r }\n"
+    "function out(name, text,   f) {\n"
+    "  f = \"stdouterr/\" stream \"-\" name \".txt\"\n"
+    "  print text > f; fflush(f)\n"
+    "}\n"
     "{\n"
     "  line = $0\n"
     "  if (match(line, /^\\[[0-9]+,[0-9]+\\]<std(out|err)>:/)) {\n"
-    "    tag = substr(line, 1, RLENGTH); line = substr(line, RLENGTH + 1)\n"
-    "    gsub(/\\[[0-9]+,[0-9]+\\]<std(out|err)>:/, \"\", line)\n"
-    "    sub(/^\\[[0-9]+,/, \"\", tag); sub(/\\].*$/, \"\", tag); r = tag + 0\n"
-    "    name = (r in n) ? n[r] : r\n"
-    "  } else if (single != \"\") name = single\n"
-    "  else next\n"
-    "  f = \"stdouterr/\" stream \"-\" name \".txt\"\n"
-    "  print line > f; fflush(f)\n"
-    "}\n";
+    "    while (match(line, /^\\[[0-9]+,[0-9]+\\]<std(out|err)>:/)) {\n"
+    "      tag = substr(line, 1, RLENGTH); line = substr(line, RLENGTH + 1)\n"
+    "      sub(/^\\[[0-9]+,/, \"\", tag); sub(/\\].*$/, \"\", tag); r = tag + 0\n"
+    "      if (match(line, /\\[[0-9]+,[0-9]+\\]<std(out|err)>:/)) {\n"
+    "        part[r] = part[r] substr(line, 1, RSTART - 1); line = substr(line, RSTART)\n"
+    "      } else { part[r] = part[r] line; line = \"\" }\n"
+    "    }\n"
+    "    out(rank(r), part[r]); delete part[r]\n"
+    "  } else if (single != \"\") out(single, $0)\n"
+    "}\n"
+    "END { for (r in part) if (part[r] != \"\") out(rank(r), part[r]) }\n";
 
 } // namespace
 

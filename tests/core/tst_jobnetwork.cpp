@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace TrainDesk;
@@ -189,6 +191,39 @@ private slots:
         QCOMPARE(TaskOutputs::taskIndexOf("stderr-12.txt"), 12);
         QCOMPARE(TaskOutputs::taskIndexOf("stdout-job_prep-node1.txt"), -1);
         QCOMPARE(TaskOutputs::taskIndexOf("stdout.txt"), -1);
+    }
+
+    // mpirun tags each piece it reads: a rank printing unbuffered ("text", then "\n") leaves
+    // its line open, and another rank's piece follows on the same line of stdout.txt. Each
+    // piece goes to its own rank's file (issue #39's matrix found rank 1's line in
+    // stdout-0.txt), with the awk that runs on the nodes (mawk on Debian).
+    void interleavedPiecesGoToTheirRanks()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("stdouterr"));
+        QFile combined(dir.filePath("stdouterr/stdout.txt"));
+        QVERIFY(combined.open(QIODevice::WriteOnly));
+        combined.write("[1,0]<stdout>:cell rank 0[1,1]<stdout>:cell rank 1\n"
+                       "[1,0]<stdout>:\n"
+                       "[1,1]<stdout>:one[1,1]<stdout>: line\n"
+                       "[1,2]<stdout>:step=1 loss=0.5\n"
+                       "[1,0]<stdout>:no end");
+        combined.close();
+        // A job already gone: tail reads the file to its end and stops.
+        const QString script = QStringLiteral("job=2147483646\n") + TaskOutputs::followerText({"0", "1", "wk-0"}, QString())
+                               + QStringLiteral("wait $split_out $split_err\n");
+        QProcess sh;
+        sh.setWorkingDirectory(dir.path());
+        sh.start("bash", {"-c", script});
+        QVERIFY(sh.waitForFinished(30000));
+        QCOMPARE(sh.exitCode(), 0);
+        auto read = [&](const QString &name) {
+            QFile f(dir.filePath("stdouterr/" + name));
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QStringLiteral("(none)");
+        };
+        QCOMPARE(read("stdout-0.txt"), QStringLiteral("cell rank 0\nno end\n"));
+        QCOMPARE(read("stdout-1.txt"), QStringLiteral("cell rank 1\none line\n"));
+        QCOMPARE(read("stdout-wk-0.txt"), QStringLiteral("step=1 loss=0.5\n"));
     }
 };
 

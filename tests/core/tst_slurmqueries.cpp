@@ -124,7 +124,8 @@ private slots:
             << QByteArray(R"({"nodeCount": 2, "pyTorchSettings": {"pythonScriptFilePath": "t.py",
                              "processCount": 2, "communicationBackend": "gloo"}})")
             << QStringList{"--host td1 ", "--host td2 ", "MASTER_ADDR=10.0.0.1\n",
-                           "AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:23456\n", "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n"};
+                           "AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:23456\n", "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n",
+                           "OMP_NUM_THREADS=2\n"};
         QTest::newRow("tensorFlow ps and workers")
             << QByteArray(R"({"nodeCount": 2, "tensorFlowSettings": {"pythonScriptFilePath": "t.py",
                              "workerCount": 2, "parameterServerCount": 2}})")
@@ -134,7 +135,7 @@ private slots:
             << QByteArray(R"({"nodeCount": 2, "caffe2Settings": {"pythonScriptFilePath": "t.py"}})")
             << QStringList{"--host td1 ", "--host td2 "};
         QTest::newRow("customMpi") << QByteArray(R"({"nodeCount": 2, "customMpiSettings": {"commandLine": "./a", "processCount": 4}})")
-                                   << QStringList{"AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n"};
+                                   << QStringList{"AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n", "OMP_NUM_THREADS=2\n"};
     }
 
     void batchScriptFillsTheAllocatedNodes()
@@ -182,6 +183,8 @@ private slots:
         env.insert("PATH", dir.path() + "/bin:" + env.value("PATH"));
         env.insert("SLURM_JOB_NODELIST", "td[1-2]");
         env.insert("SLURM_NTASKS_PER_NODE", "2(x2)");
+        env.insert("SLURM_CPUS_ON_NODE", "4");  // OMP_NUM_THREADS: 4 CPUs for 2 tasks
+        env.insert("SLURM_JOB_ID", "4242");
         sh.setProcessEnvironment(env);
         sh.start("/bin/sh", {"-c", *batch});
         QVERIFY(sh.waitForFinished());
@@ -192,6 +195,10 @@ private slots:
         QVERIFY2(!text.contains("@slurm-") && !text.contains("node-0:") && !text.contains("--host node-"), qPrintable(text));
         for (const QString &e : expected)
             QVERIFY2(text.contains(e), qPrintable(e + " not in:\n" + text));
+        // The job folder's tracking file, as on every cluster kind: Slurm's job holds it.
+        QFile tracking(plan->jobDir + "/tracking");
+        QVERIFY(tracking.open(QIODevice::ReadOnly));
+        QCOMPARE(tracking.readAll(), QByteArray("slurm 4242\n"));
         QFile hostfile(plan->hostfilePath());
         QVERIFY(hostfile.open(QIODevice::ReadOnly));
         QCOMPARE(hostfile.readAll(), QByteArray("td1 slots=2\ntd2 slots=2\n"));

@@ -7,7 +7,9 @@
 #   not on the nodes, so the command's exit code is not what is looked at)
 #   all-reduce bandwidth figures; a node whose link is throttled (tc netem rate) or whose
 #   GPU self-check fails (nvidia-smi lists a GPU the trainer cannot use) becomes unusable
-#   with the reason and is not scheduled; once a burn-in passes it is idle again.
+#   with the reason and is not scheduled; once a burn-in passes it is idle again;
+# - of 2 nodes, the one whose own link is slow is named by its path to this machine and made
+#   unusable alone; a slow pair whose nodes both reach this machine fast blames neither.
 set -u
 traindesk=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -101,6 +103,37 @@ td job terminate -e health -n two >/dev/null
 netns_exec 3 tc qdisc del dev eth0 root
 td cluster probe -n net --burn-in > "$work/back.txt" 2>&1
 [ "$(node_state "$n3" | cut -d' ' -f1)" = idle ] || fail "$n3 is $(node_state "$n3") after a burn-in passed"
+
+echo "== 2 nodes: the slow one is told apart by its path to this machine, or none is blamed (issue #39)"
+td cluster create -n pair --nodes "$NETNS_USER@${NETNS_ADDR[2]},$NETNS_USER@${NETNS_ADDR[3]}" --accept-new-host-keys \
+  >/dev/null 2>"$work/pair.err" || fail "cluster create pair: $(cat "$work/pair.err")"
+pair_state() { td cluster node list -c pair -o json | python3 -c "
+import json,sys
+n = json.load(sys.stdin)[$1 - 1]
+print(n['state'], n['name'], n.get('reason', n.get('stateReason', '')))"; }
+p2=$(pair_state 1 | cut -d' ' -f2); p3=$(pair_state 2 | cut -d' ' -f2)
+# Node 3 sends slowly (its own link): its pair fails and its path to this machine is slow.
+netns_exec 3 tc qdisc add dev eth0 root netem rate 50mbit 2>/dev/null \
+  || netns_exec 3 tc qdisc add dev eth0 root tbf rate 50mbit burst 64kb latency 400ms || fail "tc: cannot throttle $p3"
+td cluster probe -n pair --burn-in > "$work/pair1.txt" 2>&1
+grep -E "All-reduce|Path|Slow pair" "$work/pair1.txt"
+grep -E "^FAIL $p2\+$p3  All-reduce" "$work/pair1.txt" >/dev/null || fail "the throttled pair passed: $(cat "$work/pair1.txt")"
+grep -E "^FAIL $p3  Path to this machine: .*$p3 is the slow node of the pair" "$work/pair1.txt" >/dev/null \
+  || fail "the slow node is not named: $(cat "$work/pair1.txt")"
+grep -E "^PASS $p2  Path to this machine: [0-9.]+ MB/s" "$work/pair1.txt" >/dev/null || fail "$p2's path: $(cat "$work/pair1.txt")"
+[ "$(pair_state 2 | cut -d' ' -f1)" = unusable ] || fail "$p3 is $(pair_state 2) after its pair failed"
+[ "$(pair_state 1 | cut -d' ' -f1)" = idle ] || fail "$p2 was blamed too: $(pair_state 1)"
+netns_exec 3 tc qdisc del dev eth0 root
+# What reaches node 2 is slow (the bridge's side of its link), what it sends is not: each
+# node reaches this machine as fast as the other, the pair is slow, and neither is blamed.
+tc qdisc add dev "v$NETNS_TAG-2" root tbf rate 50mbit burst 64kb latency 400ms || fail "tc: cannot throttle the link into $p2"
+td cluster probe -n pair --burn-in > "$work/pair2.txt" 2>&1
+tc qdisc del dev "v$NETNS_TAG-2" root
+grep -E "All-reduce|Path|Slow pair" "$work/pair2.txt"
+grep -E "^FAIL $p2\+$p3  All-reduce" "$work/pair2.txt" >/dev/null || fail "the slow pair passed: $(cat "$work/pair2.txt")"
+grep -E "^SKIP $p2\+$p3  Slow pair: cannot tell which node is slow" "$work/pair2.txt" >/dev/null \
+  || fail "the burn-in does not say it cannot tell: $(cat "$work/pair2.txt")"
+for i in 1 2; do [ "$(pair_state $i | cut -d' ' -f1)" = idle ] || fail "a node was blamed for an ambiguous pair: $(pair_state $i)"; done
 
 echo "== a GPU that fails the trainer's self-check"
 mkdir -p "$work/fakebin"
