@@ -10,6 +10,7 @@
 
 #include <QAbstractSeries>
 #include <QChart>
+#include <QToolButton>
 #include <QTest>
 
 using namespace TrainDesk;
@@ -176,6 +177,60 @@ private slots:
         view.setXAxis(MetricSeries::XAxis::Epoch);
         view.redrawNow();
         QCOMPARE(view.lossPanel()->drawnRaw().first(), QPointF(1, 0.01));
+    }
+
+    void twoMoreChartsBesideLossAndAccuracy()
+    {
+        // Issue #43: any series the job stored, in charts added beside loss and accuracy.
+        QList<MetricRecord> records;
+        for (int step = 1; step <= 6; ++step) {
+            records << *MetricRecord::fromJson(QStringLiteral(
+                R"({"time": %1, "kind": "train", "epoch": %2, "step": %6, "global_step": %6, "loss": %3, "acc": 0.5, )"
+                R"("lr": %4, "images_per_sec": %5, "workers": 1})").arg(1000 + step).arg(1 + step / 4)
+                .arg(2.0 / step).arg(step < 4 ? 0.01 : 0.001).arg(100 * step).arg(step).toUtf8());
+        }
+        MetricSeries series;
+        MetricsChartView view(&series);
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        series.append(records);
+        view.redrawNow();
+        QVERIFY(view.addChartButton()->isEnabled());
+        // The first added chart starts at the first series no chart draws: the learning rate;
+        // the second at images/s; then no more.
+        ChartPanel *first = view.addChart();
+        QVERIFY(first);
+        QCOMPARE(first->chart()->title(), QStringLiteral("learning rate"));
+        QCOMPARE(first->drawnRaw().size(), 6);
+        QCOMPARE(first->drawnRaw().first(), QPointF(1, 0.01));
+        view.addChartButton()->click();
+        QCOMPARE(view.extraPanels().size(), 2);
+        ChartPanel *second = view.extraPanels().last();
+        QCOMPARE(second->chart()->title(), QStringLiteral("images/s"));
+        QCOMPARE(second->drawnRaw().last(), QPointF(6, 600));
+        QVERIFY(!view.addChartButton()->isEnabled());
+        QVERIFY(!view.addChart());
+        // Below loss and accuracy, side by side, all on screen.
+        QVERIFY(first->isVisible() && second->isVisible());
+        QTRY_VERIFY(first->height() > 100 && view.lossPanel()->height() > 100);  // laid out
+        const QPoint firstAt = first->mapTo(&view, QPoint(0, 0));
+        const QPoint lossAt = view.lossPanel()->mapTo(&view, QPoint(0, 0));
+        QVERIFY(firstAt.y() > lossAt.y() + view.lossPanel()->height() / 2);
+        QVERIFY(second->mapTo(&view, QPoint(0, 0)).x() > firstAt.x());
+        // Its own picker chooses another series; data keeps coming to it.
+        SeriesPicker *picker = view.pickerOf(first);
+        QVERIFY(picker);
+        picker->setCurrentIndex(0);  // the loss
+        view.redrawNow();
+        QCOMPARE(first->chart()->title(), QStringLiteral("Loss"));
+        QCOMPARE(first->drawnRaw().size(), 6);
+        // Removed: the button offers one again.
+        auto *remove = first->parentWidget()->findChild<QToolButton *>(QStringLiteral("removeChartButton"));
+        QVERIFY(remove);
+        remove->click();
+        QCOMPARE(view.extraPanels(), QList<ChartPanel *>{second});
+        QVERIFY(view.addChartButton()->isEnabled());
     }
 
     void aDisabledPickerSaysWhy()

@@ -101,11 +101,25 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
     controls->addStretch();
 
-    auto *splitter = m_chartsSplitter = new QSplitter(Qt::Horizontal, this);
+    // Loss and accuracy side by side; the charts added below them, side by side too.
+    auto *splitter = m_chartsSplitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("chartsSplitter"));
-    splitter->addWidget(m_loss);
-    splitter->addWidget(m_accuracy);
+    m_topRow = new QSplitter(Qt::Horizontal, splitter);
+    m_topRow->setObjectName(QStringLiteral("chartsTopRow"));
+    m_topRow->addWidget(m_loss);
+    m_topRow->addWidget(m_accuracy);
+    m_topRow->setChildrenCollapsible(false);
+    m_extraRow = new QSplitter(Qt::Horizontal, splitter);
+    m_extraRow->setObjectName(QStringLiteral("chartsExtraRow"));
+    m_extraRow->setChildrenCollapsible(false);
+    m_extraRow->hide();
     splitter->setChildrenCollapsible(false);
+    m_addChart = new QToolButton(this);
+    m_addChart->setObjectName(QStringLiteral("addChartButton"));
+    m_addChart->setText(tr("Add chart"));
+    m_addChart->setToolTip(tr("Another chart below these, of any series the job stored (learning rate, images/s, "
+                              "TensorBoard tags); at most %1").arg(maxExtraCharts));
+    connect(m_addChart, &QToolButton::clicked, this, [this] { addChart(); });
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -117,6 +131,7 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     summaryRow->addWidget(m_summary, 1);
     summaryRow->addWidget(m_lossPicker);
     summaryRow->addWidget(m_accuracyPicker);
+    summaryRow->addWidget(m_addChart);
     summaryRow->addWidget(m_resetZoom);
     summaryRow->addWidget(exportButton);
     layout->addLayout(summaryRow);
@@ -142,19 +157,112 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     connect(m_resetZoom, &QPushButton::clicked, this, [this] {
         m_loss->resetZoom();
         m_accuracy->resetZoom();
+        for (const ExtraChart &extra : std::as_const(m_extra))
+            extra.panel->resetZoom();
     });
-    for (ChartPanel *panel : {m_loss, m_accuracy}) {
-        connect(panel, &ChartPanel::autoFitChanged, this, [this](bool autoFit) {
-            m_resetZoom->setEnabled(!m_loss->isAutoFit() || !m_accuracy->isAutoFit());
-            // Back to the whole range: all the data at once, so the fit covers it.
-            if (autoFit)
-                redrawNow();
-        });
-        connect(panel, &ChartPanel::viewChanged, this, &MetricsChartView::scheduleRedraw);
-    }
+    for (ChartPanel *panel : {m_loss, m_accuracy})
+        watchZoom(panel);
     setSmoothing(m_smoothing);
     updatePerRankCheck();
     redraw();
+}
+
+void MetricsChartView::watchZoom(ChartPanel *panel)
+{
+    connect(panel, &ChartPanel::autoFitChanged, this, [this](bool autoFit) {
+        bool zoomed = !m_loss->isAutoFit() || !m_accuracy->isAutoFit();
+        for (const ExtraChart &extra : std::as_const(m_extra))
+            zoomed = zoomed || !extra.panel->isAutoFit();
+        m_resetZoom->setEnabled(zoomed);
+        // Back to the whole range: all the data at once, so the fit covers it.
+        if (autoFit)
+            redrawNow();
+    });
+    connect(panel, &ChartPanel::viewChanged, this, &MetricsChartView::scheduleRedraw);
+}
+
+ChartPanel *MetricsChartView::addChart()
+{
+    if (m_extra.size() >= maxExtraCharts)
+        return nullptr;
+    ExtraChart extra;
+    extra.box = new QWidget(m_extraRow);
+    extra.panel = new ChartPanel(tr("Loss"), tr("loss"), extra.box);
+    extra.panel->setObjectName(QStringLiteral("extraChart%1").arg(m_extra.size() + 1));
+    extra.picker = new SeriesPicker(tr("Loss"), QString(), extra.box);
+    extra.picker->setObjectName(QStringLiteral("extraPicker%1").arg(m_extra.size() + 1));
+    auto *close = new QToolButton(extra.box);
+    close->setObjectName(QStringLiteral("removeChartButton"));
+    close->setText(QStringLiteral("\u2715"));
+    close->setAutoRaise(true);
+    close->setToolTip(tr("Remove this chart"));
+    close->setAccessibleName(tr("Remove this chart"));
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(extra.picker, 1);
+    row->addWidget(close);
+    auto *layout = new QVBoxLayout(extra.box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(extra.panel, 1);
+    extra.panel->setRunName(m_runName);
+    extra.panel->setTrainColor(m_mainColor);
+    extra.panel->setLogScale(false);
+    m_extraRow->addWidget(extra.box);
+    m_extraRow->show();
+    // It starts at the first series no chart draws: the learning rate, then images/s, ...
+    m_scalars.update(m_series->records());
+    extra.picker->refresh(m_scalars, true);
+    QStringList shown{m_lossPicker->chosenKey(), m_accuracyPicker->chosenKey()};
+    for (const ExtraChart &other : std::as_const(m_extra))
+        shown << other.picker->chosenKey();
+    for (const QString &key : m_scalars.keys()) {
+        if (!shown.contains(key)) {
+            extra.picker->choose(key);
+            break;
+        }
+    }
+    connect(extra.picker, &QComboBox::currentIndexChanged, this, &MetricsChartView::scheduleRedraw);
+    ChartPanel *panel = extra.panel;
+    connect(close, &QToolButton::clicked, this, [this, panel] { removeChart(panel); });
+    watchZoom(panel);
+    m_extra.append(extra);
+    m_addChart->setEnabled(m_extra.size() < maxExtraCharts);
+    redrawNow();
+    return panel;
+}
+
+void MetricsChartView::removeChart(ChartPanel *panel)
+{
+    for (qsizetype i = 0; i < m_extra.size(); ++i) {
+        if (m_extra.at(i).panel != panel)
+            continue;
+        m_extra.takeAt(i).box->deleteLater();
+        m_extraRow->setVisible(!m_extra.isEmpty());
+        m_addChart->setEnabled(true);
+        return;
+    }
+}
+
+QList<ChartPanel *> MetricsChartView::extraPanels() const
+{
+    QList<ChartPanel *> panels;
+    for (const ExtraChart &extra : m_extra)
+        panels << extra.panel;
+    return panels;
+}
+
+SeriesPicker *MetricsChartView::pickerOf(ChartPanel *panel) const
+{
+    if (panel == m_loss)
+        return m_lossPicker;
+    if (panel == m_accuracy)
+        return m_accuracyPicker;
+    for (const ExtraChart &extra : m_extra) {
+        if (extra.panel == panel)
+            return extra.picker;
+    }
+    return nullptr;
 }
 
 void MetricsChartView::setPerRank(bool on)
@@ -183,8 +291,11 @@ void MetricsChartView::setComparisonCandidates(const QList<QPair<qint64, QString
 
 void MetricsChartView::setMainColor(const QColor &color)
 {
+    m_mainColor = color;
     m_loss->setTrainColor(color);
     m_accuracy->setTrainColor(color);
+    for (const ExtraChart &extra : std::as_const(m_extra))
+        extra.panel->setTrainColor(color);
     scheduleRedraw();
 }
 
@@ -193,6 +304,8 @@ void MetricsChartView::setRunName(const QString &name)
     m_runName = name;
     m_loss->setRunName(name);
     m_accuracy->setRunName(name);
+    for (const ExtraChart &extra : std::as_const(m_extra))
+        extra.panel->setRunName(name);
 }
 
 QByteArray MetricsChartView::csv() const
@@ -318,10 +431,17 @@ void MetricsChartView::redraw()
     const double startTime = m_series->records().isEmpty() ? 0.0 : m_series->records().first().time;
     m_lossPicker->refresh(m_scalars, !m_series->points(Metric::TrainLoss).isEmpty());
     m_accuracyPicker->refresh(m_scalars, !m_series->points(Metric::TrainAcc).isEmpty());
+    for (ExtraChart &extra : m_extra)
+        extra.picker->refresh(m_scalars, !m_series->points(Metric::TrainLoss).isEmpty());
     auto draw = [&](ChartPanel *panel, Metric train, Metric val) {
-        SeriesPicker *picker = panel == m_loss ? m_lossPicker : m_accuracyPicker;
+        SeriesPicker *picker = pickerOf(panel);
         const QString key = picker->chosenKey();
-        QString &drawnKey = panel == m_loss ? m_lossKey : m_accuracyKey;
+        QString *drawn = panel == m_loss ? &m_lossKey : panel == m_accuracy ? &m_accuracyKey : nullptr;
+        for (ExtraChart &extra : m_extra) {
+            if (extra.panel == panel)
+                drawn = &extra.drawnKey;
+        }
+        QString &drawnKey = *drawn;
         if (key != drawnKey) {
             // Another series: its own title and range (a named series is not a 0-1 accuracy).
             drawnKey = key;
@@ -363,6 +483,8 @@ void MetricsChartView::redraw()
     };
     draw(m_loss, Metric::TrainLoss, Metric::ValLoss);
     draw(m_accuracy, Metric::TrainAcc, Metric::ValAcc);
+    for (const ExtraChart &extra : std::as_const(m_extra))
+        draw(extra.panel, Metric::TrainLoss, Metric::ValLoss);  // its own series: the loss
     updateSummary();
 }
 

@@ -13,6 +13,7 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QSplitter;
+class QToolButton;
 
 namespace TrainDesk::Ui {
 
@@ -77,6 +78,16 @@ public:
     void redrawNow();
     QSplitter *chartsSplitter() const { return m_chartsSplitter; }
 
+    // Up to maxExtraCharts more charts below loss and accuracy, each of any series the job
+    // stored (its picker starts at the first one no chart shows: the learning rate, then
+    // images/s); each has a close button. Returns the new chart, nullptr at the limit.
+    static constexpr int maxExtraCharts = 2;
+    ChartPanel *addChart();
+    void removeChart(ChartPanel *panel);
+    QList<ChartPanel *> extraPanels() const;
+    SeriesPicker *pickerOf(ChartPanel *panel) const;
+    QToolButton *addChartButton() const { return m_addChart; }
+
 Q_SIGNALS:
     void exported(const QString &path, const QString &error);  // empty error: written
     void comparisonToggled(qint64 jobId, bool on);
@@ -91,6 +102,7 @@ private:
     void updateSummary();
     void drawNamed(ChartPanel *panel, const QString &key, double startTime, const QString &xTitle);
     void updatePerRankCheck();
+    void watchZoom(ChartPanel *panel);
     void chooseExport(const QString &title, const QString &fileName, const QString &filter,
                       void (MetricsChartView::*write)(const QString &));
     void writeAsync(const QString &path, const QByteArray &data);
@@ -120,6 +132,17 @@ private:
     SeriesPicker *m_accuracyPicker;
     ScalarSeriesIndex m_scalars;
     QString m_lossKey, m_accuracyKey;  // the named series each chart was last drawn with
+    struct ExtraChart
+    {
+        ChartPanel *panel = nullptr;
+        SeriesPicker *picker = nullptr;
+        QWidget *box = nullptr;  // the picker's row and the chart
+        QString drawnKey;
+    };
+    QList<ExtraChart> m_extra;
+    QSplitter *m_topRow;
+    QSplitter *m_extraRow;
+    QToolButton *m_addChart;
     QPushButton *m_resetZoom;
     QLabel *m_summary;
     QSplitter *m_chartsSplitter;
@@ -129,6 +152,7 @@ private:
     bool m_perRank = false;
     QList<ComparedJob> m_compared;
     QString m_runName;
+    QColor m_mainColor = ChartLines::mainRunColor();
     int m_redraws = 0;
     bool m_stale = false;  // data came while another tab was shown
 };
