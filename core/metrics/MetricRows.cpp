@@ -1,12 +1,41 @@
 #include "MetricRows.h"
 
+#include "ImportedRunRows.h"
+
+#include "common/ResultLog.h"
+
 #include "store/Store.h"
 
 namespace TrainDesk::MetricRows {
 
 VoidResult forEachRow(const Store &store, qint64 jobId, const std::function<bool(const QByteArray &)> &each)
 {
-    return store.forEachJobMetric(jobId, [&each](qint64, const QByteArray &row) { return each(row); });
+    return forEachRowWithId(store, jobId, 0, [&each](qint64, const QByteArray &row) { return each(row); });
+}
+
+VoidResult forEachRowWithId(const Store &store, qint64 jobId, qint64 afterId,
+                            const std::function<bool(qint64 id, const QByteArray &row)> &each)
+{
+    // A run imported from a TensorBoard folder: its rows are read from its event files.
+    if (const auto imported = store.importedRun(jobId))
+        return ImportedRunRows::forEach(store, *imported, afterId, each);
+    if (afterId == 0)
+        return store.forEachJobMetric(jobId, each);
+    for (const auto &[id, row] : store.jobMetrics(jobId, afterId)) {
+        if (!each(id, row))
+            break;
+    }
+    return {};
+}
+
+QList<QPair<qint64, QByteArray>> allRows(const Store &store, qint64 jobId)
+{
+    QList<QPair<qint64, QByteArray>> rows;
+    ignoreResult(forEachRowWithId(store, jobId, 0, [&rows](qint64 id, const QByteArray &row) {
+        rows.append({id, row});
+        return true;
+    }), "a read that failed half-way gives the rows read");
+    return rows;
 }
 
 VoidResult forEachRecord(const Store &store, qint64 jobId, const std::function<bool(const MetricRecord &)> &each)
@@ -20,10 +49,11 @@ VoidResult forEachRecord(const Store &store, qint64 jobId, const std::function<b
 QList<QByteArray> newRows(const Store &store, qint64 jobId, qint64 *lastId)
 {
     QList<QByteArray> rows;
-    for (const auto &[id, row] : store.jobMetrics(jobId, *lastId)) {
+    ignoreResult(forEachRowWithId(store, jobId, *lastId, [&](qint64 id, const QByteArray &row) {
         rows.append(row);
         *lastId = id;
-    }
+        return true;
+    }), "a read that failed half-way gives the rows read; the rest come next time");
     return rows;
 }
 

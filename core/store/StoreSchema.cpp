@@ -153,6 +153,18 @@ ALTER TABLE run_notes ADD COLUMN color TEXT NOT NULL DEFAULT '';
 ALTER TABLE nodes ADD COLUMN gpus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN placement TEXT NOT NULL DEFAULT '[]';
 )sql",
+    // Runs imported from TensorBoard folders (store/ImportedRuns.h): a job row each, its
+    // folder, and per event file how far it was read (the files themselves stay where they are).
+    R"sql(
+CREATE TABLE imported_runs (
+    job_id INTEGER PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+    root BLOB NOT NULL, folder BLOB NOT NULL, run TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '{}');
+CREATE INDEX imported_runs_by_folder ON imported_runs(folder);
+CREATE TABLE imported_files (
+    job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    name BLOB NOT NULL, offset INTEGER NOT NULL, points INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY(job_id, name));
+)sql",
 };
 
 } // namespace

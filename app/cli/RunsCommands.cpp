@@ -1,0 +1,232 @@
+// runs import|export: runs of TensorBoard folders made runs of an experiment, read in place
+// (metrics/TensorBoardImport), and every series of chosen runs as one CSV.
+#include "Command.h"
+
+#include "common/CsvField.h"
+#include "metrics/MetricCsv.h"
+#include "metrics/MetricRows.h"
+#include "metrics/TensorBoardFolder.h"
+#include "metrics/TensorBoardImport.h"
+#include "store/Names.h"
+#include "store/Store.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QThread>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace TrainDesk::Cli {
+
+namespace {
+
+constexpr int watchIntervalMs = 1000;
+
+// An experiment name from a folder's name: Batch AI's rule (^[-\w_]+$, 1-64) kept by
+// turning every other character into '_'.
+QString experimentNameOf(const QString &folder)
+{
+    QString name = QFileInfo(folder).fileName();
+    for (QChar &ch : name) {
+        if (!(ch.isLetterOrNumber() || ch == QLatin1Char('-') || ch == QLatin1Char('_')))
+            ch = QLatin1Char('_');
+    }
+    name = name.left(64);
+    return name.isEmpty() ? QStringLiteral("tensorboard") : name;
+}
+
+// The workspace's local cluster: an imported run is a job, and a job has a cluster.
+Result<Cluster> localCluster(Context &c, const Workspace &ws)
+{
+    const QList<Cluster> clusters = c.store.clusters(ws.id);
+    for (const Cluster &cl : clusters) {
+        if (cl.kind == ClusterKind::Local && cl.name == QLatin1String("local"))
+            return cl;
+    }
+    for (const Cluster &cl : clusters) {
+        if (cl.kind == ClusterKind::Local)
+            return cl;
+    }
+    return fail(QStringLiteral("workspace '%1' has no local cluster to hold imported runs: make one with "
+                               "'traindesk cluster create -w %1 -n local --local'").arg(ws.name));
+}
+
+QString countText(qint64 n, const char *one)
+{
+    return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(one)).arg(n == 1 ? QString() : QStringLiteral("s"));
+}
+
+// `traindesk runs import DIR [--experiment NAME] [--watch]`
+int runsImport(Context &c)
+{
+    const QStringList positional = c.args.positionalArguments();
+    if (positional.size() != 1)
+        return c.error(QStringLiteral("runs import: give one folder (DIR), found %1").arg(positional.size()));
+    const QString dir = positional.first();
+    char resolved[PATH_MAX];
+    if (!::realpath(QFile::encodeName(dir).constData(), resolved))
+        return c.error(QStringLiteral("cannot open folder %1: %2").arg(dir, QString::fromLocal8Bit(std::strerror(errno))));
+    const QByteArray root(resolved);
+    struct stat st {};
+    if (::stat(root.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return c.error(QStringLiteral("%1 is not a folder").arg(dir));
+    const auto ws = c.workspace();
+    if (!ws)
+        return c.error(ws.error());
+    const QString experimentName = c.args.isSet(QStringLiteral("experiment"))
+        ? c.args.value(QStringLiteral("experiment"))
+        : experimentNameOf(TensorBoardFolder::displayName(root));
+    auto exp = c.store.experiment(ws->id, experimentName);
+    if (!exp)
+        exp = c.store.createExperiment(ws->id, experimentName);
+    if (!exp)
+        return c.error(exp.error());
+    const auto cluster = localCluster(c, *ws);
+    if (!cluster)
+        return c.error(cluster.error());
+
+    TensorBoardImport import(c.store, exp->id, cluster->id, root);
+    const auto first = import.update();
+    if (!first)
+        return c.error(first.error());
+    for (const QString &problem : first->problems)
+        c.err << "warning: " << problem << '\n';
+    c.err.flush();
+    const QString text = QStringLiteral("%1 in %2 (%3 new) into experiment %4: %5 read (%6 bytes)\n")
+                             .arg(countText(first->runsFound, "run"), TensorBoardFolder::displayName(root))
+                             .arg(first->runsAdded)
+                             .arg(exp->name, countText(first->pointsRead, "point"))
+                             .arg(first->bytesRead);
+    const QJsonObject json{{"experiment", exp->name}, {"folder", TensorBoardFolder::displayName(root)},
+                           {"runs", first->runsFound}, {"added", first->runsAdded},
+                           {"points", double(first->pointsRead)}, {"bytes", double(first->bytesRead)},
+                           {"problems", QJsonArray::fromStringList(first->problems)}};
+    if (!c.args.isSet(QStringLiteral("watch")))
+        return c.print(json, text);
+    c.out << text;
+    c.out.flush();
+    // Follow: every second, what the files grew by, and new runs and files; Ctrl-C ends it.
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    QSet<QString> named(first->problems.begin(), first->problems.end());
+    while (!cancel.isCancelled()) {
+        QThread::msleep(watchIntervalMs);
+        const auto next = import.update();
+        if (!next)
+            return c.error(next.error());
+        for (const QString &problem : next->problems) {
+            if (!named.contains(problem)) {
+                named.insert(problem);
+                c.err << "warning: " << problem << '\n';
+            }
+        }
+        c.err.flush();
+        if (next->pointsRead > 0 || next->runsAdded > 0) {
+            c.out << QStringLiteral("%1 new, %2 read (%3 bytes)\n")
+                         .arg(countText(next->runsAdded, "run"), countText(next->pointsRead, "point"))
+                         .arg(next->bytesRead);
+            c.out.flush();
+        }
+    }
+    return 0;
+}
+
+// The numbers of a train or val record that are series (not counters), as "train/loss".
+bool isCounter(const QString &key)
+{
+    static const QSet<QString> counters{QStringLiteral("time"), QStringLiteral("kind"), QStringLiteral("epoch"),
+                                        QStringLiteral("step"), QStringLiteral("global_step"), QStringLiteral("rank"),
+                                        QStringLiteral("workers")};
+    return counters.contains(key);
+}
+
+// `traindesk runs export`: every series of every chosen run, one CSV.
+int runsExport(Context &c)
+{
+    const auto exp = c.experiment();
+    if (!exp)
+        return c.error(exp.error());
+    QList<Job> jobs = c.store.jobs(exp->id);
+    const QStringList chosen = c.args.values(QStringLiteral("run"));
+    if (!chosen.isEmpty()) {
+        QList<Job> picked;
+        for (const QString &name : chosen) {
+            const auto found = std::find_if(jobs.begin(), jobs.end(), [&](const Job &j) { return j.name == name; });
+            if (found == jobs.end())
+                return c.error(QStringLiteral("experiment '%1' has no run '%2'").arg(exp->name, name));
+            picked << *found;
+        }
+        jobs = picked;
+    }
+    const CsvText mode = c.args.isSet(QStringLiteral("csv-raw")) ? CsvText::Raw : CsvText::Safe;
+    c.out << "run,series,step,time,value,file\n";
+    for (const Job &job : jobs) {
+        const QString run = csvField(job.name, mode);
+        auto read = MetricRows::forEachRow(c.store, job.id, [&](const QByteArray &row) {
+            const QJsonObject o = QJsonDocument::fromJson(row).object();
+            const QString kind = o.value(QLatin1String("kind")).toString();
+            const QString time = MetricCsv::number(o.value(QLatin1String("time")).toDouble(NAN));
+            if (kind == QLatin1String("scalar")) {
+                const QJsonValue v = o.value(QLatin1String("value"));
+                const double value = v.isDouble() ? v.toDouble() : v.toString().toDouble();
+                const QString step = o.contains(QLatin1String("step")) ? QString::number(o.value(QLatin1String("step")).toInteger()) : QString();
+                c.out << run << ',' << csvField(o.value(QLatin1String("name")).toString(), mode) << ',' << step << ','
+                      << time << ',' << (v.isDouble() ? MetricCsv::number(value) : csvField(v.toString(), mode)) << ','
+                      << csvField(o.value(QLatin1String("file")).toString(), mode) << '\n';
+            } else if (kind == QLatin1String("train") || kind == QLatin1String("val")) {
+                const QJsonValue stepValue = o.contains(QLatin1String("global_step")) ? o.value(QLatin1String("global_step"))
+                                                                                      : o.value(QLatin1String("step"));
+                const QString step = stepValue.isDouble() ? QString::number(stepValue.toInteger()) : QString();
+                for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+                    if (!it.value().isDouble() || isCounter(it.key()))
+                        continue;
+                    c.out << run << ',' << csvField(kind + QLatin1Char('/') + it.key(), mode) << ',' << step << ','
+                          << time << ',' << MetricCsv::number(it.value().toDouble()) << ",\n";
+                }
+            }
+            return true;
+        });
+        if (!read)
+            return c.error(read.error());
+    }
+    c.out.flush();
+    return 0;
+}
+
+} // namespace
+
+QList<Command> runsCommands()
+{
+    QList<Command> commands;
+    Command import{{"runs", "import"},
+                   "Make every run of a TensorBoard folder DIR (each folder holding event files, named by its path "
+                   "as TensorBoard names it) a run of an experiment, read in place: only how far each file was read "
+                   "is stored. Run again, it reads only what the files grew by; --watch follows them until Ctrl-C.",
+                   {workspaceOption(),
+                    {{QStringLiteral("e"), QStringLiteral("experiment")},
+                     QStringLiteral("Experiment (made if missing; default: the folder's name)."), QStringLiteral("EXP")},
+                    {QStringLiteral("watch"), QStringLiteral("Keep reading what the files grow by, every second, until Ctrl-C.")}},
+                   runsImport};
+    import.argument = QStringLiteral("DIR");
+    commands.append(import);
+    commands.append({{"runs", "export"}, "Print every series of the chosen runs (default: all of the experiment's) "
+                     "as one CSV: run,series,step,time,value,file (imported runs read from their files).",
+                     {workspaceOption(), experimentOption(),
+                      {QStringList{QStringLiteral("run")}, QStringLiteral("A run (job) to export; give it again for more."),
+                       QStringLiteral("NAME")},
+                      {QStringList{QStringLiteral("csv-raw")},
+                       QStringLiteral("Every text cell as it is (for programs, not spreadsheets).")}},
+                     runsExport});
+    return commands;
+}
+
+} // namespace TrainDesk::Cli
