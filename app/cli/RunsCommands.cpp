@@ -19,46 +19,12 @@
 #include <QSet>
 #include <QThread>
 
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
-#include <cstring>
-#include <sys/stat.h>
 
 namespace TrainDesk::Cli {
 
 namespace {
 
 constexpr int watchIntervalMs = 1000;
-
-// An experiment name from a folder's name: Batch AI's rule (^[-\w_]+$, 1-64) kept by
-// turning every other character into '_'.
-QString experimentNameOf(const QString &folder)
-{
-    QString name = QFileInfo(folder).fileName();
-    for (QChar &ch : name) {
-        if (!(ch.isLetterOrNumber() || ch == QLatin1Char('-') || ch == QLatin1Char('_')))
-            ch = QLatin1Char('_');
-    }
-    name = name.left(64);
-    return name.isEmpty() ? QStringLiteral("tensorboard") : name;
-}
-
-// The workspace's local cluster: an imported run is a job, and a job has a cluster.
-Result<Cluster> localCluster(Context &c, const Workspace &ws)
-{
-    const QList<Cluster> clusters = c.store.clusters(ws.id);
-    for (const Cluster &cl : clusters) {
-        if (cl.kind == ClusterKind::Local && cl.name == QLatin1String("local"))
-            return cl;
-    }
-    for (const Cluster &cl : clusters) {
-        if (cl.kind == ClusterKind::Local)
-            return cl;
-    }
-    return fail(QStringLiteral("workspace '%1' has no local cluster to hold imported runs: make one with "
-                               "'traindesk cluster create -w %1 -n local --local'").arg(ws.name));
-}
 
 QString countText(qint64 n, const char *one)
 {
@@ -71,30 +37,12 @@ int runsImport(Context &c)
     const QStringList positional = c.args.positionalArguments();
     if (positional.size() != 1)
         return c.error(QStringLiteral("runs import: give one folder (DIR), found %1").arg(positional.size()));
-    const QString dir = positional.first();
-    char resolved[PATH_MAX];
-    if (!::realpath(QFile::encodeName(dir).constData(), resolved))
-        return c.error(QStringLiteral("cannot open folder %1: %2").arg(dir, QString::fromLocal8Bit(std::strerror(errno))));
-    const QByteArray root(resolved);
-    struct stat st {};
-    if (::stat(root.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return c.error(QStringLiteral("%1 is not a folder").arg(dir));
-    const auto ws = c.workspace();
-    if (!ws)
-        return c.error(ws.error());
-    const QString experimentName = c.args.isSet(QStringLiteral("experiment"))
-        ? c.args.value(QStringLiteral("experiment"))
-        : experimentNameOf(TensorBoardFolder::displayName(root));
-    auto exp = c.store.experiment(ws->id, experimentName);
-    if (!exp)
-        exp = c.store.createExperiment(ws->id, experimentName);
-    if (!exp)
-        return c.error(exp.error());
-    const auto cluster = localCluster(c, *ws);
-    if (!cluster)
-        return c.error(cluster.error());
-
-    TensorBoardImport import(c.store, exp->id, cluster->id, root);
+    const auto target = TensorBoardImport::target(c.store, c.workspaceName(), c.args.value(QStringLiteral("experiment")),
+                                                  positional.first());
+    if (!target)
+        return c.error(target.error());
+    const QByteArray root = target->root;
+    TensorBoardImport import(c.store, *target);
     const auto first = import.update();
     if (!first)
         return c.error(first.error());
@@ -104,9 +52,9 @@ int runsImport(Context &c)
     const QString text = QStringLiteral("%1 in %2 (%3 new) into experiment %4: %5 read (%6 bytes)\n")
                              .arg(countText(first->runsFound, "run"), TensorBoardFolder::displayName(root))
                              .arg(first->runsAdded)
-                             .arg(exp->name, countText(first->pointsRead, "point"))
+                             .arg(target->experiment, countText(first->pointsRead, "point"))
                              .arg(first->bytesRead);
-    const QJsonObject json{{"experiment", exp->name}, {"folder", TensorBoardFolder::displayName(root)},
+    const QJsonObject json{{"experiment", target->experiment}, {"folder", TensorBoardFolder::displayName(root)},
                            {"runs", first->runsFound}, {"added", first->runsAdded},
                            {"points", double(first->pointsRead)}, {"bytes", double(first->bytesRead)},
                            {"problems", QJsonArray::fromStringList(first->problems)}};

@@ -6,6 +6,7 @@
 #include "store/Store.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QSet>
 #include <QJsonDocument>
@@ -13,7 +14,10 @@
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentMap>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -136,8 +140,52 @@ QDateTime timeOf(double seconds)
 
 } // namespace
 
-TensorBoardImport::TensorBoardImport(Store &store, qint64 experimentId, qint64 clusterId, const QByteArray &root)
-    : m_store(store), m_experimentId(experimentId), m_clusterId(clusterId), m_root(root)
+Result<TensorBoardImport::Target> TensorBoardImport::target(Store &store, const QString &workspace,
+                                                           const QString &experiment, const QString &folder)
+{
+    char resolved[PATH_MAX];
+    if (!::realpath(QFile::encodeName(folder).constData(), resolved))
+        return fail(QStringLiteral("cannot open folder %1: %2").arg(folder, errnoText(errno)));
+    Target t;
+    t.root = QByteArray(resolved);
+    struct stat st {};
+    if (::stat(t.root.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return fail(QStringLiteral("%1 is not a folder").arg(folder));
+    const auto ws = store.workspace(workspace);
+    if (!ws)
+        return ws.failure();
+    t.experiment = experiment;
+    if (t.experiment.isEmpty()) {
+        // Batch AI's name rule (^[-\w_]+$, 1-64) kept by turning every other character into '_'.
+        t.experiment = TensorBoardFolder::displayName(t.root.mid(t.root.lastIndexOf('/') + 1));
+        for (QChar &ch : t.experiment) {
+            if (!(ch.isLetterOrNumber() || ch == QLatin1Char('-') || ch == QLatin1Char('_')))
+                ch = QLatin1Char('_');
+        }
+        t.experiment = t.experiment.left(64);
+        if (t.experiment.isEmpty())
+            t.experiment = QStringLiteral("tensorboard");
+    }
+    auto exp = store.experiment(ws->id, t.experiment);
+    if (!exp)
+        exp = store.createExperiment(ws->id, t.experiment);
+    if (!exp)
+        return exp.failure();
+    t.experimentId = exp->id;
+    const QList<Cluster> clusters = store.clusters(ws->id);
+    const auto local = std::find_if(clusters.begin(), clusters.end(), [](const Cluster &c) {
+        return c.kind == ClusterKind::Local && c.name == QLatin1String("local");
+    });
+    const auto anyLocal = std::find_if(clusters.begin(), clusters.end(), [](const Cluster &c) { return c.kind == ClusterKind::Local; });
+    if (local == clusters.end() && anyLocal == clusters.end())
+        return fail(QStringLiteral("workspace '%1' has no local cluster to hold imported runs: make one with "
+                                   "'traindesk cluster create -w %1 -n local --local'").arg(ws->name));
+    t.clusterId = (local != clusters.end() ? local : anyLocal)->id;
+    return t;
+}
+
+TensorBoardImport::TensorBoardImport(Store &store, const Target &target)
+    : m_store(store), m_experimentId(target.experimentId), m_clusterId(target.clusterId), m_root(target.root)
 {
 }
 

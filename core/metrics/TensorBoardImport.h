@@ -33,9 +33,19 @@ public:
         QList<qint64> jobIds;   // the runs' jobs, in folder order
     };
 
-    // `root`: the folder as the file system spells it (absolute). Runs become jobs of the
-    // experiment on `clusterId` (the workspace's local cluster: a job needs one).
-    TensorBoardImport(Store &store, qint64 experimentId, qint64 clusterId, const QByteArray &root);
+    // Where a folder's runs go: its experiment (made when missing; by default named after
+    // the folder), the workspace's local cluster (a job has a cluster), the folder resolved.
+    struct Target
+    {
+        qint64 experimentId = 0;
+        QString experiment;
+        qint64 clusterId = 0;
+        QByteArray root;    // absolute, links resolved, as the file system spells it
+    };
+    // The CLI's `runs import` and the GUI's File > Open TensorBoard folder... alike.
+    static Result<Target> target(Store &store, const QString &workspace, const QString &experiment, const QString &folder);
+
+    TensorBoardImport(Store &store, const Target &target);
 
     // Finds the runs, adds the new ones, reads every file from its saved offset to its end
     // (runs read in parallel, on every core), and stores the new offsets and summaries in

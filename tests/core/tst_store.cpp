@@ -94,7 +94,8 @@ private Q_SLOTS:
                                      "DROP TABLE pending_sweeps", "DROP TABLE sweep_trials", "DROP TABLE sweeps",
                                      "DROP TABLE run_notes", "DROP TABLE job_attempts", "DROP TABLE job_silence",
                                      "DROP TABLE cluster_burn_in", "ALTER TABLE nodes DROP COLUMN gpus",
-                                     "ALTER TABLE jobs DROP COLUMN placement"})
+                                     "ALTER TABLE jobs DROP COLUMN placement", "DROP TABLE imported_files",
+                                     "DROP TABLE imported_runs"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
