@@ -88,15 +88,6 @@ int runsImport(Context &c)
     return 0;
 }
 
-// The numbers of a train or val record that are series (not counters), as "train/loss".
-bool isCounter(const QString &key)
-{
-    static const QSet<QString> counters{QStringLiteral("time"), QStringLiteral("kind"), QStringLiteral("epoch"),
-                                        QStringLiteral("step"), QStringLiteral("global_step"), QStringLiteral("rank"),
-                                        QStringLiteral("workers")};
-    return counters.contains(key);
-}
-
 // `traindesk runs export`: every series of every chosen run, one CSV.
 int runsExport(Context &c)
 {
@@ -119,26 +110,23 @@ int runsExport(Context &c)
     c.out << "run,series,step,time,value,file\n";
     for (const Job &job : jobs) {
         const QString run = csvField(job.name, mode);
-        auto read = MetricRows::forEachRow(c.store, job.id, [&](const QByteArray &row) {
-            const QJsonObject o = QJsonDocument::fromJson(row).object();
-            const QString kind = o.value(QLatin1String("kind")).toString();
-            const QString time = MetricCsv::number(o.value(QLatin1String("time")).toDouble(NAN));
-            if (kind == QLatin1String("scalar")) {
-                const QJsonValue v = o.value(QLatin1String("value"));
-                const double value = v.isDouble() ? v.toDouble() : v.toString().toDouble();
-                const QString step = o.contains(QLatin1String("step")) ? QString::number(o.value(QLatin1String("step")).toInteger()) : QString();
-                c.out << run << ',' << csvField(o.value(QLatin1String("name")).toString(), mode) << ',' << step << ','
-                      << time << ',' << (v.isDouble() ? MetricCsv::number(value) : csvField(v.toString(), mode)) << ','
-                      << csvField(o.value(QLatin1String("file")).toString(), mode) << '\n';
-            } else if (kind == QLatin1String("train") || kind == QLatin1String("val")) {
-                const QJsonValue stepValue = o.contains(QLatin1String("global_step")) ? o.value(QLatin1String("global_step"))
-                                                                                      : o.value(QLatin1String("step"));
-                const QString step = stepValue.isDouble() ? QString::number(stepValue.toInteger()) : QString();
-                for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
-                    if (!it.value().isDouble() || isCounter(it.key()))
+        auto read = MetricRows::forEachRecord(c.store, job.id, [&](const MetricRecord &r) {
+            const QString time = MetricCsv::number(r.time);
+            if (r.kind == QLatin1String("scalar")) {
+                c.out << run << ',' << csvField(r.name, mode) << ',' << (r.step >= 0 ? QString::number(r.step) : QString())
+                      << ',' << time << ',' << MetricCsv::number(r.value) << ',' << csvField(r.file, mode) << '\n';
+            } else if (r.kind == QLatin1String("train") || r.kind == QLatin1String("val")) {
+                // The trainer's series, by the names its metrics.jsonl gives them.
+                const qint64 step = r.globalStep >= 0 ? r.globalStep : r.step;
+                const std::pair<const char *, double> values[] = {{"loss", r.loss}, {"acc", r.acc}, {"val_loss", r.valLoss},
+                                                                   {"val_acc", r.valAcc}, {"lr", r.lr},
+                                                                   {"images_per_sec", r.imagesPerSec}};
+                for (const auto &[key, value] : values) {
+                    if (std::isnan(value))
                         continue;
-                    c.out << run << ',' << csvField(kind + QLatin1Char('/') + it.key(), mode) << ',' << step << ','
-                          << time << ',' << MetricCsv::number(it.value().toDouble()) << ",\n";
+                    c.out << run << ',' << csvField(r.kind + QLatin1Char('/') + QLatin1String(key), mode) << ','
+                          << (step >= 0 ? QString::number(step) : QString()) << ',' << time << ','
+                          << MetricCsv::number(value) << ",\n";
                 }
             }
             return true;

@@ -34,6 +34,13 @@ QByteArray errorRow(const QString &file, qint64 offset, const QString &message)
 VoidResult forEach(const Store &store, const ImportedRun &run, qint64 afterId,
                    const std::function<bool(qint64 id, const QByteArray &row)> &each)
 {
+    return forEachItem(store, run, afterId, [&each](const Item &item) {
+        return each(item.id, item.point ? item.point->toJson() : item.error);
+    });
+}
+
+VoidResult forEachItem(const Store &store, const ImportedRun &run, qint64 afterId, const std::function<bool(const Item &)> &each)
+{
     qint64 id = 0;
     for (const ImportedFile &file : store.importedFiles(run.jobId)) {
         const QString name = TensorBoardFolder::displayName(file.name);
@@ -46,8 +53,8 @@ VoidResult forEach(const Store &store, const ImportedRun &run, qint64 afterId,
         if (fd < 0) {
             const int error = errno;
             const QString shown = TensorBoardFolder::displayName(path);
-            if (!each(id, errorRow(name, -1, QStringLiteral("%1: %2: its %3 points cannot be read").arg(
-                                                 shown, QString::fromLocal8Bit(std::strerror(error))).arg(file.points))))
+            if (!each({id, nullptr, errorRow(name, -1, QStringLiteral("%1: %2: its %3 points cannot be read").arg(
+                                                 shown, QString::fromLocal8Bit(std::strerror(error))).arg(file.points))}))
                 return {};
             id += file.points;
             continue;
@@ -77,7 +84,7 @@ VoidResult forEach(const Store &store, const ImportedRun &run, qint64 afterId,
                 if (left-- <= 0)
                     break;
                 ++id;
-                if (id > afterId && !each(id, p.toJson())) {
+                if (id > afterId && !each({id, &p, {}})) {
                     ::close(fd);
                     return {};
                 }
@@ -88,7 +95,7 @@ VoidResult forEach(const Store &store, const ImportedRun &run, qint64 afterId,
         id += std::max<qint64>(left, 0);  // points the file no longer holds keep their ids
         if (!file.error.isEmpty() && id > afterId) {
             // The damage is where the reading stopped: the import named it when it met it.
-            if (!each(id, errorRow(name, file.offset, file.error)))
+            if (!each({id, nullptr, errorRow(name, file.offset, file.error)}))
                 return {};
         }
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Result.h"
+#include "metrics/ScalarPoint.h"
 #include "store/ImportedRuns.h"
 
 #include <QByteArray>
@@ -23,6 +24,16 @@ namespace ImportedRunRows {
 
 VoidResult forEach(const Store &store, const ImportedRun &run, qint64 afterId,
                    const std::function<bool(qint64 id, const QByteArray &row)> &each);
+
+// The same without JSON: each point as read (`point`), or an error record's JSON (`error`,
+// with `point` null). The charts and the CSV export read imported runs this way.
+struct Item
+{
+    qint64 id = 0;
+    const ScalarPoint *point = nullptr;
+    QByteArray error;
+};
+VoidResult forEachItem(const Store &store, const ImportedRun &run, qint64 afterId, const std::function<bool(const Item &)> &each);
 
 } // namespace ImportedRunRows
 } // namespace TrainDesk

@@ -40,6 +40,12 @@ QList<QPair<qint64, QByteArray>> allRows(const Store &store, qint64 jobId)
 
 VoidResult forEachRecord(const Store &store, qint64 jobId, const std::function<bool(const MetricRecord &)> &each)
 {
+    // An imported run's points become records without a trip through JSON.
+    if (const auto imported = store.importedRun(jobId)) {
+        return ImportedRunRows::forEachItem(store, *imported, 0, [&each](const ImportedRunRows::Item &item) {
+            return !item.point || each(MetricRecord::fromScalar(*item.point));
+        });
+    }
     return forEachRow(store, jobId, [&each](const QByteArray &row) {
         const auto record = MetricRecord::fromJson(row);
         return !record || each(*record);
@@ -59,6 +65,16 @@ QList<QByteArray> newRows(const Store &store, qint64 jobId, qint64 *lastId)
 
 QList<MetricRecord> newRecords(const Store &store, qint64 jobId, qint64 *lastId)
 {
+    if (const auto imported = store.importedRun(jobId)) {
+        QList<MetricRecord> records;
+        ignoreResult(ImportedRunRows::forEachItem(store, *imported, *lastId, [&](const ImportedRunRows::Item &item) {
+            if (item.point)
+                records.append(MetricRecord::fromScalar(*item.point));
+            *lastId = item.id;
+            return true;
+        }), "a read that failed half-way gives the records read; the rest come next time");
+        return records;
+    }
     QList<MetricRecord> records;
     for (const QByteArray &row : newRows(store, jobId, lastId)) {
         if (auto record = MetricRecord::fromJson(row))
