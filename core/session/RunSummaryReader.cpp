@@ -1,5 +1,6 @@
 #include "RunSummaryReader.h"
 
+#include "common/ResultLog.h"
 #include "metrics/MetricRows.h"
 #include "store/Store.h"
 
@@ -15,9 +16,22 @@ RunSummaries RunSummaryReader::read(const QList<qint64> &jobIds)
             summaries.insert(id, RunSummary::fromJson(imported->summary));
             continue;
         }
-        Entry &entry = m_cache[id];
+        auto cached = m_cache.find(id);
+        if (cached == m_cache.end()) {
+            // A new session goes on from the summary an earlier one kept in the store.
+            Entry entry;
+            if (const auto stored = m_store.runSummary(id)) {
+                entry.lastId = stored->first;
+                entry.summary = RunSummary::fromJson(stored->second);
+            }
+            cached = m_cache.insert(id, entry);
+        }
+        Entry &entry = *cached;
+        const qint64 before = entry.lastId;
         for (const QByteArray &record : MetricRows::newRows(m_store, id, &entry.lastId))
             entry.summary.add(record);
+        if (entry.lastId != before)
+            logFailure(m_store.saveRunSummary(id, entry.lastId, entry.summary.toJson()), QStringLiteral("the runs table's summary"));
         summaries.insert(id, entry.summary);
     }
     return summaries;

@@ -111,6 +111,11 @@ public:
     };
     VoidResult saveImportedReads(const QList<ImportedRead> &reads);
 
+    // The runs table's summary of a job (metrics/RunSummary's JSON) and the last metric row it
+    // counted (session/RunSummaryReader keeps it up to date; removeRepeatedMetrics drops it).
+    std::optional<std::pair<qint64, QByteArray>> runSummary(qint64 jobId) const;
+    VoidResult saveRunSummary(qint64 jobId, qint64 lastId, const QByteArray &summary);
+
     // Job output read so far. appendJobOutput stores records read from `file` between
     // `fromOffset` and `toOffset` and moves the saved offset, in one transaction; it refuses
     // (returns false) when the saved offset is no longer `fromOffset` because another reader

@@ -134,4 +134,31 @@ VoidResult Store::saveImportedReads(const QList<ImportedRead> &reads)
     return {};
 }
 
+std::optional<std::pair<qint64, QByteArray>> Store::runSummary(qint64 jobId) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT last_id, summary FROM run_summaries WHERE job_id = ?"));
+    q.addBindValue(jobId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return std::make_pair(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
+}
+
+VoidResult Store::saveRunSummary(qint64 jobId, qint64 lastId, const QByteArray &summary)
+{
+    QSqlQuery q(m_db);
+    // Only forward: of two readers, the one that counted more rows wins.
+    q.prepare(QStringLiteral("INSERT INTO run_summaries(job_id, last_id, summary) SELECT ?, ?, ? "
+                             "WHERE EXISTS(SELECT 1 FROM jobs WHERE id = ?) "
+                             "ON CONFLICT(job_id) DO UPDATE SET last_id = excluded.last_id, summary = excluded.summary "
+                             "WHERE excluded.last_id > run_summaries.last_id"));
+    q.addBindValue(jobId);
+    q.addBindValue(lastId);
+    q.addBindValue(QString::fromUtf8(summary));
+    q.addBindValue(jobId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot store the summary of job #%1: %2").arg(jobId).arg(q.lastError().text()));
+    return {};
+}
+
 } // namespace TrainDesk
