@@ -284,7 +284,7 @@ int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByt
     for (const QString &problem : ScalarSeries::problems(records))
         c.err << QStringLiteral("warning: %1\n").arg(problem);
     c.err.flush();
-    if (c.args.isSet(QStringLiteral("scalars")))
+    if (c.args.isSet(QStringLiteral("scalars")) || !c.args.isSet(QStringLiteral("series")))
         return c.print(scalarSeriesListJson(series), scalarSeriesList(series));
     const QString name = c.args.value(QStringLiteral("series"));
     QStringList names;
@@ -635,8 +635,15 @@ int jobMetrics(Context &c)
         const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
         return c.print(system.json, system.table);
     }
-    if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series")))
+    // An imported TensorBoard run has named series only: its table is their list.
+    const bool imported = c.store.importedRun(ref->job.id).has_value();
+    if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series"))
+        || (imported && !c.json() && !c.args.isSet(QStringLiteral("query")) && !c.args.isSet(QStringLiteral("csv")))) {
+        if (imported && !c.args.isSet(QStringLiteral("series")))
+            c.err << "(a run imported from TensorBoard: its series are below; --series NAME prints one, "
+                     "'traindesk runs export' all of them as CSV)\n";
         return printScalarSeries(c, ref->job, MetricRows::allRows(c.store, ref->job.id));
+    }
     if (c.args.isSet(QStringLiteral("query"))) {
         // A query needs the whole JSON view: the records are held in memory for it.
         QJsonArray array;
