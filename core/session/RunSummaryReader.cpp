@@ -21,17 +21,23 @@ RunSummaries RunSummaryReader::read(const QList<qint64> &jobIds)
             // A new session goes on from the summary an earlier one kept in the store.
             Entry entry;
             if (const auto stored = m_store.runSummary(id)) {
+                entry.stored = true;
                 entry.lastId = stored->first;
                 entry.summary = RunSummary::fromJson(stored->second);
             }
             cached = m_cache.insert(id, entry);
         }
         Entry &entry = *cached;
+        // A summary this reader kept that the store dropped (retries removed rows it counted):
+        // built again from the rows left.
+        if (entry.stored && !m_store.runSummary(id))
+            entry = Entry{};
         const qint64 before = entry.lastId;
         for (const QByteArray &record : MetricRows::newRows(m_store, id, &entry.lastId))
             entry.summary.add(record);
         if (entry.lastId != before)
-            logFailure(m_store.saveRunSummary(id, entry.lastId, entry.summary.toJson()), QStringLiteral("the runs table's summary"));
+            entry.stored = logFailure(m_store.saveRunSummary(id, entry.lastId, entry.summary.toJson()),
+                                      QStringLiteral("the runs table's summary"));
         summaries.insert(id, entry.summary);
     }
     return summaries;

@@ -27,6 +27,7 @@ private:
     {
         qint64 lastId = 0;
         RunSummary summary;
+        bool stored = false;  // kept in the store too
     };
 
     Store &m_store;
