@@ -12,6 +12,7 @@
 #include "files/OutputFilesView.h"
 #include "job/JobView.h"
 #include "notify/JobNotifier.h"
+#include "runs/TensorBoardFolderActions.h"
 #include "session/Backend.h"
 #include "wizards/NewJobWizard.h"
 #include "sweeps/NewSweepWizard.h"
@@ -224,6 +225,17 @@ void MainWindow::createMenus()
     file->addAction(findChild<QAction *>(QStringLiteral("newClusterAction")));
     file->addAction(m_uploadAction);
     file->addAction(m_dataSetsAction);
+    file->addSeparator();
+    // TensorBoard folders opened in place (runs/TensorBoardFolderActions), in the chosen workspace.
+    (new TensorBoardFolderActions(m_backend, this, [this] {
+        const qint64 id = selectedIdOf(ResourceTreeModel::Kind::Workspace);
+        for (const auto &ws : m_backend->snapshot().workspaces) {
+            if (ws.workspace.id == id)
+                return ws.workspace.name;
+        }
+        return m_backend->snapshot().workspaces.isEmpty() ? QStringLiteral("default")
+                                                          : m_backend->snapshot().workspaces.first().workspace.name;
+    }))->addTo(file);
     file->addSeparator();
     file->addAction(m_quitAction);
     QMenu *job = menuBar()->addMenu(tr("&Job"));

@@ -18,7 +18,7 @@ namespace {
 QList<Command> allCommands()
 {
     return workspaceCommands() + clusterCommands() + shareCommands() + jobCommands() + sweepCommands() + agentCommands()
-        + dataCommands() + doctorCommands();
+        + dataCommands() + doctorCommands() + runsCommands();
 }
 
 QString usage(const QList<Command> &commands)
@@ -39,7 +39,7 @@ QString helpText(const QCommandLineParser &parser, const Command &command)
 {
     QString text = parser.helpText();
     const qsizetype lineEnd = text.indexOf(QLatin1Char('\n'));
-    const QString usageLine = QStringLiteral("Usage: traindesk %1 [options]").arg(command.path.join(QLatin1Char(' ')));
+    const QString usageLine = QStringLiteral("Usage: traindesk %1 [options]%2").arg(command.path.join(QLatin1Char(' ')), command.argument.isEmpty() ? QString() : QStringLiteral(" ") + command.argument);
     if (text.startsWith(QLatin1String("Usage: ")) && lineEnd > 0)
         text.replace(0, lineEnd, usageLine);
     return text;
@@ -121,8 +121,8 @@ int run(const QStringList &arguments)
         err << "error: " << conflict << '\n';
         return 2;
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "error: unexpected argument '" << parser.positionalArguments().first() << "'\n";
+    if (parser.positionalArguments().size() > (command->argument.isEmpty() ? 0 : 1)) {
+        err << "error: unexpected argument '" << parser.positionalArguments().last() << "'\n";
         return 2;
     }
     const QString format = parser.value(QStringLiteral("output"));

@@ -66,6 +66,8 @@ struct Command
     std::function<int(Context &)> run;
     // false: the command works on the database file itself (doctor), so it is not opened.
     bool opensStore = true;
+    // The one word the command takes after its options (`runs import DIR`); empty: none.
+    QString argument = {};
 };
 
 // While one lives, Ctrl-C cancels `flag`: a remote command ends (its whole process group
@@ -107,6 +109,7 @@ QList<Command> shareCommands();
 QList<Command> agentCommands();
 QList<Command> dataCommands();
 QList<Command> doctorCommands();
+QList<Command> runsCommands();
 
 // Starts the agent when none runs and asks it to look at the jobs now (after a job was
 // queued, a draft started, or a cluster changed).

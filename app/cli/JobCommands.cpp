@@ -25,6 +25,7 @@
 #include "launch/JobSpecContext.h"
 #include "launch/LaunchPlan.h"
 #include "launch/RankBinding.h"
+#include "metrics/MetricRows.h"
 #include "store/Store.h"
 
 #include <QFile>
@@ -136,7 +137,9 @@ Table jobTable(Context &c, const QList<Job> &jobs)
     Table t{{"Name", "Cluster", "State", "Created", "Nodes", "Exit code"}, {}};
     for (const Job &j : jobs) {
         // A Slurm job says what Slurm says of it: "queued (Slurm 12: PENDING (Resources))".
-        const QString state = j.schedulerId.isEmpty() || isFinished(j.state)
+        // A run imported from a TensorBoard folder says so: nothing ran it here.
+        const QString state = c.store.importedRun(j.id) ? QStringLiteral("imported")
+            : j.schedulerId.isEmpty() || isFinished(j.state)
             ? toString(j.state)
             : QStringLiteral("%1 (Slurm %2: %3)").arg(toString(j.state), j.schedulerId, j.schedulerState);
         t.rows.append({j.name, clusterName(c, j), state, j.created.toString(Qt::ISODate),
@@ -281,7 +284,7 @@ int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByt
     for (const QString &problem : ScalarSeries::problems(records))
         c.err << QStringLiteral("warning: %1\n").arg(problem);
     c.err.flush();
-    if (c.args.isSet(QStringLiteral("scalars")))
+    if (c.args.isSet(QStringLiteral("scalars")) || !c.args.isSet(QStringLiteral("series")))
         return c.print(scalarSeriesListJson(series), scalarSeriesList(series));
     const QString name = c.args.value(QStringLiteral("series"));
     QStringList names;
@@ -632,12 +635,19 @@ int jobMetrics(Context &c)
         const SystemMetricsTable system = SystemMetricsTable::of(c.store, ref->job);
         return c.print(system.json, system.table);
     }
-    if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series")))
-        return printScalarSeries(c, ref->job, c.store.jobMetrics(ref->job.id));
+    // An imported TensorBoard run has named series only: its table is their list.
+    const bool imported = c.store.importedRun(ref->job.id).has_value();
+    if (c.args.isSet(QStringLiteral("scalars")) || c.args.isSet(QStringLiteral("series"))
+        || (imported && !c.json() && !c.args.isSet(QStringLiteral("query")) && !c.args.isSet(QStringLiteral("csv")))) {
+        if (imported && !c.args.isSet(QStringLiteral("series")))
+            c.err << "(a run imported from TensorBoard: its series are below; --series NAME prints one, "
+                     "'traindesk runs export' all of them as CSV)\n";
+        return printScalarSeries(c, ref->job, MetricRows::allRows(c.store, ref->job.id));
+    }
     if (c.args.isSet(QStringLiteral("query"))) {
         // A query needs the whole JSON view: the records are held in memory for it.
         QJsonArray array;
-        if (auto read = c.store.forEachJobMetric(ref->job.id, [&array](qint64, const QByteArray &record) {
+        if (auto read = MetricRows::forEachRow(c.store, ref->job.id, [&array](const QByteArray &record) {
                 array.append(QJsonDocument::fromJson(record).object());
                 return true;
             });

@@ -52,4 +52,19 @@ std::optional<MetricRecord> MetricRecord::fromJson(const QByteArray &line)
     return r;
 }
 
+MetricRecord MetricRecord::fromScalar(const ScalarPoint &p)
+{
+    MetricRecord r;
+    r.time = p.time;
+    r.kind = QStringLiteral("scalar");
+    r.step = p.step;
+    r.epoch = std::isfinite(p.epoch) ? int(counterOf(p.epoch)) : -1;
+    r.rank = p.rank;
+    r.name = p.name;
+    r.value = p.value;
+    r.file = p.file;
+    r.epochValue = p.epoch;
+    return r;
+}
+
 } // namespace TrainDesk

@@ -10,6 +10,8 @@
 
 namespace TrainDesk {
 
+struct ScalarPoint;
+
 // One line of the trainer's metrics.jsonl (docs/METRICS.md). Fields a record
 // does not carry are NaN (or -1 for counters).
 struct MetricRecord
@@ -41,6 +43,9 @@ struct MetricRecord
     double epochValue = NAN;
 
     static std::optional<MetricRecord> fromJson(const QByteArray &line);
+    // The record a ScalarPoint's JSON reads back as, made without the JSON (an imported run's
+    // points, read from its event files).
+    static MetricRecord fromScalar(const ScalarPoint &point);
 };
 
 } // namespace TrainDesk

@@ -18,6 +18,12 @@ namespace MetricRows {
 // Every row of the job, in the order stored, one at a time (constant memory for millions);
 // `each` returns false to stop.
 VoidResult forEachRow(const Store &store, qint64 jobId, const std::function<bool(const QByteArray &row)> &each);
+// The same with each row's id, after row `afterId` (0: from the first). A run imported from a
+// TensorBoard folder is read from its files (metrics/ImportedRunRows): its ids count its points.
+VoidResult forEachRowWithId(const Store &store, qint64 jobId, qint64 afterId,
+                            const std::function<bool(qint64 id, const QByteArray &row)> &each);
+// Every row with its id, held in memory (`job metrics --scalars`, -o json).
+QList<QPair<qint64, QByteArray>> allRows(const Store &store, qint64 jobId);
 VoidResult forEachRecord(const Store &store, qint64 jobId, const std::function<bool(const MetricRecord &)> &each);
 
 // The rows stored after row `*lastId` (0: from the first); `*lastId` moves to the last one

@@ -37,26 +37,59 @@ QString infoText(const QJsonValue &value)
     return {};
 }
 
-void addScalar(RunSummary &summary, const QJsonObject &object)
+void addScalarRecord(RunSummary &summary, const QJsonObject &object)
 {
     // A series the job's own script writes (ScalarPoint: a TensorBoard tag, a printed name),
     // by its name, from any file and rank; a name the trainer's records carry stays theirs.
-    const QString name = object.value(QLatin1String("name")).toString();
     const QJsonValue value = object.value(QLatin1String("value"));
-    if (name.isEmpty() || !value.isDouble() || !std::isfinite(value.toDouble()) || counters().contains(name)
-        || summary.chartedMetrics.contains(name))
-        return;
-    const double v = value.toDouble();
-    auto found = summary.metrics.find(name);
-    if (found == summary.metrics.end()) {
-        summary.metrics.insert(name, {v, v});
-        return;
-    }
-    found->last = v;
-    found->best = RunSummary::lowerIsBetter(name) ? std::min(found->best, v) : std::max(found->best, v);
+    if (value.isDouble())
+        summary.addScalar(object.value(QLatin1String("name")).toString(), value.toDouble());
 }
 
 } // namespace
+
+void RunSummary::addScalar(const QString &name, double v)
+{
+    if (name.isEmpty() || !std::isfinite(v) || counters().contains(name) || chartedMetrics.contains(name))
+        return;
+    auto found = metrics.find(name);
+    if (found == metrics.end()) {
+        metrics.insert(name, {v, v});
+        return;
+    }
+    found->last = v;
+    found->best = lowerIsBetter(name) ? std::min(found->best, v) : std::max(found->best, v);
+}
+
+QByteArray RunSummary::toJson() const
+{
+    QJsonObject infoObject;
+    for (auto it = info.constBegin(); it != info.constEnd(); ++it)
+        infoObject.insert(it.key(), it.value());
+    QJsonObject metricObject;
+    for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it)
+        metricObject.insert(it.key(), QJsonArray{it->last, it->best});
+    return QJsonDocument(QJsonObject{{"info", infoObject}, {"metrics", metricObject},
+                                     {"charted", QJsonArray::fromStringList(QStringList(chartedMetrics.begin(), chartedMetrics.end()))}})
+        .toJson(QJsonDocument::Compact);
+}
+
+RunSummary RunSummary::fromJson(const QByteArray &json)
+{
+    RunSummary s;
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    const QJsonObject infoObject = o.value(QLatin1String("info")).toObject();
+    for (auto it = infoObject.constBegin(); it != infoObject.constEnd(); ++it)
+        s.info.insert(it.key(), it.value().toString());
+    const QJsonObject metricObject = o.value(QLatin1String("metrics")).toObject();
+    for (auto it = metricObject.constBegin(); it != metricObject.constEnd(); ++it) {
+        const QJsonArray pair = it.value().toArray();
+        s.metrics.insert(it.key(), {pair.at(0).toDouble(), pair.at(1).toDouble()});
+    }
+    for (const QJsonValue &v : o.value(QLatin1String("charted")).toArray())
+        s.chartedMetrics.insert(v.toString());
+    return s;
+}
 
 bool RunSummary::lowerIsBetter(const QString &metric)
 {
@@ -75,7 +108,7 @@ void RunSummary::add(const QByteArray &record)
         return;
     }
     if (kind == QLatin1String("scalar")) {
-        addScalar(*this, object);
+        addScalarRecord(*this, object);
         return;
     }
     // Per-rank records measure one rank, not the job.

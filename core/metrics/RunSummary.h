@@ -31,6 +31,14 @@ struct RunSummary
 
     // Adds one record (a JSON object); lines that are not are ignored.
     void add(const QByteArray &record);
+    // Adds one point of a named series (a "scalar" record's name and value) without JSON:
+    // how an imported TensorBoard run's summary is kept up to date as its files are read.
+    void addScalar(const QString &name, double value);
+
+    // The summary kept in the store (an imported run's, updated with each read): info,
+    // metrics and charted ones, so that a later read goes on from it.
+    QByteArray toJson() const;
+    static RunSummary fromJson(const QByteArray &json);
 
     // Loss-like metrics are best when lowest, the others (accuracy, throughput) when highest.
     static bool lowerIsBetter(const QString &metric);

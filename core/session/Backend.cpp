@@ -34,6 +34,7 @@ Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *paren
     connect(m_requests, &JobRequests::fileRead, this, &Backend::fileRead);
     connect(m_requests, &JobRequests::fileWritten, this, &Backend::fileWritten);
     connect(m_requests, &JobRequests::sweepPreviewed, this, &Backend::sweepPreviewed);
+    connect(m_requests, &JobRequests::tensorBoardFolderRead, this, &Backend::tensorBoardFolderRead);
     connect(m_monitor, &JobMonitor::runSummariesRead, this, &Backend::runSummariesRead);
     m_thread.start();
 }
@@ -164,6 +165,20 @@ int Backend::createExperiment(const QString &workspace, const QString &name)
     QMetaObject::invokeMethod(m_requests, [m = m_requests, id, workspace, name] { m->createExperiment(id, workspace, name); },
                               Qt::QueuedConnection);
     return id;
+}
+
+int Backend::openTensorBoardFolder(const QString &workspace, const QString &folder, bool follow)
+{
+    const int id = m_nextRequestId++;
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, workspace, folder, follow] {
+        m->openTensorBoardFolder(id, workspace, folder, follow);
+    }, Qt::QueuedConnection);
+    return id;
+}
+
+void Backend::stopFollowingTensorBoardFolders()
+{
+    QMetaObject::invokeMethod(m_requests, [m = m_requests] { m->stopFollowingTensorBoardFolders(); }, Qt::QueuedConnection);
 }
 
 int Backend::createShare(const QString &workspace, const QString &name, const QString &folder)

@@ -74,6 +74,12 @@ public:
     int previewSweep(const SweepRequest &request);
     int stopSweep(qint64 sweepId);
 
+    // A TensorBoard folder's runs opened in place as runs of an experiment of `workspace`
+    // (requestFinished with the experiment's id, tensorBoardFolderRead), followed while
+    // `follow` until stopFollowingTensorBoardFolders().
+    int openTensorBoardFolder(const QString &workspace, const QString &folder, bool follow);
+    void stopFollowingTensorBoardFolders();
+
 Q_SIGNALS:
     void snapshotChanged();
     void metricsArrived(qint64 jobId, const QList<TrainDesk::MetricRecord> &records, bool reset);
@@ -90,6 +96,7 @@ Q_SIGNALS:
     void fileWritten(int requestId, const QString &error);
     void sweepPreviewed(int requestId, int trials, const QStringList &warnings, const QString &error);
     void runSummariesRead(int requestId, const TrainDesk::RunSummaries &summaries);
+    void tensorBoardFolderRead(const QString &folder, const QString &summary, const QStringList &problems);
 
 private:
     QThread m_thread;

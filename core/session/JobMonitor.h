@@ -81,6 +81,9 @@ public Q_SLOTS:
     // For JobRequests, in this thread: the snapshot now (the answer to a create follows
     // it), the agent woken for a job just queued, a remote share's folders as listed.
     void publishSnapshotNow();
+    // Jobs whose rows grew outside the agent (an imported TensorBoard run read again):
+    // their watchers get the new rows, the snapshot follows.
+    void rowsGrew(const QList<qint64> &jobIds) { jobsChanged(jobIds); }
     void wakeAgent();
     void setShareFolders(qint64 shareId, const QStringList &folders);
 

@@ -254,4 +254,65 @@ void JobRequests::writeFile(int requestId, const QString &path, const QByteArray
     Q_EMIT fileWritten(requestId, {});
 }
 
+void JobRequests::openTensorBoardFolder(int requestId, const QString &workspace, const QString &folder, bool follow)
+{
+    if (!m_store) {
+        finishRequest(requestId, 0, QStringLiteral("the database is not open"));
+        return;
+    }
+    const auto target = TensorBoardImport::target(*m_store, workspace, QString(), folder);
+    if (!target) {
+        finishRequest(requestId, 0, target.error());
+        return;
+    }
+    const auto read = TensorBoardImport(*m_store, *target).update();
+    if (!read) {
+        finishRequest(requestId, 0, read.error());
+        return;
+    }
+    if (follow && std::none_of(m_followed.begin(), m_followed.end(), [&](const TensorBoardImport::Target &t) {
+            return t.root == target->root && t.experimentId == target->experimentId;
+        })) {
+        m_followed.append(*target);
+    }
+    if (!m_followed.isEmpty() && !m_followTimer) {
+        m_followTimer = new QTimer(this);
+        m_followTimer->setInterval(2000);
+        connect(m_followTimer, &QTimer::timeout, this, &JobRequests::followTensorBoardFolders);
+        m_followTimer->start();
+    }
+    Q_EMIT tensorBoardFolderRead(folder,
+                                 tr("%n run(s) in %1 opened in experiment %2", nullptr, read->runsFound)
+                                     .arg(folder, target->experiment),
+                                 read->problems);
+    finishRequest(requestId, target->experimentId, QString());
+}
+
+void JobRequests::stopFollowingTensorBoardFolders()
+{
+    m_followed.clear();
+    if (m_followTimer)
+        m_followTimer->stop();
+    delete m_followTimer;
+    m_followTimer = nullptr;
+}
+
+void JobRequests::followTensorBoardFolders()
+{
+    QList<qint64> grown;
+    bool added = false;
+    for (const TensorBoardImport::Target &target : std::as_const(m_followed)) {
+        const auto read = TensorBoardImport(*m_store, target).update();
+        if (!read)
+            continue;  // a folder gone for now: tried again at the next tick
+        if (read->pointsRead > 0 || read->runsAdded > 0)
+            grown += read->jobIds;
+        added = added || read->runsAdded > 0;
+    }
+    if (!grown.isEmpty())
+        m_monitor.rowsGrew(grown);
+    if (added)
+        m_monitor.publishSnapshotNow();
+}
+
 } // namespace TrainDesk

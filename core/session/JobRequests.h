@@ -1,12 +1,14 @@
 #pragma once
 
 #include "jobs/JobRunner.h"
+#include "metrics/TensorBoardImport.h"
 #include "shares/ShareService.h"
 #include "sweeps/SweepCreate.h"
 
 #include <QHash>
 #include <QObject>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <memory>
 
@@ -52,6 +54,12 @@ public Q_SLOTS:
     void createSweep(int requestId, const TrainDesk::SweepRequest &request);
     void previewSweep(int requestId, const TrainDesk::SweepRequest &request);
     void stopSweep(int requestId, qint64 sweepId);
+    // File > Open TensorBoard folder...: the folder's runs made runs of an experiment of the
+    // workspace (metrics/TensorBoardImport), then followed (read again every 2 s, new rows
+    // to their watchers) while `follow`; requestFinished with the experiment's id, and
+    // tensorBoardFolderRead with what was read and each problem named.
+    void openTensorBoardFolder(int requestId, const QString &workspace, const QString &folder, bool follow);
+    void stopFollowingTensorBoardFolders();
 
 Q_SIGNALS:
     void requestFinished(int requestId, qint64 id, const QString &error);  // id 0 on error
@@ -60,9 +68,11 @@ Q_SIGNALS:
     void fileRead(int requestId, const QByteArray &data, const QString &error);
     void fileWritten(int requestId, const QString &error);
     void sweepPreviewed(int requestId, int trials, const QStringList &warnings, const QString &error);
+    void tensorBoardFolderRead(const QString &folder, const QString &summary, const QStringList &problems);
 
 private:
     void finishRequest(int requestId, qint64 id, const QString &error);
+    void followTensorBoardFolders();
 
     QString m_databasePath;
     JobMonitor &m_monitor;
@@ -70,6 +80,8 @@ private:
     std::unique_ptr<JobRunner> m_runner;
     QHash<int, std::shared_ptr<CancelFlag>> m_uploads;
     QThreadPool m_pool;
+    QList<TensorBoardImport::Target> m_followed;  // TensorBoard folders read again every 2 s
+    QTimer *m_followTimer = nullptr;
 };
 
 } // namespace TrainDesk

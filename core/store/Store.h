@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Entities.h"
+#include "ImportedRuns.h"
 #include "ReliabilityRecords.h"
 #include "common/Result.h"
 
@@ -92,6 +93,28 @@ public:
     QList<Job> jobsInStates(const QList<JobState> &states) const;
     VoidResult updateJob(const Job &job);
     VoidResult deleteJob(qint64 jobId);
+
+    // Runs imported from TensorBoard folders (store/ImportedRuns.h). The job row and its
+    // record in one transaction; the name is TensorBoard's (a path), unique in the experiment.
+    Result<Job> createImportedRun(const Job &job, const ImportedRun &run);
+    std::optional<ImportedRun> importedRun(qint64 jobId) const;  // none: not an imported run
+    QList<ImportedRun> importedRuns(qint64 experimentId) const;
+    QList<ImportedFile> importedFiles(qint64 jobId) const;        // by name
+    // What reading runs' files added (each file's offset, points and error, the run's summary,
+    // its first and last event time), in one transaction for all of them.
+    struct ImportedRead
+    {
+        qint64 jobId = 0;
+        QList<ImportedFile> files;
+        QByteArray summary;
+        QDateTime started, ended;
+    };
+    VoidResult saveImportedReads(const QList<ImportedRead> &reads);
+
+    // The runs table's summary of a job (metrics/RunSummary's JSON) and the last metric row it
+    // counted (session/RunSummaryReader keeps it up to date; removeRepeatedMetrics drops it).
+    std::optional<std::pair<qint64, QByteArray>> runSummary(qint64 jobId) const;
+    VoidResult saveRunSummary(qint64 jobId, qint64 lastId, const QByteArray &summary);
 
     // Job output read so far. appendJobOutput stores records read from `file` between
     // `fromOffset` and `toOffset` and moves the saved offset, in one transaction; it refuses

@@ -138,6 +138,12 @@ Result<int> Store::removeRepeatedMetrics(qint64 jobId)
     if (!remove.exec())
         return fail(QStringLiteral("cannot remove repeated metrics of job #%1: %2").arg(jobId).arg(remove.lastError().text()));
     const int removed = remove.numRowsAffected();
+    // The runs table's kept summary counted those rows: it is built again from the rest.
+    QSqlQuery forget(m_db);
+    forget.prepare(QStringLiteral("DELETE FROM run_summaries WHERE job_id = ?"));
+    forget.addBindValue(jobId);
+    if (!forget.exec())
+        return fail(QStringLiteral("cannot remove repeated metrics of job #%1: %2").arg(jobId).arg(forget.lastError().text()));
     QSqlQuery mark(m_db);
     mark.prepare(QStringLiteral("UPDATE job_attempts SET repeats_removed = 1 WHERE job_id = ? AND attempt = ?"));
     mark.addBindValue(jobId);

@@ -153,6 +153,23 @@ ALTER TABLE run_notes ADD COLUMN color TEXT NOT NULL DEFAULT '';
 ALTER TABLE nodes ADD COLUMN gpus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN placement TEXT NOT NULL DEFAULT '[]';
 )sql",
+    // Runs imported from TensorBoard folders (store/ImportedRuns.h): a job row each, its
+    // folder, and per event file how far it was read (the files themselves stay where they are).
+    // The runs table's summary of each job (metrics/RunSummary as JSON) with the last metric
+    // row it counted, so a new session reads only the rows after it (session/RunSummaryReader).
+    R"sql(
+CREATE TABLE imported_runs (
+    job_id INTEGER PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+    root BLOB NOT NULL, folder BLOB NOT NULL, run TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '{}');
+CREATE INDEX imported_runs_by_folder ON imported_runs(folder);
+CREATE TABLE imported_files (
+    job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    name BLOB NOT NULL, offset INTEGER NOT NULL, points INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY(job_id, name));
+CREATE TABLE run_summaries (
+    job_id INTEGER PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+    last_id INTEGER NOT NULL, summary TEXT NOT NULL);
+)sql",
 };
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "store/DatabaseCheck.h"
+#include "session/RunSummaryReader.h"
 #include "store/Store.h"
 
 #include <QFile>
@@ -94,7 +95,8 @@ private Q_SLOTS:
                                      "DROP TABLE pending_sweeps", "DROP TABLE sweep_trials", "DROP TABLE sweeps",
                                      "DROP TABLE run_notes", "DROP TABLE job_attempts", "DROP TABLE job_silence",
                                      "DROP TABLE cluster_burn_in", "ALTER TABLE nodes DROP COLUMN gpus",
-                                     "ALTER TABLE jobs DROP COLUMN placement"})
+                                     "ALTER TABLE jobs DROP COLUMN placement", "DROP TABLE imported_files",
+                                     "DROP TABLE imported_runs", "DROP TABLE run_summaries"})
                 QVERIFY2(q.exec(drop), qPrintable(q.lastError().text()));
             QVERIFY(q.exec("PRAGMA user_version=2"));
             db.close();
@@ -368,6 +370,60 @@ private Q_SLOTS:
         pending = again.pendingSweeps();
         QCOMPARE(pending.size(), 1);
         QCOMPARE(pending.first().jobUuid, QStringLiteral("u2"));
+    }
+
+    // The runs table's summaries are kept in the store with the last row they counted: a new
+    // session reads no row it counted before (here: the rows are gone, the summary is not),
+    // goes on with the rows after it, and starts again when retries remove rows.
+    void runSummariesAreKept()
+    {
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("summaries.db")).ok());
+        const auto ws = store.createWorkspace("ws");
+        const auto exp = store.createExperiment(ws->id, "exp");
+        const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+        Job job;
+        job.experimentId = exp->id;
+        job.clusterId = cluster->id;
+        job.name = "j";
+        job.spec = "{}";
+        job.uuid = "u";
+        const auto created = store.createJob(job);
+        QVERIFY(created.ok());
+        const qint64 id = created->id;
+        QVERIFY(*store.appendJobOutput(id, "metrics.jsonl", 0, 2, {R"({"kind":"train","epoch":1,"loss":0.9,"acc":0.5})",
+                                                                   R"({"kind":"train","epoch":1,"loss":0.7,"acc":0.6})"}));
+        QCOMPARE(RunSummaryReader(store).read({id}).value(id).metrics.value("loss").best, 0.7);
+        // The counted rows changed behind its back: a new session does not read them again.
+        {
+            auto db = QSqlDatabase::addDatabase("QSQLITE", "summaries");
+            db.setDatabaseName(m_dir.filePath("summaries.db"));
+            QVERIFY(db.open());
+            QVERIFY(QSqlQuery(db).exec(R"(UPDATE job_metrics SET record = '{"kind":"train","epoch":1,"loss":5,"acc":0}')"));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase("summaries");
+        QVERIFY(*store.appendJobOutput(id, "metrics.jsonl", 2, 3, {R"({"kind":"train","epoch":2,"loss":0.8,"acc":0.7})"}));
+        RunSummaryReader later(store);
+        const RunSummary summary = later.read({id}).value(id);
+        QCOMPARE(summary.metrics.value("loss").best, 0.7);  // 0.8 had the rows been read again
+        QCOMPARE(summary.metrics.value("loss").last, 0.8);
+        QCOMPARE(summary.metrics.value("acc").best, 0.7);
+        QCOMPARE(store.runSummary(id)->first, store.lastMetricId(id));
+        // The store drops a summary whose rows went (removeRepeatedMetrics): the reader that
+        // kept it builds it again from the rows left (5, 5, 0.8 here).
+        {
+            auto db = QSqlDatabase::addDatabase("QSQLITE", "summaries2");
+            db.setDatabaseName(m_dir.filePath("summaries.db"));
+            QVERIFY(db.open());
+            QVERIFY(QSqlQuery(db).exec("DELETE FROM run_summaries"));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase("summaries2");
+        QCOMPARE(later.read({id}).value(id).metrics.value("loss").best, 0.8);
+        // A job deleted takes its summary along.
+        QVERIFY(store.deleteJob(id).ok());
+        QVERIFY(!store.runSummary(id));
     }
 
     void jobsAndOutputOffsets()

@@ -1,0 +1,168 @@
+// runs import|export: runs of TensorBoard folders made runs of an experiment, read in place
+// (metrics/TensorBoardImport), and every series of chosen runs as one CSV.
+#include "Command.h"
+
+#include "common/CsvField.h"
+#include "metrics/MetricCsv.h"
+#include "metrics/MetricRows.h"
+#include "metrics/TensorBoardFolder.h"
+#include "metrics/TensorBoardImport.h"
+#include "store/Names.h"
+#include "store/Store.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QThread>
+
+
+namespace TrainDesk::Cli {
+
+namespace {
+
+constexpr int watchIntervalMs = 1000;
+
+QString countText(qint64 n, const char *one)
+{
+    return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(one)).arg(n == 1 ? QString() : QStringLiteral("s"));
+}
+
+// `traindesk runs import DIR [--experiment NAME] [--watch]`
+int runsImport(Context &c)
+{
+    const QStringList positional = c.args.positionalArguments();
+    if (positional.size() != 1)
+        return c.error(QStringLiteral("runs import: give one folder (DIR), found %1").arg(positional.size()));
+    const auto target = TensorBoardImport::target(c.store, c.workspaceName(), c.args.value(QStringLiteral("experiment")),
+                                                  positional.first());
+    if (!target)
+        return c.error(target.error());
+    const QByteArray root = target->root;
+    TensorBoardImport import(c.store, *target);
+    const auto first = import.update();
+    if (!first)
+        return c.error(first.error());
+    for (const QString &problem : first->problems)
+        c.err << "warning: " << problem << '\n';
+    c.err.flush();
+    const QString text = QStringLiteral("%1 in %2 (%3 new) into experiment %4: %5 read (%6 bytes)\n")
+                             .arg(countText(first->runsFound, "run"), TensorBoardFolder::displayName(root))
+                             .arg(first->runsAdded)
+                             .arg(target->experiment, countText(first->pointsRead, "point"))
+                             .arg(first->bytesRead);
+    const QJsonObject json{{"experiment", target->experiment}, {"folder", TensorBoardFolder::displayName(root)},
+                           {"runs", first->runsFound}, {"added", first->runsAdded},
+                           {"points", double(first->pointsRead)}, {"bytes", double(first->bytesRead)},
+                           {"problems", QJsonArray::fromStringList(first->problems)}};
+    if (!c.args.isSet(QStringLiteral("watch")))
+        return c.print(json, text);
+    c.out << text;
+    c.out.flush();
+    // Follow: every second, what the files grew by, and new runs and files; Ctrl-C ends it.
+    CancelFlag cancel;
+    const CancelOnInterrupt interrupt(cancel);
+    QSet<QString> named(first->problems.begin(), first->problems.end());
+    while (!cancel.isCancelled()) {
+        QThread::msleep(watchIntervalMs);
+        const auto next = import.update();
+        if (!next)
+            return c.error(next.error());
+        for (const QString &problem : next->problems) {
+            if (!named.contains(problem)) {
+                named.insert(problem);
+                c.err << "warning: " << problem << '\n';
+            }
+        }
+        c.err.flush();
+        if (next->pointsRead > 0 || next->runsAdded > 0) {
+            c.out << QStringLiteral("%1 new, %2 read (%3 bytes)\n")
+                         .arg(countText(next->runsAdded, "run"), countText(next->pointsRead, "point"))
+                         .arg(next->bytesRead);
+            c.out.flush();
+        }
+    }
+    return 0;
+}
+
+// `traindesk runs export`: every series of every chosen run, one CSV.
+int runsExport(Context &c)
+{
+    const auto exp = c.experiment();
+    if (!exp)
+        return c.error(exp.error());
+    QList<Job> jobs = c.store.jobs(exp->id);
+    const QStringList chosen = c.args.values(QStringLiteral("run"));
+    if (!chosen.isEmpty()) {
+        QList<Job> picked;
+        for (const QString &name : chosen) {
+            const auto found = std::find_if(jobs.begin(), jobs.end(), [&](const Job &j) { return j.name == name; });
+            if (found == jobs.end())
+                return c.error(QStringLiteral("experiment '%1' has no run '%2'").arg(exp->name, name));
+            picked << *found;
+        }
+        jobs = picked;
+    }
+    const CsvText mode = c.args.isSet(QStringLiteral("csv-raw")) ? CsvText::Raw : CsvText::Safe;
+    c.out << "run,series,step,time,value,file\n";
+    for (const Job &job : jobs) {
+        const QString run = csvField(job.name, mode);
+        auto read = MetricRows::forEachRecord(c.store, job.id, [&](const MetricRecord &r) {
+            const QString time = MetricCsv::number(r.time);
+            if (r.kind == QLatin1String("scalar")) {
+                c.out << run << ',' << csvField(r.name, mode) << ',' << (r.step >= 0 ? QString::number(r.step) : QString())
+                      << ',' << time << ',' << MetricCsv::number(r.value) << ',' << csvField(r.file, mode) << '\n';
+            } else if (r.kind == QLatin1String("train") || r.kind == QLatin1String("val")) {
+                // The trainer's series, by the names its metrics.jsonl gives them.
+                const qint64 step = r.globalStep >= 0 ? r.globalStep : r.step;
+                const std::pair<const char *, double> values[] = {{"loss", r.loss}, {"acc", r.acc}, {"val_loss", r.valLoss},
+                                                                   {"val_acc", r.valAcc}, {"lr", r.lr},
+                                                                   {"images_per_sec", r.imagesPerSec}};
+                for (const auto &[key, value] : values) {
+                    if (std::isnan(value))
+                        continue;
+                    c.out << run << ',' << csvField(r.kind + QLatin1Char('/') + QLatin1String(key), mode) << ','
+                          << (step >= 0 ? QString::number(step) : QString()) << ',' << time << ','
+                          << MetricCsv::number(value) << ",\n";
+                }
+            }
+            return true;
+        });
+        if (!read)
+            return c.error(read.error());
+    }
+    c.out.flush();
+    return 0;
+}
+
+} // namespace
+
+QList<Command> runsCommands()
+{
+    QList<Command> commands;
+    Command import{{"runs", "import"},
+                   "Make every run of a TensorBoard folder DIR (each folder holding event files, named by its path "
+                   "as TensorBoard names it) a run of an experiment, read in place: only how far each file was read "
+                   "is stored. Run again, it reads only what the files grew by; --watch follows them until Ctrl-C.",
+                   {workspaceOption(),
+                    {{QStringLiteral("e"), QStringLiteral("experiment")},
+                     QStringLiteral("Experiment (made if missing; default: the folder's name)."), QStringLiteral("EXP")},
+                    {QStringLiteral("watch"), QStringLiteral("Keep reading what the files grow by, every second, until Ctrl-C.")}},
+                   runsImport};
+    import.argument = QStringLiteral("DIR");
+    commands.append(import);
+    commands.append({{"runs", "export"}, "Print every series of the chosen runs (default: all of the experiment's) "
+                     "as one CSV: run,series,step,time,value,file (imported runs read from their files).",
+                     {workspaceOption(), experimentOption(),
+                      {QStringList{QStringLiteral("run")}, QStringLiteral("A run (job) to export; give it again for more."),
+                       QStringLiteral("NAME")},
+                      {QStringList{QStringLiteral("csv-raw")},
+                       QStringLiteral("Every text cell as it is (for programs, not spreadsheets).")}},
+                     runsExport});
+    return commands;
+}
+
+} // namespace TrainDesk::Cli
