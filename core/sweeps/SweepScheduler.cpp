@@ -89,11 +89,15 @@ QList<SweepTrial *> SweepScheduler::inFlight(Watch &watch)
     return trials;
 }
 
-int SweepScheduler::activeInFlight(Watch &watch)
+int SweepScheduler::activeInFlight(Watch &watch, bool fresh)
 {
     // A settled trial's job has ended for good: only those in flight can be active.
     int active = 0;
     for (const SweepTrial *t : inFlight(watch)) {
+        if (const auto looked = watch.looked.constFind(t->jobId); !fresh && looked != watch.looked.cend()) {
+            active += *looked && jobActive((*looked)->state) ? 1 : 0;
+            continue;
+        }
         if (const auto job = m_store.jobById(t->jobId); job && jobActive(job->state))
             ++active;
     }
@@ -109,6 +113,12 @@ void SweepScheduler::advance(const Sweep &sweep, Watch &watch)
     if (watch.adoptDue) {
         watch.adoptDue = false;
         adopt(sweep, trials);
+    }
+    // Their jobs, read once for this look (the runner moves them on after it).
+    watch.looked.clear();
+    for (const SweepTrial *t : inFlight(watch)) {
+        const auto job = m_store.jobById(t->jobId);
+        watch.looked.insert(t->jobId, job ? std::optional<Job>(*job) : std::nullopt);  // none: deleted
     }
     resubmitUnlaunched(sweep, watch);
     if (sweep.state == SweepState::Stopping) {
@@ -131,7 +141,7 @@ void SweepScheduler::advance(const Sweep &sweep, Watch &watch)
     const bool pending = std::any_of(trials.begin(), trials.end(),
                                      [](const SweepTrial &t) { return t.status == TrialStatus::Pending; });
     // Not stored: the next look finds the same and finishes it then.
-    if (!pending && activeInFlight(watch) == 0) {
+    if (!pending && activeInFlight(watch, true) == 0) {
         const SweepState end = anyJudged(m_store, trials) ? SweepState::Completed : SweepState::Failed;
         logFailure(m_sweeps.finish(sweep.id, end),
                    QStringLiteral("sweep '%1': cannot store that it %2").arg(sweep.name, toString(end)));
@@ -141,7 +151,11 @@ void SweepScheduler::advance(const Sweep &sweep, Watch &watch)
 void SweepScheduler::settle(Watch &watch)
 {
     for (SweepTrial *t : inFlight(watch)) {
-        const auto job = m_store.jobById(t->jobId);
+        // As looked at the start: one that ended since is settled at the next look.
+        const auto looked = watch.looked.constFind(t->jobId);
+        if (looked == watch.looked.cend())
+            continue;  // submitted in this look
+        const std::optional<Job> &job = *looked;
         if (job && !isFinished(job->state))
             continue;
         // Records that wait for disk space still come: its series is read until they are in.
@@ -187,9 +201,10 @@ void SweepScheduler::resubmitUnlaunched(const Sweep &sweep, Watch &watch)
     for (SweepTrial *trial : inFlight(watch)) {
         if (trial->status != TrialStatus::Submitted)
             continue;
-        const auto job = m_store.jobById(trial->jobId);
-        if (!job || !unlaunched(*job))
+        const auto looked = watch.looked.constFind(trial->jobId);
+        if (looked == watch.looked.cend() || !*looked || !unlaunched(**looked))
             continue;
+        const std::optional<Job> &job = *looked;
         const QString why = QStringLiteral("submitted again: %1").arg(job->errors.first().message);
         // Pending in the store but the job not removed: tried again at the next look (and an
         // agent after this one adopts the job while it exists).

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "SweepStore.h"
+#include "store/Entities.h"
 #include "TrialMetric.h"
 
 #include <QHash>
 #include <QSet>
 
 #include <memory>
+#include <optional>
 
 namespace TrainDesk {
 
@@ -41,12 +43,14 @@ private:
         QList<SweepTrial> trials;
         QSet<int> settled;       // trial indexes
         bool adoptDue = true;    // adopt() once per agent, and again after a lost setTrialJob
+        QHash<qint64, std::optional<Job>> looked;  // the in-flight trials' jobs as this look found them
     };
 
     void advance(const Sweep &sweep, Watch &watch);
     // The trials whose job may still move (not settled, with a job).
     QList<SweepTrial *> inFlight(Watch &watch);
-    int activeInFlight(Watch &watch);
+    // Of the in-flight trials' jobs, those queued or running (as looked at, or read now).
+    int activeInFlight(Watch &watch, bool fresh = false);
     void adopt(const Sweep &sweep, QList<SweepTrial> &trials);
     void resubmitUnlaunched(const Sweep &sweep, Watch &watch);
     void stopAll(const Sweep &sweep, Watch &watch);
