@@ -42,18 +42,28 @@ JSON
 agent=$("$traindesk" agent status -o json | python3 -c 'import json, sys; print(json.load(sys.stdin).get("pid", ""))')
 [ -n "$agent" ] || { echo "no agent process"; exit 1; }
 ticks() { awk '{print $14 + $15}' "/proc/$agent/stat"; }
+# What the agent ran and waited for (sh -c of its commands on the local node: ps, df, the
+# detached start) is its children's time; the jobs it starts are detached, not among them.
+child_ticks() { awk '{print $16 + $17}' "/proc/$agent/stat"; }
 sleep 2  # past the start-up
-t0=$(ticks); w0=$(now)
+t0=$(ticks); c0=$(child_ticks); w0=$(now)
 "$traindesk" sweep create -e scale -n s -c local -f "$work/job.json" --param "I=range(0,$trials,1)" \
     --max-concurrent 2 --metric loss --goal min >/dev/null || { echo "sweep create failed"; exit 1; }
 until s=$("$traindesk" sweep show -e scale -n s --query state 2>/dev/null) && [ "$s" != running ] && [ "$s" != stopping ]; do
   sleep 1
 done
-t1=$(ticks); wall_agent=$(( ($(now) - w0) / 1000000 ))
+t1=$(ticks); c1=$(child_ticks); wall_agent=$(( ($(now) - w0) / 1000000 ))
 "$traindesk" sweep show -e scale -n s -o json > "$work/sweep.json"
-python3 - "$work/sweep.json" "$trials" "$t0" "$t1" "$hz" "$wall_agent" "$cpu_loop" "$wall_loop" "$bad_loop" "$s" "$seconds" <<'PY'
+# A trial not right says why (its job's errors) before the work folder goes.
+for j in $(python3 -c 'import json, sys
+for t in json.load(open(sys.argv[1]))["trials"]:
+    if t.get("state") != "succeeded": print(t["job"])' "$work/sweep.json" | head -5); do
+  "$traindesk" job show -e scale -n "$j" 2>&1 | sed 's/^/  /'
+  "$traindesk" job file stream -e scale -j "$j" -f stderr.txt 2>&1 | tail -5 | sed 's/^/  stderr: /'
+done
+python3 - "$work/sweep.json" "$trials" "$t0" "$t1" "$hz" "$wall_agent" "$cpu_loop" "$wall_loop" "$bad_loop" "$s" "$seconds" "$c0" "$c1" <<'PY'
 import json, sys
-path, trials, t0, t1, hz, wall_agent, cpu_loop, wall_loop, bad_loop, state, seconds = sys.argv[1:]
+path, trials, t0, t1, hz, wall_agent, cpu_loop, wall_loop, bad_loop, state, seconds, c0, c1 = sys.argv[1:]
 trials, hz = int(trials), float(hz)
 sweep = json.load(open(path))
 rows = sweep.get("trials", [])
@@ -73,6 +83,9 @@ for t in bad[:5]:
 print(f"shell loop (xargs -P 2): wall {wall_l:.1f} s, CPU {float(cpu_loop):.2f} s, {int(bad_loop)} trials wrong")
 print(f"through the agent:       wall {wall_a:.1f} s, agent CPU {cpu:.2f} s = {cpu / trials * 1000:.1f} ms a trial, "
       f"{cpu / wall_a * 100:.1f}% of one core on average")
+children = (float(c1) - float(c0)) / float(hz)
+print(f"                         the agent's own commands (children it waited for): CPU {children:.2f} s = "
+      f"{children / trials * 1000:.1f} ms a trial")
 print(f"wall ratio agent / shell loop: {wall_a / wall_l:.2f}x")
 sys.exit(1 if bad or len(rows) != trials or int(bad_loop) else 0)
 PY
