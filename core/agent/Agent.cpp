@@ -137,11 +137,18 @@ void Agent::tick()
         m_ingestOnce.insert(job.id);
     ingest();
     m_store->truncateLogOver(8 * 1024 * 1024);
-    m_sampling->tick(m_store->jobsInStates({JobState::Running}));
+    // Read once for the rest of the tick: sampling, the counts and what changed.
+    const QList<Job> watched = m_store->jobsInStates(watchedStates);
+    QList<Job> runningJobs;
+    for (const Job &job : watched) {
+        if (job.state == JobState::Running)
+            runningJobs.append(job);
+    }
+    m_sampling->tick(runningJobs);
     int running = 0, queued = 0;
     bool justStarted = false;
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (const Job &job : m_store->jobsInStates(watchedStates)) {
+    for (const Job &job : watched) {
         if (job.state == JobState::Queued) {
             ++queued;
         } else {
@@ -160,7 +167,7 @@ void Agent::tick()
                           .arg(m_diskFull ? QStringLiteral(" (the disk of %1 is full)").arg(m_options.dataDirectory)
                                           : QString());
     m_lastTick = QDateTime::currentDateTimeUtc();
-    push(changedJobs());
+    push(changedJobs(watched));
     m_ticking = false;
 
     if (running + queued + m_activeSweeps > 0 || !m_clients.isEmpty() || !m_ingestWaiting.isEmpty())
@@ -245,15 +252,19 @@ void Agent::clearWaiting(qint64 jobId)
                    QStringLiteral("job '%1': cannot store that its metrics are stored again").arg(job->name));
 }
 
-QSet<qint64> Agent::changedJobs()
+QSet<qint64> Agent::changedJobs(const QList<Job> &watched)
 {
     // A job changed when its state, its newest stored metric record or system sample did.
     QSet<qint64> changed;
     QSet<qint64> ids(m_seen.keyBegin(), m_seen.keyEnd());
-    for (const Job &job : m_store->jobsInStates(watchedStates))
+    QHash<qint64, Job> read;  // those just read need not be read again
+    for (const Job &job : watched) {
         ids.insert(job.id);
+        read.insert(job.id, job);
+    }
     for (qint64 id : std::as_const(ids)) {
-        const auto job = m_store->jobById(id);
+        const auto known = read.constFind(id);
+        const Result<Job> job = known != read.cend() ? Result<Job>(*known) : m_store->jobById(id);
         if (!job) {
             m_seen.remove(id);
             changed.insert(id);

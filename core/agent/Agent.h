@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Result.h"
+#include "store/Entities.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -69,7 +70,7 @@ private:
     void handle(QLocalSocket *socket, const QJsonObject &request);
     QJsonObject status() const;
     void push(const QSet<qint64> &changedJobs);
-    QSet<qint64> changedJobs();
+    QSet<qint64> changedJobs(const QList<Job> &watched);  // watched: as this tick read them
     bool dataDirectoryGone() const;
     bool idle() const;
     void stop(const QString &why);

@@ -52,10 +52,9 @@ QStringList JobRetry::lostNodes(const QList<JobError> &errors)
 
 int JobRetry::attemptOf(qint64 jobId) const { return int(m_store.jobAttempts(jobId).size()) + 1; }
 
-bool JobRetry::requeueIfRetryable(Job &job)
+bool JobRetry::requeueIfRetryable(Job &job, const JobSpec &spec)
 {
-    const ParsedJobSpec parsed = parseJobSpec(job.spec);
-    const ReliabilitySettings settings = ReliabilitySettings::of(parsed.spec);
+    const ReliabilitySettings settings = ReliabilitySettings::of(spec);
     const int attempt = attemptOf(job.id);
     if (attempt > settings.maxRetries)
         return false;

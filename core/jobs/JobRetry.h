@@ -3,6 +3,7 @@
 #include "store/Entities.h"
 #include "store/ReliabilityRecords.h"
 #include "jobspec/ReliabilitySettings.h"
+#include "jobspec/JobSpec.h"
 
 #include <QList>
 #include <QString>
@@ -35,7 +36,8 @@ public:
     // `job` has just failed (its fields say how; the Store still holds it running): queued
     // again as the next attempt when its settings allow, after its last metrics were read.
     // True when it was; `job` is then the queued job as stored.
-    bool requeueIfRetryable(Job &job);
+    // `spec` is the job's, parsed (JobSpecCache).
+    bool requeueIfRetryable(Job &job, const JobSpec &spec);
     // `idle` with the nodes lost in the job's earlier attempts moved to the end, so the
     // scheduler takes them only when no other node is idle.
     QList<Node> preferNodes(const Job &job, QList<Node> idle) const;

@@ -22,6 +22,7 @@
 #include "cluster/TransportFactory.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRegularExpression>
 #include <QSet>
 #include <QThread>
@@ -42,6 +43,26 @@ QString aliveCommand(qint64 pid, bool wholeGroup)
     return QStringLiteral("ps -eo %1=,stat= | awk '$1 == %2 && $2 !~ /^Z/ { found = 1 } END { exit !found }'")
         .arg(column)
         .arg(pid);
+}
+
+// Whether the job's launch process still runs (a zombie does not): read from /proc on this
+// machine (the local cluster: no `ps` started twice a second per job), else asked of the node.
+// Nothing when the node did not answer.
+std::optional<bool> launchAlive(const Cluster &cluster, Transport &transport, qint64 pid)
+{
+    if (cluster.kind == ClusterKind::Local) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            return false;
+        // "pid (comm) S ...": the state follows the last ')' (comm may hold one).
+        const QByteArray line = stat.read(4096);
+        const qsizetype close = line.lastIndexOf(')');
+        return close >= 0 && close + 2 < line.size() && line.at(close + 2) != 'Z';
+    }
+    const auto alive = transport.exec(aliveCommand(pid, false), 15000);
+    if (!alive)
+        return std::nullopt;
+    return alive->exitCode == 0;
 }
 
 JobError jobError(const QString &code, const QString &message, const QStringList &details = {})
@@ -155,6 +176,7 @@ VoidResult JobRunner::remove(qint64 jobId)
         return job.failure();
     if (job->state == JobState::Queued || isActive(job->state))
         return fail(QStringLiteral("job '%1' is %2: terminate it first").arg(job->name, toString(job->state)));
+    m_specs.forget(jobId);
     return m_store.deleteJob(jobId);
 }
 
@@ -243,10 +265,10 @@ Result<LaunchPlan> JobRunner::planOf(const Job &job)
         }
         nodes = assigned;
     }
-    const ParsedJobSpec parsed = parseJobSpec(job.spec);
-    if (parsed.hasErrors())
-        return fail(parsed.errorTexts().join(QStringLiteral("; ")));
-    return planFor(job, parsed.spec, *cluster, nodes);
+    const auto parsed = m_specs.of(job);
+    if (parsed->hasErrors())
+        return fail(parsed->errorTexts().join(QStringLiteral("; ")));
+    return planFor(job, parsed->spec, *cluster, nodes);
 }
 
 void JobRunner::schedule(qint64 clusterId)
@@ -264,7 +286,7 @@ void JobRunner::schedule(qint64 clusterId)
         offers.append({n.name, n.slotCount, n.gpuCount});
     ResourcePlacement placement(offers);
     QList<Job> queued;
-    for (const Job &j : m_store.jobsOnCluster(clusterId)) {
+    for (const Job &j : liveJobsOn(clusterId)) {
         if (isActive(j.state))
             placement.hold(j.nodes, j.placement);
         else if (j.state == JobState::Queued)
@@ -281,7 +303,7 @@ void JobRunner::schedule(qint64 clusterId)
             waitFor(job, QStringLiteral("behind job '%1'").arg(heldBack));
             continue;
         }
-        const ParsedJobSpec parsed = parseJobSpec(job.spec);
+        const auto parsed = m_specs.of(job);
         QList<Node> ready;
         for (const Node &n : allNodes) {
             // Nodes past the cluster's target are leaving and take no new work.
@@ -292,7 +314,7 @@ void JobRunner::schedule(qint64 clusterId)
         QStringList candidates;
         for (const Node &n : ready)
             candidates << n.name;
-        const ResourceDemand demand = JobDemand::of(parsed.spec, cluster->kind);
+        const ResourceDemand demand = JobDemand::of(parsed->spec, cluster->kind);
         QSet<QString> freeBefore;
         for (const QString &n : candidates) {
             if (placement.isFree(n))
@@ -321,13 +343,23 @@ void JobRunner::schedule(qint64 clusterId)
             continue;
         }
         job.placement = placed->wholeNodes ? QList<NodeGrant>{} : placed->grants;
-        if (auto started = start(job, parsed.spec, *cluster, assigned); !started) {
+        if (auto started = start(job, parsed->spec, *cluster, assigned); !started) {
             placement.release(placed->grants);
             finish(job, JobState::Failed, std::nullopt,
                    {jobError(QStringLiteral("JobStartFailed"), started.error())});
             continue;
         }
     }
+}
+
+QList<Job> JobRunner::liveJobsOn(qint64 clusterId) const
+{
+    QList<Job> live;
+    for (const Job &j : m_store.jobsInStates({JobState::Queued, JobState::Running, JobState::Terminating})) {
+        if (j.clusterId == clusterId)
+            live.append(j);
+    }
+    return live;
 }
 
 void JobRunner::waitFor(const Job &job, const QString &reason)
@@ -468,7 +500,7 @@ void JobRunner::setNodesState(const Job &job, NodeState state)
     // A node another job still runs on stays running when this one ends.
     QSet<QString> stillRunning;
     if (state == NodeState::Idle) {
-        for (const Job &other : m_store.jobsOnCluster(job.clusterId)) {
+        for (const Job &other : liveJobsOn(job.clusterId)) {
             if (other.id != job.id && isActive(other.state))
                 stillRunning.unite(QSet<QString>(other.nodes.cbegin(), other.nodes.cend()));
         }
@@ -491,7 +523,7 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     // A failed attempt that may run again is queued as the next one instead (JobRetry);
     // its nodes are freed and swept all the same.
     const Job attempt = job;
-    const bool requeued = state == JobState::Failed && JobRetry(m_store).requeueIfRetryable(job);
+    const bool requeued = state == JobState::Failed && JobRetry(m_store).requeueIfRetryable(job, m_specs.of(job)->spec);
     // A full data directory must not keep a job "running" after it ended: the reserve goes.
     if (!requeued) {
         if (auto stored = m_store.updateJob(job); !stored) {
@@ -511,6 +543,8 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     }
     m_nodeWatch.forget(job.id);
     m_progressWatch.forget(job.id);
+    if (!requeued)
+        m_specs.forget(job.id);  // it ends: its spec is read again only if it is shown
 }
 
 Result<Job> JobRunner::refresh(qint64 jobId)
@@ -569,10 +603,10 @@ Result<Job> JobRunner::refresh(qint64 jobId)
     auto exitCode = readExitCode(**transport, exitCodePath);
     // The job has ended when its launch process has, not when the exit code is written:
     // under the reaper (JobReaper) that is when nothing the job started is left.
-    const auto alive = (*transport)->exec(aliveCommand(job->pid, false), 15000);
+    const auto alive = launchAlive(*cluster, **transport, job->pid);
     if (!alive)
         return job;  // node unreachable for now: look again next time
-    if (alive->exitCode == 0) {
+    if (*alive) {
         if (job->state == JobState::Terminating)
             killAfterGrace(*job, **transport);
         else

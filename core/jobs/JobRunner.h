@@ -1,6 +1,7 @@
 #pragma once
 
 #include "launch/LaunchPlan.h"
+#include "JobSpecCache.h"
 #include "NodeWatch.h"
 #include "ResourcePlacement.h"
 #include "ProgressWatch.h"
@@ -98,6 +99,9 @@ private:
     std::optional<std::pair<QString, qint64>> lostNode(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
     // Sweeps of ended jobs whose node was out of reach (in the Store), tried again.
     void retryPendingSweeps();
+    // The queued, running and terminating jobs of a cluster: the ended ones (thousands after
+    // a sweep) are not read on every tick.
+    QList<Job> liveJobsOn(qint64 clusterId) const;
     // Plans from a spec parsed once by the caller (submit, the scheduler, the Slurm submit).
     Result<LaunchPlan> planOfSpec(const JobSpec &spec, const Workspace &ws, const Cluster &cluster,
                                   const QString &experiment, const QString &jobName);
@@ -132,6 +136,7 @@ private:
     void watchProgress(Job &job, Transport &head);
 
     Store &m_store;
+    JobSpecCache m_specs;  // each job's job.json parsed once (the tick reads no JSON)
     NodeWatch m_nodeWatch;  // lives as long as the runner: the agent's
     ProgressWatch m_progressWatch;
     int m_terminateGraceMs = terminateGraceMs;

@@ -9,7 +9,7 @@ namespace TrainDesk {
 
 void JobRunner::watchProgress(Job &job, Transport &head)
 {
-    const ReliabilitySettings settings = ReliabilitySettings::of(parseJobSpec(job.spec).spec);
+    const ReliabilitySettings settings = ReliabilitySettings::of(m_specs.of(job)->spec);
     if (settings.progressTimeoutSeconds <= 0)
         return;
     bool looked = false;

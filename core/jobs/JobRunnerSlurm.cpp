@@ -43,7 +43,7 @@ bool isRunning(const QString &state)
 void JobRunner::submitToSlurm(const Cluster &cluster)
 {
     QList<Job> queued;
-    for (const Job &j : m_store.jobsOnCluster(cluster.id)) {
+    for (const Job &j : liveJobsOn(cluster.id)) {
         if (j.state == JobState::Queued && j.schedulerId.isEmpty())
             queued << j;
     }
@@ -66,13 +66,13 @@ void JobRunner::submitToSlurm(const Cluster &cluster)
 
 VoidResult JobRunner::submitOneToSlurm(Job &job, const Cluster &cluster)
 {
-    const ParsedJobSpec parsed = parseJobSpec(job.spec);
-    if (parsed.hasErrors())
-        return fail(parsed.errorTexts().join(QStringLiteral("; ")));
-    const auto plan = planFor(job, parsed.spec, cluster, slurmAllocationNodes(parsed.spec));
+    const auto parsed = m_specs.of(job);
+    if (parsed->hasErrors())
+        return fail(parsed->errorTexts().join(QStringLiteral("; ")));
+    const auto plan = planFor(job, parsed->spec, cluster, slurmAllocationNodes(parsed->spec));
     if (!plan)
         return plan.failure();
-    auto batch = slurmBatchScript(*plan, parsed.spec, cluster.slurm, job.name);
+    auto batch = slurmBatchScript(*plan, parsed->spec, cluster.slurm, job.name);
     if (!batch)
         return batch.failure();
     auto transport = loginTransport(cluster);
@@ -118,7 +118,7 @@ void JobRunner::refreshSlurm(const Cluster &cluster)
 {
     QList<Job> watched;
     QStringList ids;
-    for (const Job &j : m_store.jobsOnCluster(cluster.id)) {
+    for (const Job &j : liveJobsOn(cluster.id)) {
         const bool submitted = !j.schedulerId.isEmpty() && !j.schedulerId.startsWith(QLatin1String("submitting:"));
         if (submitted && (j.state == JobState::Queued || isActive(j.state))) {
             watched << j;

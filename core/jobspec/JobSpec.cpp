@@ -1,5 +1,6 @@
 #include "JobSpec.h"
 
+#include "JobSpecParses.h"
 #include "JobSpecReader.h"
 #include "JobSpecValidator.h"
 #include "JsonLocator.h"
@@ -7,6 +8,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 
 namespace TrainDesk {
@@ -167,8 +169,15 @@ QString pathWithNul(const QJsonValue &value, const QString &path)
 
 } // namespace
 
+namespace {
+std::atomic<quint64> parses{0};
+}
+
+quint64 jobSpecParses() { return parses.load(std::memory_order_relaxed); }
+
 ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
 {
+    parses.fetch_add(1, std::memory_order_relaxed);
     ParsedJobSpec parsed;
     if (json.size() > maxJobSpecBytes) {
         parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("$"),

@@ -3,6 +3,7 @@
 #include "common/ResultLog.h"
 #include "EarlyStopping.h"
 #include "ParamSubstitution.h"
+#include "jobs/JobOutput.h"
 #include "jobs/JobRunner.h"
 #include "store/Store.h"
 
@@ -19,6 +20,14 @@ QString stoppedEarlyText(const QString &reason)
 }
 
 bool jobActive(JobState s) { return s == JobState::Queued || s == JobState::Running || s == JobState::Terminating; }
+
+// A trial's job whose launch an agent's end cut short: its script never started.
+bool unlaunched(const Job &job)
+{
+    return job.state == JobState::Failed && job.pid == 0
+        && std::any_of(job.errors.begin(), job.errors.end(),
+                       [](const JobError &e) { return e.code == QLatin1String("JobProcessVanished"); });
+}
 
 // A sweep with no such trial (all failed, refused or deleted) failed, not completed.
 bool anyJudged(const Store &store, const QList<SweepTrial> &trials)
@@ -40,12 +49,26 @@ SweepScheduler::~SweepScheduler() = default;
 int SweepScheduler::tick()
 {
     int active = 0;
+    QSet<qint64> seen;
     for (const Sweep &sweep : m_sweeps.activeSweeps()) {
-        advance(sweep);
+        seen.insert(sweep.id);
+        auto watch = m_watches.find(sweep.id);
+        if (watch == m_watches.end())
+            watch = m_watches.insert(sweep.id, Watch{m_sweeps.trials(sweep.id), {}, true});
+        advance(sweep, *watch);
         if (const auto now = m_sweeps.sweepById(sweep.id); now && now->active())
             ++active;
         else
-            m_metrics.remove(sweep.id);
+            seen.remove(sweep.id);
+    }
+    // An ended (or deleted) sweep's trials are read again if it were ever active again.
+    for (auto it = m_watches.begin(); it != m_watches.end();) {
+        if (seen.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        m_metrics.remove(it.key());
+        it = m_watches.erase(it);
     }
     return active;
 }
@@ -62,33 +85,92 @@ int SweepScheduler::activeTrials(const Store &store, const QList<SweepTrial> &tr
     return active;
 }
 
-void SweepScheduler::advance(const Sweep &sweep)
+QList<SweepTrial *> SweepScheduler::inFlight(Watch &watch)
 {
-    QList<SweepTrial> trials = m_sweeps.trials(sweep.id);
-    adopt(sweep, trials);
-    resubmitUnlaunched(sweep, trials);
+    QList<SweepTrial *> trials;
+    for (SweepTrial &t : watch.trials) {
+        if (t.jobId != 0 && !watch.settled.contains(t.index))
+            trials.append(&t);
+    }
+    return trials;
+}
+
+int SweepScheduler::activeInFlight(Watch &watch, bool fresh)
+{
+    // A settled trial's job has ended for good: only those in flight can be active.
+    int active = 0;
+    for (const SweepTrial *t : inFlight(watch)) {
+        if (const auto looked = watch.looked.constFind(t->jobId); !fresh && looked != watch.looked.cend()) {
+            active += *looked && jobActive((*looked)->state) ? 1 : 0;
+            continue;
+        }
+        if (const auto job = m_store.jobById(t->jobId); job && jobActive(job->state))
+            ++active;
+    }
+    return active;
+}
+
+void SweepScheduler::advance(const Sweep &sweep, Watch &watch)
+{
+    QList<SweepTrial> &trials = watch.trials;
+    // The trials in flight as stored now (what was decided about them, by whoever decided).
+    for (SweepTrial *t : inFlight(watch))
+        logFailure(m_sweeps.reread(*t), QStringLiteral("sweep '%1'").arg(sweep.name));
+    if (watch.adoptDue) {
+        watch.adoptDue = false;
+        adopt(sweep, trials);
+    }
+    // Their jobs, read once for this look (the runner moves them on after it).
+    watch.looked.clear();
+    for (const SweepTrial *t : inFlight(watch)) {
+        const auto job = m_store.jobById(t->jobId);
+        watch.looked.insert(t->jobId, job ? std::optional<Job>(*job) : std::nullopt);  // none: deleted
+    }
+    resubmitUnlaunched(sweep, watch);
     if (sweep.state == SweepState::Stopping) {
-        stopAll(sweep, trials);
+        stopAll(sweep, watch);
+        settle(watch);
         return;
     }
-    stopEarly(sweep, trials);
-    int active = activeTrials(m_store, trials);
+    stopEarly(sweep, watch);
+    int active = activeInFlight(watch);
     for (SweepTrial &trial : trials) {
         if (active >= sweep.maxConcurrent)
             break;
         if (trial.status != TrialStatus::Pending)
             continue;
-        submit(sweep, trial);
+        submit(sweep, watch, trial);
         if (trial.status == TrialStatus::Submitted)
             ++active;
     }
+    settle(watch);
     const bool pending = std::any_of(trials.begin(), trials.end(),
                                      [](const SweepTrial &t) { return t.status == TrialStatus::Pending; });
     // Not stored: the next look finds the same and finishes it then.
-    if (!pending && activeTrials(m_store, trials) == 0) {
+    if (!pending && activeInFlight(watch, true) == 0) {
         const SweepState end = anyJudged(m_store, trials) ? SweepState::Completed : SweepState::Failed;
         logFailure(m_sweeps.finish(sweep.id, end),
                    QStringLiteral("sweep '%1': cannot store that it %2").arg(sweep.name, toString(end)));
+    }
+}
+
+void SweepScheduler::settle(Watch &watch)
+{
+    for (SweepTrial *t : inFlight(watch)) {
+        // As looked at the start: one that ended since is settled at the next look.
+        const auto looked = watch.looked.constFind(t->jobId);
+        if (looked == watch.looked.cend())
+            continue;  // submitted in this look
+        const std::optional<Job> &job = *looked;
+        if (job && !isFinished(job->state))
+            continue;
+        // Records that wait for disk space still come: its series is read until they are in.
+        if (job && std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
+            continue;
+        // An unlaunched trial's job goes again (resubmitUnlaunched): not settled while it is one.
+        if (job && t->status == TrialStatus::Submitted && unlaunched(*job))
+            continue;
+        watch.settled.insert(t->index);
     }
 }
 
@@ -110,41 +192,42 @@ void SweepScheduler::adopt(const Sweep &sweep, QList<SweepTrial> &trials)
     }
 }
 
-void SweepScheduler::resubmitUnlaunched(const Sweep &sweep, QList<SweepTrial> &trials)
+void SweepScheduler::resubmitUnlaunched(const Sweep &sweep, Watch &watch)
 {
     // A trial whose launch an agent's end cut short (its script never started: no pid, and
     // JobRunner failed it with JobProcessVanished) has run nothing: it goes again, under its
     // own name. Pending first, then the job's record goes: an agent killed between the two
     // finds the job and adopts it again, and comes back here.
-    for (SweepTrial &trial : trials) {
-        if (trial.status != TrialStatus::Submitted || trial.jobId == 0)
+    for (SweepTrial *trial : inFlight(watch)) {
+        if (trial->status != TrialStatus::Submitted)
             continue;
-        const auto job = m_store.jobById(trial.jobId);
-        const bool unlaunched = job && job->state == JobState::Failed && job->pid == 0
-            && std::any_of(job->errors.begin(), job->errors.end(),
-                           [](const JobError &e) { return e.code == QLatin1String("JobProcessVanished"); });
-        if (!unlaunched)
+        const auto looked = watch.looked.constFind(trial->jobId);
+        if (looked == watch.looked.cend() || !*looked || !unlaunched(**looked))
             continue;
+        const std::optional<Job> &job = *looked;
         const QString why = QStringLiteral("submitted again: %1").arg(job->errors.first().message);
-        if (!m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Pending, why) || !m_runner.remove(job->id))
+        // Pending in the store but the job not removed: tried again at the next look (and an
+        // agent after this one adopts the job while it exists).
+        if (!m_sweeps.setTrialStatus(sweep.id, trial->index, TrialStatus::Pending, why) || !m_runner.remove(job->id))
             continue;
-        trial.status = TrialStatus::Pending;
-        trial.jobId = 0;
-        trial.reason = why;
+        trial->status = TrialStatus::Pending;
+        trial->jobId = 0;
+        trial->reason = why;
     }
 }
 
-void SweepScheduler::stopAll(const Sweep &sweep, const QList<SweepTrial> &trials)
+void SweepScheduler::stopAll(const Sweep &sweep, Watch &watch)
 {
     bool waiting = false;
-    for (const SweepTrial &trial : trials) {
+    for (SweepTrial &trial : watch.trials) {
         if (trial.status == TrialStatus::Pending) {
-            logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Skipped,
-                                               QStringLiteral("the sweep was stopped before the trial started")),
-                       QStringLiteral("sweep '%1': cannot store that trial %2 is skipped").arg(sweep.name).arg(trial.index));
+            if (logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Skipped,
+                                                   QStringLiteral("the sweep was stopped before the trial started")),
+                           QStringLiteral("sweep '%1': cannot store that trial %2 is skipped").arg(sweep.name).arg(trial.index)))
+                trial.status = TrialStatus::Skipped;
             continue;
         }
-        if (trial.jobId == 0)
+        if (trial.jobId == 0 || watch.settled.contains(trial.index))
             continue;
         const auto job = m_store.jobById(trial.jobId);
         if (!job || !jobActive(job->state))
@@ -153,10 +236,11 @@ void SweepScheduler::stopAll(const Sweep &sweep, const QList<SweepTrial> &trials
         if (job->state != JobState::Terminating) {
             logFailure(m_runner.requestTerminate(job->id),
                        QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial.index));
-            if (trial.status == TrialStatus::Submitted)
-                logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Stopped,
-                                                   QStringLiteral("the sweep was stopped")),
-                           QStringLiteral("sweep '%1': cannot store that trial %2 stopped").arg(sweep.name).arg(trial.index));
+            if (trial.status == TrialStatus::Submitted
+                && logFailure(m_sweeps.setTrialStatus(sweep.id, trial.index, TrialStatus::Stopped,
+                                                      QStringLiteral("the sweep was stopped")),
+                              QStringLiteral("sweep '%1': cannot store that trial %2 stopped").arg(sweep.name).arg(trial.index)))
+                trial.status = TrialStatus::Stopped;
         }
         if (const auto now = m_store.jobById(trial.jobId); now && jobActive(now->state))
             waiting = true;
@@ -166,7 +250,7 @@ void SweepScheduler::stopAll(const Sweep &sweep, const QList<SweepTrial> &trials
                    QStringLiteral("sweep '%1': cannot store that it stopped").arg(sweep.name));
 }
 
-void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
+void SweepScheduler::stopEarly(const Sweep &sweep, Watch &watch)
 {
     const auto policy = EarlyStopPolicy::parse(sweep.earlyStop);
     if (!policy || policy->kind == EarlyStopPolicy::Kind::None || sweep.metric.isEmpty())
@@ -176,9 +260,14 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
         metric = std::make_shared<TrialMetric>(sweep.metric);
     QList<TrialSeries> series;
     QHash<int, qint64> jobOf;
-    for (const SweepTrial &trial : trials) {
+    for (const SweepTrial &trial : std::as_const(watch.trials)) {
         if (trial.jobId == 0)
             continue;
+        // A settled trial ended with all its records read: its series as kept, a peer only.
+        if (watch.settled.contains(trial.index)) {
+            series.append({trial.index, false, metric->series(m_store, trial.jobId, TrialMetric::Read::Kept)});
+            continue;
+        }
         const auto job = m_store.jobById(trial.jobId);
         if (!job)
             continue;
@@ -196,7 +285,7 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
             continue;
         logFailure(m_runner.requestTerminate(jobOf.value(d.index), stoppedEarlyText(d.reason)),
                    QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(d.index));
-        for (SweepTrial &t : trials) {
+        for (SweepTrial &t : watch.trials) {
             if (t.index == d.index) {
                 t.status = TrialStatus::EarlyStopped;
                 t.reason = d.reason;
@@ -204,16 +293,16 @@ void SweepScheduler::stopEarly(const Sweep &sweep, QList<SweepTrial> &trials)
         }
     }
     // An early-stopped trial whose terminate was lost (an agent killed between the two).
-    for (const SweepTrial &trial : trials) {
-        if (trial.status != TrialStatus::EarlyStopped || trial.jobId == 0)
+    for (const SweepTrial *trial : inFlight(watch)) {
+        if (trial->status != TrialStatus::EarlyStopped)
             continue;
-        if (const auto job = m_store.jobById(trial.jobId); job && job->state == JobState::Running)
-            logFailure(m_runner.requestTerminate(job->id, stoppedEarlyText(trial.reason)),
-                       QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial.index));
+        if (const auto job = m_store.jobById(trial->jobId); job && job->state == JobState::Running)
+            logFailure(m_runner.requestTerminate(job->id, stoppedEarlyText(trial->reason)),
+                       QStringLiteral("sweep '%1': cannot terminate trial %2").arg(sweep.name).arg(trial->index));
     }
 }
 
-void SweepScheduler::submit(const Sweep &sweep, SweepTrial &trial)
+void SweepScheduler::submit(const Sweep &sweep, Watch &watch, SweepTrial &trial)
 {
     const auto exp = m_store.experimentById(sweep.experimentId);
     const auto ws = exp ? m_store.workspaceById(exp->workspaceId) : Result<Workspace>(fail(exp.error()));
@@ -232,6 +321,8 @@ void SweepScheduler::submit(const Sweep &sweep, SweepTrial &trial)
             if (const auto set = m_sweeps.setTrialJob(sweep.id, trial.index, job->id); set && *set) {
                 trial.jobId = job->id;
                 trial.status = TrialStatus::Submitted;
+            } else {
+                watch.adoptDue = true;  // the job exists and the trial does not say so yet
             }
             return;
         }

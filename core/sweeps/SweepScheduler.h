@@ -1,12 +1,14 @@
 #pragma once
 
 #include "SweepStore.h"
+#include "store/Entities.h"
 #include "TrialMetric.h"
 
 #include <QHash>
 #include <QSet>
 
 #include <memory>
+#include <optional>
 
 namespace TrainDesk {
 
@@ -31,16 +33,36 @@ public:
     static int activeTrials(const Store &store, const QList<SweepTrial> &trials);
 
 private:
-    void advance(const Sweep &sweep);
+    // What the scheduler keeps of an active sweep between ticks: its trials, read from the
+    // store once (while a sweep is active the agent is their one writer, and it writes every
+    // change it makes here too; those in flight are read again at each look), and those
+    // settled: their job ended and nothing is left to do about it. A tick looks at the jobs
+    // and records of the trials in flight only, not at all 2,000.
+    struct Watch
+    {
+        QList<SweepTrial> trials;
+        QSet<int> settled;       // trial indexes
+        bool adoptDue = true;    // adopt() once per agent, and again after a lost setTrialJob
+        QHash<qint64, std::optional<Job>> looked;  // the in-flight trials' jobs as this look found them
+    };
+
+    void advance(const Sweep &sweep, Watch &watch);
+    // The trials whose job may still move (not settled, with a job).
+    QList<SweepTrial *> inFlight(Watch &watch);
+    // Of the in-flight trials' jobs, those queued or running (as looked at, or read now).
+    int activeInFlight(Watch &watch, bool fresh = false);
     void adopt(const Sweep &sweep, QList<SweepTrial> &trials);
-    void resubmitUnlaunched(const Sweep &sweep, QList<SweepTrial> &trials);
-    void stopAll(const Sweep &sweep, const QList<SweepTrial> &trials);
-    void stopEarly(const Sweep &sweep, QList<SweepTrial> &trials);
-    void submit(const Sweep &sweep, SweepTrial &trial);
+    void resubmitUnlaunched(const Sweep &sweep, Watch &watch);
+    void stopAll(const Sweep &sweep, Watch &watch);
+    void stopEarly(const Sweep &sweep, Watch &watch);
+    // Trials whose job ended (or is gone) with nothing left to do: settled for good.
+    void settle(Watch &watch);
+    void submit(const Sweep &sweep, Watch &watch, SweepTrial &trial);
 
     Store &m_store;
     JobRunner &m_runner;
     SweepStore m_sweeps;
+    QHash<qint64, Watch> m_watches;                         // sweep id -> what is kept of it
     QHash<qint64, std::shared_ptr<TrialMetric>> m_metrics;  // sweep id -> its metric's series
 };
 

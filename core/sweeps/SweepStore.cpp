@@ -211,6 +211,20 @@ QList<SweepTrial> SweepStore::trials(qint64 sweepId) const
     return list;
 }
 
+VoidResult SweepStore::reread(SweepTrial &trial) const
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT job_id, status, reason FROM sweep_trials WHERE sweep_id = ? AND idx = ?"));
+    q.addBindValue(trial.sweepId);
+    q.addBindValue(trial.index);
+    if (!q.exec() || !q.next())
+        return fail(QStringLiteral("cannot read trial %1 of sweep #%2: %3").arg(trial.index).arg(trial.sweepId).arg(q.lastError().text()));
+    trial.jobId = q.value(0).isNull() ? 0 : q.value(0).toLongLong();
+    trial.status = trialStatusFromString(q.value(1).toString()).value_or(TrialStatus::Pending);
+    trial.reason = q.value(2).toString();
+    return {};
+}
+
 std::optional<std::pair<Sweep, int>> SweepStore::sweepOfJob(qint64 jobId) const
 {
     QSqlQuery q(m_db);

@@ -27,6 +27,8 @@ public:
     QList<Sweep> sweeps(qint64 experimentId) const;
     QList<Sweep> activeSweeps() const;  // running or stopping
     QList<SweepTrial> trials(qint64 sweepId) const;
+    // One trial's job, status and reason (its values are not read again).
+    VoidResult reread(SweepTrial &trial) const;
     // The sweep of a job that is one of its trials, with the trial's index.
     std::optional<std::pair<Sweep, int>> sweepOfJob(qint64 jobId) const;
 

@@ -30,11 +30,14 @@ QList<double> TrialMetric::seriesOf(const QList<QByteArray> &records, const QStr
     return cache.values;
 }
 
-const QList<double> &TrialMetric::series(const Store &store, qint64 jobId)
+const QList<double> &TrialMetric::series(const Store &store, qint64 jobId, Read read)
 {
     Cache &cache = m_cache[jobId];
+    if (cache.complete)
+        return cache.values;
     for (const QByteArray &record : MetricRows::newRows(store, jobId, &cache.lastId))
         add(cache, record, m_metric);
+    cache.complete = read == Read::Kept;
     return cache.values;
 }
 

@@ -24,7 +24,10 @@ public:
     // Parses stored records (id order) into the series.
     static QList<double> seriesOf(const QList<QByteArray> &records, const QString &metric);
 
-    const QList<double> &series(const Store &store, qint64 jobId);
+    // New: the rows stored since the last look are read. Kept: the job ended with all its
+    // rows stored; they are read once more (for a job not read since) and then never again.
+    enum class Read { New, Kept };
+    const QList<double> &series(const Store &store, qint64 jobId, Read read = Read::New);
     // The best value (max or min), or none.
     static std::optional<double> best(const QList<double> &series, bool maximize);
 
@@ -34,6 +37,7 @@ private:
         qint64 lastId = 0;
         QString kind;
         QList<double> values;
+        bool complete = false;  // read after the job ended: nothing more comes
     };
     static void add(Cache &cache, const QByteArray &record, const QString &metric);
 

@@ -5,6 +5,7 @@
 #include "metrics/MetricRows.h"
 #include "metrics/ScalarSeries.h"
 #include "jobs/JobRunner.h"
+#include "jobspec/JobSpecParses.h"
 #include "store/Store.h"
 
 #include <QDir>
@@ -302,6 +303,43 @@ private Q_SLOTS:
         QVERIFY2(problems.first().contains(QStringLiteral("logs/events.out.tfevents.2.damaged: the record at offset %1 fails its CRC")
                                                .arg(good.size())),
                  qPrintable(problems.first()));
+    }
+
+    void agentTickParsesNoJobSpec()
+    {
+        // One runner, as the agent's: a running job with a progress timeout (its constraints are
+        // read at every look) and a queued one that waits for both slots (the scheduler looks at
+        // it at every tick). Each spec is parsed when first needed and kept: ticks parse nothing.
+        JobRunner runner(m_store);
+        const QString release = m_dir.filePath("release-tick-job");
+        QJsonObject running = QJsonDocument::fromJson(spec(QStringLiteral("sh -c 'while [ ! -e %1 ]; do sleep 0.1; done'")
+                                                                .arg(release), 1))
+                                  .object();
+        QJsonObject props = running.value("properties").toObject();
+        props.insert("constraints", QJsonObject{{"progressTimeout", "1h"}});
+        running.insert("properties", props);
+        const auto first = runner.submit({"ws", "exp", "tick-running", "local", QJsonDocument(running).toJson()});
+        QVERIFY2(first.ok(), qPrintable(first.error()));
+        runner.refreshAll();
+        const auto second = runner.submit({"ws", "exp", "tick-queued", "local", spec("true", 2)});
+        QVERIFY2(second.ok(), qPrintable(second.error()));
+        runner.refreshAll();  // the queued job's spec is read here, the first time
+        QCOMPARE(toString(m_store.jobById(first->id)->state), toString(JobState::Running));
+        QCOMPARE(toString(m_store.jobById(second->id)->state), toString(JobState::Queued));
+        QVERIFY2(!m_store.jobById(second->id)->schedulerState.isEmpty(), "the queued job says what it waits for");
+        // Its launch process found (pid known): watchProgress is reached from here on.
+        QTRY_VERIFY_WITH_TIMEOUT((runner.refreshAll(), m_store.jobById(first->id)->pid > 0), 30000);
+        const quint64 before = jobSpecParses();
+        for (int tick = 0; tick < 5; ++tick)
+            runner.refreshAll();
+        QCOMPARE(jobSpecParses(), before);
+        QCOMPARE(toString(m_store.jobById(first->id)->state), toString(JobState::Running));
+        QCOMPARE(toString(m_store.jobById(second->id)->state), toString(JobState::Queued));
+        QFile file(release);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QCOMPARE(toString(waitForEnd(first->id).state), toString(JobState::Succeeded));
+        QCOMPARE(toString(waitForEnd(second->id).state), toString(JobState::Succeeded));
     }
 
     void refusesImpossibleJobs()

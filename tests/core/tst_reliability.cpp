@@ -230,6 +230,54 @@ private Q_SLOTS:
         QVERIFY(store.jobAttempts(job.id).isEmpty());
     }
 
+    void aRetriedJobTakesTheNodesItLostLast()
+    {
+        // Attempt 1 lost node b, attempt 2 lost node d: the scheduler's idle nodes come back
+        // with b and d last, the others in their order; a job that lost none gets them as given.
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("t.db")).ok());
+        QVERIFY(Testing::createLocalCluster(store, dir).ok());
+        const auto ws = store.workspace("ws");
+        Job job;
+        job.experimentId = store.experiment(ws->id, "exp")->id;
+        job.clusterId = store.cluster(ws->id, "local")->id;
+        job.name = "retried";
+        job.spec = specWith({{"maxRetries", 2}});
+        job.uuid = "uuid-1";
+        job = *store.createJob(job);
+        QList<Node> idle;
+        for (const QString &name : {"a", "b", "c", "d", "e"}) {
+            Node n;
+            n.name = name;
+            idle << n;
+        }
+        const auto names = [](const QList<Node> &nodes) {
+            QStringList out;
+            for (const Node &n : nodes)
+                out << n.name;
+            return out;
+        };
+        const JobRetry retry(store);
+        QCOMPARE(names(retry.preferNodes(job, idle)), (QStringList{"a", "b", "c", "d", "e"}));
+        for (const QString &lost : {QStringLiteral("b"), QStringLiteral("d")}) {
+            job = *store.jobById(job.id);
+            job.state = JobState::Running;
+            job.nodes = {lost};
+            QVERIFY(store.updateJob(job).ok());
+            JobAttempt ended;
+            ended.attempt = retry.attemptOf(job.id);
+            ended.uuid = job.uuid;
+            ended.errors = {JobError{"NodeUnreachable", "lost", {JobRetry::lostNodeDetail(lost)}}};
+            ended.lostNodes = {lost};
+            QVERIFY(*store.requeueAttempt(job, ended, QStringLiteral("uuid-after-%1").arg(lost)));
+        }
+        QCOMPARE(retry.attemptOf(job.id), 3);
+        QCOMPARE(names(retry.preferNodes(*store.jobById(job.id), idle)), (QStringList{"a", "c", "e", "b", "d"}));
+        // Only lost nodes idle: they are still offered (the job runs rather than waits).
+        QCOMPARE(names(retry.preferNodes(*store.jobById(job.id), {idle[3], idle[1]})), (QStringList{"d", "b"}));
+    }
+
     void silentRanksAreNamedLongestFirst()
     {
         QCOMPARE(ProgressWatch::rankOfLine("[1,3]<stdout>:epoch 1"), 3);

@@ -74,4 +74,27 @@ r = t.run(common + ["--epochs", "4", "--resume", "--dir", part])
 said = r.stdout + r.stderr
 t.check("epoch-0003.ckpt" in said and "CRC" in said and "passed over" in said, f"damaged checkpoint not named: {said}")
 t.check("resuming from" in said and "epoch-0002.ckpt" in said, f"not resumed from the intact older one: {said}")
+# A TrainDesk job retried twice (#41): attempt 1 checkpoints epoch 1 and stops in epoch 2;
+# attempt 2, in its own folder, resumes from attempt 1's (AZ_BATCHAI_PREV_OUTPUT_MODEL) and
+# stops before it ends an epoch, having copied that checkpoint into its own folder
+# (adoptCheckpoint); attempt 3 resumes from attempt 2's folder and ends with exactly the
+# uninterrupted run's weights.
+def attempt(n, out, prev, extra):
+    env = {"TRAINDESK_ATTEMPT": str(n), "AZ_BATCHAI_OUTPUT_MODEL": out}
+    if prev:
+        env["AZ_BATCHAI_PREV_OUTPUT_MODEL"] = prev
+    return t.run(common + ["--epochs", "3", "--dir", out] + extra, env=env)
+
+
+a1, a2, a3 = fresh("attempt-1"), fresh("attempt-2"), fresh("attempt-3")
+attempt(1, a1, None, ["--max-steps", str(steps + 3)])
+t.check(sorted(os.listdir(a1 + "/checkpoints")) == ["epoch-0001.ckpt"], "attempt 1: unexpected checkpoints")
+r = attempt(2, a2, a1, ["--max-steps", str(steps + 2)])
+t.check("attempt 2 of a TrainDesk job: resuming from " + a1 + "/checkpoints" in r.stdout, f"attempt 2: {r.stdout}")
+t.check(os.path.isdir(a2 + "/checkpoints") and sorted(os.listdir(a2 + "/checkpoints")) == ["epoch-0001.ckpt"],
+        "attempt 2 ended before an epoch without adopting attempt 1's checkpoint")
+r = attempt(3, a3, a2, ["--dump-weights", a3 + "/w.bin"])
+t.check("attempt 3 of a TrainDesk job: resuming from " + a2 + "/checkpoints" in r.stdout, f"attempt 3: {r.stdout}")
+d4 = np.abs(weights(a3 + "/w.bin") - w_full).max()
+t.check(d4 == 0.0, f"three attempts do not reproduce the uninterrupted run: {d4:.3e}")
 print("ok")
