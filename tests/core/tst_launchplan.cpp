@@ -326,6 +326,11 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
             QCOMPARE(plan->launchScript.count(perNode.arg(i)), 3);
         QVERIFY(!plan->launchScript.contains("--oversubscribe -x"));
         QCOMPARE(plan->maxWallClockTime.toString(), QStringLiteral("7.00:00:00"));
+        // The cleanup removes the job's own mount folder, never the .jobs folder other jobs
+        // on the node make theirs in (removed under another job's mkdir -p, its setup failed).
+        QVERIFY(plan->launchScript.contains("/mnt/batch/.jobs/1234"));
+        QVERIFY2(!plan->launchScript.contains(QRegularExpression("/mnt/batch/\\.jobs(?!/)")),
+                 qPrintable(plan->launchScript));
     }
 
     void tutorialJobRunsUnchanged()
