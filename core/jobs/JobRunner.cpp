@@ -710,7 +710,13 @@ void JobRunner::retryPendingSweeps()
 bool JobRunner::jobDiskFull(Transport &transport, const QString &jobDir)
 {
     const auto free = transport.exec(QStringLiteral("df -Pk %1 | awk 'NR == 2 { print $4 }'").arg(shellQuote(jobDir)), 15000);
-    return free && free->exitCode == 0 && free->stdOut.trimmed() == "0";
+    if (!free || free->exitCode != 0)
+        return false;
+    bool ok = false;
+    const qint64 kib = free->stdOut.trimmed().toLongLong(&ok);
+    // Under 64 KiB: full when the job wrote, less the few blocks the launch script's own
+    // small files give back as it ends (its reserved failed_step.tmp, 4 KiB).
+    return ok && kib < 64;
 }
 
 JobError JobRunner::diskFullError(const QString &what, const QString &jobDir)
