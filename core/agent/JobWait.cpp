@@ -44,7 +44,11 @@ Result<Job> untilSlurmSubmitted(Store &store, const QString &dataDirectory, cons
     auto submitted = until(store, dataDirectory, job.id, [](const Job &j) {
         return !j.schedulerId.isEmpty() && !j.schedulerId.startsWith(QLatin1String("submitting:"));
     }, 120000);
-    if (submitted && submitted->state == JobState::Failed && !submitted->errors.isEmpty())
+    // Refused: failed before Slurm took it (sbatch said no). One that Slurm ran and that
+    // failed at once (its node setup) was submitted: `job show` tells how it ended.
+    const bool slurmTookIt = submitted && !submitted->schedulerId.isEmpty()
+        && !submitted->schedulerId.startsWith(QLatin1String("submitting:"));
+    if (submitted && submitted->state == JobState::Failed && !submitted->errors.isEmpty() && !slurmTookIt)
         return fail(QStringLiteral("job '%1' was refused: %2").arg(submitted->name, submitted->errors.first().message));
     return submitted;
 }

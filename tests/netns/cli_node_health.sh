@@ -118,11 +118,19 @@ netns_exec 3 tc qdisc add dev eth0 root netem rate 50mbit 2>/dev/null \
 td cluster probe -n pair --burn-in > "$work/pair1.txt" 2>&1
 grep -E "All-reduce|Path|Slow pair" "$work/pair1.txt"
 grep -E "^FAIL $p2\+$p3  All-reduce" "$work/pair1.txt" >/dev/null || fail "the throttled pair passed: $(cat "$work/pair1.txt")"
-grep -E "^FAIL $p3  Path to this machine: .*$p3 is the slow node of the pair" "$work/pair1.txt" >/dev/null \
-  || fail "the slow node is not named: $(cat "$work/pair1.txt")"
 grep -E "^PASS $p2  Path to this machine: [0-9.]+ MB/s" "$work/pair1.txt" >/dev/null || fail "$p2's path: $(cat "$work/pair1.txt")"
-[ "$(pair_state 2 | cut -d' ' -f1)" = unusable ] || fail "$p3 is $(pair_state 2) after its pair failed"
-[ "$(pair_state 1 | cut -d' ' -f1)" = idle ] || fail "$p2 was blamed too: $(pair_state 1)"
+[ "$(pair_state 1 | cut -d' ' -f1)" = idle ] || fail "$p2 was blamed: $(pair_state 1)"
+# The paths are copied over SSH, which a loaded machine's CPU slows below the throttle (5-6
+# MB/s seen for both nodes at load 15): then the burn-in cannot tell, and must say so and
+# blame neither. Where the throttle decides, node 3 alone is named.
+if grep -E "^SKIP $p2\+$p3  Slow pair: cannot tell which node is slow" "$work/pair1.txt" >/dev/null; then
+  echo "   (this machine's CPU, not the throttle, set both paths' speed: cannot tell, as it says)"
+  [ "$(pair_state 2 | cut -d' ' -f1)" = idle ] || fail "$p3 blamed though the burn-in could not tell: $(pair_state 2)"
+else
+  grep -E "^FAIL $p3  Path to this machine: .*$p3 is the slow node of the pair" "$work/pair1.txt" >/dev/null \
+    || fail "the slow node is not named: $(cat "$work/pair1.txt")"
+  [ "$(pair_state 2 | cut -d' ' -f1)" = unusable ] || fail "$p3 is $(pair_state 2) after its pair failed"
+fi
 netns_exec 3 tc qdisc del dev eth0 root
 # What reaches node 2 is slow (the bridge's side of its link), what it sends is not: each
 # node reaches this machine as fast as the other, the pair is slow, and neither is blamed.

@@ -1,7 +1,5 @@
 #include "model/dnnl_util.h"
 
-#include <cstring>
-
 namespace td {
 
 memory Reorder::prepare(Ctx& ctx, const memory& from, const memory::desc& want, Reorder* r) {
@@ -28,7 +26,6 @@ void Reorder::run(Ctx& ctx) const {
     DNNL_CHECK(m_prim.execute(ctx.stream, const_cast<memory&>(m_from), const_cast<memory&>(m_to)));
 }
 
-void zeroMemory(const memory& m) { std::memset(m.get_data_handle(), 0, m.get_desc().get_size()); }
 
 float* ptr(const memory& m) { return static_cast<float*>(m.get_data_handle()); }
 

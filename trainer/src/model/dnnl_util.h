@@ -41,8 +41,6 @@ private:
 inline memory::desc plain(const memory::dims& d, tag t) { return memory::desc(d, dt::f32, t); }
 inline memory::desc anyDesc(const memory::dims& d) { return memory::desc(d, dt::f32, tag::any); }
 
-// Zero-fill a memory (its whole padded buffer).
-void zeroMemory(const memory& m);
 float* ptr(const memory& m);
 
 }  // namespace td

@@ -159,16 +159,6 @@ std::vector<const LayerTiming*> Net::timings() const {
             &m_lossTiming};
 }
 
-void Net::resetTimings() {
-    for (const LayerTiming* t : timings()) {
-        auto* m = const_cast<LayerTiming*>(t);
-        m->fwdSeconds = m->bwdSeconds = 0;
-        m->fwdMin = m->bwdMin = 0;
-        m->fwdCpu = m->bwdCpu = 0;
-    }
-    m_timedSteps = 0;
-}
-
 void Net::beginStepTiming() {
     for (const LayerTiming* t : timings()) const_cast<LayerTiming*>(t)->beginStep();
 }

@@ -47,7 +47,6 @@ public:
     std::vector<std::pair<std::string, std::vector<float>>> layerOutputs();
 
     std::vector<const LayerTiming*> timings() const;
-    void resetTimings();
     // Around each training step's forward + backward: keeps each layer's least step time.
     void beginStepTiming();
     void endStepTiming();
