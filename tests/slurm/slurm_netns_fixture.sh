@@ -10,6 +10,7 @@
 # slurm_netns_stop DIR    (call from the test's EXIT trap)
 here_slurm_netns=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here_slurm_netns/../netns/netns_nodes.sh"
+. "$here_slurm_netns/slurm_fixture.sh"  # slurm_settings
 
 slurm_netns_start() {
   local dir=$1 tool
@@ -32,34 +33,7 @@ slurm_netns_start() {
   cat > "$dir/slurm.conf" <<CONF
 ClusterName=traindesknetns
 SlurmctldHost=$host($NETNS_SUBNET.254)
-SlurmUser=root
-SlurmctldPort=$base
-SlurmdPort=$((base + 1))
-AuthType=auth/munge
-AuthInfo=socket=$dir/munge/socket
-CredType=cred/munge
-StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool/%n
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd-%n.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SchedulerType=sched/backfill
-SchedulerParameters=sched_interval=1,bf_interval=1
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-ReturnToService=2
-SlurmdTimeout=30
-InactiveLimit=0
-KillWait=3
-MinJobAge=600
-OverTimeLimit=0
+$(slurm_settings "$dir" "$base")
 NodeName=node1 NodeHostname=node1 NodeAddr=${NETNS_ADDR[1]} CPUs=$cpus RealMemory=500 State=UNKNOWN
 NodeName=node2 NodeHostname=node2 NodeAddr=${NETNS_ADDR[2]} CPUs=$cpus RealMemory=500 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
