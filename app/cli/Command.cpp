@@ -4,7 +4,7 @@
 
 #include "JsonQuery.h"
 
-#include "common/SafeFiles.h"
+#include "common/CappedRead.h"
 #include "jobspec/JobSpec.h"
 #include "store/Store.h"
 
@@ -167,7 +167,7 @@ Result<QByteArray> readSpecFile(Context &c)
     if (!path)
         return path.failure();
     // A cap, so that /dev/zero or a huge file is refused instead of filling the memory.
-    return SafeFiles::readCapped(*path, maxJobSpecBytes);
+    return readCapped(*path, maxJobSpecBytes);
 }
 
 } // namespace TrainDesk::Cli

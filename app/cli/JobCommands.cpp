@@ -17,7 +17,6 @@
 #include "jobs/JobFiles.h"
 #include "jobs/NodeStory.h"
 #include "launch/RunWithoutContainer.h"
-#include "common/SafeFiles.h"
 #include "jobs/JobRunner.h"
 #include "jobspec/Secrets.h"
 #include "launch/SlurmBatchScript.h"

@@ -6,7 +6,7 @@
 #include "common/ResultLog.h"
 #include "agent/AgentClient.h"
 #include "common/DataPaths.h"
-#include "common/SafeFiles.h"
+#include "common/CappedRead.h"
 #include "jobs/JobRunner.h"
 #include "jobspec/JobSpec.h"
 #include "store/Store.h"
@@ -39,7 +39,7 @@ Result<QList<SweepParam>> requestParams(Context &c)
 {
     QList<SweepParam> params;
     if (const QString file = c.args.value(QStringLiteral("params")); !file.isEmpty()) {
-        const auto text = SafeFiles::readCapped(file, maxJobSpecBytes);
+        const auto text = readCapped(file, maxJobSpecBytes);
         if (!text)
             return text.failure();
         const auto parsed = SweepParams::parseSpec(*text);

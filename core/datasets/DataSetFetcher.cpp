@@ -2,7 +2,8 @@
 
 #include "FileDigest.h"
 #include "HttpDownload.h"
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ErrnoText.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -77,7 +78,7 @@ VoidResult DataSetFetcher::lockFolder(QLockFile &lock, const QString &folder) co
     bool waited = false;
     while (!lock.tryLock(250)) {
         if (lock.error() != QLockFile::LockFailedError)
-            return fail(QStringLiteral("cannot lock %1: %2").arg(lockPath(folder), SafeFiles::errorText(errno)));
+            return fail(QStringLiteral("cannot lock %1: %2").arg(lockPath(folder), errnoText(errno)));
         if (m_options.cancel && m_options.cancel->isCancelled())
             return fail(QStringLiteral("cancelled while waiting for another fetch into %1").arg(folder));
         if (!waited) {
@@ -140,7 +141,7 @@ Result<FetchOutcome> DataSetFetcher::fetchInto(const QString &folder)
 
     const bool madeFolder = !QFileInfo::exists(folder);
     if (!QDir().mkpath(folder))
-        return fail(QStringLiteral("cannot create folder %1: %2").arg(folder, SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("cannot create folder %1: %2").arg(folder, errnoText(errno)));
     QLockFile lock(lockPath(folder));
     if (auto locked = lockFolder(lock, folder); !locked)
         return locked.failure();
@@ -260,14 +261,14 @@ Result<bool> DataSetFetcher::copyGiven(const DataSetFile &file, const QString &f
         return false;
     const QString source = m_given.value(file.name);
     const QString target = QDir(folder).filePath(file.name);
-    const QString part = SafeFiles::uniquePartPath(target);
+    const QString part = AtomicReplace::uniquePartPath(target);
     log(QStringLiteral("%1: copying %2").arg(file.name, source));
     QFile in(source);
     QFile out(part);
     if (!in.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read %1: %2").arg(source, in.errorString()));
     if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(part, SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("cannot write %1: %2").arg(part, errnoText(errno)));
     const qint64 total = in.size();
     qint64 done = 0;
     while (!in.atEnd()) {
@@ -281,7 +282,7 @@ Result<bool> DataSetFetcher::copyGiven(const DataSetFile &file, const QString &f
             return fail(QStringLiteral("cannot read %1: %2").arg(source, in.errorString()));
         }
         if (out.write(chunk) != chunk.size() || !out.flush()) {
-            const QString why = SafeFiles::errorText(errno);
+            const QString why = errnoText(errno);
             out.remove();
             return fail(QStringLiteral("cannot write %1: %2").arg(part, why));
         }
@@ -299,7 +300,7 @@ Result<bool> DataSetFetcher::copyGiven(const DataSetFile &file, const QString &f
                               .arg(file.name, source, *md5, file.md5)
                         : md5.error());
     }
-    if (auto moved = SafeFiles::replaceAtomically(part, target); !moved)
+    if (auto moved = AtomicReplace::replace(part, target); !moved)
         return moved.failure();
     placed.md5 = *md5;
     placed.contentMd5 = checked.contentMd5;
@@ -359,7 +360,7 @@ VoidResult DataSetFetcher::download(const DataSetFile &file, const QString &fold
             if (!md5)
                 return md5.failure();
             if (*md5 == file.md5) {
-                if (auto moved = SafeFiles::replaceAtomically(part, target); !moved)
+                if (auto moved = AtomicReplace::replace(part, target); !moved)
                     return moved.failure();
                 placed.source = url;
                 placed.action = FetchedFile::Action::Downloaded;

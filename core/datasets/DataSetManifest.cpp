@@ -1,6 +1,8 @@
 #include "DataSetManifest.h"
 
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/CappedRead.h"
+#include "common/ErrnoText.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,7 +17,7 @@ namespace TrainDesk::DataSetManifest {
 Result<Manifest> read(const QString &folder)
 {
     const QString path = QDir(folder).filePath(QString::fromLatin1(fileName));
-    const auto text = SafeFiles::readCapped(path, 1024 * 1024);
+    const auto text = readCapped(path, 1024 * 1024);
     if (!text)
         return text.failure();
     QJsonParseError error{};
@@ -48,17 +50,17 @@ VoidResult write(const QString &folder, const Manifest &manifest)
     const QJsonObject root{{QStringLiteral("dataSet"), manifest.dataSet}, {QStringLiteral("title"), manifest.title},
                            {QStringLiteral("files"), files}};
     const QString target = QDir(folder).filePath(QString::fromLatin1(fileName));
-    QFile part(SafeFiles::uniquePartPath(target));
+    QFile part(AtomicReplace::uniquePartPath(target));
     if (!part.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), errnoText(errno)));
     const QByteArray bytes = QJsonDocument(root).toJson();
     if (part.write(bytes) != bytes.size() || !part.flush()) {
-        const QString why = SafeFiles::errorText(errno);
+        const QString why = errnoText(errno);
         part.remove();
         return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), why));
     }
     part.close();
-    return SafeFiles::replaceAtomically(part.fileName(), target);
+    return AtomicReplace::replace(part.fileName(), target);
 }
 
 } // namespace TrainDesk::DataSetManifest

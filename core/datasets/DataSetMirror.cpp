@@ -1,6 +1,6 @@
 #include "DataSetMirror.h"
 
-#include "common/SafeFiles.h"
+#include "common/CappedRead.h"
 
 #include <QRegularExpression>
 
@@ -40,7 +40,7 @@ Result<DataSet> fromEnvironment(const DataSet &published)
     mirrored.mirrors = {mirror + published.name + QLatin1Char('/')};
     if (checksums.isEmpty())
         return mirrored;
-    const auto text = SafeFiles::readCapped(checksums, 1024 * 1024);
+    const auto text = readCapped(checksums, 1024 * 1024);
     if (!text)
         return fail(QStringLiteral("TRAINDESK_DATASET_CHECKSUMS: %1").arg(text.error()));
     const auto sums = parseMd5Sums(*text, checksums);

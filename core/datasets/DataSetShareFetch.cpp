@@ -3,7 +3,7 @@
 #include "DataSetManifest.h"
 #include "DataSetPresenceCheck.h"
 #include "common/DataPaths.h"
-#include "common/SafeFiles.h"
+#include "common/PathConfinement.h"
 #include "shares/ShareService.h"
 #include "shares/ShareUpload.h"
 
@@ -21,7 +21,7 @@ Result<ShareFetchOutcome> fetchIntoShare(ShareService &shares, const Share &shar
     if (share.kind == ShareKind::Local) {
         // As an upload does: the share's own folder is made when missing; links must not lead out.
         QDir().mkpath(share.path);
-        const auto real = SafeFiles::confined(share.path, *folder, QStringLiteral("share '%1' at").arg(share.name));
+        const auto real = PathConfinement::confined(share.path, *folder, QStringLiteral("share '%1' at").arg(share.name));
         if (!real)
             return real.failure();
         const auto fetched = DataSetFetcher(set, options).fetchInto(*real);

@@ -1,6 +1,6 @@
 #include "HttpDownload.h"
 
-#include "common/SafeFiles.h"
+#include "common/ErrnoText.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -50,7 +50,7 @@ public:
     Outcome run()
     {
         if (!m_part.open(QIODevice::ReadWrite))
-            return {Status::Failed, QStringLiteral("cannot write %1: %2").arg(m_partPath, SafeFiles::errorText(errno))};
+            return {Status::Failed, QStringLiteral("cannot write %1: %2").arg(m_partPath, errnoText(errno))};
         m_offset = m_part.size();
         m_part.seek(m_offset);
         QNetworkAccessManager manager;
@@ -147,7 +147,7 @@ private:
         if (data.isEmpty())
             return;
         if (m_part.write(data) != data.size() || !m_part.flush()) {
-            m_writeError = QStringLiteral("cannot write %1: %2").arg(m_partPath, SafeFiles::errorText(errno));
+            m_writeError = QStringLiteral("cannot write %1: %2").arg(m_partPath, errnoText(errno));
             m_reply->abort();
             return;
         }

@@ -2,7 +2,10 @@
 
 #include "JobFiles.h"
 #include "common/FileCompare.h"
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ErrnoText.h"
+#include "common/PathConfinement.h"
+#include "common/StaleParts.h"
 
 #include <QDir>
 #include <QFile>
@@ -56,7 +59,7 @@ struct Walk
 VoidResult planFile(Walk &walk, const QString &relative, qint64 size)
 {
     const QString local = walk.localPath(relative);
-    if (auto inside = SafeFiles::confined(walk.localRoot, local, QStringLiteral("the download folder")); !inside)
+    if (auto inside = PathConfinement::confined(walk.localRoot, local, QStringLiteral("the download folder")); !inside)
         return inside.failure();
     const QFileInfo existing(local);
     if (existing.isDir())
@@ -117,12 +120,12 @@ VoidResult fetch(Walk &walk, Planned &file, qint64 &done, qint64 total, const Jo
     if (!QDir().mkpath(folder))
         return fail(QStringLiteral("cannot create folder %1").arg(folder));
     if (!walk.swept.contains(folder)) {
-        SafeFiles::sweepStaleParts(folder);
+        StaleParts::removeFrom(folder);
         walk.swept.insert(folder);
     }
-    QFile out(SafeFiles::uniquePartPath(file.copy.localPath));
+    QFile out(AtomicReplace::uniquePartPath(file.copy.localPath));
     if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("cannot write %1: %2").arg(out.fileName(), errnoText(errno)));
     file.part = out.fileName();
     qint64 offset = 0;
     for (;;) {
@@ -134,7 +137,7 @@ VoidResult fetch(Walk &walk, Planned &file, qint64 &done, qint64 total, const Jo
         if (chunk->isEmpty())
             break;
         if (out.write(*chunk) != chunk->size() || !out.flush())
-            return fail(QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno)));
+            return fail(QStringLiteral("cannot write %1: %2").arg(out.fileName(), errnoText(errno)));
         offset += chunk->size();
         done += chunk->size();
         if (events.progress)
@@ -219,7 +222,7 @@ Result<JobDownloadOutcome> JobFileDownload::download(const Job &job, const JobDo
     for (qsizetype i = 0; i < walk.files.size(); ++i) {
         Planned &p = walk.files[i];
         if (!p.part.isEmpty()) {
-            if (auto placed = SafeFiles::replaceAtomically(p.part, p.copy.localPath); !placed) {
+            if (auto placed = AtomicReplace::replace(p.part, p.copy.localPath); !placed) {
                 removeParts(walk.files.mid(i));
                 return placed.failure();
             }

@@ -47,7 +47,8 @@ struct JobDownloadEvents
 // Copies one file or a folder (recursively) of a job from its head node, through
 // JobFiles' reads. All or nothing: every file goes to a part file of its own first, and
 // only when every file arrived and none would replace a different local file silently are
-// they renamed into place (SafeFiles). A local file with the same bytes is left as it is.
+// they renamed into place (common/AtomicReplace). A local file with the same bytes is left
+// as it is.
 class JobFileDownload
 {
 public:

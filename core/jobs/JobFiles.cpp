@@ -1,7 +1,7 @@
 #include "JobFiles.h"
 
 #include "cluster/TransportFactory.h"
-#include "common/SafeFiles.h"
+#include "common/PathConfinement.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
 
@@ -25,7 +25,7 @@ Result<QList<RemoteFileInfo>> JobFiles::listFiles(const Job &job, const QString 
         return fail(QStringLiteral("directory '%1' is outside the job directory").arg(directory));
     // Resolved on the node: a link (the job may make any) must not lead the listing out.
     const QString path = job.jobDir + QLatin1Char('/') + directory;
-    const auto resolved = (*transport)->exec(SafeFiles::confinedCommand(job.jobDir, path), 30000);
+    const auto resolved = (*transport)->exec(PathConfinement::confinedCommand(job.jobDir, path), 30000);
     if (!resolved)
         return resolved.failure();
     if (resolved->exitCode == 3)
@@ -52,7 +52,7 @@ Result<QStringList> JobFiles::linksUnder(const Job &job, const QString &relative
     // find does not follow links (-P): a link is listed, never entered.
     const auto found = (*transport)->exec(QStringLiteral("p=$(%1) || { printf '%s' \"$p\"; exit 3; }; "
                                                          "find %2 -type l -print0")
-                                              .arg(SafeFiles::confinedCommand(job.jobDir, path), shellQuote(path)),
+                                              .arg(PathConfinement::confinedCommand(job.jobDir, path), shellQuote(path)),
                                           60000);
     if (!found)
         return found.failure();

@@ -4,7 +4,8 @@
 #include "agent/AgentClient.h"
 #include "agent/AgentSubscription.h"
 #include "shares/ShareUpload.h"
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ErrnoText.h"
 #include "jobs/JobFiles.h"
 #include "jobs/JobRunner.h"
 #include "metrics/MetricRows.h"
@@ -413,9 +414,9 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
             const QString folder = QFileInfo(localPath).absolutePath();
             if (!QDir().mkpath(folder))
                 return QStringLiteral("cannot create folder %1").arg(folder);
-            QFile out(SafeFiles::uniquePartPath(localPath));
+            QFile out(AtomicReplace::uniquePartPath(localPath));
             if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-                return QStringLiteral("cannot write %1: %2").arg(out.fileName(), SafeFiles::errorText(errno));
+                return QStringLiteral("cannot write %1: %2").arg(out.fileName(), errnoText(errno));
             qint64 done = 0;
             Q_EMIT downloadProgress(requestId, 0, info->size);
             while (true) {
@@ -431,7 +432,7 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
                 if (chunk->isEmpty())
                     break;
                 if (out.write(*chunk) != chunk->size() || !out.flush()) {
-                    const QString why = SafeFiles::errorText(errno);
+                    const QString why = errnoText(errno);
                     out.remove();
                     return QStringLiteral("cannot write %1: %2").arg(out.fileName(), why);
                 }
@@ -439,7 +440,7 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
                 Q_EMIT downloadProgress(requestId, done, qMax(done, info->size));
             }
             out.close();
-            if (auto placed = SafeFiles::replaceAtomically(out.fileName(), localPath); !placed)
+            if (auto placed = AtomicReplace::replace(out.fileName(), localPath); !placed)
                 return placed.error();
             return {};
         }();

@@ -1,6 +1,7 @@
 #include "LocalShareFiles.h"
 
-#include "common/SafeFiles.h"
+#include "common/ErrnoText.h"
+#include "common/PathConfinement.h"
 #include "transport/LocalTransport.h"
 
 #include <QDir>
@@ -28,7 +29,7 @@ Result<Fd> openRoot(const Share &share, bool create)
     int error = 0;
     Fd root = BeneathFiles::openFolder(share.path, &error);
     if (!root.valid())
-        return fail(QStringLiteral("share '%1': cannot open its folder %2: %3").arg(share.name, share.path, SafeFiles::errorText(error)));
+        return fail(QStringLiteral("share '%1': cannot open its folder %2: %3").arg(share.name, share.path, errnoText(error)));
     return root;
 }
 
@@ -51,7 +52,7 @@ QString refusal(const Share &share, const QString &relative, int error)
     const QString path = absolute(share, relative);
     if (error == ELOOP || error == EXDEV) {
         // Where it leads, when that is outside: the message users know for links out.
-        const auto inside = SafeFiles::confined(share.path, path, QStringLiteral("share '%1' at").arg(share.name));
+        const auto inside = PathConfinement::confined(share.path, path, QStringLiteral("share '%1' at").arg(share.name));
         if (!inside)
             return inside.error();
         int rootError = 0;
@@ -62,7 +63,7 @@ QString refusal(const Share &share, const QString &relative, int error)
     }
     if (error == ENOENT)
         return QStringLiteral("share '%1': no file or folder %2").arg(share.name, relative);
-    return QStringLiteral("share '%1': cannot open %2: %3").arg(share.name, path, SafeFiles::errorText(error));
+    return QStringLiteral("share '%1': cannot open %2: %3").arg(share.name, path, errnoText(error));
 }
 
 Result<Fd> openFolder(const Share &share, const QString &relative, bool create)
@@ -94,7 +95,7 @@ Result<QList<RemoteFileInfo>> list(const Share &share, const QString &relative)
     for (const BeneathFiles::Entry &e : BeneathFiles::list(folder->get(), &error))
         entries.append(toInfo(e));
     if (error != 0)
-        return fail(QStringLiteral("share '%1': cannot list %2: %3").arg(share.name, absolute(share, relative), SafeFiles::errorText(error)));
+        return fail(QStringLiteral("share '%1': cannot list %2: %3").arg(share.name, absolute(share, relative), errnoText(error)));
     return entries;
 }
 
@@ -133,7 +134,7 @@ VoidResult remove(const Share &share, const QString &relative)
         return {};
     if (error == ENOENT)
         return fail(QStringLiteral("share '%1': no file or folder %2").arg(share.name, relative));
-    return fail(QStringLiteral("share '%1': cannot delete %2: %3").arg(share.name, absolute(share, relative), SafeFiles::errorText(error)));
+    return fail(QStringLiteral("share '%1': cannot delete %2: %3").arg(share.name, absolute(share, relative), errnoText(error)));
 }
 
 } // namespace TrainDesk::LocalShareFiles

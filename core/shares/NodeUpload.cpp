@@ -2,7 +2,9 @@
 
 #include "common/ResultLog.h"
 #include "NodeShareCommands.h"
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ProcessToken.h"
+#include "common/StaleParts.h"
 #include "common/ShellQuote.h"
 #include "transport/SftpClient.h"
 
@@ -42,7 +44,7 @@ QString tryLockCommand(const Place &place)
         QStringLiteral("l=./%1; if mkdir -- \"$l\" 2>/dev/null; then printf '%s' %2 > \"$l/owner\"; exit 0; fi; "
                        "if [ -n \"$(find \"$l\" -maxdepth 0 -mmin +1 2>/dev/null)\" ]; then exit 7; fi; "
                        "cat \"$l/owner\" 2>/dev/null; exit 5\n")
-            .arg(lockName(), shellQuote(SafeFiles::processToken())));
+            .arg(lockName(), shellQuote(processToken())));
 }
 
 QString dropLockCommand(const Place &place)
@@ -62,7 +64,7 @@ bool takeLock(Transport &node, const Place &place)
             return false;
         if (tried->exitCode == 0)
             return true;
-        if (tried->exitCode == 7 || (tried->exitCode == 5 && SafeFiles::processIsGone(QString::fromUtf8(tried->stdOut)))) {
+        if (tried->exitCode == 7 || (tried->exitCode == 5 && processIsGone(QString::fromUtf8(tried->stdOut)))) {
             ignoreResult(node.exec(dropLockCommand(place), 30000), "the next turn tries the lock again");
             continue;
         }
@@ -72,7 +74,7 @@ bool takeLock(Transport &node, const Place &place)
 }
 
 // Part files of killed uploads in the share's folder, looked at and removed in the folder entered.
-void sweepStaleParts(Transport &node, const Place &place)
+void removeStaleParts(Transport &node, const Place &place)
 {
     const auto listed = node.exec(NodeShareCommands::listCommand(place.root, place.relative), 30000);
     if (!listed || listed->exitCode != 0)
@@ -82,7 +84,7 @@ void sweepStaleParts(Transport &node, const Place &place)
         return;
     QStringList stale;
     for (const RemoteFileInfo &e : *entries) {
-        if (!e.isDirectory && !e.isLink && SafeFiles::isStalePart(e.name, e.modified))
+        if (!e.isDirectory && !e.isLink && StaleParts::isStale(e.name, e.modified))
             stale << QStringLiteral("./") + e.name;
     }
     if (!stale.isEmpty())
@@ -93,13 +95,13 @@ void sweepStaleParts(Transport &node, const Place &place)
 }
 
 // Staged copies of killed uploads (their writer, a process of this machine, has ended).
-void sweepStaging(Transport &node, const QString &staging)
+void removeStaleStaged(Transport &node, const QString &staging)
 {
     const auto entries = node.list(staging);
     if (!entries)
         return;
     for (const RemoteFileInfo &e : *entries) {
-        if (!e.isDirectory && SafeFiles::isStalePart(e.name, e.modified))
+        if (!e.isDirectory && StaleParts::isStale(e.name, e.modified))
             ignoreResult(node.remove(staging + QLatin1Char('/') + e.name), "swept again by the next upload");
     }
 }
@@ -164,7 +166,7 @@ void prepareStaging(QList<NodeState> &states, const Place &place)
     for (NodeState &s : states) {
         if (!s.error.isEmpty())
             continue;
-        sweepStaleParts(*s.target->transport, place);
+        removeStaleParts(*s.target->transport, place);
         const auto staging = s.target->transport->exec(NodeShareCommands::stagingFolderCommand(), 30000);
         if (!staging)
             s.error = staging.error();
@@ -173,7 +175,7 @@ void prepareStaging(QList<NodeState> &states, const Place &place)
         else
             s.staging = QString::fromUtf8(staging->stdOut).trimmed();
         if (!s.staging.isEmpty())
-            sweepStaging(*s.target->transport, s.staging);
+            removeStaleStaged(*s.target->transport, s.staging);
     }
 }
 
@@ -250,7 +252,7 @@ ShareUpload::Outcome copy(const QString &what, const QList<Target> &nodes, const
     for (const QString &file : files) {
         const QString name = QFileInfo(file).fileName();
         const QString target = folder + QLatin1Char('/') + name;
-        const QString partName = QFileInfo(SafeFiles::uniquePartPath(target)).fileName();
+        const QString partName = QFileInfo(AtomicReplace::uniquePartPath(target)).fileName();
         const qint64 size = QFileInfo(file).size();
         // 1. A staged copy of this upload's own on every node, moved into the share's folder.
         for (NodeState *s : live(states)) {

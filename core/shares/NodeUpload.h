@@ -21,7 +21,7 @@ namespace TrainDesk {
 //   one name the last to commit wins on every node alike (never one here, another there);
 // - a node that fails is left out and the others go on; the outcome's error names every
 //   node that failed and why, and which nodes have the files;
-// - part files of killed uploads (SafeFiles::isStalePart) are swept from the folder first.
+// - part files of killed uploads (StaleParts::isStale) are removed from the folder first.
 namespace NodeUpload {
 
 struct Target

@@ -5,7 +5,10 @@
 #include "NodeShareCommands.h"
 #include "NodeUpload.h"
 #include "common/FileCompare.h"
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ErrnoText.h"
+#include "common/PathConfinement.h"
+#include "common/StaleParts.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,7 +23,7 @@ namespace {
 // Files TrainDesk leaves while it works: partial transfers and the shared-path check.
 bool isInternal(const QString &name)
 {
-    return SafeFiles::isPartFile(name) || name == NodeUpload::lockName()
+    return AtomicReplace::isPartFile(name) || name == NodeUpload::lockName()
            || name.startsWith(QLatin1String(".traindesk-share-check-"));
 }
 
@@ -30,8 +33,8 @@ Result<QString> confinedPath(const Share &share, const QString &path, Transport 
 {
     const QString what = QStringLiteral("share '%1' at").arg(share.name);
     if (!node)
-        return SafeFiles::confined(share.path, path, what);
-    const auto checked = node->exec(SafeFiles::confinedCommand(share.path, path), 30000);
+        return PathConfinement::confined(share.path, path, what);
+    const auto checked = node->exec(PathConfinement::confinedCommand(share.path, path), 30000);
     if (!checked)
         return checked.failure();
     const QString resolved = QString::fromUtf8(checked->stdOut);
@@ -69,9 +72,9 @@ VoidResult downloadFromNode(const Share &share, Transport &node, const QString &
 {
     const QString source = QDir::cleanPath(share.path + QLatin1Char('/') + relative);
     const auto info = node.stat(source);  // its size, for progress only: what is read is checked on the node
-    QFile part(SafeFiles::uniquePartPath(target));
+    QFile part(AtomicReplace::uniquePartPath(target));
     if (!part.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("cannot write %1: %2").arg(part.fileName(), errnoText(errno)));
     qint64 done = 0;
     bool written = true;
     ExecHandlers handlers;
@@ -92,9 +95,9 @@ VoidResult downloadFromNode(const Share &share, Transport &node, const QString &
         if (*ran != 0)
             return fail(QStringLiteral("%1: node %2: %3")
                             .arg(what(share), node.nodeName(), NodeShareCommands::reason(source, ExecResult{*ran, {}, said})));
-        return fail(QStringLiteral("cannot write %1: %2").arg(target, SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("cannot write %1: %2").arg(target, errnoText(errno)));
     }
-    return SafeFiles::replaceAtomically(part.fileName(), target);
+    return AtomicReplace::replace(part.fileName(), target);
 }
 
 } // namespace
@@ -223,7 +226,7 @@ Result<ShareDownload> ShareService::download(const Share &share, const QString &
     }
     // A local file of that name: the share's file is fetched beside it first and compared,
     // so that neither a changed local file nor the download is lost.
-    const QString part = SafeFiles::uniquePartPath(target);
+    const QString part = AtomicReplace::uniquePartPath(target);
     if (auto got = downloadAs(share, file, part, options); !got) {
         QFile::remove(part);
         return got.failure();
@@ -247,7 +250,7 @@ Result<QString> ShareService::downloadAs(const Share &share, const QString &file
         return fail(QStringLiteral("share '%1': name a file to download").arg(share.name));
     if (const QString folder = QFileInfo(target).absolutePath(); !QDir().mkpath(folder))
         return fail(QStringLiteral("cannot create folder %1").arg(folder));
-    SafeFiles::sweepStaleParts(QFileInfo(target).absolutePath());  // what killed downloads left
+    StaleParts::removeFrom(QFileInfo(target).absolutePath());  // what killed downloads left
     if (share.kind == ShareKind::Local) {
         // Opened without following links: the file read is the one inside the share.
         if (auto copied = LocalShareFiles::download(share, ShareUpload::relativePath(share, *source), target, options); !copied)

@@ -1,7 +1,9 @@
 #include "ShareUpload.h"
 
 #include "LocalShareFiles.h"
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ErrnoText.h"
+#include "common/StaleParts.h"
 
 #include <QDir>
 #include <QFile>
@@ -84,7 +86,7 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
     const int dir = opened->get();
     int error = 0;
     for (const BeneathFiles::Entry &e : BeneathFiles::list(dir, &error)) {
-        if (S_ISREG(e.info.st_mode) && SafeFiles::isStalePart(e.name, QDateTime::fromSecsSinceEpoch(e.info.st_mtim.tv_sec)))
+        if (S_ISREG(e.info.st_mode) && StaleParts::isStale(e.name, QDateTime::fromSecsSinceEpoch(e.info.st_mtim.tv_sec)))
             ::unlinkat(dir, QFile::encodeName(e.name).constData(), 0);
     }
 
@@ -100,11 +102,11 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
         if (!in.open(QIODevice::ReadOnly))
             return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
         // This upload's own temporary file: concurrent uploads of one name never share one.
-        const QByteArray part = QFile::encodeName(QFileInfo(SafeFiles::uniquePartPath(target)).fileName());
+        const QByteArray part = QFile::encodeName(QFileInfo(AtomicReplace::uniquePartPath(target)).fileName());
         const QString partPath = *folder + QLatin1Char('/') + QFile::decodeName(part);
         const int fd = ::openat(dir, part.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0)
-            return failed(QStringLiteral("cannot write %1: %2").arg(partPath, SafeFiles::errorText(errno)));
+            return failed(QStringLiteral("cannot write %1: %2").arg(partPath, errnoText(errno)));
         QFile out;
         out.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle);
         const auto dropPart = [&] {
@@ -124,7 +126,7 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
                 return failed(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
             }
             if (out.write(buffer) != buffer.size() || !out.flush()) {
-                const QString error = SafeFiles::errorText(errno);
+                const QString error = errnoText(errno);
                 dropPart();
                 return failed(QStringLiteral("cannot write %1: %2").arg(partPath, error));
             }
@@ -134,7 +136,7 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
         }
         out.close();
         if (out.error() != QFileDevice::NoError) {
-            const QString error = SafeFiles::errorText(errno);
+            const QString error = errnoText(errno);
             ::unlinkat(dir, part.constData(), 0);
             return failed(QStringLiteral("cannot write %1: %2").arg(partPath, error));
         }
@@ -144,7 +146,7 @@ Outcome copy(const Share &share, const QString &directory, const QStringList &fi
             ::unlinkat(dir, part.constData(), 0);
             if (renameError == EISDIR)
                 return failed(QStringLiteral("%1 is a folder: nothing was replaced").arg(target));
-            return failed(QStringLiteral("cannot move %1 into place as %2: %3").arg(partPath, target, SafeFiles::errorText(renameError)));
+            return failed(QStringLiteral("cannot move %1 into place as %2: %3").arg(partPath, target, errnoText(renameError)));
         }
         ++outcome.copied;
     }

@@ -12,7 +12,7 @@ namespace TrainDesk {
 
 // Copies files of this machine into a folder of a local share (ShareService's local kind).
 // Blocks: run it off the GUI thread. Each file goes to a temporary file of its own first
-// (common/SafeFiles) and replaces the target in one rename when complete, so a cancelled,
+// (common/AtomicReplace) and replaces the target in one rename when complete, so a cancelled,
 // failed or concurrent copy never leaves a half or mixed file under the real name.
 namespace ShareUpload {
 

@@ -1,6 +1,7 @@
 #include "LocalTransport.h"
 
-#include "common/SafeFiles.h"
+#include "common/AtomicReplace.h"
+#include "common/ErrnoText.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -179,7 +180,7 @@ namespace {
 
 // A copy that shows up only when complete: a part file of this copy's own beside the
 // target (hidden from share listings, swept when its writer is killed) is renamed over the
-// target at the end (common/SafeFiles).
+// target at the end (common/AtomicReplace).
 VoidResult copyWhole(const QString &from, const QString &to, const TransferOptions &options)
 {
     QFile source(from);
@@ -192,16 +193,16 @@ VoidResult copyWhole(const QString &from, const QString &to, const TransferOptio
 
 VoidResult LocalTransport::copyOpened(QFile &source, const QString &from, const QString &to, const TransferOptions &options)
 {
-    QFile target(SafeFiles::uniquePartPath(to));
+    QFile target(AtomicReplace::uniquePartPath(to));
     if (!target.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(target.fileName(), SafeFiles::errorText(errno)));
+        return fail(QStringLiteral("localhost: cannot write %1: %2").arg(target.fileName(), errnoText(errno)));
     const auto failed = [&target](const QString &error) {
         target.remove();
         return fail(error);
     };
     struct stat info {};  // of the open file: a file opened by descriptor has no name to look up
     if (::fstat(source.handle(), &info) != 0)
-        return failed(QStringLiteral("localhost: cannot read %1: %2").arg(from, SafeFiles::errorText(errno)));
+        return failed(QStringLiteral("localhost: cannot read %1: %2").arg(from, errnoText(errno)));
     const qint64 total = info.st_size;
     qint64 done = 0;
     QByteArray buffer(1 << 20, Qt::Uninitialized);
@@ -214,7 +215,7 @@ VoidResult LocalTransport::copyOpened(QFile &source, const QString &from, const 
         if (n == 0)
             break;
         if (target.write(buffer.constData(), n) != n || !target.flush())
-            return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, SafeFiles::errorText(errno)));
+            return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, errnoText(errno)));
         done += n;
         if (options.progress)
             options.progress(done, total);
@@ -222,8 +223,8 @@ VoidResult LocalTransport::copyOpened(QFile &source, const QString &from, const 
     ::fchmod(target.handle(), info.st_mode & 0777);
     target.close();
     if (target.error() != QFileDevice::NoError)
-        return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, SafeFiles::errorText(errno)));
-    if (auto placed = SafeFiles::replaceAtomically(target.fileName(), to); !placed)
+        return failed(QStringLiteral("localhost: cannot write %1: %2").arg(to, errnoText(errno)));
+    if (auto placed = AtomicReplace::replace(target.fileName(), to); !placed)
         return fail(QStringLiteral("localhost: %1").arg(placed.error()));
     return {};
 }

@@ -1,6 +1,6 @@
 #include "SftpClient.h"
 
-#include "common/SafeFiles.h"
+#include "common/ProcessToken.h"
 
 #include "SftpWire.h"
 #include "SshConnection.h"
@@ -121,14 +121,14 @@ QString SftpClient::remotePartPath(const QString &remotePath)
     const QString prefix = parent == QLatin1String("/") ? QStringLiteral("/") : parent + QLatin1Char('/');
     // This process's own part file: concurrent uploads of one name never write into one
     // file, and a retry in this process resumes its own.
-    return prefix + QLatin1Char('.') + baseName(remotePath) + QLatin1Char('.') + SafeFiles::processToken()
+    return prefix + QLatin1Char('.') + baseName(remotePath) + QLatin1Char('.') + processToken()
         + QStringLiteral(".traindesk-part");
 }
 
 QString SftpClient::localPartPath(const QString &localPath)
 {
     const QFileInfo info(localPath);
-    return info.absolutePath() + QStringLiteral("/.%1.%2.traindesk-part").arg(info.fileName(), SafeFiles::processToken());
+    return info.absolutePath() + QStringLiteral("/.%1.%2.traindesk-part").arg(info.fileName(), processToken());
 }
 
 Result<sftp_session_struct *> SftpClient::session()

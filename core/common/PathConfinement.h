@@ -1,0 +1,16 @@
+#pragma once
+
+#include "Result.h"
+
+#include <QString>
+
+namespace TrainDesk::PathConfinement {
+
+// `path` (absolute, on this machine) with every symbolic link resolved, refused when it
+// leaves `root`: "'<path>' is outside <what> <root>". Missing trailing parts are fine.
+Result<QString> confined(const QString &root, const QString &path, const QString &what);
+// The same check run on a node, as one shell command: prints the resolved path, exits 3
+// when it leaves the root.
+QString confinedCommand(const QString &root, const QString &path);
+
+} // namespace TrainDesk::PathConfinement
