@@ -306,194 +306,328 @@ QString sharedNetwork(const QList<NodeProbeResult> &results, QString *detail)
     return sorted.first();
 }
 
+namespace {
+
+// Hands one node's checks to its result and to the caller's callback, one check at a time
+// across the probe's threads.
+class CheckReport
+{
+public:
+    CheckReport(NodeProbeResult &result, std::mutex &mutex, const std::function<void(const ProbeCheck &)> &onCheck)
+        : m_result(result), m_mutex(mutex), m_onCheck(onCheck)
+    {
+    }
+
+    void operator()(const QString &id, const QString &title, bool passed, const QString &detail,
+                    const QString &hint = {}) const
+    {
+        ProbeCheck check{m_result.node.name, id, title, passed, detail, passed ? QString() : hint};
+        std::lock_guard guard(m_mutex);
+        m_result.checks.append(check);
+        if (m_onCheck)
+            m_onCheck(check);
+    }
+
+private:
+    NodeProbeResult &m_result;
+    std::mutex &m_mutex;
+    const std::function<void(const ProbeCheck &)> &m_onCheck;
+};
+
+// One node's checks, in the order a user reads them: reached, logged in, then what the
+// node has (each check after the first failing one of reach, login or facts is skipped).
+class NodeChecks
+{
+public:
+    NodeChecks(const Cluster &cluster, const QList<Node> &nodes, int index, const ProbeOptions &options,
+               NodeProbeResult &result, const CheckReport &report)
+        : m_cluster(cluster), m_nodes(nodes), m_index(index), m_options(options), m_result(result),
+          m_node(result.node), m_local(cluster.kind == ClusterKind::Local), m_report(report)
+    {
+    }
+
+    void run();
+
+private:
+    bool reachable();
+    std::shared_ptr<Transport> logIn();
+    bool readFacts(Transport &transport);
+    void reportSystem();
+    void reportGpus();
+    void reportOpenMpi();
+    void reportMountRoot();
+    void reportShares();
+    void reportHeadSsh();
+    QString fact(const QString &key) const { return m_facts.value(key).value(0); }
+
+    const Cluster &m_cluster;
+    const QList<Node> &m_nodes;
+    const int m_index;
+    const ProbeOptions &m_options;
+    NodeProbeResult &m_result;
+    const Node &m_node;
+    const bool m_local;
+    const CheckReport &m_report;
+    QMap<QString, QStringList> m_facts;  // the facts script's lines, by key
+};
+
+// Across the cluster: a network every node is on, for MPI's traffic (a check of no node,
+// kept with the first node's).
+void checkSharedNetwork(const QList<Node> &nodes, QList<NodeProbeResult> &results, const ProbeOptions &options,
+                        const std::function<void(const ProbeCheck &)> &onCheck);
+
+} // namespace
+
 QList<NodeProbeResult> probeCluster(const Cluster &cluster, const QList<Node> &nodes, const ProbeOptions &options,
                                     const std::function<void(const ProbeCheck &)> &onCheck)
 {
     std::mutex reportMutex;
     QList<NodeProbeResult> results(nodes.size());
-    const bool local = cluster.kind == ClusterKind::Local;
-
-    auto probeNode = [&](int index) {
-        NodeProbeResult &result = results[index];
-        result.node = nodes.at(index);
-        const Node &node = result.node;
-        auto report = [&](const QString &id, const QString &title, bool passed, const QString &detail,
-                          const QString &hint = {}) {
-            ProbeCheck check{node.name, id, title, passed, detail, passed ? QString() : hint};
-            std::lock_guard guard(reportMutex);
-            result.checks.append(check);
-            if (onCheck)
-                onCheck(check);
-        };
-        if (options.cancel && options.cancel->isCancelled())
-            return;
-        if (local) {
-            report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true, QStringLiteral("this machine"));
-        } else {
-            const QString tcp = tcpConnect(node.host, node.port, qMin(options.transport.connectTimeoutMs, 5000));
-            if (!tcp.isEmpty()) {
-                report(QStringLiteral("reachable"), QStringLiteral("Reachable"), false,
-                       QStringLiteral("%1:%2: %3").arg(node.host).arg(node.port).arg(tcp),
-                       QStringLiteral("check the address and the port, that the machine is on and sshd runs there, "
-                                      "and that no firewall blocks port %1").arg(node.port));
-                return;
-            }
-            report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true,
-                   QStringLiteral("%1:%2 answers").arg(node.host).arg(node.port));
-        }
-        auto transport = openTransport(cluster, node, options.transport);
-        if (!transport) {
-            report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, transport.error(),
-                   QStringLiteral("fix the cluster's credentials"));
-            return;
-        }
-        if (!local) {
-            if (auto connected = (*transport)->connect(); !connected) {
-                report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, connected.error(),
-                       QStringLiteral("check the user and the key or password; a new or changed host key must be "
-                                      "confirmed (see the message)"));
-                return;
-            }
-            report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), true,
-                   QStringLiteral("logged in as %1").arg(node.user));
-        }
-        result.connected = true;
-        const auto output = (*transport)->exec(factsScript(cluster, options), 60000);
-        if (!output || output->exitCode != 0) {
-            report(QStringLiteral("os"), QStringLiteral("Operating system"), false,
-                   output ? QString::fromLocal8Bit(output->stdErr).trimmed() : output.error(),
-                   QStringLiteral("the node needs a POSIX shell (/bin/sh) and the usual tools"));
-            return;
-        }
-        const QMap<QString, QStringList> v = parseFacts(output->stdOut);
-        NodeFacts &f = result.facts;
-        f.hostname = v.value(QStringLiteral("hostname")).value(0);
-        f.os = v.value(QStringLiteral("os")).value(0);
-        f.cores = v.value(QStringLiteral("cores")).value(0).toInt();
-        f.memoryBytes = v.value(QStringLiteral("memory_kb")).value(0).toLongLong() * 1024;
-        f.gpus = v.value(QStringLiteral("gpu"));
-        f.trainerPath = v.value(QStringLiteral("trainer")).value(0);
-        f.containerRuntimes = v.value(QStringLiteral("container"));
-        const QString mpirun = v.value(QStringLiteral("mpirun")).value(0);
-        if (mpirun.contains(QLatin1String("Open MPI")))
-            f.openMpiVersion = mpirun.section(QLatin1Char(' '), -1);
-        f.addresses = NodeInterfaces::parse(output->stdOut);
-
-        const bool linux = v.value(QStringLiteral("kernel")).value(0) == QLatin1String("Linux");
-        report(QStringLiteral("os"), QStringLiteral("Operating system"), linux, QStringLiteral("%1 (%2)").arg(f.os, f.hostname),
-               QStringLiteral("TrainDesk's nodes run Linux"));
-        report(QStringLiteral("cores"), QStringLiteral("Cores"), f.cores > 0, QString::number(f.cores),
-               QStringLiteral("nproc gave nothing: is coreutils installed?"));
-        report(QStringLiteral("memory"), QStringLiteral("Memory"), f.memoryBytes > 0, formatBytes(f.memoryBytes),
-               QStringLiteral("/proc/meminfo cannot be read"));
-        const bool hasSmi = v.value(QStringLiteral("nvidia_smi")).value(0) == QLatin1String("yes");
-        const bool smiOk = v.value(QStringLiteral("nvidia_smi_status")).value(0) == QLatin1String("0");
-        if (!hasSmi) {
-            report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
-                   QStringLiteral("none (nvidia-smi not found): jobs train on the CPU"));
-        } else if (!smiOk || f.gpus.isEmpty()) {
-            report(QStringLiteral("gpus"), QStringLiteral("GPUs"), false, f.gpus.join(QStringLiteral("; ")),
-                   QStringLiteral("nvidia-smi fails: check the NVIDIA driver (a reboot after a driver update is common)"));
-            f.gpus.clear();  // its error lines are no GPUs: the node offers none to jobs
-        } else {
-            report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
-                   QStringLiteral("%1: %2").arg(f.gpus.size()).arg(f.gpus.join(QStringLiteral("; "))));
-        }
-        // Without one of its own, the node runs the Open MPI of the portable trainer that jobs
-        // copy there (its mpirun is first on the launch script's PATH).
-        const bool portableMpi = f.openMpiVersion.isEmpty() && mpirun.isEmpty() && options.trainerCopied
-            && !cluster.mountRoot.isEmpty() && [&] {
-                   const auto bundle = TrainerDeployment::localBundle(options.trainerDirectory);
-                   return bundle && !bundle->archive.isEmpty();
-               }();
-        report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !f.openMpiVersion.isEmpty() || portableMpi,
-               !f.openMpiVersion.isEmpty() ? QStringLiteral("Open MPI %1").arg(f.openMpiVersion)
-               : portableMpi ? QStringLiteral("mpirun not found: jobs use the Open MPI of the portable trainer TrainDesk copies there")
-               : mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun,
-               QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
-        checkTrainer(**transport, cluster, options, f, result, report);
-        const bool rootOk = v.value(QStringLiteral("mount_root")).value(0) == QLatin1String("writable");
-        report(QStringLiteral("mountRoot"), QStringLiteral("Mount root writable"), rootOk,
-               cluster.mountRoot.isEmpty() ? QStringLiteral("~/traindesk/mounts (the default)") : cluster.mountRoot,
-               QStringLiteral("the user %1 must be able to create %2: choose another --mount-root or fix its permissions")
-                   .arg(node.user, cluster.mountRoot));
-        QStringList mounted, missing;
-        for (int i = 0; i < options.shares.size(); ++i) {
-            const Share &share = options.shares.at(i);
-            if (share.kind == ShareKind::Local && !local) {
-                missing << QStringLiteral("%1 (a folder on this machine, nodes cannot see it)").arg(share.name);
-                continue;
-            }
-            if (v.value(QStringLiteral("share%1").arg(i)).value(0) == QLatin1String("ok"))
-                mounted << QStringLiteral("%1 at %2").arg(share.name, share.path);
-            else
-                missing << QStringLiteral("%1 (%2 missing or not writable)").arg(share.name, share.path);
-        }
-        report(QStringLiteral("shares"), QStringLiteral("Shares mounted"), missing.isEmpty(),
-               options.shares.isEmpty()
-                   ? (options.otherShares.isEmpty()
-                          ? QStringLiteral("the workspace has no shares")
-                          : QStringLiteral("none of the workspace's shares is for this cluster (%1: another "
-                                           "cluster's, or folders of this machine)")
-                                .arg(options.otherShares.join(QStringLiteral(", "))))
-                                        : (missing.isEmpty() ? mounted : missing).join(QStringLiteral("; ")),
-               QStringLiteral("mount the cluster shares at the same path on every node (NFS, for one) or use a "
-                              "replicated share"));
-        if (index == 0 || local) {
-            report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), true,
-                   index == 0 ? QStringLiteral("this is the head node") : QStringLiteral("single machine"));
-        } else {
-            auto head = openTransport(cluster, nodes.first(), options.transport);
-            const auto hop = head ? (*head)->exec(headToNodeSshCommand(node, ClusterMesh::configRelativePath(cluster),
-                                                                        QStringLiteral("true")),
-                                                  30000)
-                                  : Result<ExecResult>(head.failure());
-            const bool ok = hop && hop->exitCode == 0;
-            report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), ok,
-                   ok ? QStringLiteral("%1 reaches %2 without a password").arg(nodes.first().name, node.name)
-                      : (hop ? QString::fromLocal8Bit(hop->stdErr).trimmed() : hop.error()),
-                   QStringLiteral("mpirun on the head node %1 logs in to the other nodes with ssh: recreate the "
-                                  "cluster with --generate-ssh-keys, or give the head node a key that %2 accepts")
-                       .arg(nodes.first().name, node.name));
-        }
-    };
-
-    std::vector<std::thread> workers;
     for (int i = 0; i < nodes.size(); ++i)
-        workers.emplace_back(probeNode, i);
+        results[i].node = nodes.at(i);
+    std::vector<std::thread> workers;
+    for (int i = 0; i < nodes.size(); ++i) {
+        workers.emplace_back([&, i] {
+            const CheckReport report(results[i], reportMutex, onCheck);
+            NodeChecks(cluster, nodes, i, options, results[i], report).run();
+        });
+    }
     for (std::thread &t : workers)
         t.join();
+    checkSharedNetwork(nodes, results, options, onCheck);
+    return results;
+}
 
-    // Across the cluster: a network every node is on, for MPI's traffic.
+namespace {
+
+void NodeChecks::run()
+{
+    if (m_options.cancel && m_options.cancel->isCancelled())
+        return;
+    if (!reachable())
+        return;
+    const std::shared_ptr<Transport> transport = logIn();
+    if (!transport)
+        return;
+    m_result.connected = true;
+    if (!readFacts(*transport))
+        return;
+    reportSystem();
+    reportGpus();
+    reportOpenMpi();
+    checkTrainer(*transport, m_cluster, m_options, m_result.facts, m_result, m_report);
+    reportMountRoot();
+    reportShares();
+    reportHeadSsh();
+}
+
+// A plain TCP connect first: "nothing listens" and "no route" are told apart from SSH's
+// own problems.
+bool NodeChecks::reachable()
+{
+    if (m_local) {
+        m_report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true, QStringLiteral("this machine"));
+        return true;
+    }
+    const QString tcp = tcpConnect(m_node.host, m_node.port, qMin(m_options.transport.connectTimeoutMs, 5000));
+    if (!tcp.isEmpty()) {
+        m_report(QStringLiteral("reachable"), QStringLiteral("Reachable"), false,
+                 QStringLiteral("%1:%2: %3").arg(m_node.host).arg(m_node.port).arg(tcp),
+                 QStringLiteral("check the address and the port, that the machine is on and sshd runs there, "
+                                "and that no firewall blocks port %1").arg(m_node.port));
+        return false;
+    }
+    m_report(QStringLiteral("reachable"), QStringLiteral("Reachable"), true,
+             QStringLiteral("%1:%2 answers").arg(m_node.host).arg(m_node.port));
+    return true;
+}
+
+// The node's transport, logged in (a local cluster's needs no login); null after a failed check.
+std::shared_ptr<Transport> NodeChecks::logIn()
+{
+    auto transport = openTransport(m_cluster, m_node, m_options.transport);
+    if (!transport) {
+        m_report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, transport.error(),
+                 QStringLiteral("fix the cluster's credentials"));
+        return nullptr;
+    }
+    if (!m_local) {
+        if (auto connected = (*transport)->connect(); !connected) {
+            m_report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), false, connected.error(),
+                     QStringLiteral("check the user and the key or password; a new or changed host key must be "
+                                    "confirmed (see the message)"));
+            return nullptr;
+        }
+        m_report(QStringLiteral("authenticated"), QStringLiteral("Authenticated"), true,
+                 QStringLiteral("logged in as %1").arg(m_node.user));
+    }
+    return *transport;
+}
+
+// Runs the facts script and keeps what it printed, in m_facts and as the node's NodeFacts.
+bool NodeChecks::readFacts(Transport &transport)
+{
+    const auto output = transport.exec(factsScript(m_cluster, m_options), 60000);
+    if (!output || output->exitCode != 0) {
+        m_report(QStringLiteral("os"), QStringLiteral("Operating system"), false,
+                 output ? QString::fromLocal8Bit(output->stdErr).trimmed() : output.error(),
+                 QStringLiteral("the node needs a POSIX shell (/bin/sh) and the usual tools"));
+        return false;
+    }
+    m_facts = parseFacts(output->stdOut);
+    NodeFacts &f = m_result.facts;
+    f.hostname = fact(QStringLiteral("hostname"));
+    f.os = fact(QStringLiteral("os"));
+    f.cores = fact(QStringLiteral("cores")).toInt();
+    f.memoryBytes = fact(QStringLiteral("memory_kb")).toLongLong() * 1024;
+    f.gpus = m_facts.value(QStringLiteral("gpu"));
+    f.trainerPath = fact(QStringLiteral("trainer"));
+    f.containerRuntimes = m_facts.value(QStringLiteral("container"));
+    const QString mpirun = fact(QStringLiteral("mpirun"));
+    if (mpirun.contains(QLatin1String("Open MPI")))
+        f.openMpiVersion = mpirun.section(QLatin1Char(' '), -1);
+    f.addresses = NodeInterfaces::parse(output->stdOut);
+    return true;
+}
+
+void NodeChecks::reportSystem()
+{
+    const NodeFacts &f = m_result.facts;
+    const bool linux = fact(QStringLiteral("kernel")) == QLatin1String("Linux");
+    m_report(QStringLiteral("os"), QStringLiteral("Operating system"), linux, QStringLiteral("%1 (%2)").arg(f.os, f.hostname),
+             QStringLiteral("TrainDesk's nodes run Linux"));
+    m_report(QStringLiteral("cores"), QStringLiteral("Cores"), f.cores > 0, QString::number(f.cores),
+             QStringLiteral("nproc gave nothing: is coreutils installed?"));
+    m_report(QStringLiteral("memory"), QStringLiteral("Memory"), f.memoryBytes > 0, formatBytes(f.memoryBytes),
+             QStringLiteral("/proc/meminfo cannot be read"));
+}
+
+void NodeChecks::reportGpus()
+{
+    QStringList &gpus = m_result.facts.gpus;
+    const bool hasSmi = fact(QStringLiteral("nvidia_smi")) == QLatin1String("yes");
+    const bool smiOk = fact(QStringLiteral("nvidia_smi_status")) == QLatin1String("0");
+    if (!hasSmi) {
+        m_report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
+                 QStringLiteral("none (nvidia-smi not found): jobs train on the CPU"));
+    } else if (!smiOk || gpus.isEmpty()) {
+        m_report(QStringLiteral("gpus"), QStringLiteral("GPUs"), false, gpus.join(QStringLiteral("; ")),
+                 QStringLiteral("nvidia-smi fails: check the NVIDIA driver (a reboot after a driver update is common)"));
+        gpus.clear();  // its error lines are no GPUs: the node offers none to jobs
+    } else {
+        m_report(QStringLiteral("gpus"), QStringLiteral("GPUs"), true,
+                 QStringLiteral("%1: %2").arg(gpus.size()).arg(gpus.join(QStringLiteral("; "))));
+    }
+}
+
+void NodeChecks::reportOpenMpi()
+{
+    const QString version = m_result.facts.openMpiVersion;
+    const QString mpirun = fact(QStringLiteral("mpirun"));
+    // Without one of its own, the node runs the Open MPI of the portable trainer that jobs
+    // copy there (its mpirun is first on the launch script's PATH).
+    const bool portableMpi = version.isEmpty() && mpirun.isEmpty() && m_options.trainerCopied
+        && !m_cluster.mountRoot.isEmpty() && [&] {
+               const auto bundle = TrainerDeployment::localBundle(m_options.trainerDirectory);
+               return bundle && !bundle->archive.isEmpty();
+           }();
+    m_report(QStringLiteral("openmpi"), QStringLiteral("Open MPI"), !version.isEmpty() || portableMpi,
+             !version.isEmpty() ? QStringLiteral("Open MPI %1").arg(version)
+             : portableMpi ? QStringLiteral("mpirun not found: jobs use the Open MPI of the portable trainer TrainDesk copies there")
+             : mpirun.isEmpty() ? QStringLiteral("mpirun not found") : mpirun,
+             QStringLiteral("install Open MPI (Debian and Ubuntu: apt install openmpi-bin)"));
+}
+
+void NodeChecks::reportMountRoot()
+{
+    const bool rootOk = fact(QStringLiteral("mount_root")) == QLatin1String("writable");
+    m_report(QStringLiteral("mountRoot"), QStringLiteral("Mount root writable"), rootOk,
+             m_cluster.mountRoot.isEmpty() ? QStringLiteral("~/traindesk/mounts (the default)") : m_cluster.mountRoot,
+             QStringLiteral("the user %1 must be able to create %2: choose another --mount-root or fix its permissions")
+                 .arg(m_node.user, m_cluster.mountRoot));
+}
+
+void NodeChecks::reportShares()
+{
+    QStringList mounted, missing;
+    for (int i = 0; i < m_options.shares.size(); ++i) {
+        const Share &share = m_options.shares.at(i);
+        if (share.kind == ShareKind::Local && !m_local) {
+            missing << QStringLiteral("%1 (a folder on this machine, nodes cannot see it)").arg(share.name);
+            continue;
+        }
+        if (fact(QStringLiteral("share%1").arg(i)) == QLatin1String("ok"))
+            mounted << QStringLiteral("%1 at %2").arg(share.name, share.path);
+        else
+            missing << QStringLiteral("%1 (%2 missing or not writable)").arg(share.name, share.path);
+    }
+    const QString noShares = m_options.otherShares.isEmpty()
+        ? QStringLiteral("the workspace has no shares")
+        : QStringLiteral("none of the workspace's shares is for this cluster (%1: another "
+                         "cluster's, or folders of this machine)")
+              .arg(m_options.otherShares.join(QStringLiteral(", ")));
+    m_report(QStringLiteral("shares"), QStringLiteral("Shares mounted"), missing.isEmpty(),
+             m_options.shares.isEmpty() ? noShares : (missing.isEmpty() ? mounted : missing).join(QStringLiteral("; ")),
+             QStringLiteral("mount the cluster shares at the same path on every node (NFS, for one) or use a "
+                            "replicated share"));
+}
+
+// mpirun on the head node logs in to every other node with ssh: try that hop.
+void NodeChecks::reportHeadSsh()
+{
+    if (m_index == 0 || m_local) {
+        m_report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), true,
+                 m_index == 0 ? QStringLiteral("this is the head node") : QStringLiteral("single machine"));
+        return;
+    }
+    const Node &headNode = m_nodes.first();
+    auto head = openTransport(m_cluster, headNode, m_options.transport);
+    const auto hop = head ? (*head)->exec(headToNodeSshCommand(m_node, ClusterMesh::configRelativePath(m_cluster),
+                                                                QStringLiteral("true")),
+                                          30000)
+                          : Result<ExecResult>(head.failure());
+    const bool ok = hop && hop->exitCode == 0;
+    m_report(QStringLiteral("headSsh"), QStringLiteral("SSH from the head node"), ok,
+             ok ? QStringLiteral("%1 reaches %2 without a password").arg(headNode.name, m_node.name)
+                : (hop ? QString::fromLocal8Bit(hop->stdErr).trimmed() : hop.error()),
+             QStringLiteral("mpirun on the head node %1 logs in to the other nodes with ssh: recreate the "
+                            "cluster with --generate-ssh-keys, or give the head node a key that %2 accepts")
+                 .arg(headNode.name, m_node.name));
+}
+
+void checkSharedNetwork(const QList<Node> &nodes, QList<NodeProbeResult> &results, const ProbeOptions &options,
+                        const std::function<void(const ProbeCheck &)> &onCheck)
+{
     QList<NodeProbeResult> connected;
     for (const NodeProbeResult &r : results) {
         if (r.connected)
             connected.append(r);
     }
-    if (!connected.isEmpty() && !(options.cancel && options.cancel->isCancelled())) {
-        QString detail;
-        const QString network = nodes.size() == 1 ? QStringLiteral("single node") : sharedNetwork(connected, &detail);
-        QStringList unlisted;
-        for (const NodeProbeResult &r : connected) {
-            if (r.facts.addresses.isEmpty())
-                unlisted << r.node.name;
-        }
-        if (network.isEmpty())
-            detail = unlisted.isEmpty() ? QStringLiteral("no IPv4 network in common")
-                                        : QStringLiteral("the interfaces of %1 could not be listed").arg(unlisted.join(QStringLiteral(", ")));
-        ProbeCheck check{QString(), QStringLiteral("network"), QStringLiteral("Network the nodes share"),
-                         !network.isEmpty(), nodes.size() == 1 ? network : detail,
-                         unlisted.isEmpty() || !network.isEmpty()
-                             ? QStringLiteral("MPI needs a network every node is on: connect the nodes to one (and set "
-                                              "OMPI_MCA_btl_tcp_if_include to it)")
-                             : QStringLiteral("install iproute2 (the ip command) on those nodes")};
-        if (connected.size() < nodes.size() && check.passed)
-            check.detail += QStringLiteral(" (unreachable nodes not counted)");
-        if (onCheck)
-            onCheck(check);
-        results[0].checks.append(check);
+    if (connected.isEmpty() || (options.cancel && options.cancel->isCancelled()))
+        return;
+    QString detail;
+    const QString network = nodes.size() == 1 ? QStringLiteral("single node") : sharedNetwork(connected, &detail);
+    QStringList unlisted;
+    for (const NodeProbeResult &r : connected) {
+        if (r.facts.addresses.isEmpty())
+            unlisted << r.node.name;
     }
-    return results;
+    if (network.isEmpty())
+        detail = unlisted.isEmpty() ? QStringLiteral("no IPv4 network in common")
+                                    : QStringLiteral("the interfaces of %1 could not be listed").arg(unlisted.join(QStringLiteral(", ")));
+    ProbeCheck check{QString(), QStringLiteral("network"), QStringLiteral("Network the nodes share"),
+                     !network.isEmpty(), nodes.size() == 1 ? network : detail,
+                     unlisted.isEmpty() || !network.isEmpty()
+                         ? QStringLiteral("MPI needs a network every node is on: connect the nodes to one (and set "
+                                          "OMPI_MCA_btl_tcp_if_include to it)")
+                         : QStringLiteral("install iproute2 (the ip command) on those nodes")};
+    if (connected.size() < nodes.size() && check.passed)
+        check.detail += QStringLiteral(" (unreachable nodes not counted)");
+    if (onCheck)
+        onCheck(check);
+    results[0].checks.append(check);
 }
+
+} // namespace
 
 } // namespace TrainDesk

@@ -175,15 +175,39 @@ std::atomic<quint64> parses{0};
 
 quint64 jobSpecParses() { return parses.load(std::memory_order_relaxed); }
 
+namespace {
+
+// parseJobSpec's steps, in its order.
+std::optional<QJsonObject> readJsonObject(const QByteArray &json, QList<SpecIssue> &issues);
+void readSpec(const QJsonObject &root, const SpecContext &context, ParsedJobSpec &parsed);
+QJsonObject propertiesOfFile(const QJsonObject &root, JobSpec &spec, QList<SpecIssue> &issues);
+void placeIssues(const QByteArray &json, bool fileShape, QList<SpecIssue> &issues);
+
+} // namespace
+
 ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
 {
     parses.fetch_add(1, std::memory_order_relaxed);
     ParsedJobSpec parsed;
-    if (json.size() > maxJobSpecBytes) {
-        parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("$"),
-                              QStringLiteral("the job.json is larger than %1 MiB: refused").arg(maxJobSpecBytes / (1024 * 1024)),
-                              1, 1});
+    const std::optional<QJsonObject> root = readJsonObject(json, parsed.issues);
+    if (!root)
         return parsed;
+    readSpec(*root, context, parsed);
+    placeIssues(json, parsed.spec.fileShape, parsed.issues);
+    return parsed;
+}
+
+namespace {
+
+// The file's top-level object, or nullopt with the one issue that stops the reading: too
+// large, not JSON, not an object, or a NUL in a string.
+std::optional<QJsonObject> readJsonObject(const QByteArray &json, QList<SpecIssue> &issues)
+{
+    if (json.size() > maxJobSpecBytes) {
+        issues.append({SpecIssue::Severity::Error, QStringLiteral("$"),
+                       QStringLiteral("the job.json is larger than %1 MiB: refused").arg(maxJobSpecBytes / (1024 * 1024)),
+                       1, 1});
+        return std::nullopt;
     }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
@@ -195,65 +219,76 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
         const auto position = JsonLocator(json.left(offset)).position(offset);
         issue.line = position.line;
         issue.column = position.column;
-        parsed.issues.append(issue);
-        return parsed;
+        issues.append(issue);
+        return std::nullopt;
     }
     if (!doc.isObject()) {
-        parsed.issues.append({SpecIssue::Severity::Error, QStringLiteral("$"),
-                              QStringLiteral("expected an object, found an array"), 1, 1});
-        return parsed;
+        issues.append({SpecIssue::Severity::Error, QStringLiteral("$"),
+                       QStringLiteral("expected an object, found an array"), 1, 1});
+        return std::nullopt;
     }
-
     // JSON allows no raw control characters in strings, and a NUL cut at a C boundary
     // (a command line, a path) would run something else than what the file shows.
     if (const QString path = pathWithNul(doc.object(), QString()); !path.isNull()) {
         const auto position = JsonLocator(json).locate(path);
-        parsed.issues.append({SpecIssue::Severity::Error, path.isEmpty() ? QStringLiteral("$") : path,
-                              QStringLiteral("a NUL character (U+0000) in a string: refused"), position.line, position.column});
-        return parsed;
+        issues.append({SpecIssue::Severity::Error, path.isEmpty() ? QStringLiteral("$") : path,
+                       QStringLiteral("a NUL character (U+0000) in a string: refused"), position.line, position.column});
+        return std::nullopt;
     }
+    return doc.object();
+}
+
+// The fields of the spec, read and checked (issues without positions yet).
+void readSpec(const QJsonObject &root, const SpecContext &context, ParsedJobSpec &parsed)
+{
     JobSpec &spec = parsed.spec;
-    QJsonObject root = doc.object();
     QList<SpecIssue> &issues = parsed.issues;
     // The service's file shape has "properties"; JobBaseProperties has no field of that name.
     spec.fileShape = root.contains(QLatin1String("properties")) || root.contains(QLatin1String("$schema"));
-    QJsonObject properties = root;
-    if (spec.fileShape) {
-        // Keys beside "properties" (name, type, apiVersion of a template) are kept, with a warning.
-        QList<SpecIssue> fileIssues;
-        SpecReading::ObjectReader file(fileIssues, root, QString());
-        spec.schema = file.optionalString(QStringLiteral("$schema"));
-        file.markKnown(QStringLiteral("properties"));
-        spec.fileExtra = file.unknownFields();
-        for (SpecIssue &i : fileIssues) {
-            if (i.path.startsWith(QLatin1Char('.')))
-                i.path = i.path.mid(1);  // ".name" -> "name": top-level keys have no parent
-        }
-        issues += fileIssues;
-        const QJsonValue p = root.value(QLatin1String("properties"));
-        if (p.isUndefined()) {
-            issues.append({SpecIssue::Severity::Error, QStringLiteral("properties"),
-                           QStringLiteral("expected an object, found nothing (required field)")});
-            properties = {};
-        } else if (!p.isObject()) {
-            issues.append({SpecIssue::Severity::Error, QStringLiteral("properties"),
-                           QStringLiteral("expected an object, found %1").arg(SpecReading::typeName(p))});
-            properties = {};
-        } else {
-            properties = p.toObject();
-        }
-    }
+    const QJsonObject properties = spec.fileShape ? propertiesOfFile(root, spec, issues) : root;
     spec.properties = properties;
     if (!spec.fileShape || root.value(QLatin1String("properties")).isObject()) {
         SpecReading::ObjectReader reader(issues, properties, QStringLiteral("properties"));
         SpecReading::readProperties(reader, spec);
         validateJobSpec(spec, context, issues);
     }
+}
 
-    // Positions: every path in the text, looked up for each issue.
+// The service's file shape: "properties", with "$schema" and any other key beside it kept
+// (a template's name, type, apiVersion), with a warning.
+QJsonObject propertiesOfFile(const QJsonObject &root, JobSpec &spec, QList<SpecIssue> &issues)
+{
+    QList<SpecIssue> fileIssues;
+    SpecReading::ObjectReader file(fileIssues, root, QString());
+    spec.schema = file.optionalString(QStringLiteral("$schema"));
+    file.markKnown(QStringLiteral("properties"));
+    spec.fileExtra = file.unknownFields();
+    for (SpecIssue &i : fileIssues) {
+        if (i.path.startsWith(QLatin1Char('.')))
+            i.path = i.path.mid(1);  // ".name" -> "name": top-level keys have no parent
+    }
+    issues += fileIssues;
+    const QJsonValue p = root.value(QLatin1String("properties"));
+    if (p.isUndefined()) {
+        issues.append({SpecIssue::Severity::Error, QStringLiteral("properties"),
+                       QStringLiteral("expected an object, found nothing (required field)")});
+        return {};
+    }
+    if (!p.isObject()) {
+        issues.append({SpecIssue::Severity::Error, QStringLiteral("properties"),
+                       QStringLiteral("expected an object, found %1").arg(SpecReading::typeName(p))});
+        return {};
+    }
+    return p.toObject();
+}
+
+// Adds a warning for each key given twice, gives every issue its line and column in the
+// text, and sorts them in the file's order, as a compiler lists them.
+void placeIssues(const QByteArray &json, bool fileShape, QList<SpecIssue> &issues)
+{
     const JsonLocator locator(json);
     for (const QString &duplicate : locator.duplicateKeys()) {
-        const QString path = spec.fileShape ? duplicate : QStringLiteral("properties.") + duplicate;
+        const QString path = fileShape ? duplicate : QStringLiteral("properties.") + duplicate;
         issues.append({SpecIssue::Severity::Warning, path,
                        QStringLiteral("given more than once; the last one counts")});
     }
@@ -261,7 +296,7 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
     textPaths.reserve(issues.size());
     for (const SpecIssue &issue : std::as_const(issues)) {
         QString textPath = issue.path;
-        if (!spec.fileShape) {
+        if (!fileShape) {
             if (textPath == QLatin1String("properties"))
                 textPath.clear();
             else if (textPath.startsWith(QLatin1String("properties.")))
@@ -274,13 +309,13 @@ ParsedJobSpec parseJobSpec(const QByteArray &json, const SpecContext &context)
         issues[i].line = positions.at(i).line;
         issues[i].column = positions.at(i).column;
     }
-    // In the file's order, as a compiler lists them.
     std::stable_sort(issues.begin(), issues.end(), [](const SpecIssue &a, const SpecIssue &b) {
         const int lineA = a.line > 0 ? a.line : INT_MAX;
         const int lineB = b.line > 0 ? b.line : INT_MAX;
         return lineA != lineB ? lineA < lineB : a.column < b.column;
     });
-    return parsed;
 }
+
+} // namespace
 
 } // namespace TrainDesk

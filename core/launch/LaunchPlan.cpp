@@ -421,7 +421,41 @@ struct Builder
                     .arg(list)};
     }
 
+    // The plan: the job's nodes, folders and variables, its container, how its toolkit
+    // launches, then what each node runs and the launch script around it all.
     Result<LaunchPlan> build()
+    {
+        if (auto ok = takeNodes(); !ok)
+            return ok.failure();
+        plan.environment.append({QStringLiteral("AZ_BATCHAI_MOUNT_ROOT"), context.mountRoot});
+        plan.environment.append({QStringLiteral("AZ_BATCHAI_JOB_MOUNT_ROOT"), jobMountRoot()});
+        if (auto ok = resolveMounts(); !ok)
+            return ok.failure();
+        if (auto ok = placeDirectories(); !ok)
+            return ok.failure();
+        addJobVariables();
+        prepareContainer();
+        auto launch = toolkitLaunch(spec, nodes, container.has_value());
+        if (!launch)
+            return launch.failure();
+        const QStringList notes = addLaunchVariables(*launch);
+        addSecrets();
+        if (auto ok = readWallClockTime(); !ok)
+            return ok.failure();
+        describeLaunch(*launch);
+        const bool defaultPython = usesDefaultPython(*launch);
+        const QStringList passed = passedNames(defaultPython);
+        plan.commandLine = command(*launch, passed);
+        plan.rankNodes = rankNodesOf(*launch);
+        const LaunchScriptInput in = scriptInput(*launch, passed, defaultPython, notes);
+        plan.launchScript = launchScript(in);
+        plan.launchScriptShown = plan.launchScript;
+        plan.secretsFile = secretsFileText(in);
+        return plan;
+    }
+
+    // The first nodeCount of the assigned nodes.
+    VoidResult takeNodes()
     {
         if (context.nodes.size() < spec.nodeCount) {
             return fail(QStringLiteral("properties.nodeCount: expected at most %1 (the nodes assigned to the job), found %2")
@@ -433,57 +467,78 @@ struct Builder
             nodes[0].slotCount = qMax(1, int(context.grant->cores.size()));
         for (const Node &n : nodes)
             plan.nodes << n.name;
-        EnvironmentList &env = plan.environment;
-        env.append({QStringLiteral("AZ_BATCHAI_MOUNT_ROOT"), context.mountRoot});
-        env.append({QStringLiteral("AZ_BATCHAI_JOB_MOUNT_ROOT"), jobMountRoot()});
-        if (auto ok = resolveMounts(); !ok)
-            return ok.failure();
+        return {};
+    }
 
+    // The job's folder (where its stdout and stderr go) and its input and output directories,
+    // each with its variables.
+    VoidResult placeDirectories()
+    {
         const auto prefix = resolvePath(QStringLiteral("properties.stdOutErrPathPrefix"), spec.stdOutErrPathPrefix);
         if (!prefix)
             return prefix.failure();
-        const QString segment = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
-                                    .arg(context.workspace, context.experiment, context.job, context.uuid);
-        plan.jobDir = joinPath(*prefix, segment);
+        plan.jobDir = joinPath(*prefix, jobFolder(context.uuid));
         plan.stdOutErrDir = joinPath(plan.jobDir, QStringLiteral("stdouterr"));
+        addInputDirectories();
+        return addOutputDirectories();
+    }
 
-        // Ids as written and upper-cased: recipes use $AZ_BATCHAI_INPUT_<ID> in capitals.
-        auto directoryVariables = [&](const QString &kind, const QString &id, const QString &path) {
-            env.append({QStringLiteral("AZ_BATCHAI_%1_%2").arg(kind, id.toUpper()), path});
-            if (id != id.toUpper())
-                env.append({QStringLiteral("AZ_BATCHAI_%1_%2").arg(kind, id), path});
-        };
-        if (spec.inputDirectories) {
-            for (qsizetype i = 0; i < spec.inputDirectories->size(); ++i) {
-                const InputDirectory &in = spec.inputDirectories->at(i);
-                // Inputs are read where the job runs; links made at node setup are there by then.
-                const QString path = expandBatchAiVariables(in.path, env);
-                plan.inputDirectories.append({in.id, path});
-                directoryVariables(QStringLiteral("INPUT"), in.id, path);
-            }
+    // An attempt's folder under a path prefix, as the service names it.
+    QString jobFolder(const QString &uuid) const
+    {
+        return QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4").arg(context.workspace, context.experiment, context.job, uuid);
+    }
+
+    // $AZ_BATCHAI_<KIND>_<ID> for a directory: the id as written and upper-cased (recipes
+    // use $AZ_BATCHAI_INPUT_<ID> in capitals).
+    void addDirectoryVariables(const QString &kind, const QString &id, const QString &path)
+    {
+        plan.environment.append({QStringLiteral("AZ_BATCHAI_%1_%2").arg(kind, id.toUpper()), path});
+        if (id != id.toUpper())
+            plan.environment.append({QStringLiteral("AZ_BATCHAI_%1_%2").arg(kind, id), path});
+    }
+
+    void addInputDirectories()
+    {
+        if (!spec.inputDirectories)
+            return;
+        for (const InputDirectory &in : *spec.inputDirectories) {
+            // Inputs are read where the job runs; links made at node setup are there by then.
+            const QString path = expandBatchAiVariables(in.path, plan.environment);
+            plan.inputDirectories.append({in.id, path});
+            addDirectoryVariables(QStringLiteral("INPUT"), in.id, path);
         }
-        if (spec.outputDirectories) {
-            for (qsizetype i = 0; i < spec.outputDirectories->size(); ++i) {
-                const OutputDirectory &out = spec.outputDirectories->at(i);
-                const auto outPrefix = resolvePath(QStringLiteral("properties.outputDirectories[%1].pathPrefix").arg(i),
-                                                   out.pathPrefix);
-                if (!outPrefix)
-                    return outPrefix.failure();
-                const QString path = joinPath(joinPath(joinPath(*outPrefix, segment), QStringLiteral("outputs")),
-                                              out.pathSuffix.value_or(QString()));
-                plan.outputDirectories.append({out.id, path});
-                directoryVariables(QStringLiteral("OUTPUT"), out.id, path);
-                // The service's name (from its preview) for the same folder of the attempt
-                // before: what a retried script resumes from.
-                if (!context.previousUuid.isEmpty()) {
-                    const QString previous = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
-                                                 .arg(context.workspace, context.experiment, context.job, context.previousUuid);
-                    directoryVariables(QStringLiteral("PREV_OUTPUT"), out.id,
-                                       joinPath(joinPath(joinPath(*outPrefix, previous), QStringLiteral("outputs")),
-                                                out.pathSuffix.value_or(QString())));
-                }
-            }
+    }
+
+    VoidResult addOutputDirectories()
+    {
+        if (!spec.outputDirectories)
+            return {};
+        for (qsizetype i = 0; i < spec.outputDirectories->size(); ++i) {
+            const OutputDirectory &out = spec.outputDirectories->at(i);
+            const auto outPrefix = resolvePath(QStringLiteral("properties.outputDirectories[%1].pathPrefix").arg(i),
+                                               out.pathPrefix);
+            if (!outPrefix)
+                return outPrefix.failure();
+            const auto pathOf = [&](const QString &uuid) {
+                return joinPath(joinPath(joinPath(*outPrefix, jobFolder(uuid)), QStringLiteral("outputs")),
+                                out.pathSuffix.value_or(QString()));
+            };
+            const QString path = pathOf(context.uuid);
+            plan.outputDirectories.append({out.id, path});
+            addDirectoryVariables(QStringLiteral("OUTPUT"), out.id, path);
+            // The service's name (from its preview) for the same folder of the attempt
+            // before: what a retried script resumes from.
+            if (!context.previousUuid.isEmpty())
+                addDirectoryVariables(QStringLiteral("PREV_OUTPUT"), out.id, pathOf(context.previousUuid));
         }
+        return {};
+    }
+
+    // The job's own folders, its nodes, and the marks that tell its processes and attempts apart.
+    void addJobVariables()
+    {
+        EnvironmentList &env = plan.environment;
         QStringList workerHosts;
         for (const Node &n : nodes)
             workerHosts << n.host;
@@ -498,26 +553,33 @@ struct Builder
         env.append({jobMarkerVariable(), context.uuid});
         // Which attempt of a retried job this is (1: the first run).
         env.append({QStringLiteral("TRAINDESK_ATTEMPT"), QString::number(context.attempt)});
+    }
 
+    void prepareContainer()
+    {
+        if (!spec.containerSettings)
+            return;
         QStringList bindPaths{context.mountRoot};
         for (const Share &s : context.shares)
             bindPaths << s.path;
-        if (spec.containerSettings) {
-            container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths, context.trainerDirectory);
-            // A packed job's container has its GPUs and cores only, as its processes see them
-            // without a container (CUDA_VISIBLE_DEVICES, the ranks' binding).
-            if (context.grant) {
-                container->gpuDevices = context.grant->gpus;
-                if (!context.slurm)
-                    container->cpuCores = context.grant->cores;
-            }
-            plan.containerImage = container->image;
-            plan.containerOptions = container->resourceOptions();
+        container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths, context.trainerDirectory);
+        // A packed job's container has its GPUs and cores only, as its processes see them
+        // without a container (CUDA_VISIBLE_DEVICES, the ranks' binding).
+        if (context.grant) {
+            container->gpuDevices = context.grant->gpus;
+            if (!context.slurm)
+                container->cpuCores = context.grant->cores;
         }
-        auto launch = toolkitLaunch(spec, nodes, container.has_value());
-        if (!launch)
-            return launch.failure();
-        for (const auto &[name, value] : launch->environment)
+        plan.containerImage = container->image;
+        plan.containerOptions = container->resourceOptions();
+    }
+
+    // The toolkit's variables, the network's, the ranks' binding and a packed job's GPUs,
+    // then the job's own environmentVariables over them; returns the notes for the log.
+    QStringList addLaunchVariables(ToolkitLaunch &launch)
+    {
+        EnvironmentList &env = plan.environment;
+        for (const auto &[name, value] : launch.environment)
             setVariable(env, name, value);
         // Gloo, NCCL and Open MPI told which interface the nodes share; the user's own win.
         QStringList userVariables;
@@ -526,8 +588,8 @@ struct Builder
                 userVariables << e.name;
         }
         const QString userCommand = spec.customMpiSettings ? spec.customMpiSettings->commandLine : QString();
-        QStringList notes = JobNetwork::of(nodes).applyTo(*launch, env, userVariables, userCommand, nodes);
-        notes += RankBinding::applyTo(*launch, env, userVariables, nodes, rankNodesOf(*launch), context.slurm);
+        QStringList notes = JobNetwork::of(nodes).applyTo(launch, env, userVariables, userCommand, nodes);
+        notes += RankBinding::applyTo(launch, env, userVariables, nodes, rankNodesOf(launch), context.slurm);
         if (context.grant)
             notes += grantGpus(env);
         if (spec.environmentVariables) {
@@ -535,58 +597,117 @@ struct Builder
             for (const EnvironmentVariable &e : *spec.environmentVariables)
                 setVariable(env, e.name, expandBatchAiVariables(e.value, env));
         }
-        if (spec.secrets) {
-            for (const EnvironmentVariableWithSecretValue &s : *spec.secrets) {
-                secrets.append({s.name, s.value.value_or(QString())});
-                plan.secretNames << s.name;
-            }
-        }
-        if (spec.constraints && spec.constraints->maxWallClockTime) {
-            QString error;
-            const auto limit = parseWallClockTime(*spec.constraints->maxWallClockTime, &error);
-            if (!limit)
-                return fail(QStringLiteral("properties.constraints.maxWallClockTime: %1").arg(error));
-            plan.maxWallClockTime = *limit;
-            plan.maxWallClockTimeIsDefault = false;
-        }
+        return notes;
+    }
 
-        for (const HostLine &line : hostLines(sharesOf(*launch))) {
+    void addSecrets()
+    {
+        if (!spec.secrets)
+            return;
+        for (const EnvironmentVariableWithSecretValue &s : *spec.secrets) {
+            secrets.append({s.name, s.value.value_or(QString())});
+            plan.secretNames << s.name;
+        }
+    }
+
+    VoidResult readWallClockTime()
+    {
+        if (!spec.constraints || !spec.constraints->maxWallClockTime)
+            return {};
+        QString error;
+        const auto limit = parseWallClockTime(*spec.constraints->maxWallClockTime, &error);
+        if (!limit)
+            return fail(QStringLiteral("properties.constraints.maxWallClockTime: %1").arg(error));
+        plan.maxWallClockTime = *limit;
+        plan.maxWallClockTimeIsDefault = false;
+        return {};
+    }
+
+    // The hostfile and what the plan says of the launch.
+    void describeLaunch(const ToolkitLaunch &launch)
+    {
+        for (const HostLine &line : hostLines(sharesOf(launch))) {
             // What the batch script writes in a Slurm allocation: the nodes' Slurm names.
             const QString host = context.slurm ? slurmNodePlaceholder(QString::number(line.nodeIndexes.first())) : line.host;
             plan.hostfile += QStringLiteral("%1 slots=%2\n").arg(host).arg(line.slotCount);
         }
         plan.preparationCommand = spec.jobPreparationCommandLine().value_or(QString());
         plan.toolkit = toString(spec.toolkit());
-        plan.launcher = toString(launch->kind);
-        plan.summary = launch->summary;
-        plan.processCount = launch->kind == ToolkitLaunch::Kind::HeadNode ? 1 : launch->processCount;
+        plan.launcher = toString(launch.kind);
+        plan.summary = launch.summary;
+        plan.processCount = launch.kind == ToolkitLaunch::Kind::HeadNode ? 1 : launch.processCount;
+    }
 
+    // Whether a program runs "$TRAINDESK_PYTHON", the interpreter the head node picks.
+    static bool usesDefaultPython(const ToolkitLaunch &launch)
+    {
+        const QString pythonWord = QStringLiteral("\"$%1\"").arg(defaultPythonVariable);
+        bool defaultPython = launch.program.contains(pythonWord);
+        for (const LaunchTask &task : launch.tasks)
+            defaultPython = defaultPython || task.program.contains(pythonWord);
+        return defaultPython;
+    }
+
+    // The variables every process gets (mpirun -x, srun, the container).
+    QStringList passedNames(bool defaultPython) const
+    {
         QStringList passed;
-        for (const auto &[name, value] : env)
+        for (const auto &[name, value] : plan.environment)
             passed << name;
         passed << plan.secretNames << QStringLiteral("AZ_BATCHAI_NUM_GPUS");
-        const QString pythonWord = QStringLiteral("\"$%1\"").arg(defaultPythonVariable);
-        bool defaultPython = launch->program.contains(pythonWord);
-        for (const LaunchTask &task : launch->tasks)
-            defaultPython = defaultPython || task.program.contains(pythonWord);
         if (defaultPython)
             passed << defaultPythonVariable;
         // The launch script puts the bundled trainer's folder on PATH: every rank needs it.
         if (!context.trainerDirectory.isEmpty())
             passed << QStringLiteral("PATH");
-        plan.commandLine = command(*launch, passed);
-        plan.rankNodes = rankNodesOf(*launch);
+        return passed;
+    }
 
+    LaunchScriptInput scriptInput(const ToolkitLaunch &launch, const QStringList &passed, bool defaultPython,
+                                  QStringList notes) const
+    {
         LaunchScriptInput in;
         in.title = QStringLiteral("%1/%2/%3 (%4)").arg(context.workspace, context.experiment, context.job, context.uuid);
         in.jobDir = plan.jobDir;
         in.hostfilePath = plan.hostfilePath();
         in.nodes = nodes;
-        in.environment = env;
+        in.environment = plan.environment;
         in.secrets = secrets;
         in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), gpuCount}};
         if (context.grant && !nodes.isEmpty() && nodes.first().gpuCount > 0)
             in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), QStringLiteral("echo %1").arg(context.grant->gpus.size())}};
+        choosePython(launch, defaultPython, in, notes);
+        for (const QString &note : std::as_const(notes))
+            in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("log ") + shellQuote(note);
+        if (context.grant && !context.slurm)
+            in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + RankBinding::pinText(context.grant->cores);
+        // Each task's own stdout-<i>.txt and stderr-<i>.txt beside the combined files.
+        in.taskOutputNames = TaskOutputs::names(launch);
+        if (launch.kind == ToolkitLaunch::Kind::Tasks && launch.tasks.size() == 1 && launch.tasks.first().nodeIndex == 0)
+            in.untaggedTaskOutput = in.taskOutputNames.value(0);
+        // The allocation's hosts, in the variables too, are filled in by the batch script.
+        in.slurm = context.slurm;
+        in.trainerDirectory = context.trainerDirectory;
+        for (const auto &[id, path] : plan.outputDirectories)
+            in.outputDirectories << path;
+        for (const Node &n : nodes) {
+            in.setupTexts << setupText(n);
+            in.cleanupTexts << cleanupText(n);
+            if (!plan.preparationCommand.isEmpty())
+                in.preparationTexts << preparationText(n, passed);
+        }
+        in.command = plan.commandLine;
+        in.rankNodes = plan.rankNodes;
+        if (spec.containerSettings && spec.containerSettings->imageSourceRegistry.credentials)
+            in.registryPassword = spec.containerSettings->imageSourceRegistry.credentials->password.value_or(QString());
+        in.limit = plan.maxWallClockTime;
+        return in;
+    }
+
+    // Which Python runs the job's script, said in the head node's log: the default the head
+    // node picks, the job's own pythonInterpreterPath, or the container image's python.
+    void choosePython(const ToolkitLaunch &launch, bool defaultPython, LaunchScriptInput &in, QStringList &notes) const
+    {
         if (defaultPython) {
             // Decided on the head node, said once in its log; every rank gets the same name.
             in.computed.append({defaultPythonVariable,
@@ -599,47 +720,13 @@ struct Builder
                 "with python3\"; fi").arg(defaultPythonVariable);
         } else if (const auto named = namedPythonInterpreter(spec)) {
             notes << QStringLiteral("Python interpreter: %1 (the job's pythonInterpreterPath)").arg(*named);
-        } else if (container && (launch->program.startsWith(QLatin1String("python "))
-                                 || std::any_of(launch->tasks.cbegin(), launch->tasks.cend(), [](const LaunchTask &t) {
+        } else if (container && (launch.program.startsWith(QLatin1String("python "))
+                                 || std::any_of(launch.tasks.cbegin(), launch.tasks.cend(), [](const LaunchTask &t) {
                                         return t.program.startsWith(QLatin1String("python "));
                                     }))) {
             notes << QStringLiteral("Python interpreter: python in the container image (the job names no "
                                     "pythonInterpreterPath; Batch AI ran python)");
         }
-        for (const QString &note : std::as_const(notes))
-            in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("log ") + shellQuote(note);
-        if (context.grant && !context.slurm)
-            in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + RankBinding::pinText(context.grant->cores);
-        // Each task's own stdout-<i>.txt and stderr-<i>.txt beside the combined files.
-        in.taskOutputNames = TaskOutputs::names(*launch);
-        if (launch->kind == ToolkitLaunch::Kind::Tasks && launch->tasks.size() == 1 && launch->tasks.first().nodeIndex == 0)
-            in.untaggedTaskOutput = in.taskOutputNames.value(0);
-        // The allocation's hosts, in the variables too, are filled in by the batch script.
-        in.slurm = context.slurm;
-        in.trainerDirectory = context.trainerDirectory;
-        for (const auto &[id, path] : plan.outputDirectories)
-            in.outputDirectories << path;
-        QStringList setup;
-        QStringList cleanup;
-        QStringList preparation;
-        for (const Node &n : nodes) {
-            setup << setupText(n);
-            cleanup << cleanupText(n);
-            if (!plan.preparationCommand.isEmpty())
-                preparation << preparationText(n, passed);
-        }
-        in.setupTexts = setup;
-        in.cleanupTexts = cleanup;
-        in.preparationTexts = preparation;
-        in.command = plan.commandLine;
-        in.rankNodes = plan.rankNodes;
-        if (spec.containerSettings && spec.containerSettings->imageSourceRegistry.credentials)
-            in.registryPassword = spec.containerSettings->imageSourceRegistry.credentials->password.value_or(QString());
-        in.limit = plan.maxWallClockTime;
-        plan.launchScript = launchScript(in);
-        plan.launchScriptShown = plan.launchScript;
-        plan.secretsFile = secretsFileText(in);
-        return plan;
     }
 };
 

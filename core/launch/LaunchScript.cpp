@@ -109,10 +109,22 @@ QString secretsFileText(const LaunchScriptInput &in)
     return text;
 }
 
-QString launchScript(const LaunchScriptInput &in)
+namespace {
+
+// The launch script's parts, in the order they stand in it.
+QString scriptStart(const LaunchScriptInput &in);
+QString jobEnvironment(const LaunchScriptInput &in);
+QString logFunctions(const LaunchScriptInput &in, const QString &logFile);
+QString stepFunctions(const LaunchScriptInput &in, const QStringList &passed, const QString &logFile);
+QString wallClockWatchdog(const LaunchScriptInput &in);
+QString nodeSetup(const LaunchScriptInput &in, const QStringList &passed, const QString &logFile);
+QString jobPreparation(const LaunchScriptInput &in, const QStringList &passed, const QString &logFile);
+QString jobStart(const LaunchScriptInput &in);
+QString jobAndFinish(const LaunchScriptInput &in);
+
+// The names of the variables every step on every node gets.
+QStringList passedVariables(const LaunchScriptInput &in)
 {
-    const QString headNode = in.nodes.isEmpty() ? QStringLiteral("head") : in.nodes.first().name;
-    const QString logFile = QStringLiteral("stdouterr/execution-%1.log").arg(headNode);
     QStringList passed;
     for (const auto &[name, value] : in.environment)
         passed << name;
@@ -120,7 +132,25 @@ QString launchScript(const LaunchScriptInput &in)
         passed << name;
     for (const auto &[name, value] : in.computed)
         passed << name;
+    return passed;
+}
 
+} // namespace
+
+QString launchScript(const LaunchScriptInput &in)
+{
+    const QString headNode = in.nodes.isEmpty() ? QStringLiteral("head") : in.nodes.first().name;
+    const QString logFile = QStringLiteral("stdouterr/execution-%1.log").arg(headNode);
+    const QStringList passed = passedVariables(in);
+    return scriptStart(in) + jobEnvironment(in) + logFunctions(in, logFile) + stepFunctions(in, passed, logFile)
+        + wallClockWatchdog(in) + nodeSetup(in, passed, logFile) + jobPreparation(in, passed, logFile)
+        + jobStart(in) + jobAndFinish(in);
+}
+
+namespace {
+
+QString scriptStart(const LaunchScriptInput &in)
+{
     QString s;
     s += QStringLiteral("#!/bin/sh\n# TrainDesk launch script for job %1. Generated.\n").arg(in.title);
     s += QStringLiteral("cd %1 || exit 1\n").arg(shellQuote(in.jobDir));
@@ -136,6 +166,12 @@ QString launchScript(const LaunchScriptInput &in)
     // that fills its disk still records how it ended (no new block is needed then).
     s += QStringLiteral("printf '%-15s\\n' '' > exit_code.tmp\n");
     s += QStringLiteral("printf '%-31s\\n' '' > failed_step.tmp\n");
+    return s;
+}
+
+QString jobEnvironment(const LaunchScriptInput &in)
+{
+    QString s;
     for (const auto &[name, value] : in.environment)
         s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
     // Secret values live in the secrets file only as long as it takes to read it: never in
@@ -152,7 +188,12 @@ QString launchScript(const LaunchScriptInput &in)
     // Open MPI refuses root unless told; TrainDesk's nodes are often containers run as root.
     s += QStringLiteral("if [ \"$(id -u)\" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi\n");
     s += QStringLiteral("mkdir -p \"$AZ_BATCHAI_JOB_TEMP\" \"$AZ_BATCHAI_SHARED_JOB_TEMP\" \"$AZ_BATCHAI_STDOUTERR_DIR\"\n");
-    s += QStringLiteral("log() { echo \"%1 $*\" >> %2; }\n").arg(timestamp(), shellQuote(logFile));
+    return s;
+}
+
+QString logFunctions(const LaunchScriptInput &in, const QString &logFile)
+{
+    QString s = QStringLiteral("log() { echo \"%1 $*\" >> %2; }\n").arg(timestamp(), shellQuote(logFile));
     // The other nodes' logs get the job's start and end from here (their own steps write the rest).
     QStringList otherLogs;
     for (qsizetype i = 1; i < in.nodes.size(); ++i)
@@ -161,9 +202,14 @@ QString launchScript(const LaunchScriptInput &in)
         s += QStringLiteral("log_nodes() { :; }\n");
     else
         s += QStringLiteral("log_nodes() { for f in %1; do echo \"%2 $*\" >> \"$f\"; done; }\n").arg(otherLogs.join(QLatin1Char(' ')), timestamp());
+    return s;
+}
 
-    // Every step runs in the background and is waited for, so that a SIGTERM (terminate, or
-    // the wall clock) reaches the trap and the exit code is still written.
+// Every step runs in the background and is waited for, so that a SIGTERM (terminate, or
+// the wall clock) reaches the trap and the exit code is still written.
+QString stepFunctions(const LaunchScriptInput &in, const QStringList &passed, const QString &logFile)
+{
+    QString s;
     s += QStringLiteral("terminated=\ntrap 'terminated=1' TERM\n");
     s += QStringLiteral("wait_for() { while :; do wait \"$1\"; r=$?; kill -0 \"$1\" 2>/dev/null || return $r; done; }\n");
     if (!in.cleanupTexts.isEmpty()) {
@@ -186,69 +232,98 @@ QString launchScript(const LaunchScriptInput &in)
                         "}\n");
     s += QStringLiteral("record_exit() { printf '%-15s\\n' \"$1\" 1<> exit_code.tmp && mv exit_code.tmp exit_code; }\n");
     s += QStringLiteral("failed() { [ -e failed_step ] || { printf '%-31s\\n' \"$1\" 1<> failed_step.tmp && mv failed_step.tmp failed_step; }; }\n");
+    return s;
+}
 
-    // The wall clock: SIGTERM to the job's process group when it runs out, SIGKILL (and exit
-    // code 137) if the job is still there after the grace period.
+// The wall clock: SIGTERM to the job's process group when it runs out, SIGKILL (and exit
+// code 137) if the job is still there after the grace period.
+QString wallClockWatchdog(const LaunchScriptInput &in)
+{
     const QString limit = in.limit.toString();
-    s += QStringLiteral("(\n"
-                        "  trap '' TERM\n"
-                        "  trap 'kill -KILL $s 2>/dev/null; exit 0' USR1\n"
-                        "  sleep %1 & s=$!\n"
-                        "  wait $s || exit 0\n"
-                        "  failed max_wall_clock_time\n"
-                        "  log 'maximum wall clock time (%2) exceeded: terminating the job'\n"
-                        "  echo 'TrainDesk: the job ran longer than its maximum wall clock time (%2) and was terminated' "
-                        ">> stdouterr/stderr.txt\n"
-                        "  stop_job TERM\n"
-                        "  sleep %3 & s=$!\n"
-                        "  wait $s || exit 0\n"
-                        "  log 'the job did not stop within %3 s of SIGTERM: killing it'\n"
-                        "  record_exit 137\n"
-                        "  stop_job KILL\n"
-                        ") &\n"
-                        "watchdog=$!\n")
-             .arg(in.limit.seconds())
-             .arg(limit)
-             .arg(wallClockGraceSeconds);
+    return QStringLiteral("(\n"
+                          "  trap '' TERM\n"
+                          "  trap 'kill -KILL $s 2>/dev/null; exit 0' USR1\n"
+                          "  sleep %1 & s=$!\n"
+                          "  wait $s || exit 0\n"
+                          "  failed max_wall_clock_time\n"
+                          "  log 'maximum wall clock time (%2) exceeded: terminating the job'\n"
+                          "  echo 'TrainDesk: the job ran longer than its maximum wall clock time (%2) and was terminated' "
+                          ">> stdouterr/stderr.txt\n"
+                          "  stop_job TERM\n"
+                          "  sleep %3 & s=$!\n"
+                          "  wait $s || exit 0\n"
+                          "  log 'the job did not stop within %3 s of SIGTERM: killing it'\n"
+                          "  record_exit 137\n"
+                          "  stop_job KILL\n"
+                          ") &\n"
+                          "watchdog=$!\n")
+        .arg(in.limit.seconds())
+        .arg(limit)
+        .arg(wallClockGraceSeconds);
+}
 
-    if (!in.setupTexts.isEmpty()) {
-        QStringList setupPassed = passed;
-        if (!in.registryPassword.isEmpty())  // exported from the secrets file; for the setup only
-            setupPassed << ContainerCommands::registryPasswordVariable;
-        s += QStringLiteral("log 'node setup started'\n");
-        s += backgroundStep(onEveryNode(withNodeLogs(in.setupTexts, in.nodes, QStringLiteral("node setup"), false), in.nodes,
-                                        in.hostfilePath, setupPassed, in.slurm),
-                            logFile, stdErrFile);
-        if (!in.registryPassword.isEmpty())
-            s += QStringLiteral("unset %1\n").arg(ContainerCommands::registryPasswordVariable);
-        s += QStringLiteral("if [ $rc -ne 0 ]; then failed node_setup; log \"node setup failed with exit code $rc "
-                            "(see stdouterr/stderr.txt)\"; finish $rc; fi\n");
-        s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
-        s += QStringLiteral("log 'node setup succeeded'\n");
-    }
-    if (!in.preparationTexts.isEmpty()) {
-        s += QStringLiteral("log 'job preparation started'\n");
-        s += backgroundStep(onEveryNode(withNodeLogs(in.preparationTexts, in.nodes, QStringLiteral("job preparation"), true),
-                                        in.nodes, in.hostfilePath, passed, in.slurm),
-                            logFile, stdErrFile);
-        s += QStringLiteral("if [ $rc -ne 0 ]; then failed job_prep; finish $rc; fi\n");
-        s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
-        s += QStringLiteral("log 'job preparation succeeded'\n");
-    }
+QString nodeSetup(const LaunchScriptInput &in, const QStringList &passed, const QString &logFile)
+{
+    if (in.setupTexts.isEmpty())
+        return {};
+    QStringList setupPassed = passed;
+    if (!in.registryPassword.isEmpty())  // exported from the secrets file; for the setup only
+        setupPassed << ContainerCommands::registryPasswordVariable;
+    QString s;
+    s += QStringLiteral("log 'node setup started'\n");
+    s += backgroundStep(onEveryNode(withNodeLogs(in.setupTexts, in.nodes, QStringLiteral("node setup"), false), in.nodes,
+                                    in.hostfilePath, setupPassed, in.slurm),
+                        logFile, stdErrFile);
+    if (!in.registryPassword.isEmpty())
+        s += QStringLiteral("unset %1\n").arg(ContainerCommands::registryPasswordVariable);
+    s += QStringLiteral("if [ $rc -ne 0 ]; then failed node_setup; log \"node setup failed with exit code $rc "
+                        "(see stdouterr/stderr.txt)\"; finish $rc; fi\n");
+    s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
+    s += QStringLiteral("log 'node setup succeeded'\n");
+    return s;
+}
+
+QString jobPreparation(const LaunchScriptInput &in, const QStringList &passed, const QString &logFile)
+{
+    if (in.preparationTexts.isEmpty())
+        return {};
+    QString s;
+    s += QStringLiteral("log 'job preparation started'\n");
+    s += backgroundStep(onEveryNode(withNodeLogs(in.preparationTexts, in.nodes, QStringLiteral("job preparation"), true),
+                                    in.nodes, in.hostfilePath, passed, in.slurm),
+                        logFile, stdErrFile);
+    s += QStringLiteral("if [ $rc -ne 0 ]; then failed job_prep; finish $rc; fi\n");
+    s += QStringLiteral("[ -z \"$terminated\" ] || finish 143\n");
+    s += QStringLiteral("log 'job preparation succeeded'\n");
+    return s;
+}
+
+// The output folders, the head node's last words before the job, and "job started" in
+// every node's log (with the ranks each node runs).
+QString jobStart(const LaunchScriptInput &in)
+{
+    QString s;
     for (const QString &path : in.outputDirectories)
         s += QStringLiteral("mkdir -p %1\n").arg(shellQuote(path));
     if (!in.beforeCommand.isEmpty())
         s += in.beforeCommand + QLatin1Char('\n');
     if (in.nodes.size() < 2) {
         s += QStringLiteral("log 'job started'\n");
-    } else {
-        s += QStringLiteral("log %1\n").arg(shellQuote(QStringLiteral("job started: ") + ranksOn(in.nodes.first().name, in.rankNodes)));
-        for (qsizetype i = 1; i < in.nodes.size(); ++i)
-            s += QStringLiteral("echo \"%1 \"%2 >> %3\n")
-                     .arg(timestamp(), shellQuote(QStringLiteral("job started: ") + ranksOn(in.nodes.at(i).name, in.rankNodes)),
-                          shellQuote(QStringLiteral("stdouterr/") + nodeLogName(in.nodes.at(i))));
+        return s;
     }
-    // The command is the user's shell text (or built around it): a group, so that `a; b` stays one job.
+    s += QStringLiteral("log %1\n").arg(shellQuote(QStringLiteral("job started: ") + ranksOn(in.nodes.first().name, in.rankNodes)));
+    for (qsizetype i = 1; i < in.nodes.size(); ++i)
+        s += QStringLiteral("echo \"%1 \"%2 >> %3\n")
+                 .arg(timestamp(), shellQuote(QStringLiteral("job started: ") + ranksOn(in.nodes.at(i).name, in.rankNodes)),
+                      shellQuote(QStringLiteral("stdouterr/") + nodeLogName(in.nodes.at(i))));
+    return s;
+}
+
+// The command is the user's shell text (or built around it): a group, so that `a; b` stays
+// one job. The script ends when it does, with its exit code.
+QString jobAndFinish(const LaunchScriptInput &in)
+{
+    QString s;
     if (!in.taskOutputNames.isEmpty())
         s += QStringLiteral(": > stdouterr/stdout.txt; : > stdouterr/stderr.txt\n");  // there to be followed at once
     s += QStringLiteral("{\n%1\n} > stdouterr/stdout.txt 2> stdouterr/stderr.txt &\n").arg(in.command);
@@ -262,5 +337,7 @@ QString launchScript(const LaunchScriptInput &in)
     s += QStringLiteral("wait_for $job\nrc=$?\nwait_for $split_out\nwait_for $split_err\nfinish $rc\n");
     return s;
 }
+
+} // namespace
 
 } // namespace TrainDesk
