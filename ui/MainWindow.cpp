@@ -82,8 +82,24 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
 {
     setObjectName(QStringLiteral("TrainDeskMainWindow"));
     setWindowTitle(tr("TrainDesk"));
+    setWindowIcon(appIcon(QStringLiteral("traindesk")));
     ScreenFit::resizeWithin(this, {1280, 800});  // smaller on a small screen
+    setUpTree();
+    layOutViews();
+    createActions();
+    createMenus();
+    setUpStatusBar();
+    connectBackend();
+    connectViews();
+    restoreSettings();
+    if (!m_backend->snapshot().workspaces.isEmpty())
+        onSnapshot();
+    updateActions();
+    updateStatus();
+}
 
+void MainWindow::setUpTree()
+{
     m_tree->setModel(m_model);
     m_tree->setUniformRowHeights(true);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -102,7 +118,13 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     m_tree->header()->resizeSection(ResourceTreeModel::StateColumn, fontMetrics().horizontalAdvance(QStringLiteral("running")) + 20);
     m_tree->header()->setMinimumSectionSize(40);
     connect(m_tree, &QTreeView::expanded, this, &MainWindow::fitStateColumn);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QTreeView::customContextMenuRequested, this, &MainWindow::showTreeMenu);
+}
 
+// The tree beside the selection's view, under the app's own notification area (NotificationBar).
+void MainWindow::layOutViews()
+{
     auto *emptyLayout = new QVBoxLayout(m_emptyPage);
     auto *hint = new QLabel(tr("Select a job, a cluster or a share in the tree."));
     hint->setAlignment(Qt::AlignCenter);
@@ -121,7 +143,6 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     // smaller than it asked): in proportion it left job names a few letters on a 1024 screen.
     m_splitter->setSizes({300, std::max(300, width() - 300)});
     m_splitter->setChildrenCollapsible(false);
-    // The app's own notification area above the views (NotificationBar).
     auto *central = new QWidget;
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
@@ -129,61 +150,58 @@ MainWindow::MainWindow(Backend *backend, QWidget *parent)
     centralLayout->addWidget(m_notificationBar);
     centralLayout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+}
 
-    createActions();
-    createMenus();
+void MainWindow::setUpStatusBar()
+{
     m_progressLabel->setObjectName(QStringLiteral("jobProgress"));
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_jobsLabel);
     connect(m_jobView->series(), &MetricSeries::changed, this, &MainWindow::updateProgress);
-    setWindowIcon(appIcon(QStringLiteral("traindesk")));
-    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_tree, &QTreeView::customContextMenuRequested, this, &MainWindow::showTreeMenu);
+}
 
+// The worker's news: the snapshot, failures, and the answers to this window's requests.
+void MainWindow::connectBackend()
+{
     connect(m_backend, &Backend::snapshotChanged, this, &MainWindow::onSnapshot);
     connect(m_backend, &Backend::operationFailed, this, [this](const QString &message) {
         statusBar()->showMessage(message, 15000);
     });
-    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
-    connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
-    connect(m_jobView, &JobView::terminateRequested, this, &MainWindow::confirmTerminate);
-    connect(m_runsView, &RunsView::cloneRequested, this, &MainWindow::openCloneWizard);
-    connect(m_runsView, &RunsView::deleteRequested, this, &MainWindow::confirmDelete);
-    connect(m_runsView, &RunsView::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
-    connect(m_runsView, &RunsView::jobActivated, this, [this](qint64 id) {
-        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
-    });
-    connect(m_sweepView, &SweepView::jobActivated, this, [this](qint64 id) {
-        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
-    });
-    // A folder made, deleted or uploaded to: the tree's folders of the share.
-    connect(m_shareBrowser, &ShareBrowser::changed, m_backend, &Backend::pollNow);
     connect(m_backend, &Backend::requestFinished, this, [this](int id, qint64, const QString &error) {
         if (id != m_deleteRequest)
             return;
         m_deleteRequest = 0;
         statusBar()->showMessage(error.isEmpty() ? tr("Job deleted") : error, 10000);
     });
-    connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
-    connect(m_notifier, &JobNotifier::notShown, m_notificationBar, &NotificationBar::showMessage);
-    connect(m_notificationBar, &NotificationBar::jobActivated, this, [this](qint64 id) {
-        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
-    });
-    connect(m_notifier, &JobNotifier::jobActivated, this, [this](qint64 id) {
-        selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id));
-        showNormal();
-        raise();
-        activateWindow();
-    });
     connect(m_backend, &Backend::fileWritten, this, [this](int id, const QString &error) {
         if (id == m_exportRequest)
             statusBar()->showMessage(error.isEmpty() ? tr("job.json exported") : error, 10000);
     });
-    restoreSettings();
-    if (!m_backend->snapshot().workspaces.isEmpty())
-        onSnapshot();
-    updateActions();
-    updateStatus();
+}
+
+// What the views ask for: selection, start, terminate, clone, delete, a job to show.
+void MainWindow::connectViews()
+{
+    const auto showJob = [this](qint64 id) { selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, id)); };
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
+    connect(m_jobView, &JobView::startRequested, this, [this](qint64 id) { m_backend->queueJob(id); });
+    connect(m_jobView, &JobView::terminateRequested, this, &MainWindow::confirmTerminate);
+    connect(m_runsView, &RunsView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_runsView, &RunsView::deleteRequested, this, &MainWindow::confirmDelete);
+    connect(m_runsView, &RunsView::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+    connect(m_runsView, &RunsView::jobActivated, this, showJob);
+    connect(m_sweepView, &SweepView::jobActivated, this, showJob);
+    // A folder made, deleted or uploaded to: the tree's folders of the share.
+    connect(m_shareBrowser, &ShareBrowser::changed, m_backend, &Backend::pollNow);
+    connect(m_jobView, &JobView::cloneRequested, this, &MainWindow::openCloneWizard);
+    connect(m_notifier, &JobNotifier::notShown, m_notificationBar, &NotificationBar::showMessage);
+    connect(m_notificationBar, &NotificationBar::jobActivated, this, showJob);
+    connect(m_notifier, &JobNotifier::jobActivated, this, [this, showJob](qint64 id) {
+        showJob(id);
+        showNormal();
+        raise();
+        activateWindow();
+    });
 }
 
 MainWindow::~MainWindow() = default;

@@ -110,7 +110,21 @@ protected:
 
 private:
     void fitStateColumn();
+    // The constructor's steps (MainWindow.cpp).
+    void setUpTree();
+    void layOutViews();
+    void setUpStatusBar();
+    void connectViews();
+    void connectBackend();
+    // createActions' steps (MainWindowActions.cpp).
     void createActions();
+    void createJobActions();
+    void createRunActions();
+    void createResourceActions();
+    QAction *createNewClusterAction();
+    void openClusterWizard();
+    void createWindowActions();
+    void createToolBar(QAction *newCluster);
     void createMenus();
     void createHelpMenu();
     QAction *addAction(const QString &icon, const QString &text, const QKeySequence &shortcut, const QString &toolTip);

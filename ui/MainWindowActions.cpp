@@ -50,6 +50,17 @@ QAction *MainWindow::addAction(const QString &icon, const QString &text, const Q
 
 void MainWindow::createActions()
 {
+    createJobActions();
+    createRunActions();
+    createResourceActions();
+    QAction *newCluster = createNewClusterAction();
+    createWindowActions();
+    createToolBar(newCluster);
+}
+
+// A new job (blank, cloned, imported), a sweep from one, a job's job.json exported.
+void MainWindow::createJobActions()
+{
     m_newJobAction = addAction(QStringLiteral("new-job"), tr("&New job…"), QKeySequence::New,
                                tr("A new job from a template, a copy or a job.json file"));
     m_newJobAction->setObjectName(QStringLiteral("newJobAction"));
@@ -89,7 +100,11 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             exportSelectedJob(path);
     });
+}
 
+// What runs the selected job or ends it: start, terminate, delete, download its outputs.
+void MainWindow::createRunActions()
+{
     m_startAction = new QAction(appIcon(QStringLiteral("start")), tr("&Start job"), this);
     m_startAction->setObjectName(QStringLiteral("startJobAction"));
     m_startAction->setShortcut(QKeySequence(tr("Ctrl+Return")));
@@ -130,7 +145,11 @@ void MainWindow::createActions()
         m_jobView->setCurrentIndex(JobView::FilesTab);
         m_jobView->files()->chooseAndDownload();
     });
+}
 
+// New workspaces, experiments and shares, uploads to shares, data sets.
+void MainWindow::createResourceActions()
+{
     m_newWorkspaceAction = addAction(QStringLiteral("new-workspace"), tr("New &workspace…"), QKeySequence(tr("Ctrl+Shift+W")),
                                      tr("A workspace (and its first experiment)"));
     m_newWorkspaceAction->setObjectName(QStringLiteral("newWorkspaceAction"));
@@ -157,30 +176,41 @@ void MainWindow::createActions()
     m_dataSetsAction->setObjectName(QStringLiteral("dataSetsAction"));
     m_dataSetsAction->setToolTip(tr("Fetch CIFAR-10, Fashion-MNIST or MNIST into the selected share, verified"));
     connect(m_dataSetsAction, &QAction::triggered, this, [this] { openDataSetsDialog(); });
+}
 
-    // The cluster wizard runs its SSH work on a ClusterWorker of its own.
+QAction *MainWindow::createNewClusterAction()
+{
     auto *newClusterAction = addAction(QString(), tr("New &cluster…"), QKeySequence(tr("Ctrl+Shift+L")),
                                        tr("A cluster: this machine, nodes reached over SSH, or a Slurm cluster"));
     newClusterAction->setObjectName(QStringLiteral("newClusterAction"));
     newClusterAction->setIcon(style()->standardIcon(QStyle::SP_ComputerIcon));
     newClusterAction->setIconText(tr("New cluster"));
-    connect(newClusterAction, &QAction::triggered, this, [this] {
-        QStringList workspaces;
-        for (const auto &entry : m_backend->snapshot().workspaces)
-            workspaces << entry.workspace.name;
-        auto *wizard = new ClusterWizard(DataPaths::databasePath(), workspaces, this);
-        if (const auto *ws = m_backend->snapshot().findWorkspace(selectedIdOf(ResourceTreeModel::Kind::Workspace)))
-            wizard->presetWorkspace(ws->workspace.name);
-        connect(wizard, &ClusterWizard::clusterCreated, this, [this](qint64 clusterId) {
-            // The new cluster selected, as the other wizards' new things are.
-            const QString key = ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Cluster, clusterId);
-            m_selectWhenSeen = selectKey(key) ? QString() : key;
-            m_backend->pollNow();
-            statusBar()->showMessage(tr("Cluster created"), 5000);
-        });
-        showWizard(wizard);
-    });
+    connect(newClusterAction, &QAction::triggered, this, &MainWindow::openClusterWizard);
+    return newClusterAction;
+}
 
+// The cluster wizard runs its SSH work on a ClusterWorker of its own.
+void MainWindow::openClusterWizard()
+{
+    QStringList workspaces;
+    for (const auto &entry : m_backend->snapshot().workspaces)
+        workspaces << entry.workspace.name;
+    auto *wizard = new ClusterWizard(DataPaths::databasePath(), workspaces, this);
+    if (const auto *ws = m_backend->snapshot().findWorkspace(selectedIdOf(ResourceTreeModel::Kind::Workspace)))
+        wizard->presetWorkspace(ws->workspace.name);
+    connect(wizard, &ClusterWizard::clusterCreated, this, [this](qint64 clusterId) {
+        // The new cluster selected, as the other wizards' new things are.
+        const QString key = ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Cluster, clusterId);
+        m_selectWhenSeen = selectKey(key) ? QString() : key;
+        m_backend->pollNow();
+        statusBar()->showMessage(tr("Cluster created"), 5000);
+    });
+    showWizard(wizard);
+}
+
+// Refresh and quit.
+void MainWindow::createWindowActions()
+{
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Refresh"), this);
     m_refreshAction->setObjectName(QStringLiteral("refreshAction"));
     m_refreshAction->setShortcut(QKeySequence::Refresh);
@@ -197,7 +227,10 @@ void MainWindow::createActions()
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+}
 
+void MainWindow::createToolBar(QAction *newCluster)
+{
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -208,7 +241,7 @@ void MainWindow::createActions()
     toolBar->addAction(m_terminateAction);
     toolBar->addAction(m_downloadAction);
     toolBar->addSeparator();
-    toolBar->addAction(newClusterAction);
+    toolBar->addAction(newCluster);
     toolBar->addAction(m_newShareAction);
     toolBar->addAction(m_uploadAction);
     toolBar->addSeparator();

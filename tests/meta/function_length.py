@@ -8,8 +8,8 @@ namespace or class level whose header holds a '(' is a function; its length runs
 first line of its header to its closing brace.
 
     function_length.py SOURCE_DIR                 the check: core/, limit 100, ALLOWED below
-    function_length.py SOURCE_DIR --list [N] [DIR...]  every function over N lines (80) in
-                                                  DIRs (core ui), longest first
+    function_length.py SOURCE_DIR --list [N] [PATH...]  every function over N lines (80) in
+                                                  the folders or files (core ui), longest first
 """
 import pathlib
 import re
@@ -155,7 +155,8 @@ def functions(path):
 def long_functions(root, folders, limit):
     rows = []
     for folder in folders:
-        for source in sorted((root / folder).rglob("*")):
+        place = root / folder
+        for source in [place] if place.is_file() else sorted(place.rglob("*")):
             if source.suffix not in (".cpp", ".h"):
                 continue
             for name, first, last in functions(source):

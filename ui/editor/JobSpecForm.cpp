@@ -103,6 +103,16 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
       m_priority(new QComboBox(this)),
       m_reliability(new ReliabilityFields(document, this))
 {
+    setUpFields();
+    layOut();
+    connectJobFields();
+    connectToolkitFields();
+    connect(m_document, &JobSpecDocument::changed, this, &JobSpecForm::refresh);
+    refresh();
+}
+
+void JobSpecForm::setUpFields()
+{
     m_notice->setWordWrap(true);
     m_notice->setVisible(false);
     m_notice->setObjectName(QStringLiteral("formNotice"));
@@ -136,7 +146,11 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
     for (const QString &value : priority.allowed)
         m_priority->addItem(value, value);
     m_priority->setToolTip(fieldToolTip(QStringLiteral("schedulingPriority")));
+}
 
+// A row per field, labelled with a mnemonic and the field's tooltip, in the tab order.
+void JobSpecForm::layOut()
+{
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setLabelAlignment(Qt::AlignRight);
     const auto addRow = [this](const QString &label, QWidget *field) {
@@ -166,7 +180,11 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
     const QList<QWidget *> chain = tabChain();
     for (qsizetype i = 1; i < chain.size(); ++i)
         setTabOrder(chain[i - 1], chain[i]);
+}
 
+// Each field edits its member of the document (none while refresh() fills the fields in).
+void JobSpecForm::connectJobFields()
+{
     connect(m_nodeCount, &QSpinBox::valueChanged, this, [this](int n) {
         if (!m_updating)
             m_document->setValue(at(props, QStringLiteral("nodeCount")), n);
@@ -174,30 +192,6 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
     connect(m_toolkit, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updating)
             switchToolkit(m_toolkit->currentData().toString());
-    });
-    connect(m_commandLine, &QLineEdit::textChanged, this, [this](const QString &text) {
-        if (m_updating || toolkitKey().isEmpty())
-            return;
-        const QString path = at(at(props, toolkitKey()), QStringLiteral("commandLine"));
-        // Optional for a custom toolkit, required (even empty, so the core says so) for MPI.
-        if (toolkitKey() == QLatin1String("customToolkitSettings"))
-            setOptional(path, text);
-        else
-            m_document->setValue(path, text);
-    });
-    connect(m_script, &QLineEdit::textChanged, this, [this](const QString &text) {
-        if (!m_updating && !toolkitKey().isEmpty())
-            m_document->setValue(at(at(props, toolkitKey()), QStringLiteral("pythonScriptFilePath")), text);
-    });
-    connect(m_arguments, &QLineEdit::textChanged, this, [this](const QString &text) {
-        if (!m_updating && !toolkitKey().isEmpty())
-            setOptional(at(at(props, toolkitKey()), QStringLiteral("commandLineArgs")), text);
-    });
-    connect(m_processCount, &QSpinBox::valueChanged, this, [this](int n) {
-        if (m_updating || toolkitKey().isEmpty())
-            return;
-        const QString path = at(at(props, toolkitKey()), QStringLiteral("processCount"));
-        m_document->setValue(path, n > 0 ? QJsonValue(n) : QJsonValue(QJsonValue::Undefined));
     });
     connect(m_stdOutErr, &QLineEdit::textChanged, this, [this](const QString &text) {
         if (!m_updating)
@@ -223,8 +217,35 @@ JobSpecForm::JobSpecForm(JobSpecDocument *document, QWidget *parent)
         if (!m_updating)
             setOptional(at(props, QStringLiteral("schedulingPriority")), m_priority->currentData().toString());
     });
-    connect(m_document, &JobSpecDocument::changed, this, &JobSpecForm::refresh);
-    refresh();
+}
+
+// The fields of the chosen toolkit's settings member.
+void JobSpecForm::connectToolkitFields()
+{
+    connect(m_commandLine, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (m_updating || toolkitKey().isEmpty())
+            return;
+        const QString path = at(at(props, toolkitKey()), QStringLiteral("commandLine"));
+        // Optional for a custom toolkit, required (even empty, so the core says so) for MPI.
+        if (toolkitKey() == QLatin1String("customToolkitSettings"))
+            setOptional(path, text);
+        else
+            m_document->setValue(path, text);
+    });
+    connect(m_script, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (!m_updating && !toolkitKey().isEmpty())
+            m_document->setValue(at(at(props, toolkitKey()), QStringLiteral("pythonScriptFilePath")), text);
+    });
+    connect(m_arguments, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (!m_updating && !toolkitKey().isEmpty())
+            setOptional(at(at(props, toolkitKey()), QStringLiteral("commandLineArgs")), text);
+    });
+    connect(m_processCount, &QSpinBox::valueChanged, this, [this](int n) {
+        if (m_updating || toolkitKey().isEmpty())
+            return;
+        const QString path = at(at(props, toolkitKey()), QStringLiteral("processCount"));
+        m_document->setValue(path, n > 0 ? QJsonValue(n) : QJsonValue(QJsonValue::Undefined));
+    });
 }
 
 QList<QWidget *> JobSpecForm::tabChain() const

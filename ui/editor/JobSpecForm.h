@@ -57,6 +57,12 @@ public:
     QList<QWidget *> tabChain() const;
 
 private:
+    // The constructor's steps.
+    void setUpFields();
+    void layOut();
+    void connectJobFields();
+    void connectToolkitFields();
+
     void refresh();
     void switchToolkit(const QString &key);
     void setOptional(const QString &path, const QString &text);

@@ -66,6 +66,16 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
       m_progress(new QProgressBar(this)),
       m_status(new QLabel(this))
 {
+    setUpWidgets();
+    layOut();
+    connectButtons();
+    connectWorker();
+    connectUploads();
+    updateButtons();
+}
+
+void ShareBrowser::setUpWidgets()
+{
     m_view->setObjectName(QStringLiteral("shareFiles"));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ShareFilesModel::SortRole);
@@ -97,7 +107,10 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
     m_openDownloads->setVisible(false);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+void ShareBrowser::layOut()
+{
     auto *bar = new QHBoxLayout;
     for (QPushButton *b : {m_up, m_refresh, m_newFolder, m_upload, m_download, m_delete})
         bar->addWidget(b);
@@ -114,7 +127,10 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
     layout->addWidget(m_view, 1);
     layout->addLayout(progressRow);
     layout->addLayout(statusRow);
+}
 
+void ShareBrowser::connectButtons()
+{
     // Backspace: the folder above, as file managers do.
     auto *upKey = new QShortcut(QKeySequence(Qt::Key_Backspace), m_view, nullptr, nullptr, Qt::WidgetShortcut);
     connect(upKey, &QShortcut::activated, m_up, &QPushButton::click);
@@ -160,23 +176,11 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
             openFolder(pathOf(index.siblingAtColumn(ShareFilesModel::NameColumn).data().toString()));
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ShareBrowser::updateButtons);
+}
 
-    connect(m_worker, &ShareWorker::listed, this, [this](int id, const QList<RemoteFileInfo> &entries, const QString &error) {
-        if (id != m_listRequest)
-            return;
-        m_listRequest = 0;
-        m_model->setEntries(error.isEmpty() ? entries : QList<RemoteFileInfo>());
-        if (!error.isEmpty())
-            setStatus(error);
-        else if (!isBusy() && (m_status->text().isEmpty() || m_status->text() == m_countText)) {
-            // The count of the folder shown now, not of the one before (a message of the
-            // user's last action stays).
-            m_countText = countOf(entries.size(), tr("entry"), tr("entries"));
-            setStatus(m_countText);
-        }
-        updateButtons();
-        Q_EMIT listed(error);
-    });
+void ShareBrowser::connectWorker()
+{
+    connect(m_worker, &ShareWorker::listed, this, &ShareBrowser::showListing);
     connect(m_worker, &ShareWorker::downloadProgress, this, [this](int id, qint64 done, qint64 total) {
         if (id != m_request)
             return;
@@ -184,34 +188,12 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
         m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
         m_progress->setFormat(tr("%1 of %2").arg(formatBytes(done), formatBytes(total)));
     });
-    connect(m_worker, &ShareWorker::finished, this, [this](int id, const QString &error) {
-        if (id != m_request)
-            return;
-        m_request = 0;
-        const Kind kind = m_kind;
-        m_kind = Kind::None;
-        if (!error.isEmpty()) {
-            m_lastError = error;
-            if (kind != Kind::Folder && !m_done.isEmpty())
-                m_done.removeLast();  // it was not done
-        }
-        switch (kind) {
-        case Kind::Delete:
-            startNextDeletion();
-            break;
-        case Kind::Download:
-            startNextDownload();
-            break;
-        default:
-            setStatus(error.isEmpty() ? m_done.value(0) : error);
-            m_done.clear();
-            m_lastError.clear();
-            refresh();
-            Q_EMIT changed();
-            break;
-        }
-        updateButtons();
-    });
+    connect(m_worker, &ShareWorker::finished, this, &ShareBrowser::requestFinished);
+}
+
+// Uploads run through the Backend (as the Upload wizard's), not the worker.
+void ShareBrowser::connectUploads()
+{
     connect(m_backend, &Backend::uploadProgress, this, [this](int id, qint64 done, qint64 total, const QString &file) {
         if (id != m_uploadRequest)
             return;
@@ -229,6 +211,54 @@ ShareBrowser::ShareBrowser(Backend *backend, const QString &databasePath, QWidge
         updateButtons();
         Q_EMIT changed();
     });
+}
+
+void ShareBrowser::showListing(int id, const QList<RemoteFileInfo> &entries, const QString &error)
+{
+    if (id != m_listRequest)
+        return;
+    m_listRequest = 0;
+    m_model->setEntries(error.isEmpty() ? entries : QList<RemoteFileInfo>());
+    if (!error.isEmpty())
+        setStatus(error);
+    else if (!isBusy() && (m_status->text().isEmpty() || m_status->text() == m_countText)) {
+        // The count of the folder shown now, not of the one before (a message of the
+        // user's last action stays).
+        m_countText = countOf(entries.size(), tr("entry"), tr("entries"));
+        setStatus(m_countText);
+    }
+    updateButtons();
+    Q_EMIT listed(error);
+}
+
+// A folder made, or one entry of a delete or download batch done: the batch goes on.
+void ShareBrowser::requestFinished(int id, const QString &error)
+{
+    if (id != m_request)
+        return;
+    m_request = 0;
+    const Kind kind = m_kind;
+    m_kind = Kind::None;
+    if (!error.isEmpty()) {
+        m_lastError = error;
+        if (kind != Kind::Folder && !m_done.isEmpty())
+            m_done.removeLast();  // it was not done
+    }
+    switch (kind) {
+    case Kind::Delete:
+        startNextDeletion();
+        break;
+    case Kind::Download:
+        startNextDownload();
+        break;
+    default:
+        setStatus(error.isEmpty() ? m_done.value(0) : error);
+        m_done.clear();
+        m_lastError.clear();
+        refresh();
+        Q_EMIT changed();
+        break;
+    }
     updateButtons();
 }
 

@@ -16,6 +16,7 @@ class QTreeView;
 namespace TrainDesk {
 class Backend;
 class ShareWorker;
+struct RemoteFileInfo;
 }
 
 namespace TrainDesk::Ui {
@@ -65,6 +66,15 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The constructor's steps.
+    void setUpWidgets();
+    void layOut();
+    void connectButtons();
+    void connectWorker();
+    void connectUploads();
+    void showListing(int id, const QList<RemoteFileInfo> &entries, const QString &error);
+    void requestFinished(int id, const QString &error);
+
     const Share *share() const;
     QStringList selectedNames(bool filesOnly) const;
     QString pathOf(const QString &name) const;

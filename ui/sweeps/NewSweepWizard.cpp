@@ -61,7 +61,15 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
 {
     setWindowTitle(tr("New sweep"));
     setOption(QWizard::NoBackButtonOnStartPage);
+    addPage(createFieldsPage());
+    addPage(createSearchPage());
+    connectInputs();
+    connectBackend();
+}
 
+// The job, the sweep's name and cluster, and the parameters: which text of which field varies.
+QWizardPage *NewSweepWizard::createFieldsPage()
+{
     auto *fields = new QWizardPage;
     fields->setTitle(tr("Trials from a job"));
     fields->setSubTitle(tr("Each trial is this job with the text you pick replaced by the trial's value of a parameter."));
@@ -96,8 +104,12 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
     fieldsLayout->addWidget(m_params, 1);
     fieldsLayout->addLayout(buttons);
     fieldsLayout->addWidget(m_paramsError);
-    addPage(fields);
+    return fields;
+}
 
+// How trials are drawn and run, the metric that ranks them, and early stopping.
+QWizardPage *NewSweepWizard::createSearchPage()
+{
     auto *search = new QWizardPage;
     search->setTitle(tr("Search"));
     search->setSubTitle(tr("How the trials are chosen and run. Nothing is submitted before Finish."));
@@ -134,8 +146,12 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
     searchForm->addRow(tr("Goal:"), m_goal);
     searchForm->addRow(tr("Early stopping:"), m_earlyStop);
     searchForm->addRow(m_count);
-    addPage(search);
+    return search;
+}
 
+// Every change of an input works the trial count out again (once the typing pauses).
+void NewSweepWizard::connectInputs()
+{
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(150);
     connect(m_previewTimer, &QTimer::timeout, this, &NewSweepWizard::preview);
@@ -161,6 +177,36 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
                                                                                                 : QStringLiteral("max")));
     });
     connect(m_goal, &QComboBox::activated, this, [this] { m_goalChosen = true; });
+    connect(m_earlyStop, &QComboBox::currentTextChanged, this, changed);
+    connect(m_cluster, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_params, &QTableWidget::itemChanged, this, changed);
+    connect(m_job, &QComboBox::currentIndexChanged, this, &NewSweepWizard::jobChosen);
+}
+
+// The fields offered are the chosen job's strings; the metrics, those it reported.
+void NewSweepWizard::jobChosen()
+{
+    const Job *job = m_backend->snapshot().findJob(m_job->currentData().toLongLong());
+    requestMetrics(job ? job->id : 0);
+    const QList<SweepTemplate::Field> fields = job ? SweepTemplate::stringFields(job->spec) : QList<SweepTemplate::Field>();
+    for (int row = 0; row < m_params->rowCount(); ++row) {
+        auto *box = qobject_cast<QComboBox *>(m_params->cellWidget(row, FieldColumn));
+        const QString chosen = box ? box->currentData().toString() : QString();
+        box->clear();
+        for (const auto &f : fields)
+            box->addItem(fieldLabel(f), f.path);
+        box->setCurrentIndex(std::max(0, box->findData(chosen)));
+    }
+    if (job) {
+        const QSignalBlocker block(m_cluster);
+        m_cluster->setCurrentIndex(std::max(0, m_cluster->findData(job->clusterId)));
+    }
+    schedulePreview();
+}
+
+// The answers of the worker: the job's metrics, the trial count, the sweep created.
+void NewSweepWizard::connectBackend()
+{
     connect(m_backend, &Backend::runSummariesRead, this, [this](int id, const RunSummaries &summaries) {
         if (id != m_metricsRequest)
             return;
@@ -169,28 +215,6 @@ NewSweepWizard::NewSweepWizard(Backend *backend, QWidget *parent)
         for (const RunSummary &summary : summaries)
             names += summary.metrics.keys();
         fillMetrics(names);
-    });
-    connect(m_earlyStop, &QComboBox::currentTextChanged, this, changed);
-    connect(m_cluster, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_params, &QTableWidget::itemChanged, this, changed);
-    connect(m_job, &QComboBox::currentIndexChanged, this, [this] {
-        // The fields offered are the chosen job's strings; the metrics, those it reported.
-        const Job *job = m_backend->snapshot().findJob(m_job->currentData().toLongLong());
-        requestMetrics(job ? job->id : 0);
-        const QList<SweepTemplate::Field> fields = job ? SweepTemplate::stringFields(job->spec) : QList<SweepTemplate::Field>();
-        for (int row = 0; row < m_params->rowCount(); ++row) {
-            auto *box = qobject_cast<QComboBox *>(m_params->cellWidget(row, FieldColumn));
-            const QString chosen = box ? box->currentData().toString() : QString();
-            box->clear();
-            for (const auto &f : fields)
-                box->addItem(fieldLabel(f), f.path);
-            box->setCurrentIndex(std::max(0, box->findData(chosen)));
-        }
-        if (job) {
-            const QSignalBlocker block(m_cluster);
-            m_cluster->setCurrentIndex(std::max(0, m_cluster->findData(job->clusterId)));
-        }
-        schedulePreview();
     });
     connect(m_backend, &Backend::sweepPreviewed, this,
             [this](int id, int trials, const QStringList &warnings, const QString &error) {

@@ -69,6 +69,13 @@ protected:
     bool validateCurrentPage() override;
 
 private:
+    // The constructor's steps.
+    QWizardPage *createFieldsPage();
+    QWizardPage *createSearchPage();
+    void connectInputs();
+    void connectBackend();
+    void jobChosen();
+
     void fillJobs();
     void schedulePreview();
     void preview();

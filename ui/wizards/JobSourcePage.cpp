@@ -33,6 +33,15 @@ JobSourcePage::JobSourcePage(Backend *backend, QWidget *parent)
       m_browse(new QPushButton(appIcon(QStringLiteral("import")), tr("Bro&wse…"), this)),
       m_importStatus(new QLabel(this))
 {
+    setUpWidgets();
+    layOut();
+    connectChoices();
+    connect(m_backend, &Backend::fileRead, this, &JobSourcePage::takeImportedFile);
+    updateEnabled();
+}
+
+void JobSourcePage::setUpWidgets()
+{
     setTitle(tr("New job"));
     setSubTitle(tr("Start from a template, a copy of a job you ran, or a job.json written for Batch AI."));
     m_group->addButton(m_templateRadio, int(Source::Template));
@@ -58,7 +67,11 @@ JobSourcePage::JobSourcePage(Backend *backend, QWidget *parent)
     m_importPath->setToolTip(tr("The file is read when you press Enter or choose it with Browse"));
     m_importStatus->setWordWrap(true);
     m_importStatus->setObjectName(QStringLiteral("importStatus"));
+}
 
+// Each source's radio button with its fields indented below it.
+void JobSourcePage::layOut()
+{
     auto *layout = new QGridLayout(this);
     layout->setColumnMinimumWidth(0, 24);
     layout->addWidget(m_templateRadio, 0, 0, 1, 3);
@@ -78,7 +91,10 @@ JobSourcePage::JobSourcePage(Backend *backend, QWidget *parent)
     setTabOrder(m_cloneJobs, m_importRadio);
     setTabOrder(m_importRadio, m_importPath);
     setTabOrder(m_importPath, m_browse);
+}
 
+void JobSourcePage::connectChoices()
+{
     connect(m_group, &QButtonGroup::idToggled, this, [this](int, bool checked) {
         if (checked) {
             updateEnabled();
@@ -107,22 +123,24 @@ JobSourcePage::JobSourcePage(Backend *backend, QWidget *parent)
         if (!path.isEmpty())
             selectImport(path);
     });
-    connect(m_backend, &Backend::fileRead, this, [this](int id, const QByteArray &data, const QString &error) {
-        if (id != m_readRequest)
-            return;
-        m_readRequest = 0;
-        if (error.isEmpty()) {
-            m_importedPath = m_importPath->text();
-            m_imported = data;
-            ++m_importGeneration;
-            m_importStatus->setText(tr("Read %1 (%2).").arg(QFileInfo(m_importedPath).fileName(), formatBytes(data.size())));
-        } else {
-            m_importStatus->setText(error);
-        }
-        Q_EMIT completeChanged();
-        Q_EMIT importRead(error);
-    });
-    updateEnabled();
+}
+
+// The worker read the file to import (readImport()): it counts from now on.
+void JobSourcePage::takeImportedFile(int id, const QByteArray &data, const QString &error)
+{
+    if (id != m_readRequest)
+        return;
+    m_readRequest = 0;
+    if (error.isEmpty()) {
+        m_importedPath = m_importPath->text();
+        m_imported = data;
+        ++m_importGeneration;
+        m_importStatus->setText(tr("Read %1 (%2).").arg(QFileInfo(m_importedPath).fileName(), formatBytes(data.size())));
+    } else {
+        m_importStatus->setText(error);
+    }
+    Q_EMIT completeChanged();
+    Q_EMIT importRead(error);
 }
 
 void JobSourcePage::initializePage()

@@ -52,6 +52,12 @@ Q_SIGNALS:
     void importRead(const QString &error);
 
 private:
+    // The constructor's steps.
+    void setUpWidgets();
+    void layOut();
+    void connectChoices();
+    void takeImportedFile(int id, const QByteArray &data, const QString &error);
+
     void fillJobs();
     void readImport();
     void updateEnabled();

@@ -38,6 +38,20 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
       m_problem(new QLabel(this)),
       m_status(new QLabel(this))
 {
+    setUpFields();
+    layOut();
+    for (const auto &ws : m_backend->snapshot().workspaces)
+        m_workspace->addItem(ws.workspace.name, ws.workspace.id);
+    fillShares();
+    fillClusters();
+    m_folder->setText(defaultFolder());
+    connectFields();
+    connect(m_backend, &Backend::requestFinished, this, &SharePage::shareCreated);
+    check();
+}
+
+void SharePage::setUpFields()
+{
     setTitle(tr("Share"));
     setSubTitle(tr("A share is a folder every job of the workspace sees at $AZ_BATCHAI_JOB_MOUNT_ROOT/<name>, "
                    "like the tutorial's Azure file share."));
@@ -65,7 +79,10 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     m_group->addButton(m_newRadio);
     m_group->addButton(m_existingRadio);
     m_newRadio->setChecked(true);
+}
 
+void SharePage::layOut()
+{
     auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
     workspaceLabel->setBuddy(m_workspace);
     auto *nameLabel = new QLabel(tr("N&ame:"), this);
@@ -99,37 +116,22 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
     setTabOrder(m_folder, m_browse);
     setTabOrder(m_browse, m_existingRadio);
     setTabOrder(m_existingRadio, m_shares);
+}
 
-    for (const auto &ws : m_backend->snapshot().workspaces)
-        m_workspace->addItem(ws.workspace.name, ws.workspace.id);
-    fillShares();
-    fillClusters();
-    m_folder->setText(defaultFolder());
-
+void SharePage::connectFields()
+{
     connect(m_workspace, &QComboBox::currentIndexChanged, this, [this] {
         fillShares();
         fillClusters();
         check();
     });
-    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_folderEdited) {
-            const QSignalBlocker blocker(m_folder);
-            m_folder->setText(defaultFolder());
-        }
-        check();
-    });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &SharePage::followNameAndKind);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, &SharePage::check);
     connect(m_group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool on) {
         if (on)
             check();
     });
-    connect(m_name, &QLineEdit::textChanged, this, [this] {
-        if (!m_folderEdited) {
-            const QSignalBlocker blocker(m_folder);
-            m_folder->setText(defaultFolder());
-        }
-        check();
-    });
+    connect(m_name, &QLineEdit::textChanged, this, &SharePage::followNameAndKind);
     connect(m_folder, &QLineEdit::textChanged, this, [this] {
         m_folderEdited = true;
         check();
@@ -141,24 +143,36 @@ SharePage::SharePage(Backend *backend, QWidget *parent)
         if (!dir.isEmpty())
             m_folder->setText(dir);
     });
-    connect(m_backend, &Backend::requestFinished, this, [this](int id, qint64 shareId, const QString &error) {
-        if (id != m_request)
-            return;
-        m_request = 0;
-        if (!error.isEmpty()) {
-            m_status->setText(tr("<b>Not created:</b> %1").arg(error.toHtmlEscaped()));
-            check();
-            return;
-        }
-        m_createdId = shareId;
-        m_createdName = m_name->text().trimmed();
-        m_status->setText(tr("Share %1 created.").arg(m_createdName));
-        fillShares();
-        check();
-        if (wizard())
-            wizard()->next();
-    });
+}
+
+// A new share's folder follows its name and kind until the user edits it.
+void SharePage::followNameAndKind()
+{
+    if (!m_folderEdited) {
+        const QSignalBlocker blocker(m_folder);
+        m_folder->setText(defaultFolder());
+    }
     check();
+}
+
+// The worker's answer to validatePage(): Next goes on once the share is there.
+void SharePage::shareCreated(int id, qint64 shareId, const QString &error)
+{
+    if (id != m_request)
+        return;
+    m_request = 0;
+    if (!error.isEmpty()) {
+        m_status->setText(tr("<b>Not created:</b> %1").arg(error.toHtmlEscaped()));
+        check();
+        return;
+    }
+    m_createdId = shareId;
+    m_createdName = m_name->text().trimmed();
+    m_status->setText(tr("Share %1 created.").arg(m_createdName));
+    fillShares();
+    check();
+    if (wizard())
+        wizard()->next();
 }
 
 QString SharePage::defaultFolder() const

@@ -51,6 +51,13 @@ public:
     QComboBox *shareCombo() const { return m_shares; }
 
 private:
+    // The constructor's steps.
+    void setUpFields();
+    void layOut();
+    void connectFields();
+    void followNameAndKind();
+    void shareCreated(int id, qint64 shareId, const QString &error);
+
     void fillShares();
     void fillClusters();
     void check();

@@ -37,6 +37,21 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
       m_progress(new QProgressBar(this)),
       m_status(new QLabel(this))
 {
+    setUpWidgets();
+    layOut();
+    connectButtons();
+    connect(m_backend, &Backend::uploadProgress, this, [this](int id, qint64 done, qint64 total, const QString &file) {
+        if (id != m_request)
+            return;
+        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 1000);
+        m_progress->setFormat(tr("%1: %2 of %3").arg(file, formatBytes(done), formatBytes(total)));
+    });
+    connect(m_backend, &Backend::uploadFinished, this, &UploadPage::showUploaded);
+    updateButtons();
+}
+
+void UploadPage::setUpWidgets()
+{
     setTitle(tr("Upload"));
     setSubTitle(tr("Copy files into a folder of the share, e.g. the training script into cifar. "
                    "Jobs find them at $AZ_BATCHAI_JOB_MOUNT_ROOT/<share>/<folder>."));
@@ -57,7 +72,10 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
     m_progress->setTextVisible(true);
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("uploadStatus"));
+}
 
+void UploadPage::layOut()
+{
     auto *folderLabel = new QLabel(tr("F&older:"), this);
     folderLabel->setBuddy(m_folder);
     auto *filesLabel = new QLabel(tr("F&iles:"), this);
@@ -85,7 +103,11 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
     setTabOrder(m_add, m_remove);
     setTabOrder(m_remove, m_upload);
     setTabOrder(m_upload, m_cancel);
+}
 
+// Add and remove files (Delete too), upload, stop.
+void UploadPage::connectButtons()
+{
     connect(m_add, &QPushButton::clicked, this, [this] {
         addFiles(FileDialogs::openFileNames(this, QStringLiteral("upload"), tr("Files to upload")));
     });
@@ -102,34 +124,29 @@ UploadPage::UploadPage(Backend *backend, QWidget *parent)
     connect(m_files, &QListWidget::itemSelectionChanged, this, &UploadPage::updateButtons);
     connect(m_upload, &QPushButton::clicked, this, &UploadPage::startUpload);
     connect(m_cancel, &QPushButton::clicked, this, &UploadPage::cancelUpload);
-    connect(m_backend, &Backend::uploadProgress, this, [this](int id, qint64 done, qint64 total, const QString &file) {
-        if (id != m_request)
-            return;
-        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 1000);
-        m_progress->setFormat(tr("%1: %2 of %3").arg(file, formatBytes(done), formatBytes(total)));
-    });
-    connect(m_backend, &Backend::uploadFinished, this, [this](int id, int copied, const QString &error) {
-        if (id != m_request)
-            return;
-        m_request = 0;
-        const bool finish = std::exchange(m_finishAfterUpload, false);
-        if (error.isEmpty()) {
-            m_progress->setValue(1000);
-            m_progress->setFormat(tr("done"));
-            m_status->setText(tr("Copied %1 into %2.").arg(countOf(copied, tr("file"), tr("files")),
-                                                            folder().isEmpty() ? tr("the share") : folder()));
-            m_files->clear();
-            m_uploadedFolder = folder();
-        } else {
-            m_status->setText(error);
-        }
-        updateButtons();
-        Q_EMIT completeChanged();
-        Q_EMIT uploadFinished(copied, error);
-        if (finish && error.isEmpty() && wizard())
-            wizard()->accept();
-    });
+}
+
+void UploadPage::showUploaded(int id, int copied, const QString &error)
+{
+    if (id != m_request)
+        return;
+    m_request = 0;
+    const bool finish = std::exchange(m_finishAfterUpload, false);
+    if (error.isEmpty()) {
+        m_progress->setValue(1000);
+        m_progress->setFormat(tr("done"));
+        m_status->setText(tr("Copied %1 into %2.").arg(countOf(copied, tr("file"), tr("files")),
+                                                        folder().isEmpty() ? tr("the share") : folder()));
+        m_files->clear();
+        m_uploadedFolder = folder();
+    } else {
+        m_status->setText(error);
+    }
     updateButtons();
+    Q_EMIT completeChanged();
+    Q_EMIT uploadFinished(copied, error);
+    if (finish && error.isEmpty() && wizard())
+        wizard()->accept();
 }
 
 qint64 UploadPage::shareId() const

@@ -51,6 +51,12 @@ Q_SIGNALS:
     void uploadFinished(int filesCopied, const QString &error);
 
 private:
+    // The constructor's steps.
+    void setUpWidgets();
+    void layOut();
+    void connectButtons();
+    void showUploaded(int id, int copied, const QString &error);
+
     qint64 shareId() const;
     void updateButtons();
 
