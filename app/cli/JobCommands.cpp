@@ -4,7 +4,7 @@
 #include "common/ResultLog.h"
 #include "JobReliability.h"
 #include "JsonViews.h"
-#include "MetricSeries.h"
+#include "JobMetricsOutput.h"
 #include "ProgressPrinter.h"
 #include "ScalarSeriesTables.h"
 #include "SystemMetricsTable.h"
@@ -277,7 +277,7 @@ int downloadJobFiles(Context &c)
 }
 
 // `job metrics --scalars` and `--series NAME`.
-int printScalarSeries(Context &c, const Job &job, const QList<QPair<qint64, QByteArray>> &records)
+int printScalarSeries(Context &c, const Job &job, const QList<MetricRecord> &records)
 {
     QList<ScalarSeries> series = ScalarSeries::fromRecords(records);
     for (const QString &problem : ScalarSeries::problems(records))
@@ -641,7 +641,8 @@ int jobMetrics(Context &c)
         if (imported && !c.args.isSet(QStringLiteral("series")))
             c.err << "(a run imported from TensorBoard: its series are below; --series NAME prints one, "
                      "'traindesk runs export' all of them as CSV)\n";
-        return printScalarSeries(c, ref->job, MetricRows::allRows(c.store, ref->job.id));
+        return printScalarSeries(c, ref->job,
+                                 MetricRows::recordsOf(c.store, ref->job.id, {QStringLiteral("scalar"), QStringLiteral("error")}));
     }
     if (c.args.isSet(QStringLiteral("query"))) {
         // A query needs the whole JSON view: the records are held in memory for it.
@@ -654,10 +655,10 @@ int jobMetrics(Context &c)
             return c.error(read.error());
         return c.print(array, QString());
     }
-    const MetricSeriesFormat format = c.json()                          ? MetricSeriesFormat::Json
-                                      : c.args.isSet(QStringLiteral("csv")) ? MetricSeriesFormat::Csv
-                                                                          : MetricSeriesFormat::Table;
-    const auto printed = printMetricSeries(c.store, ref->job, format, c.out);
+    const JobMetricsFormat format = c.json()                          ? JobMetricsFormat::Json
+                                      : c.args.isSet(QStringLiteral("csv")) ? JobMetricsFormat::Csv
+                                                                          : JobMetricsFormat::Table;
+    const auto printed = printJobMetrics(c.store, ref->job, format, c.out);
     c.out.flush();
     return printed ? 0 : c.error(printed.error());
 }

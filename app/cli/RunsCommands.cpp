@@ -118,10 +118,8 @@ int runsExport(Context &c)
             } else if (r.kind == QLatin1String("train") || r.kind == QLatin1String("val")) {
                 // The trainer's series, by the names its metrics.jsonl gives them.
                 const qint64 step = r.globalStep >= 0 ? r.globalStep : r.step;
-                const std::pair<const char *, double> values[] = {{"loss", r.loss}, {"acc", r.acc}, {"val_loss", r.valLoss},
-                                                                   {"val_acc", r.valAcc}, {"lr", r.lr},
-                                                                   {"images_per_sec", r.imagesPerSec}};
-                for (const auto &[key, value] : values) {
+                for (const char *key : {"loss", "acc", "val_loss", "val_acc", "lr", "images_per_sec"}) {
+                    const double value = r.number(QLatin1String(key));
                     if (std::isnan(value))
                         continue;
                     c.out << run << ',' << csvField(r.kind + QLatin1Char('/') + QLatin1String(key), mode) << ','

@@ -1,5 +1,5 @@
 #include "ScalarSeriesTables.h"
-#include "MetricSeries.h"
+#include "JobMetricsOutput.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -43,7 +43,7 @@ QJsonArray scalarSeriesListJson(const QList<ScalarSeries> &series)
     QJsonArray array;
     for (const ScalarSeries &s : series) {
         QJsonObject o{{"name", s.name}, {"source", s.source}, {"file", s.file}, {"tag", s.tag},
-                      {"points", int(s.points.size())}};
+                      {"label", s.label}, {"points", int(s.points.size())}};
         if (s.rank >= 0)
             o.insert("rank", s.rank);
         for (const auto &[key, value] : {std::pair{"last", s.last()}, {"min", s.minimum()}, {"max", s.maximum()}}) {

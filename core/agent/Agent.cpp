@@ -8,6 +8,7 @@
 #include "jobs/JobRunner.h"
 #include "store/DatabaseCheck.h"
 #include "jobs/SpaceReserve.h"
+#include "metrics/MetricRows.h"
 #include "store/Store.h"
 #include "sweeps/SweepScheduler.h"
 
@@ -205,7 +206,7 @@ void Agent::ingest()
         if (read) {
             // A retried job's attempt redoes the epochs after its checkpoint: stored once.
             // Left for the next read on failure: the removal is the same then.
-            logFailure(m_store->removeRepeatedMetrics(id),
+            logFailure(MetricRows::removeRepeated(*m_store, id),
                        QStringLiteral("job '%1': cannot remove its repeated metric records").arg(job->name));
             if (m_ingestWaiting.remove(id) || std::any_of(job->errors.begin(), job->errors.end(), &JobOutput::isMetricsWaiting))
                 clearWaiting(id);

@@ -1,10 +1,14 @@
 #include "MetricRows.h"
 
 #include "ImportedRunRows.h"
+#include "MetricRecordSql.h"
+#include "ResumedAttempt.h"
 
 #include "common/ResultLog.h"
 
 #include "store/Store.h"
+
+#include <algorithm>
 
 namespace TrainDesk::MetricRows {
 
@@ -28,22 +32,43 @@ VoidResult forEachRowWithId(const Store &store, qint64 jobId, qint64 afterId,
     return {};
 }
 
-QList<QPair<qint64, QByteArray>> allRows(const Store &store, qint64 jobId)
+QList<MetricRecord> recordsOf(const Store &store, qint64 jobId, const QStringList &kinds)
 {
-    QList<QPair<qint64, QByteArray>> rows;
-    ignoreResult(forEachRowWithId(store, jobId, 0, [&rows](qint64 id, const QByteArray &row) {
-        rows.append({id, row});
+    QList<MetricRecord> records;
+    const auto keep = [&](const MetricRecord &record) {
+        if (kinds.contains(record.kind))
+            records.append(record);
         return true;
-    }), "a read that failed half-way gives the rows read");
-    return rows;
+    };
+    if (store.importedRun(jobId)) {
+        ignoreResult(forEachRecord(store, jobId, keep), "a read that failed half-way gives the records read");
+        return records;
+    }
+    QList<QByteArray> utf8Kinds;
+    for (const QString &kind : kinds)
+        utf8Kinds << kind.toUtf8();
+    ignoreResult(forEachRow(store, jobId, [&](const QByteArray &row) {
+        // Most rows are the trainer's: a row that names none of the kinds is not parsed.
+        if (std::none_of(utf8Kinds.cbegin(), utf8Kinds.cend(), [&row](const QByteArray &kind) {
+                return MetricRecord::mayBe(row, kind);
+            }))
+            return true;
+        const auto record = MetricRecord::fromJson(row);
+        return !record || keep(*record);
+    }), "a read that failed half-way gives the records read");
+    return records;
 }
 
 VoidResult forEachRecord(const Store &store, qint64 jobId, const std::function<bool(const MetricRecord &)> &each)
 {
-    // An imported run's points become records without a trip through JSON.
+    // An imported run's points become records without a trip through JSON (its errors are
+    // JSON already).
     if (const auto imported = store.importedRun(jobId)) {
         return ImportedRunRows::forEachItem(store, *imported, 0, [&each](const ImportedRunRows::Item &item) {
-            return !item.point || each(MetricRecord::fromScalar(*item.point));
+            if (item.point)
+                return each(MetricRecord::fromScalar(*item.point));
+            const auto error = MetricRecord::fromJson(item.error);
+            return !error || each(*error);
         });
     }
     return forEachRow(store, jobId, [&each](const QByteArray &row) {
@@ -81,6 +106,11 @@ QList<MetricRecord> newRecords(const Store &store, qint64 jobId, qint64 *lastId)
             records.append(*record);
     }
     return records;
+}
+
+Result<int> removeRepeated(Store &store, qint64 jobId)
+{
+    return store.removeRepeatedMetrics(jobId, ResumedAttempt::replacedKindSql(), MetricRecordSql::epoch);
 }
 
 } // namespace TrainDesk::MetricRows

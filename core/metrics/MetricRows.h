@@ -22,14 +22,19 @@ VoidResult forEachRow(const Store &store, qint64 jobId, const std::function<bool
 // TensorBoard folder is read from its files (metrics/ImportedRunRows): its ids count its points.
 VoidResult forEachRowWithId(const Store &store, qint64 jobId, qint64 afterId,
                             const std::function<bool(qint64 id, const QByteArray &row)> &each);
-// Every row with its id, held in memory (`job metrics --scalars`, -o json).
-QList<QPair<qint64, QByteArray>> allRows(const Store &store, qint64 jobId);
+// The job's records of the given kinds, held in memory (`job metrics --scalars`: "scalar" and
+// "error"); rows of other kinds are skipped without being decoded.
+QList<MetricRecord> recordsOf(const Store &store, qint64 jobId, const QStringList &kinds);
 VoidResult forEachRecord(const Store &store, qint64 jobId, const std::function<bool(const MetricRecord &)> &each);
 
 // The rows stored after row `*lastId` (0: from the first); `*lastId` moves to the last one
 // read, so that a reader that keeps it reads each row once.
 QList<QByteArray> newRows(const Store &store, qint64 jobId, qint64 *lastId);
 QList<MetricRecord> newRecords(const Store &store, qint64 jobId, qint64 *lastId);
+
+// After a resumed attempt's first rows: the earlier attempts' rows it replaces
+// (metrics/ResumedAttempt, in SQL) removed, once per attempt; the rows removed.
+Result<int> removeRepeated(Store &store, qint64 jobId);
 
 } // namespace MetricRows
 } // namespace TrainDesk

@@ -1,5 +1,7 @@
 #include "RunSummary.h"
 
+#include "MetricRecord.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -19,31 +21,6 @@ const QSet<QString> &counters()
         QStringLiteral("workers"), QStringLiteral("rank"), QStringLiteral("seconds"), QStringLiteral("eval_seconds"),
         QStringLiteral("train_seconds"), QStringLiteral("complete"), QStringLiteral("lr")};
     return names;
-}
-
-QString infoText(const QJsonValue &value)
-{
-    if (value.isString())
-        return value.toString();
-    if (value.isBool())
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (value.isDouble())
-        return QString::number(value.toDouble(), 'g', 10);
-    // Arrays and objects (input_shape): their compact JSON.
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    return {};
-}
-
-void addScalarRecord(RunSummary &summary, const QJsonObject &object)
-{
-    // A series the job's own script writes (ScalarPoint: a TensorBoard tag, a printed name),
-    // by its name, from any file and rank; a name the trainer's records carry stays theirs.
-    const QJsonValue value = object.value(QLatin1String("value"));
-    if (value.isDouble())
-        summary.addScalar(object.value(QLatin1String("name")).toString(), value.toDouble());
 }
 
 } // namespace
@@ -96,19 +73,24 @@ bool RunSummary::lowerIsBetter(const QString &metric)
     return metric.contains(QLatin1String("loss")) || metric.contains(QLatin1String("error"));
 }
 
-void RunSummary::add(const QByteArray &record)
+void RunSummary::add(const QByteArray &row)
 {
-    const QJsonObject object = QJsonDocument::fromJson(record).object();
-    const QString kind = object.value(QLatin1String("kind")).toString();
+    if (const auto record = MetricRecord::fromJson(row))
+        add(*record);
+}
+
+void RunSummary::add(const MetricRecord &record)
+{
+    const QString &kind = record.kind;
     if (kind == QLatin1String("info")) {
-        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-            if (it.key() != QLatin1String("time") && it.key() != QLatin1String("kind"))
-                info.insert(it.key(), infoText(it.value()));
-        }
+        for (const auto &[key, text] : record.settings())
+            info.insert(key, text);
         return;
     }
     if (kind == QLatin1String("scalar")) {
-        addScalarRecord(*this, object);
+        // A series the job's own script writes (ScalarPoint: a TensorBoard tag, a printed name),
+        // by its name, from any file and rank; a name the trainer's records carry stays theirs.
+        addScalar(record.name, record.value);
         return;
     }
     // Per-rank records measure one rank, not the job.
@@ -119,23 +101,20 @@ void RunSummary::add(const QByteArray &record)
     // last batch's acc, as the chart and its header show it); the epoch's mean or the done
     // record's figure only stands in for a metric no such record carries.
     const bool charted = kind == QLatin1String("train") || kind == QLatin1String("val");
-    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-        if (!it.value().isDouble() || counters().contains(it.key()))
+    for (const auto &[name, v] : record.numbers()) {
+        if (counters().contains(name) || !std::isfinite(v))
             continue;
-        const double v = it.value().toDouble();
-        if (!std::isfinite(v))
+        if (!charted && chartedMetrics.contains(name))
             continue;
-        if (!charted && chartedMetrics.contains(it.key()))
-            continue;
-        auto found = metrics.find(it.key());
-        if (found == metrics.end() || (charted && !chartedMetrics.contains(it.key()))) {
+        auto found = metrics.find(name);
+        if (found == metrics.end() || (charted && !chartedMetrics.contains(name))) {
             if (charted)
-                chartedMetrics.insert(it.key());
-            metrics.insert(it.key(), {v, v});
+                chartedMetrics.insert(name);
+            metrics.insert(name, {v, v});
             continue;
         }
         found->last = v;
-        found->best = lowerIsBetter(it.key()) ? std::min(found->best, v) : std::max(found->best, v);
+        found->best = lowerIsBetter(name) ? std::min(found->best, v) : std::max(found->best, v);
     }
 }
 

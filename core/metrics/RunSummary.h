@@ -9,6 +9,8 @@
 
 namespace TrainDesk {
 
+struct MetricRecord;
+
 // What the runs table shows of one job besides its record: its settings (hyperparameters)
 // and the last and best value of each metric: the values the job's charts draw. Built from the job's metric records (the
 // lines of metrics.jsonl, or the records parsed from Keras progress) one at a time, so a
@@ -29,8 +31,10 @@ struct RunSummary
     // The metrics train and val records carry: epoch and done records do not overwrite them.
     QSet<QString> chartedMetrics;
 
-    // Adds one record (a JSON object); lines that are not are ignored.
-    void add(const QByteArray &record);
+    // Adds one record; a stored row is read as MetricRecord reads it (rows that are no
+    // record are ignored).
+    void add(const MetricRecord &record);
+    void add(const QByteArray &row);
     // Adds one point of a named series (a "scalar" record's name and value) without JSON:
     // how an imported TensorBoard run's summary is kept up to date as its files are read.
     void addScalar(const QString &name, double value);

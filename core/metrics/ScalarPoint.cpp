@@ -1,5 +1,7 @@
 #include "ScalarPoint.h"
 
+#include "MetricRecord.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -23,23 +25,9 @@ QByteArray ScalarPoint::toJson() const
 
 std::optional<ScalarPoint> ScalarPoint::fromJson(const QByteArray &json)
 {
-    const QJsonObject o = QJsonDocument::fromJson(json).object();
-    if (o.value("kind").toString() != QLatin1String("scalar") || !o.value("name").isString())
-        return std::nullopt;
-    ScalarPoint p;
-    p.time = o.value("time").toDouble();
-    p.name = o.value("name").toString();
-    const QJsonValue value = o.value("value");
-    p.value = value.isDouble() ? value.toDouble() : value.toString().toDouble();
-    if (value.isString() && value.toString() == QLatin1String("nan"))
-        p.value = NAN;
-    p.step = o.contains("step") ? counterOf(o.value("step").toDouble()) : -1;
-    p.epoch = o.contains("epoch") ? o.value("epoch").toDouble() : NAN;
-    p.source = o.value("source").toString();
-    p.file = o.value("file").toString();
-    p.rank = o.value("rank").toInt(-1);
-    p.tag = o.value("tag").toString(p.name);
-    return p;
+    // Read as every stored record is (MetricRecord): one decoder.
+    const auto record = MetricRecord::fromJson(json);
+    return record ? record->toScalar() : std::nullopt;
 }
 
 QString ScalarPoint::origin() const

@@ -1,18 +1,8 @@
 #include "ScalarSeries.h"
 
-#include <QHash>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include "ScalarSeriesIndex.h"
 
 namespace TrainDesk {
-
-QString ScalarSeries::label() const
-{
-    QString text = name + QStringLiteral(": ") + file;
-    if (rank >= 0)
-        text += QStringLiteral(" (rank %1)").arg(rank);
-    return text;
-}
 
 double ScalarSeries::minimum() const
 {
@@ -34,38 +24,38 @@ double ScalarSeries::maximum() const
     return m;
 }
 
-QList<ScalarSeries> ScalarSeries::fromRecords(const QList<QPair<qint64, QByteArray>> &records)
+QList<ScalarSeries> ScalarSeries::fromRecords(const QList<MetricRecord> &records)
 {
+    ScalarSeriesIndex index;
+    index.update(records);
     QList<ScalarSeries> series;
-    QHash<QString, qsizetype> index;
-    for (const auto &[id, json] : records) {
-        if (!json.contains("\"scalar\""))
-            continue;  // most records are the trainer's: skipped without parsing
-        const auto p = ScalarPoint::fromJson(json);
-        if (!p)
-            continue;
-        const QString key = p->name + QLatin1Char('\n') + p->file + QLatin1Char('\n') + QString::number(p->rank)
-            + QLatin1Char('\n') + p->tag;
-        auto it = index.find(key);
-        if (it == index.end()) {
-            it = index.insert(key, series.size());
-            series.append({p->name, p->source, p->file, p->rank, p->tag, {}});
+    for (const QString &key : index.scalarKeys()) {
+        ScalarSeries s;
+        s.label = index.label(key);
+        for (const MetricRecord *record : index.records(key)) {
+            if (const auto point = record->toScalar())
+                s.points.append(*point);
         }
-        series[*it].points.append(*p);
+        if (s.points.isEmpty())
+            continue;
+        const ScalarPoint &first = s.points.first();
+        s.name = first.name;
+        s.source = first.source;
+        s.file = first.file;
+        s.rank = first.rank;
+        s.tag = first.tag;
+        series.append(s);
     }
     return series;
 }
 
-QStringList ScalarSeries::problems(const QList<QPair<qint64, QByteArray>> &records)
+QStringList ScalarSeries::problems(const QList<MetricRecord> &records)
 {
     QStringList messages;
-    for (const auto &[id, json] : records) {
-        if (!json.contains("\"error\""))
-            continue;
-        const QJsonObject o = QJsonDocument::fromJson(json).object();
+    for (const MetricRecord &r : records) {
         // (A long line of stdout.txt is met by two readers, the Keras text's and the scalars'.)
-        if (o.value("kind").toString() == QLatin1String("error") && !messages.contains(o.value("message").toString()))
-            messages << o.value("message").toString();
+        if (r.kind == QLatin1String("error") && !messages.contains(r.message()))
+            messages << r.message();
     }
     return messages;
 }

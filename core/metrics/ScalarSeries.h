@@ -1,36 +1,36 @@
 #pragma once
 
+#include "MetricRecord.h"
 #include "ScalarPoint.h"
 
-#include <QByteArray>
 #include <QList>
-#include <QPair>
 #include <QString>
+#include <QStringList>
 
 namespace TrainDesk {
 
-// A named series: the points of one name from one file and rank (one tag), in the order
-// they were stored. `job metrics --series` prints them; the charts' series picker offers them.
+// A named series with its points: one name from one file and rank, in the order stored, as
+// ScalarSeriesIndex groups them (the charts' series pickers offer the same series under the
+// same label). `job metrics --scalars` lists them; `--series NAME` prints their points.
 struct ScalarSeries
 {
     QString name;
     QString source;
     QString file;
     int rank = -1;
-    QString tag;
+    QString tag;    // the first point's
+    QString label;  // as the charts' pickers show it: "Loss (rank 1)", "lr (TensorBoard)"
     QList<ScalarPoint> points;
 
-    // "Loss: stdouterr/stdout-1.txt (rank 1)", for people and as a picker's id.
-    QString label() const;
     double last() const { return points.isEmpty() ? NAN : points.last().value; }
     double minimum() const;
     double maximum() const;
 
-    // The scalar records among a job's stored records (Store::jobMetrics), grouped, in the
-    // order each series first appeared.
-    static QList<ScalarSeries> fromRecords(const QList<QPair<qint64, QByteArray>> &records);
-    // The records of kind "error" (a damaged event file), as their messages.
-    static QStringList problems(const QList<QPair<qint64, QByteArray>> &records);
+    // The scalar records among a job's records (MetricRows), grouped, in the order each
+    // series first appeared.
+    static QList<ScalarSeries> fromRecords(const QList<MetricRecord> &records);
+    // The records of kind "error" (a damaged event file), as their messages, each once.
+    static QStringList problems(const QList<MetricRecord> &records);
 };
 
 } // namespace TrainDesk

@@ -33,7 +33,7 @@ RunSummaries RunSummaryReader::read(const QList<qint64> &jobIds)
         if (entry.stored && !m_store.runSummary(id))
             entry = Entry{};
         const qint64 before = entry.lastId;
-        for (const QByteArray &record : MetricRows::newRows(m_store, id, &entry.lastId))
+        for (const MetricRecord &record : MetricRows::newRecords(m_store, id, &entry.lastId))
             entry.summary.add(record);
         if (entry.lastId != before)
             entry.stored = logFailure(m_store.saveRunSummary(id, entry.lastId, entry.summary.toJson()),

@@ -160,8 +160,10 @@ public:
     QList<JobAttempt> jobAttempts(qint64 jobId) const;  // oldest first
     // After a resumed attempt's first records: the rows of earlier attempts from the epoch
     // the attempt went on from (it does those again), so each epoch is stored once. Done
-    // once per attempt; returns the rows removed.
-    Result<int> removeRepeatedMetrics(qint64 jobId);
+    // once per attempt; returns the rows removed. Which rows an attempt replaces is the
+    // metrics' rule (metrics/ResumedAttempt; MetricRows::removeRepeated calls this): `replacedKindSql` picks a row of
+    // a kind it replaces, `epochSql` reads a row's epoch (metrics/MetricRecordSql).
+    Result<int> removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, QLatin1StringView epochSql);
     // The job's ranks silent past its progress timeout (jobs/ProgressWatch, JSON); empty when
     // none (setting empty clears it).
     VoidResult setJobSilence(qint64 jobId, const QByteArray &json);

@@ -104,7 +104,7 @@ QList<JobAttempt> Store::jobAttempts(qint64 jobId) const
         });
 }
 
-Result<int> Store::removeRepeatedMetrics(qint64 jobId)
+Result<int> Store::removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, QLatin1StringView epochSql)
 {
     // The newest ended attempt, if its repeats are still to be removed.
     QSqlQuery pending(m_db);
@@ -116,11 +116,10 @@ Result<int> Store::removeRepeatedMetrics(qint64 jobId)
         return 0;
     const int attempt = pending.value(0).toInt();
     const qint64 boundary = pending.value(1).toLongLong();
-    const QString epochKinds = QStringLiteral("json_extract(record, '$.kind') IN ('train', 'rank', 'val', 'epoch')");
     // The first epoch the running attempt recorded: where it resumed.
     QSqlQuery first(m_db);
-    first.prepare(QStringLiteral("SELECT MIN(json_extract(record, '$.epoch')) FROM job_metrics WHERE job_id = ? AND id > ? AND %1")
-                      .arg(epochKinds));
+    first.prepare(QStringLiteral("SELECT MIN(%1) FROM job_metrics WHERE job_id = ? AND id > ? AND %2")
+                      .arg(epochSql, replacedKindSql));
     first.addBindValue(jobId);
     first.addBindValue(boundary);
     if (!first.exec() || !first.next() || first.value(0).isNull())
@@ -130,8 +129,8 @@ Result<int> Store::removeRepeatedMetrics(qint64 jobId)
     if (!tx.active())
         return fail(QStringLiteral("cannot remove repeated metrics of job #%1: %2").arg(jobId).arg(tx.error()));
     QSqlQuery remove(m_db);
-    remove.prepare(QStringLiteral("DELETE FROM job_metrics WHERE job_id = ? AND id <= ? AND %1 "
-                                  "AND json_extract(record, '$.epoch') >= ?").arg(epochKinds));
+    remove.prepare(QStringLiteral("DELETE FROM job_metrics WHERE job_id = ? AND id <= ? AND %1 AND %2 >= ?")
+                       .arg(replacedKindSql, epochSql));
     remove.addBindValue(jobId);
     remove.addBindValue(boundary);
     remove.addBindValue(fromEpoch);

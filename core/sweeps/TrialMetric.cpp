@@ -2,31 +2,28 @@
 
 #include "metrics/MetricRows.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
-
 #include <cmath>
 
 namespace TrainDesk {
 
-void TrialMetric::add(Cache &cache, const QByteArray &record, const QString &metric)
+void TrialMetric::add(Cache &cache, const MetricRecord &record, const QString &metric)
 {
-    const QJsonObject o = QJsonDocument::fromJson(record).object();
-    const QJsonValue v = o.value(metric);
-    const QString kind = o.value(QStringLiteral("kind")).toString();
-    if (!v.isDouble() || !std::isfinite(v.toDouble()) || kind == QLatin1String("rank"))
+    const double v = record.number(metric);
+    if (!std::isfinite(v) || record.kind == QLatin1String("rank"))
         return;
     if (cache.kind.isNull())
-        cache.kind = kind;
-    if (kind == cache.kind)
-        cache.values << v.toDouble();
+        cache.kind = record.kind;
+    if (record.kind == cache.kind)
+        cache.values << v;
 }
 
-QList<double> TrialMetric::seriesOf(const QList<QByteArray> &records, const QString &metric)
+QList<double> TrialMetric::seriesOf(const QList<QByteArray> &rows, const QString &metric)
 {
     Cache cache;
-    for (const QByteArray &r : records)
-        add(cache, r, metric);
+    for (const QByteArray &row : rows) {
+        if (const auto record = MetricRecord::fromJson(row))
+            add(cache, *record, metric);
+    }
     return cache.values;
 }
 
@@ -35,7 +32,7 @@ const QList<double> &TrialMetric::series(const Store &store, qint64 jobId, Read 
     Cache &cache = m_cache[jobId];
     if (cache.complete)
         return cache.values;
-    for (const QByteArray &record : MetricRows::newRows(store, jobId, &cache.lastId))
+    for (const MetricRecord &record : MetricRows::newRecords(store, jobId, &cache.lastId))
         add(cache, record, m_metric);
     cache.complete = read == Read::Kept;
     return cache.values;

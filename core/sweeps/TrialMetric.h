@@ -10,6 +10,7 @@
 namespace TrainDesk {
 
 class Store;
+struct MetricRecord;
 
 // A trial's metric series by name, from the metric records the agent stores (docs/METRICS.md):
 // the values of field `metric` in the records of the first kind that carries it (val_acc
@@ -21,7 +22,7 @@ class TrialMetric
 public:
     explicit TrialMetric(QString metric) : m_metric(std::move(metric)) {}
 
-    // Parses stored records (id order) into the series.
+    // Reads stored rows (id order) into the series, as MetricRecord decodes them.
     static QList<double> seriesOf(const QList<QByteArray> &records, const QString &metric);
 
     // New: the rows stored since the last look are read. Kept: the job ended with all its
@@ -39,7 +40,7 @@ private:
         QList<double> values;
         bool complete = false;  // read after the job ended: nothing more comes
     };
-    static void add(Cache &cache, const QByteArray &record, const QString &metric);
+    static void add(Cache &cache, const MetricRecord &record, const QString &metric);
 
     QString m_metric;
     QHash<qint64, Cache> m_cache;

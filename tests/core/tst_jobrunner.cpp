@@ -284,7 +284,11 @@ private Q_SLOTS:
         write("events.out.tfevents.1.torn", third.right(3), QIODevice::Append);
         QCOMPARE(*output.ingestMetrics(job), 1);
 
-        const auto records = m_store.jobMetrics(job.id);
+        QList<MetricRecord> records;
+        for (const auto &[id, row] : m_store.jobMetrics(job.id)) {
+            if (const auto record = MetricRecord::fromJson(row))
+                records << *record;
+        }
         const QList<ScalarSeries> series = ScalarSeries::fromRecords(records);
         QStringList seen;
         for (const ScalarSeries &s : series)

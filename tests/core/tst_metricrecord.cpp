@@ -1,4 +1,5 @@
 #include "metrics/MetricRecord.h"
+#include "metrics/ScalarPoint.h"
 
 #include <QTest>
 
@@ -28,6 +29,38 @@ private Q_SLOTS:
         QCOMPARE(r->valAcc, 0.8);
         QCOMPARE(r->epoch, 2);
         QCOMPARE(r->step, -1);
+    }
+
+    // One decoder for every reader (issue #41): the summaries' settings and script-named numbers,
+    // the sweeps' field by name, the CLI's error messages and scalar points all come from it.
+    // (Mutation caught: a scalar without a tag left without one, where ScalarPoint::fromJson
+    // gave it its name.)
+    void decodesWhatEveryReaderNeeds()
+    {
+        const auto info = MetricRecord::fromJson(R"({"time": 1, "kind": "info", "device": "cpu", "epochs": 3, "augment": true})");
+        QVERIFY(info.has_value());
+        QCOMPARE(info->epochs, 3);
+        const auto settings = info->settings();
+        QCOMPARE(settings.size(), 3);
+        QVERIFY(settings.contains(std::pair{QStringLiteral("augment"), QStringLiteral("true")}));
+        const auto epoch = MetricRecord::fromJson(R"({"time": 1, "kind": "epoch", "epoch": 2, "val_acc": 0.5, "top5": 0.9})");
+        QCOMPARE(epoch->number(QStringLiteral("top5")), 0.9);
+        QCOMPARE(epoch->number(QStringLiteral("val_acc")), 0.5);
+        QCOMPARE(epoch->number(QStringLiteral("epoch")), 2.0);
+        QVERIFY(std::isnan(epoch->number(QStringLiteral("step"))));
+        QVERIFY(epoch->numbers().contains(std::pair{QStringLiteral("top5"), 0.9}));
+        const auto error = MetricRecord::fromJson(R"({"time": 1, "kind": "error", "message": "f: bad CRC"})");
+        QCOMPARE(error->message(), QStringLiteral("f: bad CRC"));
+        const auto scalar = MetricRecord::fromJson(R"({"time": 1, "kind": "scalar", "name": "Acc@1", "value": "nan", "epoch": 1.5})");
+        QVERIFY(std::isnan(scalar->value));
+        QCOMPARE(scalar->tag, QStringLiteral("Acc@1"));  // no tag: the name as written
+        QCOMPARE(scalar->number(QStringLiteral("epoch")), 1.5);
+        QCOMPARE(scalar->epoch, 1);
+        QVERIFY(scalar->toScalar().has_value());
+        QVERIFY(!epoch->toScalar().has_value());
+        QVERIFY(!scalar->extra);  // the common records carry nothing apart
+        QVERIFY(MetricRecord::mayBe(R"({"kind": "scalar"})", "scalar"));
+        QVERIFY(!MetricRecord::mayBe(R"({"kind": "train", "name": "scalars"})", "scalar"));
     }
 
     void rejectsGarbage()

@@ -7,6 +7,7 @@
 #include "jobspec/JobSpec.h"
 #include "jobspec/ReliabilitySettings.h"
 #include "launch/LaunchPlan.h"
+#include "metrics/MetricRows.h"
 #include "store/Store.h"
 #include "transport/LocalTransport.h"
 
@@ -204,14 +205,14 @@ private Q_SLOTS:
         QCOMPARE(attempts[0].exitCode.value_or(0), 137);
         QCOMPARE(attempts[0].uuid, QStringLiteral("uuid-1"));
         // Nothing of attempt 2's yet: nothing removed.
-        QCOMPARE(*store.removeRepeatedMetrics(job.id), 0);
+        QCOMPARE(*MetricRows::removeRepeated(store, job.id), 0);
         // Attempt 2 resumed at epoch 3.
         QList<QByteArray> second{record("info", 0, 0)};
         for (int epoch = 3; epoch <= 5; ++epoch)
             second << record("train", epoch, epoch * 10 - 5) << record("epoch", epoch, epoch * 10);
         QVERIFY(*store.appendJobOutput(job.id, "metrics.jsonl", 0, 100, second));
-        QCOMPARE(*store.removeRepeatedMetrics(job.id), 1);  // attempt 1's step of epoch 3
-        QCOMPARE(*store.removeRepeatedMetrics(job.id), 0);  // once
+        QCOMPARE(*MetricRows::removeRepeated(store, job.id), 1);  // attempt 1's step of epoch 3
+        QCOMPARE(*MetricRows::removeRepeated(store, job.id), 0);  // once
         QList<int> epochs, steps;
         for (const auto &[id, text] : store.jobMetrics(job.id)) {
             const QJsonObject o = QJsonDocument::fromJson(text).object();

@@ -31,7 +31,9 @@ VALUE_HEADERS = {
     "launch/JobSpecContext.h",         # what a spec is checked against, from a snapshot
     "metrics/MetricCsv.h",             # a metric record as a CSV row (text only)
     "metrics/MetricRecord.h",
+    "metrics/ResumedAttempt.h",        # which records a retried job's next attempt replaces
     "metrics/RunSummary.h",
+    "metrics/ScalarSeriesIndex.h",     # a job's named series among its records, as values
     "metrics/SystemSample.h",
     "metrics/TfEventsReader.h",        # decodes event-file bytes; names what an event file is
     "store/Entities.h",                # rows as values

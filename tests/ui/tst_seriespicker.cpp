@@ -4,7 +4,7 @@
 #include "Grab.h"
 #include "charts/ChartPanel.h"
 #include "charts/MetricsChartView.h"
-#include "charts/ScalarSeriesIndex.h"
+#include "metrics/ScalarSeriesIndex.h"
 #include "charts/SeriesPicker.h"
 #include "metrics/ScalarPoint.h"
 
@@ -70,13 +70,13 @@ private slots:
         QCOMPARE(index.label(index.keys().first()), QStringLiteral("Loss (rank 0)"));
         const QString loss1 = index.keys().at(2);
         QCOMPARE(index.label(loss1), QStringLiteral("Loss (rank 1)"));
-        QCOMPARE(index.points(loss1, MetricSeries::XAxis::Step, 1000),
+        QCOMPARE(index.points(loss1, ScalarSeriesIndex::X::Step, 1000),
                  (QList<QPointF>{{0, 3.0}, {1, 2.0}, {2, 2.0 / 3 + 1}}));
-        QCOMPARE(index.points(loss1, MetricSeries::XAxis::Time, 1000).last(), QPointF(2, 2.0 / 3 + 1));
+        QCOMPARE(index.points(loss1, ScalarSeriesIndex::X::Time, 1000).last(), QPointF(2, 2.0 / 3 + 1));
         // Records that arrive later extend the series without reading the first ones again.
         records += scalarRecords(4).mid(3 * 6);
         index.update(records);
-        QCOMPARE(index.points(loss1, MetricSeries::XAxis::Step, 1000).size(), 4);
+        QCOMPARE(index.points(loss1, ScalarSeriesIndex::X::Step, 1000).size(), 4);
         QCOMPARE(index.find(QStringLiteral("acc")), index.keys().at(1));  // rank 0's Acc@1
         QVERIFY(index.find(QStringLiteral("bleu")).isEmpty());
     }

@@ -1,6 +1,7 @@
 #include "MetricSeries.h"
 
 #include "metrics/MetricCsv.h"
+#include "metrics/ResumedAttempt.h"
 
 #include <algorithm>
 #include <array>
@@ -15,20 +16,11 @@ void MetricSeries::append(const QList<MetricRecord> &records)
     if (records.isEmpty())
         return;
     // A retried job's next attempt resumes at the epoch after its checkpoint, below the
-    // steps already drawn: from that epoch on, the new attempt's records replace the old.
+    // steps already drawn: from that epoch on, the new attempt's records replace the old
+    // (metrics/ResumedAttempt, the rule the store applies to the stored rows).
     const QList<qsizetype> &trains = membersOf(trainKey);
-    const auto firstTrain = std::find_if(records.cbegin(), records.cend(), [](const MetricRecord &r) {
-        return r.kind == QLatin1String("train") && r.globalStep >= 0;
-    });
-    if (!trains.isEmpty() && firstTrain != records.cend() && firstTrain->globalStep <= m_records.at(trains.last()).globalStep) {
-        static const QStringList repeated{QStringLiteral("train"), QStringLiteral("val"), QStringLiteral("rank"),
-                                          QStringLiteral("epoch")};
-        QList<MetricRecord> kept;
-        for (const MetricRecord &r : std::as_const(m_records)) {
-            if (!repeated.contains(r.kind) || r.epoch < firstTrain->epoch)
-                kept.append(r);
-        }
-        reset(kept + records);
+    if (const auto resumed = ResumedAttempt::resumedEpoch(records, trains.isEmpty() ? -1 : m_records.at(trains.last()).globalStep)) {
+        reset(ResumedAttempt::withoutReplaced(m_records, *resumed) + records);
         return;
     }
     for (const MetricRecord &r : records) {

@@ -36,6 +36,21 @@
 
 namespace TrainDesk::Ui {
 
+namespace {
+
+// The chart's x axis as the named series' index reads it.
+ScalarSeriesIndex::X indexAxis(MetricSeries::XAxis x)
+{
+    switch (x) {
+    case MetricSeries::XAxis::Step: return ScalarSeriesIndex::X::Step;
+    case MetricSeries::XAxis::Epoch: return ScalarSeriesIndex::X::Epoch;
+    case MetricSeries::XAxis::Time: return ScalarSeriesIndex::X::Time;
+    }
+    return ScalarSeriesIndex::X::Step;
+}
+
+} // namespace
+
 MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     : QWidget(parent),
       m_series(series),
@@ -52,9 +67,22 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
       m_resetZoom(new QPushButton(tr("Reset zoom"), this)),
       m_summary(new QLabel(this))
 {
+    setUpControls();
+    QToolButton *exportButton = makeExportButton();
+    layOut(makeChartRows(), exportButton);
+    connectControls();
+    setSmoothing(m_smoothing);
+    updatePerRankCheck();
+    redraw();
+}
+
+void MetricsChartView::setUpControls()
+{
     m_accuracy->setYLimits(0, 1);
     m_perRankCheck->setObjectName(QStringLiteral("perRankCheck"));
     m_compare->setObjectName(QStringLiteral("compareButton"));
+    m_lossPicker->setObjectName(QStringLiteral("lossPicker"));
+    m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
     m_xAxisCombo->addItem(tr("Step"), int(MetricSeries::XAxis::Step));
     m_xAxisCombo->addItem(tr("Epoch"), int(MetricSeries::XAxis::Epoch));
     m_xAxisCombo->addItem(tr("Time"), int(MetricSeries::XAxis::Time));
@@ -68,6 +96,12 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_resetZoom->setEnabled(false);
     m_resetZoom->setToolTip(tr("Fit both charts to the data again (or double-click a chart). "
                                "Drag to zoom, Shift+drag or middle button to pan, wheel to zoom."));
+    m_summary->setObjectName(QStringLiteral("chartSummary"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
+
+QToolButton *MetricsChartView::makeExportButton()
+{
     auto *exportButton = new QToolButton(this);
     exportButton->setText(tr("Export"));
     exportButton->setPopupMode(QToolButton::InstantPopup);
@@ -83,24 +117,11 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
         chooseExport(tr("Export metrics"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv)"), &MetricsChartView::exportCsv);
     });
     exportButton->setMenu(exportMenu);
-    m_summary->setObjectName(QStringLiteral("chartSummary"));
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return exportButton;
+}
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("X axis:"), this));
-    controls->addWidget(m_xAxisCombo);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Smoothing:"), this));
-    controls->addWidget(m_smoothingSlider);
-    controls->addWidget(m_smoothingLabel);
-    controls->addSpacing(12);
-    controls->addWidget(m_logCheck);
-    controls->addWidget(m_perRankCheck);
-    controls->addWidget(m_compare);
-    m_lossPicker->setObjectName(QStringLiteral("lossPicker"));
-    m_accuracyPicker->setObjectName(QStringLiteral("accuracyPicker"));
-    controls->addStretch();
-
+QSplitter *MetricsChartView::makeChartRows()
+{
     // Loss and accuracy side by side; the charts added below them, side by side too.
     auto *splitter = m_chartsSplitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("chartsSplitter"));
@@ -120,6 +141,23 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     m_addChart->setToolTip(tr("Another chart below these, of any series the job stored (learning rate, images/s, "
                               "TensorBoard tags); at most %1").arg(maxExtraCharts));
     connect(m_addChart, &QToolButton::clicked, this, [this] { addChart(); });
+    return splitter;
+}
+
+void MetricsChartView::layOut(QSplitter *charts, QToolButton *exportButton)
+{
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("X axis:"), this));
+    controls->addWidget(m_xAxisCombo);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Smoothing:"), this));
+    controls->addWidget(m_smoothingSlider);
+    controls->addWidget(m_smoothingLabel);
+    controls->addSpacing(12);
+    controls->addWidget(m_logCheck);
+    controls->addWidget(m_perRankCheck);
+    controls->addWidget(m_compare);
+    controls->addStretch();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -135,8 +173,11 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     summaryRow->addWidget(m_resetZoom);
     summaryRow->addWidget(exportButton);
     layout->addLayout(summaryRow);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(charts, 1);
+}
 
+void MetricsChartView::connectControls()
+{
     m_redrawTimer.setSingleShot(true);
     m_redrawTimer.setInterval(redrawIntervalMs);
     connect(&m_redrawTimer, &QTimer::timeout, this, &MetricsChartView::redraw);
@@ -162,9 +203,6 @@ MetricsChartView::MetricsChartView(MetricSeries *series, QWidget *parent)
     });
     for (ChartPanel *panel : {m_loss, m_accuracy})
         watchZoom(panel);
-    setSmoothing(m_smoothing);
-    updatePerRankCheck();
-    redraw();
 }
 
 void MetricsChartView::watchZoom(ChartPanel *panel)
@@ -490,7 +528,7 @@ void MetricsChartView::redraw()
 
 void MetricsChartView::drawNamed(ChartPanel *panel, const QString &key, double startTime, const QString &xTitle)
 {
-    QList<QPointF> raw = m_scalars.points(key, m_xAxis, startTime);
+    QList<QPointF> raw = m_scalars.points(key, indexAxis(m_xAxis), startTime);
     QList<QPointF> smooth = m_smoothing > 0 ? MetricSeries::smoothed(raw, m_smoothing) : QList<QPointF>();
     if (!panel->isAutoFit()) {
         const QPointF x = panel->xRange();

@@ -2,7 +2,7 @@
 
 #include "ChartLines.h"
 #include "MetricSeries.h"
-#include "ScalarSeriesIndex.h"
+#include "metrics/ScalarSeriesIndex.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -97,6 +97,13 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // The constructor's parts, in order: the controls' settings, the Export menu, the rows of
+    // charts, the window's layout, the signals.
+    void setUpControls();
+    QToolButton *makeExportButton();
+    QSplitter *makeChartRows();
+    void layOut(QSplitter *charts, QToolButton *exportButton);
+    void connectControls();
     void scheduleRedraw();
     void redraw();
     void updateSummary();

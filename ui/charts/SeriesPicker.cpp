@@ -1,6 +1,6 @@
 #include "SeriesPicker.h"
 
-#include "ScalarSeriesIndex.h"
+#include "metrics/ScalarSeriesIndex.h"
 
 namespace TrainDesk::Ui {
 

@@ -2,9 +2,11 @@
 
 #include <QComboBox>
 
-namespace TrainDesk::Ui {
-
+namespace TrainDesk {
 class ScalarSeriesIndex;
+}
+
+namespace TrainDesk::Ui {
 
 // What one chart draws: its own series (loss, or accuracy) or any other series the job
 // stored (the trainer's learning rate and images/s, a TensorBoard tag, ...). Until the user picks one,

@@ -108,14 +108,15 @@ void kerasText(const QByteArray &data)
 
 void jsonLines(const QByteArray &data)
 {
-    QList<QPair<qint64, QByteArray>> records;
-    qint64 id = 0;
+    QList<MetricRecord> records;
     for (const QByteArray &line : data.split('\n')) {
-        if (const auto r = MetricRecord::fromJson(line.trimmed()); r && MetricCsv::isRow(*r)) {
-            if (MetricCsv::row(QStringLiteral("run"), *r).count('\n') != 1)
-                failWith("a CSV row that is not one line", line);
-        }
-        records.append({++id, line});
+        const auto r = MetricRecord::fromJson(line.trimmed());
+        if (!r)
+            continue;
+        if (MetricCsv::isRow(*r) && MetricCsv::row(QStringLiteral("run"), *r).count('\n') != 1)
+            failWith("a CSV row that is not one line", line);
+        r->numbers();
+        records.append(*r);
     }
     for (const ScalarSeries &s : ScalarSeries::fromRecords(records)) {
         checkCsv(s.name);

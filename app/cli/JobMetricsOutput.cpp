@@ -1,4 +1,4 @@
-#include "MetricSeries.h"
+#include "JobMetricsOutput.h"
 
 #include "metrics/MetricCsv.h"
 #include "metrics/MetricRows.h"
@@ -68,12 +68,12 @@ QString readableTime(double unixSeconds)
                              t.second(), t.msec());
 }
 
-VoidResult printMetricSeries(const Store &store, const Job &job, MetricSeriesFormat format, QTextStream &out)
+VoidResult printJobMetrics(const Store &store, const Job &job, JobMetricsFormat format, QTextStream &out)
 {
     const qint64 jobId = job.id;
-    if (format == MetricSeriesFormat::Json)
+    if (format == JobMetricsFormat::Json)
         return printJson(store, jobId, out);
-    if (format == MetricSeriesFormat::Csv) {
+    if (format == JobMetricsFormat::Csv) {
         out << MetricCsv::header();
         return MetricRows::forEachRecord(store, jobId, [&](const MetricRecord &record) {
             if (MetricCsv::isRow(record))

@@ -1,16 +1,16 @@
 #include "ScalarSeriesIndex.h"
 
-#include "metrics/TfEventsReader.h"
+#include "TfEventsReader.h"
 
 #include <QCoreApplication>
 
 #include <algorithm>
 
-namespace TrainDesk::Ui {
+namespace TrainDesk {
 
 void ScalarSeriesIndex::update(const QList<MetricRecord> &records)
 {
-    // Another list, or the same one started over (MetricSeries::reset): read it whole.
+    // Another list, or the same one started over (the charts' MetricSeries::reset): read it whole.
     const double firstTime = records.isEmpty() ? NAN : records.first().time;
     if (m_records != &records || records.size() < m_seen || (m_seen > 0 && !(firstTime == m_firstTime))) {
         m_records = &records;
@@ -32,9 +32,35 @@ void ScalarSeriesIndex::update(const QList<MetricRecord> &records)
         }
         if (r.kind != QLatin1String("scalar"))
             continue;
-        add(r.name + QLatin1Char('\n') + r.file + QLatin1Char('\n') + QString::number(r.rank),
-            {Field::Value, r.name, r.file, r.rank, {}}, m_seen);
+        add(scalarKey(r), {Field::Value, r.name, r.file, r.rank, {}}, m_seen);
     }
+}
+
+QString ScalarSeriesIndex::scalarKey(const MetricRecord &r)
+{
+    return r.name + QLatin1Char('\n') + r.file + QLatin1Char('\n') + QString::number(r.rank);
+}
+
+QStringList ScalarSeriesIndex::scalarKeys() const
+{
+    QStringList keys;
+    for (const QString &key : m_keys) {
+        if (m_series[key].field == Field::Value)
+            keys << key;
+    }
+    return keys;
+}
+
+QList<const MetricRecord *> ScalarSeriesIndex::records(const QString &key) const
+{
+    QList<const MetricRecord *> records;
+    const auto it = m_series.constFind(key);
+    if (!m_records || it == m_series.cend())
+        return records;
+    records.reserve(it->members.size());
+    for (qsizetype i : it->members)
+        records << &m_records->at(i);
+    return records;
 }
 
 void ScalarSeriesIndex::add(const QString &key, const Series &series, qsizetype position)
@@ -71,7 +97,7 @@ QString ScalarSeriesIndex::label(const QString &key) const
     return QStringLiteral("%1 (%2)").arg(s.name, TfEventsReader::isEventFile(file) ? QStringLiteral("TensorBoard") : file);
 }
 
-QList<QPointF> ScalarSeriesIndex::points(const QString &key, MetricSeries::XAxis x, double startTime) const
+QList<QPointF> ScalarSeriesIndex::points(const QString &key, X x, double startTime) const
 {
     QList<QPointF> points;
     if (!m_records)
@@ -87,9 +113,9 @@ QList<QPointF> ScalarSeriesIndex::points(const QString &key, MetricSeries::XAxis
                                                                           : NAN;
         double xValue = NAN;
         switch (x) {
-        case MetricSeries::XAxis::Step: xValue = r.step >= 0 ? double(r.step) : epoch; break;
-        case MetricSeries::XAxis::Epoch: xValue = std::isfinite(epoch) ? epoch : double(r.step); break;
-        case MetricSeries::XAxis::Time: xValue = r.time - startTime; break;
+        case X::Step: xValue = r.step >= 0 ? double(r.step) : epoch; break;
+        case X::Epoch: xValue = std::isfinite(epoch) ? epoch : double(r.step); break;
+        case X::Time: xValue = r.time - startTime; break;
         }
         const double value = it->field == Field::Lr ? r.lr : it->field == Field::ImagesPerSec ? r.imagesPerSec : r.value;
         if (std::isfinite(xValue) && std::isfinite(value))
@@ -115,4 +141,4 @@ QString ScalarSeriesIndex::find(const QString &word) const
     return found;
 }
 
-} // namespace TrainDesk::Ui
+} // namespace TrainDesk

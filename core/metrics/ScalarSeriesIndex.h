@@ -1,6 +1,6 @@
 #pragma once
 
-#include "MetricSeries.h"
+#include "MetricRecord.h"
 
 #include <QHash>
 #include <QList>
@@ -8,30 +8,42 @@
 #include <QString>
 #include <QStringList>
 
-namespace TrainDesk::Ui {
+namespace TrainDesk {
 
 // The series among a job's records that the loss and accuracy charts do not draw by
 // themselves: the trainer's learning rate and images/s (fields of its "train" records) and
 // the named scalars (kind "scalar": TensorBoard tags, progress lines; docs/METRICS.md), kept
-// up to date as records arrive without walking them again: what a chart's series picker
-// offers and draws. A named series is one name from one file and rank; a key is stable
-// while the job runs.
+// up to date as records arrive without walking them again. The one grouping of those series:
+// the charts' series pickers offer it, `job metrics --scalars` and `--series` print it
+// (ScalarSeries). A named series is one name from one file and rank (docs/METRICS.md); a key
+// is stable while the job runs.
 class ScalarSeriesIndex
 {
 public:
-    // Looks at the records not seen yet (the list only grows, or starts over: reset).
+    enum class X { Step, Epoch, Time };
+
+    // Looks at the records not seen yet (the list only grows, or starts over: reset). The
+    // index keeps a pointer to `records`: it must outlive the index's reads of it.
     void update(const QList<MetricRecord> &records);
 
     QStringList keys() const { return m_keys; }  // in the order the series first appeared
+    // The keys of the named scalars only (not the train records' fields).
+    QStringList scalarKeys() const;
     QString name(const QString &key) const;
     QString file(const QString &key) const;
-    // "Loss (rank 1)", "lr (TensorBoard)".
+    // "Loss (rank 1)", "lr (TensorBoard)", "learning rate": short, for a combo box and a
+    // chart's title.
     QString label(const QString &key) const;
+    // The records of a series, in the order stored.
+    QList<const MetricRecord *> records(const QString &key) const;
     // x: the step (else the epoch), the epoch (else the step), or seconds since `startTime`.
-    QList<QPointF> points(const QString &key, MetricSeries::XAxis x, double startTime) const;
+    QList<QPointF> points(const QString &key, X x, double startTime) const;
     // The first series whose name holds `word` (any case), the job's rank 0 first: a
     // chart's choice when the job has no train records of its own.
     QString find(const QString &word) const;
+
+    // A scalar record's series key: its name, file and rank.
+    static QString scalarKey(const MetricRecord &record);
 
 private:
     // Where a series' values are: the scalar's value, or a field of a train record.
@@ -53,4 +65,4 @@ private:
     QHash<QString, Series> m_series;
 };
 
-} // namespace TrainDesk::Ui
+} // namespace TrainDesk
