@@ -82,6 +82,7 @@ struct Builder
     QList<ShareMount> mounts;
     EnvironmentList secrets;
     std::optional<ContainerCommands> container;
+    QStringList jobFolders;  // stdOutErrPathPrefix and the output directories' prefixes, resolved
 
     // Each job has its own mount root on every node, so that its mounts (a share under another
     // name, a file server's folder, an unmanaged file system) never meet another job's.
@@ -445,6 +446,7 @@ struct Builder
         const QString segment = QStringLiteral("workspaces/%1/experiments/%2/jobs/%3/%4")
                                     .arg(context.workspace, context.experiment, context.job, context.uuid);
         plan.jobDir = joinPath(*prefix, segment);
+        jobFolders << *prefix;
         plan.stdOutErrDir = joinPath(plan.jobDir, QStringLiteral("stdouterr"));
 
         // Ids as written and upper-cased: recipes use $AZ_BATCHAI_INPUT_<ID> in capitals.
@@ -469,6 +471,7 @@ struct Builder
                                                    out.pathPrefix);
                 if (!outPrefix)
                     return outPrefix.failure();
+                jobFolders << *outPrefix;
                 const QString path = joinPath(joinPath(joinPath(*outPrefix, segment), QStringLiteral("outputs")),
                                               out.pathSuffix.value_or(QString()));
                 plan.outputDirectories.append({out.id, path});
@@ -504,6 +507,10 @@ struct Builder
             bindPaths << s.path;
         if (spec.containerSettings) {
             container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths, context.trainerDirectory);
+            // Folders of the job outside the shares and the mount root are seen inside too.
+            container->addJobFolders(jobFolders);
+            for (const auto &input : std::as_const(plan.inputDirectories))
+                container->addInputFolders({input.second.contains(QLatin1Char('$')) ? QString() : input.second});
             // A packed job's container has its GPUs and cores only, as its processes see them
             // without a container (CUDA_VISIBLE_DEVICES, the ranks' binding).
             if (context.grant) {
