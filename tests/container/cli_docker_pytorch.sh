@@ -34,7 +34,7 @@ cleanup() { td agent stop >/dev/null 2>&1; rm -rf "$work" "$folders"; }
 trap cleanup EXIT
 td experiment create -n ddp >/dev/null || fail "experiment create"
 mkdir -p "$folders/scripts" "$folders/out" "$folders/tb"
-td share create -n scripts --kind cluster --path "$folders/scripts" -c local >/dev/null || fail "share create"
+td share create -n scripts --kind local --path "$folders/scripts" >/dev/null || fail "share create"
 td share file upload --share scripts --path ddp --source "$data/pytorch/ddp_tensorboard.py" >/dev/null 2>&1 || fail "share file upload"
 cat > "$work/job.json" <<JSON
 { "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$folders/out",
@@ -55,6 +55,10 @@ grep -q "Python interpreter: python in the container image" "$out/execution-loca
   || fail "the execution log does not name the image's python: $(cat "$out/execution-localhost.log")"
 
 echo "== each rank trained, in the container, and ended with the same weights"
+# The engine ran both ranks' python in the job's container (its events say so).
+execs=$(docker events --since "$started" --until 0s --filter event=exec_start --filter "container=td-$(basename "$jobdir")" \
+          --format '{{.Action}}' | grep -c 'RANK=[01] .*; python .*ddp_tensorboard.py')
+[ "$execs" = 2 ] || fail "the engine ran $execs of the ranks in the job's container: $(docker events --since "$started" --until 0s --filter event=exec_start)"
 for r in 0 1; do
   f=$out/stdout-$r.txt
   grep -q "^rank $r of 2 on " "$f" || fail "stdout-$r.txt: $(cat "$f" "$out/stderr-$r.txt" 2>/dev/null)"
