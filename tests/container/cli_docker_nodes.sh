@@ -25,10 +25,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 td() { "$traindesk" "$@"; }
 image=${TRAINDESK_TEST_DOCKER_IMAGE:?the container fixture sets it}
-[ "$(id -u)" = 0 ] || fail "network namespaces and docker engines need root"
-# The fixture built the image (or said why the engine cannot run here).
+# The fixture built the image (or said why the engine cannot run here: not root, no dockerd).
 why=$(cat "${TRAINDESK_TEST_DOCKER_WHY:-/nonexistent}" 2>/dev/null)
 [ -z "$why" ] || { echo "SKIP: the docker engine cannot start on this machine: $why"; exit 77; }
+[ "$(id -u)" = 0 ] || fail "network namespaces need root"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/td-docker-nodes.XXXXXX")
 # The share and the job's directory outside /tmp (which every container sees): only their
@@ -56,7 +56,7 @@ trap cleanup EXIT
 
 NETNS_SSHD_EXTRA="SetEnv DOCKER_HOST=unix://$work/e@N@/docker.sock" netns_up "$work" 2 || fail "the test nodes do not start"
 netns_locked usermod -a -G docker "$NETNS_USER" || fail "usermod -G docker $NETNS_USER"
-echo "== a docker engine in each node, with the test image"
+echo "== a docker engine in each node, with the test image (at ${SECONDS} s)"
 for i in 1 2; do
   ( netns_exec "$i" bash "$engine" start "$(state "$i")" && bash "$engine" image "$(state "$i")" "$cache" "$image" ) \
     > "$work/engine$i.log" 2>&1 &
@@ -133,7 +133,7 @@ owned_by_user() {  # file...
   done
 }
 
-echo "== customMpiSettings: the bundled trainer, one rank in each node's container"
+echo "== customMpiSettings: the bundled trainer, one rank in each node's container (at ${SECONDS} s)"
 train='echo rank $OMPI_COMM_WORLD_RANK on $(cat /proc/sys/kernel/hostname) in $(head -c 20 /etc/traindesk-test-image) tmp: $(cat '"$work/tmp-marker"'); touch $AZ_BATCHAI_JOB_TEMP/rank-$OMPI_COMM_WORLD_RANK; traindesk-trainer --format synthetic --synthetic-train 256 --synthetic-test 64 --synthetic-shape 16x16x1 --epochs 2 --log-every 4 --lr 0.001 --deterministic --dir $AZ_BATCHAI_OUTPUT_MODEL'
 mpi=$(job_json mpi.json "\"customMpiSettings\": { \"commandLine\": $(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$train"), \"processCount\": 2 }")
 started=$(date +%s)
@@ -155,7 +155,7 @@ model=$(find "$data/myshare" -path "*$(basename "$jobdir")*" -name keras_cifar10
 owned_by_user "$model" "$jobdir/tmp/rank-0" "$jobdir/tmp/rank-1"
 no_containers "the mpi job"
 
-echo "== horovodSettings: a Python script from the share, 2 ranks across the nodes"
+echo "== horovodSettings: a Python script from the share, 2 ranks across the nodes (at ${SECONDS} s)"
 hvd=$(job_json hvd.json '"horovodSettings": { "pythonScriptFilePath": "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare/scripts/hvd.py", "processCount": 2, "pythonInterpreterPath": "python3" }')
 td job create -e box -n hvd -c net -f "$hvd" >/dev/null || fail "job create hvd"
 timeout 300 "$traindesk" job wait -e box -n hvd >/dev/null || fail "hvd: $(failed_job hvd)"
@@ -187,14 +187,14 @@ running() {  # job: until both nodes' containers run its ranks (its stdout says 
 }
 stays=$(job_json stays.json '"customMpiSettings": { "commandLine": "echo up on $(cat /proc/sys/kernel/hostname); sleep 600", "processCount": 2 }')
 
-echo "== terminate removes both nodes' containers"
+echo "== terminate removes both nodes' containers (at ${SECONDS} s)"
 td job create -e box -n stays -c net -f "$stays" >/dev/null || fail "job create stays"
 running stays
 td job terminate -e box -n stays >/dev/null || fail "terminate"
 [ "$(td job show -e box -n stays --query executionState)" = failed ] || fail "terminated job: $(failed_job stays)"
 no_containers "the terminated job"
 
-echo "== a lost node: its link down until the job fails, then up; the agent's sweep removes its container"
+echo "== a lost node: its link down until the job fails, then up; the agent's sweep removes its container (at ${SECONDS} s)"
 td job create -e box -n lost -c net -f "$stays" >/dev/null || fail "job create lost"
 running lost
 netns_link 2 down
