@@ -2,6 +2,8 @@
 
 #include "common/ShellQuote.h"
 
+#include <algorithm>
+
 namespace TrainDesk {
 
 const QString ContainerCommands::registryPasswordVariable = QStringLiteral("TRAINDESK_REGISTRY_PASSWORD");
@@ -24,7 +26,56 @@ const QString apptainerFirst = QStringLiteral(
     "if command -v apptainer >/dev/null 2>&1; then td_rt=apptainer; "
     "elif command -v singularity >/dev/null 2>&1; then td_rt=singularity; else td_rt=docker; fi; ");
 
+bool isUnder(const QString &path, const QString &root)
+{
+    return path == root || root == QLatin1String("/")
+        || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
+}
+
+// Folders of the image that a mount at the same path would hide (its programs, libraries,
+// configuration) or that the engine owns: a job's folder there is not mounted.
+bool isImageSystemFolder(const QString &path)
+{
+    static const QStringList owned{QStringLiteral("/bin"), QStringLiteral("/dev"), QStringLiteral("/etc"),
+                                   QStringLiteral("/lib"), QStringLiteral("/lib32"), QStringLiteral("/lib64"),
+                                   QStringLiteral("/libx32"), QStringLiteral("/proc"), QStringLiteral("/sbin"),
+                                   QStringLiteral("/sys"), QStringLiteral("/usr")};
+    static const QStringList tops{QStringLiteral("/"), QStringLiteral("/home"), QStringLiteral("/opt"),
+                                  QStringLiteral("/root"), QStringLiteral("/run"), QStringLiteral("/srv"),
+                                  QStringLiteral("/var")};
+    QString p = path;
+    while (p.size() > 1 && p.endsWith(QLatin1Char('/')))
+        p.chop(1);
+    if (tops.contains(p))
+        return true;
+    return std::any_of(owned.cbegin(), owned.cend(), [&](const QString &root) { return isUnder(p, root); });
+}
+
+// Adds each path not visible already (under the node's /tmp, one of `seen`, or another of
+// `into`) and not an image system folder.
+void addFolders(QStringList &into, const QStringList &paths, const QStringList &seen)
+{
+    for (const QString &path : paths) {
+        if (path.isEmpty() || !path.startsWith(QLatin1Char('/')) || isImageSystemFolder(path) || isUnder(path, QStringLiteral("/tmp")))
+            continue;
+        auto covers = [&](const QString &root) { return isUnder(path, root); };
+        if (std::any_of(seen.cbegin(), seen.cend(), covers) || std::any_of(into.cbegin(), into.cend(), covers))
+            continue;
+        into << path;
+    }
+}
+
 } // namespace
+
+void ContainerCommands::addJobFolders(const QStringList &paths)
+{
+    addFolders(jobFolders, paths, bindPaths + inputFolders);
+}
+
+void ContainerCommands::addInputFolders(const QStringList &paths)
+{
+    addFolders(inputFolders, paths, bindPaths + jobFolders);
+}
 
 ContainerCommands ContainerCommands::from(const ContainerSettings &settings, const QString &jobUuid,
                                           const QStringList &bindPaths, const QString &trainerDirectory)
@@ -88,8 +139,11 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
                   failWith(QStringLiteral("containerSettings needs docker or apptainer, and neither is installed") + without));
     const QString password = QStringLiteral("\"$%1\"").arg(registryPasswordVariable);
     QStringList dockerMounts{QStringLiteral("-v"), QStringLiteral("/tmp:/tmp")};
-    for (const QString &p : bindPaths)
+    for (const QString &p : bindPaths + jobFolders)
         dockerMounts << QStringLiteral("-v") << p + QLatin1Char(':') + p;
+    // --mount, not -v: a source that is not there fails (-v would make an empty folder of root's).
+    for (const QString &p : inputFolders)
+        dockerMounts << QStringLiteral("--mount") << QStringLiteral("type=bind,\"source=%1\",\"target=%1\"").arg(p);
     if (!trainerDirectory.isEmpty())
         dockerMounts << QStringLiteral("-v") << trainerDirectory + QLatin1Char(':') + trainerDirectory + QStringLiteral(":ro");
     // The container lives as long as the job: the image's entry point runs a command that says
@@ -103,6 +157,11 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
         run << QStringLiteral("--shm-size") << shmSize;
     run += resourceOptions();
     const QString keepAlive = QStringLiteral("echo traindesk-container-up; exec tail -f /dev/null");
+    if (!jobFolders.isEmpty()) {
+        t += QStringLiteral("mkdir -p %1 || %2\n")
+                 .arg(shellJoin(jobFolders), failWith(QStringLiteral("cannot make the job's folders %1 to mount them in the container")
+                                                          .arg(jobFolders.join(QStringLiteral(", ")))));
+    }
     t += QStringLiteral("if [ \"$td_rt\" = docker ]; then\n");
     if (!registryUser.isEmpty()) {
         // The password reaches docker through a pipe from the shell's own printf: never an argument.
@@ -147,7 +206,7 @@ QString ContainerCommands::startText(const QString &nodeName, const QString &hos
                                "SINGULARITY_DOCKER_USERNAME=%1 SINGULARITY_DOCKER_PASSWORD=%2 ")
                     .arg(shellQuote(registryUser), password);
     }
-    QStringList binds = bindPaths;
+    QStringList binds = bindPaths + jobFolders + inputFolders;
     if (!trainerDirectory.isEmpty())
         binds << trainerDirectory + QStringLiteral(":") + trainerDirectory + QStringLiteral(":ro");
     t += QStringLiteral("  td_err=$(%1\"$td_rt\" instance start $(command -v nvidia-smi >/dev/null 2>&1 && echo --nv) --bind %2 %3 %4 "

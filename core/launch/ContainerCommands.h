@@ -24,6 +24,14 @@ struct ContainerCommands
     QString registryUser;   // empty when the registry needs no login
     QString registryServer;
     QStringList bindPaths;  // visible in the container at the same path
+    // The job's folders that may lie outside bindPaths and /tmp (the stdOutErrPathPrefix and
+    // output directories' prefixes, absolute paths on the node): made as the node's user before
+    // the container starts (the engine would make a missing one as root's) and mounted at their
+    // own paths; input directories likewise but not made (one missing fails the node's setup,
+    // naming it). Set through addJobFolders/addInputFolders, which leave out what is visible
+    // already and the image's system folders.
+    QStringList jobFolders;
+    QStringList inputFolders;
     QString trainerDirectory;  // the bundled trainer's folder: mounted read-only, on PATH after the image's own
     // A job packed onto its node (ResourcePlacement's grant): only its GPUs (docker --gpus
     // device=...; none: no GPU at all) and its cores (--cpuset-cpus). Unset: every GPU the
@@ -34,6 +42,9 @@ struct ContainerCommands
 
     static ContainerCommands from(const ContainerSettings &settings, const QString &jobUuid, const QStringList &bindPaths,
                                   const QString &trainerDirectory = {});
+
+    void addJobFolders(const QStringList &paths);
+    void addInputFolders(const QStringList &paths);
 
     // Node setup: pick the runtime, log in, start the container and wait until it runs the
     // job's keep-alive command; fails naming the node, the image and the engine's message when

@@ -82,6 +82,7 @@ struct Builder
     QList<ShareMount> mounts;
     EnvironmentList secrets;
     std::optional<ContainerCommands> container;
+    QStringList jobFolders;  // stdOutErrPathPrefix and the output directories' prefixes, resolved
 
     // Each job has its own mount root on every node, so that its mounts (a share under another
     // name, a file server's folder, an unmanaged file system) never meet another job's.
@@ -478,6 +479,7 @@ struct Builder
         if (!prefix)
             return prefix.failure();
         plan.jobDir = joinPath(*prefix, jobFolder(context.uuid));
+        jobFolders << *prefix;
         plan.stdOutErrDir = joinPath(plan.jobDir, QStringLiteral("stdouterr"));
         addInputDirectories();
         return addOutputDirectories();
@@ -520,6 +522,7 @@ struct Builder
                                                out.pathPrefix);
             if (!outPrefix)
                 return outPrefix.failure();
+            jobFolders << *outPrefix;
             const auto pathOf = [&](const QString &uuid) {
                 return joinPath(joinPath(joinPath(*outPrefix, jobFolder(uuid)), QStringLiteral("outputs")),
                                 out.pathSuffix.value_or(QString()));
@@ -563,6 +566,10 @@ struct Builder
         for (const Share &s : context.shares)
             bindPaths << s.path;
         container = ContainerCommands::from(*spec.containerSettings, context.uuid, bindPaths, context.trainerDirectory);
+        // Folders of the job outside the shares and the mount root are seen inside too.
+        container->addJobFolders(jobFolders);
+        for (const auto &input : std::as_const(plan.inputDirectories))
+            container->addInputFolders({input.second.contains(QLatin1Char('$')) ? QString() : input.second});
         // A packed job's container has its GPUs and cores only, as its processes see them
         // without a container (CUDA_VISIBLE_DEVICES, the ranks' binding).
         if (context.grant) {

@@ -5,6 +5,9 @@
 #   docker_engine.sh image STATE CACHE NAME...
 #                                         build (once, cached in CACHE) a minimal Debian 12 root with
 #                                         python3 and the trainer's libraries, import it, tag it NAME...
+#   docker_engine.sh image-with PKG,... STATE CACHE NAME...
+#                                         the same root with more Debian packages (python3-torch for
+#                                         the gloo test): its own cache entry, keyed on the list
 #   docker_engine.sh stop STATE           remove every container, stop dockerd, remove STATE
 #
 # The engine is the tests' own: its socket, data root, exec root and pidfile are under STATE,
@@ -65,6 +68,30 @@ stop_engine() {
   rm -rf --one-file-system "$state"
 }
 
+# A test node (a network namespace entered through `ip netns exec`) has a fresh sysfs without
+# the cgroup file systems, and dockerd refuses to start ("Devices cgroup isn't mounted"): in
+# this mount namespace only, mount each hierarchy this process belongs to (/proc/self/cgroup),
+# as the machine has them.
+mount_cgroups() {
+  awk '$3 == "cgroup" || $3 == "cgroup2"' /proc/self/mounts | grep -q . && return 0
+  local v1=no line controllers
+  grep -q '^[0-9]*:[^:]' /proc/self/cgroup && v1=yes
+  mount -t tmpfs -o mode=755 cgroup_root /sys/fs/cgroup || fail "cannot mount a tmpfs on /sys/fs/cgroup"
+  while IFS= read -r line; do
+    controllers=$(cut -d: -f2 <<<"$line")
+    if [ -z "$controllers" ]; then
+      if [ "$v1" = yes ]; then
+        mkdir -p /sys/fs/cgroup/unified && mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified
+      else
+        mount -t cgroup2 cgroup2 /sys/fs/cgroup
+      fi
+    else
+      local dir=${controllers#name=}
+      mkdir -p "/sys/fs/cgroup/$dir" && mount -t cgroup -o "${controllers/name=systemd/none,name=systemd}" cgroup "/sys/fs/cgroup/$dir"
+    fi || fail "cannot mount the cgroup hierarchy '$line' in this mount namespace"
+  done < /proc/self/cgroup
+}
+
 start_engine() {
   local state=$1 pid i
   why_file="$state.why"
@@ -73,6 +100,7 @@ start_engine() {
   command -v dockerd >/dev/null || skip "dockerd is not installed (scripts/install-deps.sh installs docker.io)"
   command -v docker >/dev/null || skip "the docker client is not installed (docker.io)"
   stop_engine "$state"
+  mount_cgroups
   mkdir -p "$state" || fail "cannot make $state"
   # dockerd and its containerd find runc, containerd and their shims on PATH.
   PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH setsid dockerd \
@@ -102,7 +130,8 @@ image_packages=python3,libopenmpi3,libdnnl2,libhdf5-103-1,libgomp1,ocl-icd-libop
 image_recipe=1
 
 build_image() {
-  local state=$1 cache=$2; shift 2
+  local state=$1 cache=$2 packages=$image_packages; shift 2
+  [ -z "${extra_packages:-}" ] || packages="$packages,$extra_packages"
   export DOCKER_HOST="unix://$state/docker.sock"
   docker info >/dev/null 2>&1 || fail "no engine on $DOCKER_HOST (run: $0 start $state)"
   command -v debootstrap >/dev/null || skip "debootstrap is not installed (scripts/install-deps.sh)"
@@ -110,23 +139,23 @@ build_image() {
   local mirror key tar
   mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
   [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
-  key=$(printf '%s\n' bookworm "$image_packages" "$image_recipe" | md5sum | cut -c1-12)
+  key=$(printf '%s\n' bookworm "$packages" "$image_recipe" | md5sum | cut -c1-12)
   tar="$cache/debian12-python-$key.tar"
   # One build at a time per cache (two build folders' fixtures may start together); the
-  # second finds the first's tar.
-  exec 8>"$cache/build.lock"
-  flock 8 || fail "cannot lock $cache/build.lock"
+  # second finds the first's tar. A tar already there (written whole, then renamed) needs no lock.
+  [ -s "$tar" ] || exec 8>"$cache/build.lock"
+  [ -s "$tar" ] || flock 8 || fail "cannot lock $cache/build.lock"
   if [ ! -s "$tar" ]; then
     local root="$cache/root-$key.tmp" started=$(date +%s)
     unmount_under "$root/"; rm -rf --one-file-system "$root"
-    echo "== debootstrap --variant=minbase --include=$image_packages bookworm from ${mirror:-the default mirror} (cached in $tar)"
-    if ! debootstrap --variant=minbase --include="$image_packages" --cache-dir="$cache/debs" bookworm "$root" \
+    echo "== debootstrap --variant=minbase --include=$packages bookworm from ${mirror:-the default mirror} (cached in $tar)"
+    if ! debootstrap --variant=minbase --include="$packages" --cache-dir="$cache/debs" bookworm "$root" \
          ${mirror:+"$mirror"} >"$cache/debootstrap.log" 2>&1; then
       tail -20 "$cache/debootstrap.log"; unmount_under "$root/"; rm -rf --one-file-system "$root"
       fail "debootstrap failed (log: $cache/debootstrap.log): no Debian mirror reachable?"
     fi
     # A file only the image has: a test's command that prints it ran in the container.
-    echo "traindesk test image: Debian 12 minbase with $image_packages" > "$root/etc/traindesk-test-image"
+    echo "traindesk test image: Debian 12 minbase with $packages" > "$root/etc/traindesk-test-image"
     # What an image does not need: apt's lists and the packages (they are in CACHE/debs).
     rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/usr/share/doc "$root"/usr/share/man
     unmount_under "$root/"
@@ -147,6 +176,7 @@ build_image() {
 case "${1:-}" in
   start) [ $# = 2 ] || fail "usage: $0 start STATE"; start_engine "$2" ;;
   image) [ $# -ge 4 ] || fail "usage: $0 image STATE CACHE NAME..."; build_image "${@:2}" ;;
+  image-with) [ $# -ge 5 ] || fail "usage: $0 image-with PKG,... STATE CACHE NAME..."; extra_packages=$2; build_image "${@:3}" ;;
   stop) [ $# = 2 ] || fail "usage: $0 stop STATE"; stop_engine "$2"; echo "docker engine on $2 stopped and removed" ;;
   *) fail "usage: $0 start|image|stop STATE ..." ;;
 esac

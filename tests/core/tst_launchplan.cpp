@@ -475,6 +475,36 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         QVERIFY(!whole->launchScript.contains("--cpuset-cpus"));
     }
 
+    void containerMountsTheJobsFolders()
+    {
+        // The job's folders outside the mount root and the shares (absolute paths of the node)
+        // are mounted at their own paths, made first as the node's user; an input directory
+        // by --mount (one that is not there fails, rather than being made as root's); what the
+        // container sees already (/tmp, the shares, a folder under another) and the image's
+        // system folders are not mounted again.
+        const JobSpec spec = specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "/srv/runs"},
+                                     {"outputDirectories", QJsonArray{
+                                         QJsonObject{{"id", "A"}, {"pathPrefix", "/data/models"}},
+                                         QJsonObject{{"id", "B"}, {"pathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"}},
+                                         QJsonObject{{"id", "C"}, {"pathPrefix", "/usr/local"}},
+                                         QJsonObject{{"id", "D"}, {"pathPrefix", "/srv/runs/sub"}},
+                                         QJsonObject{{"id", "E"}, {"pathPrefix", "/tmp/scratch"}}}},
+                                     {"inputDirectories", QJsonArray{QJsonObject{{"id", "IN"}, {"path", "/datasets/mnist"}}}},
+                                     {"customToolkitSettings", QJsonObject{{"commandLine", "true"}}},
+                                     {"containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "img:1"}}}}}});
+        const auto plan = buildLaunchPlan(spec, context(1));
+        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        const QString script = QString(plan->launchScript).replace("'\\''", "'");
+        QVERIFY2(script.contains("mkdir -p /srv/runs /data/models || "), qPrintable(script));
+        QVERIFY2(script.contains("-v /srv/runs:/srv/runs -v /data/models:/data/models --mount "
+                                 "'type=bind,\"source=/datasets/mnist\",\"target=/datasets/mnist\"'"),
+                 qPrintable(script));
+        for (const char *seen : {"-v /usr/local", "-v /srv/runs/sub", "-v /tmp/scratch", "/srv/runs:/srv/runs -v /srv/runs"})
+            QVERIFY2(!script.contains(seen), seen);
+        // apptainer binds the same folders.
+        QVERIFY2(script.contains(",/srv/runs,/data/models,/datasets/mnist"), qPrintable(script));
+    }
+
     void containerRegistryPasswordOnlyThroughStdin()
     {
         // The registry password reaches `docker login` through a pipe from the shell's printf (a

@@ -7,7 +7,9 @@
 #
 #   netns_up WORKDIR N     -> NETNS_USER, NETNS_PASSWORD, NETNS_ADDR[1..N], NETNS_NAME[1..N]
 #                             (NETNS_MASK="FILE ...": files hidden on every node, /dev/null
-#                             bound over each in the node's own mount namespace)
+#                             bound over each in the node's own mount namespace;
+#                             NETNS_SSHD_EXTRA: lines added to each node's sshd_config, @N@
+#                             standing for the node's number, e.g. a SetEnv for its sessions)
 #   netns_link I up|down
 #   netns_exec I CMD...    runs CMD inside node I (its network, hostname and processes)
 #   netns_down
@@ -83,6 +85,7 @@ Subsystem sftp internal-sftp
 MaxSessions ${NETNS_MAX_SESSIONS:-64}
 MaxStartups 64
 EOF
+    [ -z "${NETNS_SSHD_EXTRA:-}" ] || printf '%s\n' "${NETNS_SSHD_EXTRA//@N@/$i}" >> "$dir/sshd_config"
     local mask="" f
     for f in ${NETNS_MASK:-}; do mask="$mask mount --bind /dev/null $f &&"; done
     # The holder (PID 1 of the node's PID namespace) runs sshd; killing it ends the node.
