@@ -24,6 +24,7 @@ namespace {
 
 rng::Stream g_rng(12345);
 int g_failures = 0;
+const char* g_expectBwdWeights = nullptr;  // --expect-bwd-weights IMPL: each conv must use it
 
 void fillUniform(float* p, size_t n, float lo, float hi) {
     for (size_t i = 0; i < n; ++i) p[i] = lo + (hi - lo) * g_rng.uniform();
@@ -71,13 +72,13 @@ Act makeInput(Ctx& ctx, const memory::dims& dims, tag t) {
     return a;
 }
 
-void checkConv(bool same, bool srcAny, int inC, int outC) {
+void checkConv(bool same, bool srcAny, int inC, int outC, int height = 7, int width = 6) {
     Ctx ctx;
     const std::string name = std::string("conv ") + (same ? "same" : "valid") + (srcAny ? " (any src)" : " (nhwc src)") +
-                             " " + std::to_string(inC) + "->" + std::to_string(outC);
-    std::printf("%s\n", name.c_str());
-    Act in = makeInput(ctx, {3, inC, 7, 6}, srcAny ? tag::nchw : tag::nhwc);
-    std::vector<float> w(9 * inC * outC), b(outC), dw(w.size()), db(b.size());
+                             " " + std::to_string(inC) + "->" + std::to_string(outC) + " on " + std::to_string(height) +
+                             "x" + std::to_string(width);
+    Act in = makeInput(ctx, {3, inC, height, width}, srcAny ? tag::nchw : tag::nhwc);
+    std::vector<float> w(9 * inC * outC), b(outC), dw(w.size(), 1e9f), db(b.size(), 1e9f);  // must be overwritten
     fillUniform(w.data(), w.size(), -0.5f, 0.5f);
     fillUniform(b.data(), b.size(), -0.5f, 0.5f);
     Conv2D::Config cfg;
@@ -86,6 +87,14 @@ void checkConv(bool same, bool srcAny, int inC, int outC) {
     cfg.relu = false;
     cfg.srcAny = srcAny;
     Conv2D conv(ctx, "conv", in, cfg, w.data(), b.data(), dw.data(), db.data());
+    // Kernels: forward / backward-weights / backward-data.
+    std::printf("%s: %s\n", name.c_str(), conv.timing.impl.c_str());
+    const std::string& impl = conv.timing.impl;
+    const size_t a = impl.find(" / "), e = impl.find(" / ", a + 3);
+    if (g_expectBwdWeights && impl.substr(a + 3, e == std::string::npos ? std::string::npos : e - a - 3) != g_expectBwdWeights) {
+        std::printf("  backward-weights is not %s  FAIL\n", g_expectBwdWeights);
+        ++g_failures;
+    }
     std::vector<float> r(floats(conv.out.val));
     fillUniform(r.data(), r.size(), -1.0f, 1.0f);
     auto L = [&]() {
@@ -210,11 +219,25 @@ void checkSoftmaxCe() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--expect-bwd-weights") {
+        g_expectBwdWeights = argv[2];
+        // The own AVX2 kernel needs AVX2 and FMA; elsewhere there is nothing to expect.
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+            std::printf("SKIPPED: this CPU has no AVX2/FMA\n");
+            return 77;
+        }
+    } else if (argc != 1) {
+        std::fprintf(stderr, "usage: trainer_gradcheck [--expect-bwd-weights IMPL]\n");
+        return 2;
+    }
     checkConv(true, false, 3, 32);
     checkConv(false, true, 32, 32);
     checkConv(true, true, 32, 64);
     checkConv(false, true, 64, 64);
+    // Larger images: the backward-weights' position chunks (about 256 outputs) and a partial last one.
+    checkConv(true, true, 8, 32, 20, 19);
+    checkConv(false, false, 1, 16, 19, 23);  // NHWC single-channel: oneDNN's is ref:any, the own kernel takes it
     checkDense(60, 24);
     checkDense(512, 10);
     checkPool(6, 8);

@@ -1,5 +1,6 @@
 #pragma once
 // 3x3 stride-1 convolution with bias and optional fused ReLU ("same" or "valid").
+#include "model/conv_bwd_weights.h"
 #include "model/layer.h"
 
 namespace td {
@@ -35,6 +36,10 @@ private:
     memory m_dwCanon, m_dwKernel, m_db;
     memory m_diffSrc;             // bwd-data output in its kernel layout
     std::string m_bwdDataImpl;
+    // The hand-written AVX2 backward-weights where oneDNN's choice is its jit:avx2 kernel
+    // (conv_bwd_weights.h); m_bwdWeights is not used then.
+    ConvBwdWeightsAvx2 m_ownBwdWeights;
+    bool m_useOwnBwdWeights = false;
     Reorder m_rSrc, m_rWFwd, m_rWBwd, m_rDw, m_rDiffSrc;
 };
 
