@@ -6,6 +6,7 @@
 // (ReLU, max-pool, softmax cross-entropy) use small steps on inputs away from kinks.
 // The whole network's gradient is checked against PyTorch in test_torch_step.py.
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -157,6 +158,41 @@ void checkPool(int h, int w) {
     compare("d/d input", x, dIn.data(), n, 1e-3f, L, 1e-3, n);
 }
 
+// The max-pool backward fused with the ReLU backward before it (pool_relu_bwd.h) against the
+// two passes (oneDNN's pooling backward, then reluBackward): bit for bit, on ReLU outputs full of
+// ties and zeros (the first maximum in row-major order takes the gradient; a window of zeros
+// passes none), odd sizes (the last row/column gets none), in each blocked layout.
+void checkPoolRelu(tag layout, int h, int w) {
+    Ctx ctx;
+    std::printf("max-pool + ReLU backward, fused vs two passes, %dx%d %s\n", h, w,
+                layout == tag::nChw8c ? "nChw8c" : layout == tag::nChw16c ? "nChw16c" : "nhwc");
+    Act in = makeInput(ctx, {3, 16, h, w}, layout);
+    float* x = ptr(in.val);
+    const size_t n = floats(in.val);
+    for (size_t i = 0; i < n; ++i) x[i] = float(std::max(0, int(g_rng.below(5)) - 2));  // 0, 0, 0, 1, 2
+    MaxPool2D separate(ctx, "pool", in), fused(ctx, "pool", in);
+    if (!fused.fuseInputReluBackward()) {
+        std::printf("  the fused kernel does not run here (no AVX2)  skipped\n");
+        return;
+    }
+    separate.forward(ctx);
+    fused.forward(ctx);
+    const size_t m = floats(separate.out.grad);
+    fillUniform(ptr(separate.out.grad), m, -1.0f, 1.0f);
+    std::copy(ptr(separate.out.grad), ptr(separate.out.grad) + m, ptr(fused.out.grad));
+    std::fill(ptr(in.grad), ptr(in.grad) + n, 7.0f);
+    separate.backward(ctx);
+    reluBackward(in.val, in.grad);
+    std::vector<float> want(ptr(in.grad), ptr(in.grad) + n);
+    std::fill(ptr(in.grad), ptr(in.grad) + n, 7.0f);  // every element must be written
+    fused.backward(ctx);
+    size_t differ = 0, nonzero = 0;
+    for (size_t i = 0; i < n; ++i) differ += std::memcmp(&want[i], ptr(in.grad) + i, sizeof(float)) != 0, nonzero += want[i] != 0;
+    const bool ok = differ == 0 && nonzero > 0;
+    std::printf("  %zu of %zu elements differ (%zu gradients passed)  %s\n", differ, n, nonzero, ok ? "ok" : "FAIL");
+    if (!ok) ++g_failures;
+}
+
 void checkRelu() {
     Ctx ctx;
     std::printf("relu backward\n");
@@ -242,6 +278,9 @@ int main(int argc, char** argv) {
     checkDense(512, 10);
     checkPool(6, 8);
     checkPool(7, 5);  // odd sizes: the last row/column is dropped
+    checkPoolRelu(tag::nChw8c, 7, 5);
+    checkPoolRelu(tag::nChw16c, 6, 9);
+    checkPoolRelu(tag::nhwc, 8, 8);
     checkRelu();
     checkDropout();
     checkSoftmaxCe();

@@ -127,7 +127,7 @@ void Conv2D::forward(Ctx& ctx) {
 
 void Conv2D::backward(Ctx& ctx) {
     StepClock t;
-    if (m_cfg.relu) reluBackward(out.val, out.grad);
+    if (m_cfg.relu && !m_reluBackwardDone) reluBackward(out.val, out.grad);
     if (m_useOwnBwdWeights) {
         m_ownBwdWeights.run(ptr(m_src), ptr(out.grad), ptr(m_dwCanon), ptr(m_db));
     } else {

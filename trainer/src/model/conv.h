@@ -21,6 +21,9 @@ public:
     void syncWeights(Ctx& ctx);  // canonical weights -> kernel layouts (after each update)
     void forward(Ctx& ctx);
     void backward(Ctx& ctx);     // expects out.grad; writes in.grad (if needed), dw, db
+    // The layer that consumes out applies this layer's ReLU backward to out.grad itself (the
+    // max-pool's fused backward): backward() skips it.
+    void reluBackwardDoneByConsumer() { m_reluBackwardDone = true; }
 
     Act out;
     LayerTiming timing;
@@ -40,6 +43,7 @@ private:
     // (conv_bwd_weights.h); m_bwdWeights is not used then.
     ConvBwdWeightsAvx2 m_ownBwdWeights;
     bool m_useOwnBwdWeights = false;
+    bool m_reluBackwardDone = false;
     Reorder m_rSrc, m_rWFwd, m_rWBwd, m_rDw, m_rDiffSrc;
 };
 

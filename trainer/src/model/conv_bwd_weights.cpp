@@ -18,22 +18,6 @@ namespace {
 constexpr int kTileRows = 6;   // dW rows (kh, kw, ic) per register tile
 constexpr int kTileCols = 16;  // output channels per register tile: two 8-float vectors
 
-// Reads strides of a 4-D f32 descriptor that is plain or has one inner block on the channels.
-bool readStrides(const memory::desc& md, ptrdiff_t* n, ptrdiff_t* c, ptrdiff_t* h, ptrdiff_t* w, int* block) {
-    const dnnl_memory_desc_t& d = md.data;
-    if (d.ndims != 4 || d.data_type != dnnl_f32 || d.format_kind != dnnl_blocked || d.offset0 != 0) return false;
-    const auto& b = d.format_desc.blocking;
-    if (b.inner_nblks == 0) {
-        *block = 0;
-    } else if (b.inner_nblks == 1 && b.inner_idxs[0] == 1 && b.strides[1] != 1) {
-        *block = int(b.inner_blks[0]);
-    } else {
-        return false;
-    }
-    *n = b.strides[0], *c = b.strides[1], *h = b.strides[2], *w = b.strides[3];
-    return true;
-}
-
 // One 6 x 16 tile of dW (or fewer rows, NB) summed over `rows` x `cols` output positions:
 // per position two 8-channel vectors of dDst and NB broadcast source values, 2 NB FMAs.
 // Named accumulators, not arrays: GCC keeps an array of vectors in memory and stores it back
@@ -100,15 +84,12 @@ bool ConvBwdWeightsAvx2::init(const memory::desc& src, const memory::desc& diffD
     return false;
 #else
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
-    if (!readStrides(src, &m_src.n, &m_src.c, &m_src.h, &m_src.w, &m_src.block)) return false;
-    if (!readStrides(diffDst, &m_dst.n, &m_dst.c, &m_dst.h, &m_dst.w, &m_dst.block)) return false;
+    if (!channelStrides(src, &m_src) || !channelStrides(diffDst, &m_dst)) return false;
     const memory::dims sd = src.dims(), dd = diffDst.dims();
     m_N = sd[0], m_C = sd[1], m_H = sd[2], m_W = sd[3], m_O = dd[1], m_OH = dd[2], m_OW = dd[3];
     m_pad = pad;
     if (dd[0] != m_N || m_OH != m_H + 2 * pad - 2 || m_OW != m_W + 2 * pad - 2 || m_O % kTileCols != 0) return false;
-    // dDst is read as vectors of 8 consecutive output channels.
-    const bool dstVectors = m_dst.block ? m_dst.block % 8 == 0 : m_dst.c == 1;
-    if (!dstVectors) return false;
+    if (!m_dst.eightContiguous(m_O)) return false;  // dDst is read as vectors of 8 output channels
     m_rowsPerChunk = int(std::max<ptrdiff_t>(1, 256 / m_OW));  // ~256 positions: dDst chunk stays in L1
     m_ok = true;
     return true;

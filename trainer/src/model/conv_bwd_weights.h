@@ -25,15 +25,10 @@ public:
     void run(const float* src, const float* diffDst, float* dw, float* db) const;
 
 private:
-    struct Strides {
-        ptrdiff_t n = 0, c = 0, h = 0, w = 0;
-        int block = 0;  // channels in the innermost block (0: plain)
-        ptrdiff_t offset(ptrdiff_t ch) const { return block ? (ch / block) * c + ch % block : ch * c; }
-    };
     bool m_ok = false;
     int m_pad = 0;
     ptrdiff_t m_N = 0, m_C = 0, m_H = 0, m_W = 0, m_O = 0, m_OH = 0, m_OW = 0;
-    Strides m_src, m_dst;
+    ChannelStrides m_src, m_dst;
     int m_rowsPerChunk = 1;
 };
 
