@@ -21,7 +21,13 @@ OMP_WAIT_POLICY=PASSIVE so a waiting thread sleeps instead of spinning) are the 
 comparison. With more than one thread, per-CPU-second figures do not see load imbalance
 (a thread idle at a barrier costs no CPU time): at 1 thread they are exact.
 
+A/B of the trainer in the same run: --variant NAME:VAR=VALUE[,VAR=VALUE...] (repeatable) adds a
+trainer configuration measured in every round beside the default one, e.g.
+  --variant onednn-bwdw:TRAINDESK_CONV_BWD_WEIGHTS=onednn   (oneDNN's backward-weights, not the own)
+  --variant pinned:OMP_PROC_BIND=close,OMP_PLACES=cores      (OpenMP threads pinned to cores)
+
 Usage: isa_bench.py --build DIR [--isa AVX2,AVX512_CORE] [--threads 1,2] [--reps 3] [--steps 100]
+                    [--variant NAME:VAR=VALUE,...]
 """
 import argparse
 import json
@@ -89,8 +95,9 @@ def trainer_cmd(a, threads, steps, work, extra=()):
             "--metrics-file", os.path.join(work, "m.jsonl"), *extra]
 
 
-def trainer_run(a, isa, threads, work):
+def trainer_run(a, isa, threads, work, extra_env=None):
     env = env_for(isa, threads)
+    env.update(extra_env or {})
     _, cpu_short = run_timed(trainer_cmd(a, threads, a.short_steps, work), env)
     os.remove(os.path.join(work, "m.jsonl"))
     _, cpu_long = run_timed(trainer_cmd(a, threads, a.steps, work), env)
@@ -109,8 +116,9 @@ def torch_run(a, isa, threads):
     return float(m.group(1)), (float(c.group(1)) / 1e3 if c else 0.0)
 
 
-def profile_run(a, isa, threads, work, peak_per_cpu):
+def profile_run(a, isa, threads, work, peak_per_cpu, extra_env=None):
     env = env_for(isa, threads)
+    env.update(extra_env or {})
     env["ONEDNN_VERBOSE"] = "1"
     out, _ = run_timed(trainer_cmd(a, threads, a.profile_steps, work, ["--profile"]), env)
     s = onednn_profile.summarise(onednn_profile.parse(out.splitlines()), peak_per_cpu, skip=2)
@@ -129,7 +137,15 @@ def main():
     p.add_argument("--short-steps", type=int, default=20)
     p.add_argument("--profile-steps", type=int, default=25)
     p.add_argument("--json", help="write all figures here")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME:VAR=VALUE,...",
+                   help="another trainer configuration (environment) measured beside the default one")
     a = p.parse_args()
+    variants = {"default": {}}
+    for v in a.variant:
+        name, _, assigns = v.partition(":")
+        if not name or not assigns or any("=" not in x for x in assigns.split(",")):
+            sys.exit(f"isa_bench: --variant {v!r}: expected NAME:VAR=VALUE[,VAR=VALUE...]")
+        variants[name] = dict(x.split("=", 1) for x in assigns.split(","))
     a.trainer = next((c for c in (os.path.join(a.build, "bin", "traindesk-trainer"),
                                   os.path.join(a.build, "traindesk-trainer")) if os.access(c, os.X_OK)), None)
     if not a.trainer:
@@ -148,32 +164,38 @@ def main():
     res = {}
     for isa in isas:
         for t in threads:
-            res[(isa, t)] = {"peak_wall": [], "peak_cpu": [], "tr_ips": [], "tr_cpu": [], "pt_ips": [], "pt_cpu": []}
+            for vname in variants:
+                res[(isa, t, vname)] = {"peak_wall": [], "peak_cpu": [], "tr_ips": [], "tr_cpu": [], "pt_ips": [],
+                                        "pt_cpu": []}
     for rep in range(a.reps):
         for isa in isas:
             for t in threads:
-                r = res[(isa, t)]
+                # One peak and one PyTorch run per round, shared by the variants (same round, same load).
                 pw, pc = peak(isa, t, work)
-                r["peak_wall"].append(pw)
-                r["peak_cpu"].append(pc)
-                ips, cpu = trainer_run(a, isa, t, work)
-                r["tr_ips"].append(ips)
-                r["tr_cpu"].append(cpu)
                 pips, pcpu = torch_run(a, isa, t)
-                r["pt_ips"].append(pips)
-                r["pt_cpu"].append(pcpu)
-                print(f"   round {rep + 1} {isa} x{t}: peak {pw:.0f} (wall) / {pc:.0f} (per CPU-s) GFLOP/s; trainer "
-                      f"{ips:.0f} img/s, {cpu * 1e3:.1f} CPU-ms/step; PyTorch {pips:.0f} img/s, "
-                      f"{pcpu * 1e3:.1f} CPU-ms/step; load {open('/proc/loadavg').read().split()[0]}", flush=True)
+                # Alternate which variant goes first, so a load change within the round hits both.
+                order = list(variants) if rep % 2 == 0 else list(reversed(variants))
+                for vname in order:
+                    r = res[(isa, t, vname)]
+                    r["peak_wall"].append(pw)
+                    r["peak_cpu"].append(pc)
+                    r["pt_ips"].append(pips)
+                    r["pt_cpu"].append(pcpu)
+                    ips, cpu = trainer_run(a, isa, t, work, variants[vname])
+                    r["tr_ips"].append(ips)
+                    r["tr_cpu"].append(cpu)
+                    print(f"   round {rep + 1} {isa} x{t} {vname}: peak {pw:.0f} (wall) / {pc:.0f} (per CPU-s) GFLOP/s; "
+                          f"trainer {ips:.0f} img/s, {cpu * 1e3:.1f} CPU-ms/step; PyTorch {pips:.0f} img/s, "
+                          f"{pcpu * 1e3:.1f} CPU-ms/step; load {open('/proc/loadavg').read().split()[0]}", flush=True)
     step_gflop = FLOPS_PER_IMAGE * 32 / 1e9
     summary = {}
     print(f"\n== summary (best of {a.reps} rounds; training work {step_gflop:.3f} GFLOP per step of 32 images)")
     # Wall-clock columns: what this run got of the machine (the peak's and the trainer's shares
     # differ under load, so no wall-clock percent of peak is printed). Per-CPU-second columns:
     # the comparison that holds on a shared machine.
-    print(f"  {'ISA':<12} {'thr':>3} {'peak wall':>9} {'peak/CPU-s':>10} {'trainer img/s':>13} {'GFLOP/s':>8} "
+    print(f"  {'ISA':<12} {'thr':>3} {'variant':<14} {'peak wall':>9} {'peak/CPU-s':>10} {'trainer img/s':>13} {'GFLOP/s':>8} "
           f"{'torch img/s':>11} {'ratio':>6} | {'tr GFLOP/CPU-s':>14} {'%peak':>6} {'torch':>6} {'ratio':>6}")
-    for (isa, t), r in res.items():
+    for (isa, t, vname), r in res.items():
         pw, pc = max(r["peak_wall"]), max(r["peak_cpu"])
         tips, pips = max(r["tr_ips"]), max(r["pt_ips"])
         tgf = tips * FLOPS_PER_IMAGE / 1e9
@@ -186,19 +208,20 @@ def main():
                "torch_ips": pips, "ratio": tips / pips,
                "trainer_gflop_per_cpu_s": tcs, "trainer_pct_peak_cpu": 100 * tcs / per_thread_peak,
                "torch_gflop_per_cpu_s": pcs, "ratio_cpu": tcs / pcs if pcs else 0, "raw": r}
-        summary[f"{isa}x{t}"] = row
-        print(f"  {isa:<12} {t:>3} {pw:>9.1f} {pc:>10.1f} {tips:>13.1f} {tgf:>8.1f} "
+        summary[f"{isa}x{t}:{vname}"] = row
+        print(f"  {isa:<12} {t:>3} {vname:<14} {pw:>9.1f} {pc:>10.1f} {tips:>13.1f} {tgf:>8.1f} "
               f"{pips:>11.1f} {row['ratio']:>5.2f}x | {tcs:>14.1f} {row['trainer_pct_peak_cpu']:>5.1f}% {pcs:>6.1f} "
               f"{row['ratio_cpu']:>5.2f}x")
     print("  (peak/CPU-s: t threads' peak if they owned t cores; tr GFLOP/CPU-s: FLOPs per CPU-second of the "
           "trainer, %peak of one thread's peak per CPU-second)")
     for isa in isas:
-        for t in threads:
-            pc = max(res[(isa, t)]["peak_cpu"]) / t
-            s, prof = profile_run(a, isa, t, work, pc * t)
-            summary[f"{isa}x{t}"]["profile"] = {k: v for k, v in s.items() if k != "rows"}
-            summary[f"{isa}x{t}"]["primitives"] = s["rows"]
-            print(f"\n== {isa}, {t} thread(s): oneDNN primitives (ONEDNN_VERBOSE=1, least wall time of one execution; "
+        for t, vname in ((t, v) for t in threads for v in variants):
+            pc = max(res[(isa, t, vname)]["peak_cpu"]) / t
+            s, prof = profile_run(a, isa, t, work, pc * t, variants[vname])
+            key = f"{isa}x{t}:{vname}"
+            summary[key]["profile"] = {k: v for k, v in s.items() if k != "rows"}
+            summary[key]["primitives"] = s["rows"]
+            print(f"\n== {isa}, {t} thread(s), {vname}: oneDNN primitives (ONEDNN_VERBOSE=1, least wall time of one execution; "
                   f"%peak of {pc * t:.0f} GFLOP/s)")
             onednn_profile.print_table(s)
             est = step_gflop / (s["sum_min_ms"] * 1e-3)

@@ -6,6 +6,7 @@
 // (ReLU, max-pool, softmax cross-entropy) use small steps on inputs away from kinks.
 // The whole network's gradient is checked against PyTorch in test_torch_step.py.
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -24,6 +25,7 @@ namespace {
 
 rng::Stream g_rng(12345);
 int g_failures = 0;
+const char* g_expectBwdWeights = nullptr;  // --expect-bwd-weights IMPL: each conv must use it
 
 void fillUniform(float* p, size_t n, float lo, float hi) {
     for (size_t i = 0; i < n; ++i) p[i] = lo + (hi - lo) * g_rng.uniform();
@@ -71,13 +73,13 @@ Act makeInput(Ctx& ctx, const memory::dims& dims, tag t) {
     return a;
 }
 
-void checkConv(bool same, bool srcAny, int inC, int outC) {
+void checkConv(bool same, bool srcAny, int inC, int outC, int height = 7, int width = 6) {
     Ctx ctx;
     const std::string name = std::string("conv ") + (same ? "same" : "valid") + (srcAny ? " (any src)" : " (nhwc src)") +
-                             " " + std::to_string(inC) + "->" + std::to_string(outC);
-    std::printf("%s\n", name.c_str());
-    Act in = makeInput(ctx, {3, inC, 7, 6}, srcAny ? tag::nchw : tag::nhwc);
-    std::vector<float> w(9 * inC * outC), b(outC), dw(w.size()), db(b.size());
+                             " " + std::to_string(inC) + "->" + std::to_string(outC) + " on " + std::to_string(height) +
+                             "x" + std::to_string(width);
+    Act in = makeInput(ctx, {3, inC, height, width}, srcAny ? tag::nchw : tag::nhwc);
+    std::vector<float> w(9 * inC * outC), b(outC), dw(w.size(), 1e9f), db(b.size(), 1e9f);  // must be overwritten
     fillUniform(w.data(), w.size(), -0.5f, 0.5f);
     fillUniform(b.data(), b.size(), -0.5f, 0.5f);
     Conv2D::Config cfg;
@@ -86,6 +88,14 @@ void checkConv(bool same, bool srcAny, int inC, int outC) {
     cfg.relu = false;
     cfg.srcAny = srcAny;
     Conv2D conv(ctx, "conv", in, cfg, w.data(), b.data(), dw.data(), db.data());
+    // Kernels: forward / backward-weights / backward-data.
+    std::printf("%s: %s\n", name.c_str(), conv.timing.impl.c_str());
+    const std::string& impl = conv.timing.impl;
+    const size_t a = impl.find(" / "), e = impl.find(" / ", a + 3);
+    if (g_expectBwdWeights && impl.substr(a + 3, e == std::string::npos ? std::string::npos : e - a - 3) != g_expectBwdWeights) {
+        std::printf("  backward-weights is not %s  FAIL\n", g_expectBwdWeights);
+        ++g_failures;
+    }
     std::vector<float> r(floats(conv.out.val));
     fillUniform(r.data(), r.size(), -1.0f, 1.0f);
     auto L = [&]() {
@@ -146,6 +156,41 @@ void checkPool(int h, int w) {
     pool.backward(ctx);
     std::vector<float> dIn(ptr(in.grad), ptr(in.grad) + n);
     compare("d/d input", x, dIn.data(), n, 1e-3f, L, 1e-3, n);
+}
+
+// The max-pool backward fused with the ReLU backward before it (pool_relu_bwd.h) against the
+// two passes (oneDNN's pooling backward, then reluBackward): bit for bit, on ReLU outputs full of
+// ties and zeros (the first maximum in row-major order takes the gradient; a window of zeros
+// passes none), odd sizes (the last row/column gets none), in each blocked layout.
+void checkPoolRelu(tag layout, int h, int w) {
+    Ctx ctx;
+    std::printf("max-pool + ReLU backward, fused vs two passes, %dx%d %s\n", h, w,
+                layout == tag::nChw8c ? "nChw8c" : layout == tag::nChw16c ? "nChw16c" : "nhwc");
+    Act in = makeInput(ctx, {3, 16, h, w}, layout);
+    float* x = ptr(in.val);
+    const size_t n = floats(in.val);
+    for (size_t i = 0; i < n; ++i) x[i] = float(std::max(0, int(g_rng.below(5)) - 2));  // 0, 0, 0, 1, 2
+    MaxPool2D separate(ctx, "pool", in), fused(ctx, "pool", in);
+    if (!fused.fuseInputReluBackward()) {
+        std::printf("  the fused kernel does not run here (no AVX2)  skipped\n");
+        return;
+    }
+    separate.forward(ctx);
+    fused.forward(ctx);
+    const size_t m = floats(separate.out.grad);
+    fillUniform(ptr(separate.out.grad), m, -1.0f, 1.0f);
+    std::copy(ptr(separate.out.grad), ptr(separate.out.grad) + m, ptr(fused.out.grad));
+    std::fill(ptr(in.grad), ptr(in.grad) + n, 7.0f);
+    separate.backward(ctx);
+    reluBackward(in.val, in.grad);
+    std::vector<float> want(ptr(in.grad), ptr(in.grad) + n);
+    std::fill(ptr(in.grad), ptr(in.grad) + n, 7.0f);  // every element must be written
+    fused.backward(ctx);
+    size_t differ = 0, nonzero = 0;
+    for (size_t i = 0; i < n; ++i) differ += std::memcmp(&want[i], ptr(in.grad) + i, sizeof(float)) != 0, nonzero += want[i] != 0;
+    const bool ok = differ == 0 && nonzero > 0;
+    std::printf("  %zu of %zu elements differ (%zu gradients passed)  %s\n", differ, n, nonzero, ok ? "ok" : "FAIL");
+    if (!ok) ++g_failures;
 }
 
 void checkRelu() {
@@ -210,15 +255,32 @@ void checkSoftmaxCe() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--expect-bwd-weights") {
+        g_expectBwdWeights = argv[2];
+        // The own AVX2 kernel needs AVX2 and FMA; elsewhere there is nothing to expect.
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+            std::printf("SKIPPED: this CPU has no AVX2/FMA\n");
+            return 77;
+        }
+    } else if (argc != 1) {
+        std::fprintf(stderr, "usage: trainer_gradcheck [--expect-bwd-weights IMPL]\n");
+        return 2;
+    }
     checkConv(true, false, 3, 32);
     checkConv(false, true, 32, 32);
     checkConv(true, true, 32, 64);
     checkConv(false, true, 64, 64);
+    // Larger images: the backward-weights' position chunks (about 256 outputs) and a partial last one.
+    checkConv(true, true, 8, 32, 20, 19);
+    checkConv(false, false, 1, 16, 19, 23);  // NHWC single-channel: oneDNN's is ref:any, the own kernel takes it
     checkDense(60, 24);
     checkDense(512, 10);
     checkPool(6, 8);
     checkPool(7, 5);  // odd sizes: the last row/column is dropped
+    checkPoolRelu(tag::nChw8c, 7, 5);
+    checkPoolRelu(tag::nChw16c, 6, 9);
+    checkPoolRelu(tag::nhwc, 8, 8);
     checkRelu();
     checkDropout();
     checkSoftmaxCe();

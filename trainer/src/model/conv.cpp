@@ -1,5 +1,6 @@
 #include "model/conv.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,21 @@ Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, fl
                                                      strides, padding, padding);
     convolution_backward_weights::primitive_desc bwPd;
     DNNL_CHECK(bwPd = convolution_backward_weights::primitive_desc(bwDesc, ctx.eng, fwdPd));
-    DNNL_CHECK(m_bwdWeights = convolution_backward_weights(bwPd));
+    std::string bwdWeightsImpl = bwPd.impl_info_str();
+    // oneDNN 2.6's AVX2 backward-weights runs at 41-74% of the FMA peak; the own kernel at
+    // 85-87% (bench/trainer/bwd_weights_ab.cpp), and far above oneDNN's reference kernel, its
+    // choice for some layouts (NHWC single-channel images). On AVX-512 oneDNN's optimised
+    // kernel is kept (twice the vector width). TRAINDESK_CONV_BWD_WEIGHTS=onednn keeps
+    // oneDNN's everywhere, for A/B runs.
+    const char* choice = std::getenv("TRAINDESK_CONV_BWD_WEIGHTS");
+    const bool ownAllowed = !(choice && std::string(choice) == "onednn");
+    const bool oneDnnWeak = bwdWeightsImpl == "jit:avx2" || bwdWeightsImpl.rfind("ref", 0) == 0;
+    m_useOwnBwdWeights =
+        ownAllowed && oneDnnWeak && m_ownBwdWeights.init(fwdPd.src_desc(), fwdPd.dst_desc(), int(pad));
+    if (m_useOwnBwdWeights)
+        bwdWeightsImpl = "own:avx2";
+    else
+        DNNL_CHECK(m_bwdWeights = convolution_backward_weights(bwPd));
 
     DNNL_CHECK(out.val = memory(fwdPd.dst_desc(), ctx.eng));
     DNNL_CHECK(out.grad = memory(fwdPd.dst_desc(), ctx.eng));
@@ -62,7 +77,7 @@ Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, fl
     m_wFwd = Reorder::prepare(ctx, m_wCanon, fwdPd.weights_desc(), &m_rWFwd);
     m_dwCanon = memory(plain(wDims, tag::hwio), ctx.eng, dw);
     m_db = memory(plain({O}, tag::x), ctx.eng, db);
-    if (bwPd.diff_weights_desc() == m_dwCanon.get_desc()) {
+    if (m_useOwnBwdWeights || bwPd.diff_weights_desc() == m_dwCanon.get_desc()) {
         m_dwKernel = m_dwCanon;
     } else {
         DNNL_CHECK(m_dwKernel = memory(bwPd.diff_weights_desc(), ctx.eng));
@@ -88,7 +103,7 @@ Conv2D::Conv2D(Ctx& ctx, const std::string& name, Act& in, const Config& cfg, fl
     }
 
     timing.name = name;
-    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwPd.impl_info_str() +
+    timing.impl = std::string(fwdPd.impl_info_str()) + " / " + bwdWeightsImpl +
                   (cfg.needDiffSrc ? " / " + m_bwdDataImpl : std::string());
     const double macs = double(N) * O * OH * OW * C * 9;
     timing.fwdFlops = 2 * macs;
@@ -112,12 +127,16 @@ void Conv2D::forward(Ctx& ctx) {
 
 void Conv2D::backward(Ctx& ctx) {
     StepClock t;
-    if (m_cfg.relu) reluBackward(out.val, out.grad);
-    DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
-                                                 {DNNL_ARG_DIFF_DST, out.grad},
-                                                 {DNNL_ARG_DIFF_WEIGHTS, m_dwKernel},
-                                                 {DNNL_ARG_DIFF_BIAS, m_db}}));
-    m_rDw.run(ctx);
+    if (m_cfg.relu && !m_reluBackwardDone) reluBackward(out.val, out.grad);
+    if (m_useOwnBwdWeights) {
+        m_ownBwdWeights.run(ptr(m_src), ptr(out.grad), ptr(m_dwCanon), ptr(m_db));
+    } else {
+        DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
+                                                     {DNNL_ARG_DIFF_DST, out.grad},
+                                                     {DNNL_ARG_DIFF_WEIGHTS, m_dwKernel},
+                                                     {DNNL_ARG_DIFF_BIAS, m_db}}));
+        m_rDw.run(ctx);
+    }
     if (m_cfg.needDiffSrc) {
         DNNL_CHECK(m_bwdData.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
                                                   {DNNL_ARG_WEIGHTS, m_wBwd},

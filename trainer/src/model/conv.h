@@ -1,5 +1,6 @@
 #pragma once
 // 3x3 stride-1 convolution with bias and optional fused ReLU ("same" or "valid").
+#include "model/conv_bwd_weights.h"
 #include "model/layer.h"
 
 namespace td {
@@ -20,6 +21,9 @@ public:
     void syncWeights(Ctx& ctx);  // canonical weights -> kernel layouts (after each update)
     void forward(Ctx& ctx);
     void backward(Ctx& ctx);     // expects out.grad; writes in.grad (if needed), dw, db
+    // The layer that consumes out applies this layer's ReLU backward to out.grad itself (the
+    // max-pool's fused backward): backward() skips it.
+    void reluBackwardDoneByConsumer() { m_reluBackwardDone = true; }
 
     Act out;
     LayerTiming timing;
@@ -35,6 +39,11 @@ private:
     memory m_dwCanon, m_dwKernel, m_db;
     memory m_diffSrc;             // bwd-data output in its kernel layout
     std::string m_bwdDataImpl;
+    // The hand-written AVX2 backward-weights where oneDNN's choice is its jit:avx2 kernel
+    // (conv_bwd_weights.h); m_bwdWeights is not used then.
+    ConvBwdWeightsAvx2 m_ownBwdWeights;
+    bool m_useOwnBwdWeights = false;
+    bool m_reluBackwardDone = false;
     Reorder m_rSrc, m_rWFwd, m_rWBwd, m_rDw, m_rDiffSrc;
 };
 

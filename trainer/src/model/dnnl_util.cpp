@@ -29,4 +29,18 @@ void Reorder::run(Ctx& ctx) const {
 
 float* ptr(const memory& m) { return static_cast<float*>(m.get_data_handle()); }
 
+bool channelStrides(const memory::desc& md, ChannelStrides* s) {
+    const dnnl_memory_desc_t& d = md.data;
+    if (d.ndims != 4 || d.data_type != dnnl_f32 || d.format_kind != dnnl_blocked || d.offset0 != 0) return false;
+    const auto& b = d.format_desc.blocking;
+    if (b.inner_nblks == 0)
+        s->block = 0;
+    else if (b.inner_nblks == 1 && b.inner_idxs[0] == 1)
+        s->block = int(b.inner_blks[0]);
+    else
+        return false;
+    s->n = b.strides[0], s->c = b.strides[1], s->h = b.strides[2], s->w = b.strides[3];
+    return true;
+}
+
 }  // namespace td

@@ -3,6 +3,7 @@
 // reorders that are built once and skipped when the layouts already agree.
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,19 @@ inline memory::desc plain(const memory::dims& d, tag t) { return memory::desc(d,
 inline memory::desc anyDesc(const memory::dims& d) { return memory::desc(d, dt::f32, tag::any); }
 
 float* ptr(const memory& m);
+
+// Where element (n, c, h, w) of a 4-D f32 buffer lies: plain, or one inner block of channels
+// (nChw8c, nChw16c). For the hand-written kernels that read oneDNN's layouts.
+struct ChannelStrides {
+    ptrdiff_t n = 0, c = 0, h = 0, w = 0;
+    int block = 0;  // channels in the innermost block (0: plain)
+    ptrdiff_t offset(ptrdiff_t ch) const { return block ? (ch / block) * c + ch % block : ch * c; }
+    // True when channels [ch, ch + 8) are contiguous for every ch that is a multiple of 8.
+    bool eightContiguous(ptrdiff_t channels) const {
+        return block ? block % 8 == 0 : c == 1 && channels % 8 == 0;
+    }
+};
+// False for other layouts (offsets, several blocks, other data types).
+bool channelStrides(const memory::desc& md, ChannelStrides* s);
 
 }  // namespace td

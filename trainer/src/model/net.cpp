@@ -35,6 +35,7 @@ Net::Net(const NetConfig& cfg) : m_cfg(cfg) {
     cc.samePadding = false;
     m_conv2 = std::make_unique<Conv2D>(ctx, "conv2d_2", m_conv1->out, cc, W(c2), W(c2 + 1), G(c2), G(c2 + 1));
     m_pool1 = std::make_unique<MaxPool2D>(ctx, "max_pooling2d_1", m_conv2->out);
+    if (m_pool1->fuseInputReluBackward()) m_conv2->reluBackwardDoneByConsumer();
     m_drop1 = std::make_unique<Dropout>(m_pool1->out.val, 0.25f, N);
     cc = Conv2D::Config{};
     cc.outChannels = 64;
@@ -42,6 +43,7 @@ Net::Net(const NetConfig& cfg) : m_cfg(cfg) {
     cc.samePadding = false;
     m_conv4 = std::make_unique<Conv2D>(ctx, "conv2d_4", m_conv3->out, cc, W(c4), W(c4 + 1), G(c4), G(c4 + 1));
     m_pool2 = std::make_unique<MaxPool2D>(ctx, "max_pooling2d_2", m_conv4->out);
+    if (m_pool2->fuseInputReluBackward()) m_conv4->reluBackwardDoneByConsumer();
     m_drop2 = std::make_unique<Dropout>(m_pool2->out.val, 0.25f, N);
 
     // Flatten: pool2 output reordered to NHWC, then viewed as (N, h*w*64).

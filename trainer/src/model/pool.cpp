@@ -1,5 +1,8 @@
 #include "model/pool.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "util/timer.h"
 
 namespace td {
@@ -38,11 +41,23 @@ void MaxPool2D::forward(Ctx& ctx) {
     timing.addFwd(t);
 }
 
+bool MaxPool2D::fuseInputReluBackward() {
+    const char* choice = std::getenv("TRAINDESK_POOL_RELU_BWD");
+    if (choice && std::string(choice) == "separate") return false;
+    m_useFused = m_fused.init(m_in.val.get_desc(), out.val.get_desc());
+    if (m_useFused) timing.impl += " / own:avx2 (with the ReLU backward)";
+    return m_useFused;
+}
+
 void MaxPool2D::backward(Ctx& ctx) {
     StepClock t;
-    DNNL_CHECK(m_bwd.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
-                                          {DNNL_ARG_DIFF_SRC, m_in.grad},
-                                          {DNNL_ARG_WORKSPACE, m_workspace}}));
+    if (m_useFused) {
+        m_fused.run(ptr(m_in.val), ptr(out.grad), ptr(m_in.grad));
+    } else {
+        DNNL_CHECK(m_bwd.execute(ctx.stream, {{DNNL_ARG_DIFF_DST, out.grad},
+                                              {DNNL_ARG_DIFF_SRC, m_in.grad},
+                                              {DNNL_ARG_WORKSPACE, m_workspace}}));
+    }
     timing.addBwd(t);
 }
 

@@ -1,13 +1,13 @@
 #include "train/auto_resume.h"
 
+#include <unistd.h>  // environ (a C declaration: a C++ one clashes in unity batches with unistd.h)
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
 #include "io/checkpoint.h"
 #include "util/log.h"
-
-extern char** environ;
 
 namespace td {
 
