@@ -179,6 +179,8 @@ public:
         for (int i = 0; i < 5; ++i) m_partials[i].resize(tc::ReduceScratch::partialsFloats(sites[i]));
         m_labels.resize(size_t(B));
         m_headRows.resize(size_t(2) * size_t(B));
+        m_firstFused = fused && cfg.c <= tc::kFirstLayerMaxIn;  // GpuNet::firstLayerFused
+        if (m_firstFused) m_firstPartials.resize(tc::firstLayerPartialsFloats(m_a1, cfg.c));
         m_weights.assign(m_P, 0.0f);
         m_accum.assign(m_P, 0.0f);
         m_grads.assign(m_P + 4, 0.0f);
@@ -216,8 +218,8 @@ public:
         a.augment = m_aug.enabled, a.widthShift = m_aug.widthShift, a.heightShift = m_aug.heightShift;
         a.flip = m_aug.horizontalFlip, a.seed = m_seed;
         a.out = at(m_input), a.shape = m_x, a.outLabels = m_labels.data();
-        tc::assembleBatch(a, nullptr);
-        forward();
+        if (!m_firstFused) tc::assembleBatch(a, nullptr);
+        forward(m_firstFused ? &a : nullptr);
         backward();
         tc::RmspropArgs r;
         r.params = at(m_weights), r.accum = at(m_accum), r.grads = at(m_grads), r.n = m_P, r.gradScale = 1.0f;
@@ -269,11 +271,17 @@ private:
     }
 
     // GpuNet::forward, training.
-    void forward() {
+    void forward(const tc::AssembleArgs* assemble) {
         const tc::DropoutArgs none;
-        m_conv[0]->forward(at(m_input), W(0), at(m_act1));
-        perturb(m_act1, 1);
-        tc::biasActivation(at(m_act1), m_a1, W(1), true, none, nullptr);
+        if (assemble) {  // the fused path's own conv2d_1 (no rounding noise: it is not cuDNN)
+            tc::FirstLayerArgs f;
+            f.batch = *assemble, f.w = W(0), f.bias = W(1), f.y = at(m_act1);
+            tc::firstLayerForward(f, nullptr);
+        } else {
+            m_conv[0]->forward(at(m_input), W(0), at(m_act1));
+            perturb(m_act1, 1);
+            tc::biasActivation(at(m_act1), m_a1, W(1), true, none, nullptr);
+        }
         m_conv[1]->forward(at(m_act1), W(2), at(m_act2));
         perturb(m_act2, 2);
         if (m_fused) {
@@ -349,13 +357,19 @@ private:
         }
         m_conv[1]->backwardFilter(at(m_act1), at(m_gAct2), G(2));
         m_conv[1]->backwardData(W(2), at(m_gAct2), at(m_gAct1));
-        tc::maskBiasGrad(at(m_gAct1), at(m_act1), m_a1, true, 1.0f, G(1), scratch(4), nullptr);
-        m_conv[0]->backwardFilter(at(m_input), at(m_gAct1), G(0));
+        if (m_firstFused) {
+            tc::firstLayerBackward(at(m_gAct1), at(m_act1), m_a1, at(m_input), m_x, G(0), G(1), m_firstPartials.data(),
+                                   &m_tickets[6], nullptr);
+        } else {
+            tc::maskBiasGrad(at(m_gAct1), at(m_act1), m_a1, true, 1.0f, G(1), scratch(4), nullptr);
+            m_conv[0]->backwardFilter(at(m_input), at(m_gAct1), G(0));
+        }
     }
 
     NetConfig m_cfg;
     bool m_nhwc;
     bool m_fused;
+    bool m_firstFused = false;
     const Dataset& m_data;
     ParamTable m_table;
     size_t m_P;
@@ -366,8 +380,9 @@ private:
     std::vector<float> m_input, m_act1, m_act2, m_pool1, m_act3, m_act4, m_pool2, m_fc1, m_logits;
     std::vector<float> m_gAct1, m_gAct2, m_gPool1, m_gAct3, m_gAct4, m_gPool2, m_gFc1, m_gLogits;
     std::vector<float> m_partials[5];
-    unsigned int m_tickets[6] = {0, 0, 0, 0, 0, 0};
+    unsigned int m_tickets[7] = {0, 0, 0, 0, 0, 0, 0};
     std::vector<double> m_headRows;
+    std::vector<float> m_firstPartials;
     std::vector<int32_t> m_labels, m_perm;
     std::vector<float> m_weights, m_accum, m_grads;
     tc::StepCounters m_counters{};

@@ -20,7 +20,10 @@
 // bias gradient bit for bit; the head kernel (dense_1's activation, dense_2, the loss and
 // their backward) against biasActivation + cuBLAS + softmaxLoss + cuBLAS + maskBiasGrad:
 // dense_1's activation bit for bit, the rest within 1e-5 (cuBLAS sums in another order);
-// and the whole network on the fused path against the CPU as above.
+// the fused path's own conv2d_1 against assembleBatch + cuDNN + biasActivation (the batch
+// bit for bit, the rest 1e-5) and its backward against maskBiasGrad (bias gradient bit for
+// bit) + cuDNN's backward-filter (1e-5); and the whole network on the fused path against the
+// CPU as above.
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 skipped (no usable NVIDIA GPU).
 #include <algorithm>
@@ -471,6 +474,72 @@ void testFusedHead(Gpu& g, int B, int K) {
     expect(t == 0u, "ticket left at zero");
 }
 
+// The fused path's own conv2d_1 (assembly + conv + bias + ReLU) against assembleBatch +
+// cuDNN + biasActivation, and its backward against maskBiasGrad + cuDNN's backward-filter.
+void testFirstLayer(Gpu& g, int B, int H, int W, int C, bool nhwc) {
+    const int O = tc::kFirstLayerOut;
+    std::printf("fused first layer %dx%dx%dx%d, %s: assembly bit for bit, conv + bias + ReLU and backward 1e-5\n", B, H,
+                W, C, nhwc ? "NHWC" : "NCHW");
+    Dataset d;
+    d.n = 3 * B, d.h = H, d.w = W, d.c = C;
+    d.pixels.resize(size_t(d.n) * d.imageSize());
+    d.labels.resize(size_t(d.n));
+    for (uint8_t& v : d.pixels) v = uint8_t(g_rng.below(256));
+    for (uint8_t& v : d.labels) v = uint8_t(g_rng.below(10));
+    tc::DeviceDataset dd;
+    dd.upload(d);
+    std::vector<int32_t> perm;
+    epochPermutation(d.n, 99, 2, perm);
+    auto dPerm = upload(perm);
+    tc::StepCounters c{};
+    c.epoch = 2, c.stepInEpoch = 1;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    const tc::Tensor4 xt = tc::Tensor4::make(B, C, H, W, nhwc);
+    tc::DeviceBuffer<float> xLib(size_t(xt.size())), xFused(size_t(xt.size()));
+    tc::DeviceBuffer<int32_t> labLib(B), labFused(B);
+    AugmentParams aug;
+    tc::AssembleArgs a;
+    a.pixels = dd.pixels.get(), a.labels = dd.labels.get(), a.h = H, a.w = W, a.c = C, a.batch = B;
+    a.perm = dPerm.get(), a.counters = dC.get(), a.rank = 0, a.workers = 1;
+    a.augment = true, a.widthShift = aug.widthShift, a.heightShift = aug.heightShift, a.flip = aug.horizontalFlip;
+    a.seed = 99, a.out = xLib.get(), a.shape = xt, a.outLabels = labLib.get();
+    tc::assembleBatch(a, g.s());
+    tc::CudnnConv::Config gc;
+    gc.batch = B, gc.inC = C, gc.h = H, gc.w = W, gc.outC = O, gc.same = true, gc.nhwc = nhwc, gc.needDx = false;
+    tc::CudnnConv conv(gc);
+    const tc::Tensor4 yt = conv.outShape();
+    auto dW = upload(randomVec(size_t(9) * C * O, -0.3f, 0.3f)), dB = upload(randomVec(size_t(O), -0.2f, 0.2f));
+    tc::DeviceBuffer<float> yLib(size_t(yt.size())), yFused(size_t(yt.size())), gy(size_t(yt.size()));
+    tc::DeviceBuffer<float> dwLib(size_t(9) * C * O), dwFused(size_t(9) * C * O), dbLib(O), dbFused(O);
+    tc::DeviceBuffer<char> scratch(size_t(64) << 20);
+    g.sync();
+    conv.selectAlgorithms(g.ctx.dnnMain(), g.ctx.dnnMain(), xLib.get(), dW.get(), yLib.get(), gy.get(), nullptr,
+                          dwLib.get(), scratch.get(), scratch.bytes());
+    tc::DeviceBuffer<char> ws(std::max<size_t>({conv.forwardWorkspace(), conv.backwardFilterWorkspace(), 256}));
+    conv.forward(g.ctx.dnnMain(), xLib.get(), dW.get(), yLib.get(), ws.get(), ws.bytes());
+    tc::biasActivation(yLib.get(), yt, dB.get(), true, tc::DropoutArgs{}, g.s());
+    tc::FirstLayerArgs f;
+    f.batch = a, f.batch.out = xFused.get(), f.batch.outLabels = labFused.get();
+    f.w = dW.get(), f.bias = dB.get(), f.y = yFused.get();
+    tc::firstLayerForward(f, g.s());
+    g.sync();
+    check("assembled batch", xFused.toHost(), xLib.toHost(), 0.0);
+    expect(labFused.toHost() == labLib.toHost(), "labels");
+    check("conv2d_1 + bias + ReLU", yFused.toHost(), yLib.toHost(), 1e-5);
+    const std::vector<float> r = randomVec(size_t(yt.size()), -1.0f, 1.0f);
+    gy.upload(r.data(), r.size());
+    tc::DeviceBuffer<float> partials(tc::firstLayerPartialsFloats(yt, C)), p2(tc::ReduceScratch::partialsFloats(yt));
+    tc::DeviceBuffer<unsigned int> tickets(2);
+    tc::firstLayerBackward(gy.get(), yLib.get(), yt, xLib.get(), xt, dwFused.get(), dbFused.get(), partials.get(),
+                           tickets.get(), g.s());
+    tc::maskBiasGrad(gy.get(), yLib.get(), yt, true, 1.0f, dbLib.get(), {p2.get(), tickets.get() + 1}, g.s());
+    conv.backwardFilter(g.ctx.dnnMain(), xLib.get(), gy.get(), dwLib.get(), ws.get(), ws.bytes());
+    g.sync();
+    check("d bias", dbFused.toHost(), dbLib.toHost(), 0.0);
+    check("d kernel", dwFused.toHost(), dwLib.toHost(), 1e-5);
+}
+
 // The whole model: CPU Net vs GpuNet from the same weights and batch, no dropout.
 void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32, bool fused = false) {
     const double tol = tf32 ? kTolTf32 : kTolFp32;
@@ -589,6 +658,10 @@ int main() {
         }
         testFusedHead(g, 32, 10);
         testFusedHead(g, 7, 100);
+        for (bool nhwc : {true, false}) {
+            testFirstLayer(g, 32, 32, 32, 3, nhwc);
+            testFirstLayer(g, 7, 28, 28, 1, nhwc);
+        }
     } catch (const std::exception& e) {
         std::printf("FAIL: %s\n", e.what());
         return 1;

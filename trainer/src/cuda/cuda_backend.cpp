@@ -48,10 +48,10 @@ const char* const kSectionNames[kProfSections] = {
     "bwd conv2d_3", "bwd max_pooling2d_1", "bwd conv2d_2", "bwd conv2d_1", "all-reduce (NCCL)", "RMSprop"};
 // --gpu-kernels fused: the sections it marks (the others are inside these).
 const char* const kFusedSectionNames[kProfSections] = {
-    "assemble batch (augment)", "conv2d_1 (+bias,relu)", "conv2d_2 (+bias,relu,pool,dropout)", "-",
+    "assemble batch (augment)", "conv2d_1 (+assemble,bias,relu)", "conv2d_2 (+bias,relu,pool,dropout)", "-",
     "conv2d_3 (+bias,relu)", "conv2d_4 (+bias,relu,pool,dropout)", "-", "dense_1 GEMM", "-",
     "head: dense_1 act, dense_2, loss, bwd", "-", "bwd dense_1 GEMMs", "bwd max_pooling2d_2 (+conv4 bias)",
-    "bwd conv2d_4", "bwd conv2d_3", "bwd max_pooling2d_1 (+conv2 bias)", "bwd conv2d_2", "bwd conv2d_1",
+    "bwd conv2d_4", "bwd conv2d_3", "bwd max_pooling2d_1 (+conv2 bias)", "bwd conv2d_2", "bwd conv2d_1 (+relu,bias)",
     "all-reduce (NCCL)", "RMSprop"};
 
 class CudaBackend final : public Backend {
@@ -386,7 +386,6 @@ private:
     void enqueueStep(ProfileTimeline* prof) {
         const cudaStream_t main = m_ctx->main();
         const NetConfig& cfg = m_setup.net;
-        if (prof) prof->mark(kProfAssemble, main);
         AssembleArgs a;
         a.pixels = m_train.pixels.get();
         a.labels = m_train.labels.get();
@@ -401,13 +400,19 @@ private:
         a.out = m_net->input();
         a.shape = m_net->inputShape();
         a.outLabels = m_net->labels();
-        assembleBatch(a, main);
+        // The fused path assembles the batch inside conv2d_1's kernel.
+        const bool assembleInFirstLayer = m_net->firstLayerFused();
+        if (!assembleInFirstLayer) {
+            if (prof) prof->mark(kProfAssemble, main);
+            assembleBatch(a, main);
+        }
 
         GpuNet::ForwardArgs f;
         f.train = true;
         f.valid = cfg.batch;
         f.accum = m_counters.get()->localWindow;  // this rank's sums, before the all-reduce averages them
         for (int l = 0; l < 3; ++l) f.drop[l] = m_drop[l];
+        if (assembleInFirstLayer) f.assemble = &a;
         m_net->forward(f, prof);
 
         const size_t tail = m_net->denseOffset();

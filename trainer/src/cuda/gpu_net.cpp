@@ -45,8 +45,9 @@ constexpr int kUnits = 512;  // dense_1
 
 GpuNet::GpuNet(GpuContext& ctx, const NetConfig& cfg, int batch, bool training, bool nhwc, bool tf32,
                bool deterministic, const ParamTable& table, float* weights, float* grads, bool fused)
-    : m_ctx(ctx), m_cfg(cfg), m_batch(batch), m_training(training), m_fused(fused), m_table(table),
-      m_weights(weights), m_grads(grads) {
+    : m_ctx(ctx), m_cfg(cfg), m_batch(batch), m_training(training), m_fused(fused),
+      m_firstFused(fused && training && cfg.c <= kFirstLayerMaxIn), m_table(table), m_weights(weights),
+      m_grads(grads) {
     TD_CHECK(!training || grads, "GpuNet: training needs a gradient buffer");
     TD_CHECK(table.all().size() == 12, "GpuNet: unexpected parameter table");
     const int B = batch;
@@ -97,8 +98,9 @@ GpuNet::GpuNet(GpuContext& ctx, const NetConfig& cfg, int batch, bool training, 
         const Tensor4 sites[5] = {m_f1, m_a4, m_a3, m_a2, m_a1};
         for (int i = 0; i < 5; ++i) m_partials[i].allocate(ReduceScratch::partialsFloats(sites[i]));
     }
-    m_tickets.allocate(6);
+    m_tickets.allocate(7);
     if (fused) m_headRows.allocate(size_t(2) * size_t(B));
+    if (m_firstFused) m_firstPartials.allocate(firstLayerPartialsFloats(m_a1, cfg.c));
 }
 
 void GpuNet::selectAlgorithms() {
@@ -161,8 +163,18 @@ void GpuNet::forward(const ForwardArgs& a, ProfileTimeline* prof) {
     };
 
     mark(kProfConv1);
-    m_conv[0]->forward(dnn, m_input.get(), W(0), m_act1.get(), ws, wsBytes);
-    biasActivation(m_act1.get(), m_a1, W(1), true, none, s);
+    if (a.assemble) {
+        TD_CHECK(m_firstFused, "GpuNet: batch assembly inside conv2d_1 needs the fused path's first layer");
+        FirstLayerArgs f;
+        f.batch = *a.assemble;
+        f.w = W(0);
+        f.bias = W(1);
+        f.y = m_act1.get();
+        firstLayerForward(f, s);
+    } else {
+        m_conv[0]->forward(dnn, m_input.get(), W(0), m_act1.get(), ws, wsBytes);
+        biasActivation(m_act1.get(), m_a1, W(1), true, none, s);
+    }
     mark(kProfConv2);
     m_conv[1]->forward(dnn, m_act1.get(), W(2), m_act2.get(), ws, wsBytes);
     if (m_fused) {
@@ -306,9 +318,14 @@ void GpuNet::backward(const DropoutArgs drop[3], const std::function<void()>& de
     m_conv[1]->backwardFilter(dnnSide, m_act1.get(), m_gAct2.get(), G(2), wsSide, wsSideBytes);
     m_conv[1]->backwardData(dnn, W(2), m_gAct2.get(), m_gAct1.get(), ws, wsBytes);
     mark(kProfBwdConv1);
-    maskBiasGrad(m_gAct1.get(), m_act1.get(), m_a1, true, 1.0f, G(1), scratch(4), s);
-    toSide();
-    m_conv[0]->backwardFilter(dnnSide, m_input.get(), m_gAct1.get(), G(0), wsSide, wsSideBytes);
+    if (m_firstFused) {
+        firstLayerBackward(m_gAct1.get(), m_act1.get(), m_a1, m_input.get(), m_x, G(0), G(1), m_firstPartials.get(),
+                           m_tickets.get() + 6, s);
+    } else {
+        maskBiasGrad(m_gAct1.get(), m_act1.get(), m_a1, true, 1.0f, G(1), scratch(4), s);
+        toSide();
+        m_conv[0]->backwardFilter(dnnSide, m_input.get(), m_gAct1.get(), G(0), wsSide, wsSideBytes);
+    }
     m_ctx.dependOn(s, side);  // join: every gradient is final on main from here on
 }
 

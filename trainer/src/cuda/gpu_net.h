@@ -50,7 +50,8 @@ private:
 // the same convolutions and dense_1's GEMMs with fewer, bigger kernels around them
 // (fused.cu): bias + ReLU + max pooling + dropout in one pass, the pooling's backward with
 // the bias gradient, and the whole head (dense_1's activation, dense_2, the loss and their
-// backward) in one kernel.
+// backward) in one kernel, and conv2d_1 as a kernel of its own with the batch assembly and
+// bias + ReLU folded in (its backward: the ReLU mask with the bias and kernel gradients).
 class GpuNet {
 public:
     // training=false: forward only (evaluation), grads may be null.
@@ -73,6 +74,9 @@ public:
         DropoutArgs drop[3];      // rate 0: off
         float* probs = nullptr;   // evaluation: softmax outputs
         double* accum = nullptr;  // evaluation: += loss sum, correct
+        // Fused path (firstLayerFused()): the batch to assemble inside conv2d_1's kernel,
+        // instead of an input() written before forward.
+        const AssembleArgs* assemble = nullptr;
     };
     void forward(const ForwardArgs& a, ProfileTimeline* prof = nullptr);
     // After a training forward. denseGradsReady runs once the dense layers' gradients (the
@@ -89,6 +93,8 @@ public:
     std::string describeLayers() const;  // cuDNN algorithms per convolution
     size_t denseOffset() const { return m_table.all()[8].offset; }  // dense_1's kernel: start of the tail
     bool fused() const { return m_fused; }
+    // The fused path's own conv2d_1 (first_layer.cu): training, at most 4 input channels.
+    bool firstLayerFused() const { return m_firstFused; }
 
 private:
     float* W(int i) const { return m_weights + m_table.all()[size_t(i)].offset; }
@@ -100,6 +106,7 @@ private:
     int m_batch;
     bool m_training;
     bool m_fused;
+    bool m_firstFused;
     ParamTable m_table;
     float* m_weights;
     float* m_grads;
@@ -114,6 +121,7 @@ private:
     DeviceBuffer<float> m_partials[5];
     DeviceBuffer<unsigned int> m_tickets;
     DeviceBuffer<double> m_headRows;  // the head kernel's per-sample loss and hit
+    DeviceBuffer<float> m_firstPartials;  // the first layer's backward (ticket 6)
     ReduceScratch scratch(int site) const { return {m_partials[site].get(), m_tickets.get() + site}; }
 };
 

@@ -7,6 +7,8 @@
 //   rmsprop.cu  the RMSprop update over the flat parameter buffer, and the step counters
 //   fused.cu    the --gpu-kernels fused path: fewer, bigger kernels that each do what a run
 //               of the kernels above does (bit for bit where the arithmetic is the same)
+//   first_layer.cu  the fused path's own conv2d_1, batch assembly and bias + ReLU folded in,
+//               and its backward (bias and kernel gradients)
 // Launchers are plain C++ so .cpp files (and the tests) can call them; every launch goes
 // through TD_LAUNCH (cuda/kernel_runtime.h), so the same files also build as host code
 // that runs the kernels on the CPU (cuda/host_emulation.h, for the tests). All launches are
@@ -184,6 +186,27 @@ struct HeadArgs {
     unsigned int* ticket = nullptr;
 };
 void denseHead(const HeadArgs& a, cudaStream_t s);
+
+// ---- first_layer.cu (the fused path's own conv2d_1) ----
+// conv2d_1 (3x3, "same", kFirstLayerOut filters, at most kFirstLayerMaxIn input channels)
+// with the batch assembly folded into its input load and bias + ReLU into its output: it
+// writes the assembled batch (bit for bit assembleBatch's, for the backward pass and the
+// self-check) and the layer's activation. Sums in its own order (not cuDNN's).
+constexpr int kFirstLayerOut = 32, kFirstLayerMaxIn = 4;
+struct FirstLayerArgs {
+    AssembleArgs batch;         // the batch: batch.out and batch.outLabels are written
+    const float* w = nullptr;   // conv2d_1's kernel, device layout (OHWI for NHWC, OIHW for NCHW)
+    const float* bias = nullptr;
+    float* y = nullptr;         // (batch, kFirstLayerOut, h, w), layout of batch.shape
+};
+void firstLayerForward(const FirstLayerArgs& a, cudaStream_t s);
+// Its backward: the incoming gradient g masked by the ReLU (y > 0; g itself is not
+// written), and from it the bias gradient (maskBiasGrad's summation order: bit for bit its
+// result) and the kernel gradient (device layout) over the input x. One kernel; partials:
+// firstLayerPartialsFloats(yt, x channels) floats, ticket at zero (left so).
+size_t firstLayerPartialsFloats(const Tensor4& yt, int inC);
+void firstLayerBackward(const float* g, const float* y, const Tensor4& yt, const float* x, const Tensor4& xt, float* dw,
+                        float* db, float* partials, unsigned int* ticket, cudaStream_t s);
 
 // ---- rmsprop.cu ----
 struct RmspropArgs {
