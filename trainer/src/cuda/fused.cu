@@ -122,23 +122,29 @@ __global__ void denseHeadKernel(HeadArgs a, unsigned int chunks) {
     __syncthreads();
     if (!last) return;
     __threadfence();
-    if (tid == 0) {
+    {
         // softmaxLossKernel's order: its thread t adds the rows t, t + kLossThreads, ...; then
-        // thread 0 adds the threads' sums.
-        double l = 0.0, c = 0.0;
-        for (int t = 0; t < kLossThreads; ++t) {
+        // thread 0 adds the threads' sums (each thread here takes the rows of the same t).
+        __shared__ double lossPart[kLossThreads];
+        __shared__ double hitPart[kLossThreads];
+        for (int t = tid; t < kLossThreads; t += blockDim.x) {
             double pl = 0.0, pc = 0.0;
             for (int r = t; r < a.batch; r += kLossThreads) pl += __ldcg(&a.rows[2 * r]), pc += __ldcg(&a.rows[2 * r + 1]);
-            l += pl, c += pc;
+            lossPart[t] = pl, hitPart[t] = pc;
         }
-        if (a.extras) {
-            a.extras[0] = float(l);
-            a.extras[1] = float(c);
-            a.extras[2] = float(a.valid);
-        }
-        if (a.accum) {
-            a.accum[0] += l;
-            a.accum[1] += c;
+        __syncthreads();
+        if (tid == 0) {
+            double l = 0.0, c = 0.0;
+            for (int t = 0; t < kLossThreads; ++t) l += lossPart[t], c += hitPart[t];
+            if (a.extras) {
+                a.extras[0] = float(l);
+                a.extras[1] = float(c);
+                a.extras[2] = float(a.valid);
+            }
+            if (a.accum) {
+                a.accum[0] += l;
+                a.accum[1] += c;
+            }
         }
     }
     if (train) {
@@ -147,12 +153,22 @@ __global__ void denseHeadKernel(HeadArgs a, unsigned int chunks) {
             for (int r = 0; r < a.batch; ++r) s += __ldcg(&a.gLogits[(long long)r * K + k]);
             a.db2[k] = s;
         }
-        for (int e = tid; e < U * K; e += blockDim.x) {  // dW2 = fc1^T gLogits
-            const int j = e / K, k = e % K;
-            float s = 0.0f;
+        // dW2 = fc1^T gLogits, each element summed over the samples in order; a thread takes
+        // kHeadPass elements at a time, so that their loads are in flight together.
+        constexpr int kHeadPass = 8;
+        for (int e0 = tid; e0 < U * K; e0 += kHeadPass * blockDim.x) {
+            float s[kHeadPass];
+            for (int m = 0; m < kHeadPass; ++m) s[m] = 0.0f;
             for (int r = 0; r < a.batch; ++r)
-                s += __ldcg(&a.fc1[(long long)r * U + j]) * __ldcg(&a.gLogits[(long long)r * K + k]);
-            a.dW2[e] = s;
+                for (int m = 0; m < kHeadPass; ++m) {
+                    const int e = e0 + m * int(blockDim.x);
+                    if (e < U * K)
+                        s[m] += __ldcg(&a.fc1[(long long)r * U + e / K]) * __ldcg(&a.gLogits[(long long)r * K + e % K]);
+                }
+            for (int m = 0; m < kHeadPass; ++m) {
+                const int e = e0 + m * int(blockDim.x);
+                if (e < U * K) a.dW2[e] = s[m];
+            }
         }
         for (int j = tid; j < U; j += blockDim.x) a.db1[j] = channelSumSerial(a.gFc1, a.batch, U, j, chunks);
     }
