@@ -14,9 +14,14 @@
 #                                       skipped when absent
 #   FASHION_EPOCHS=15                   epochs of the accuracy comparison (CPU and GPU)
 #   QUICK=1                             10 epochs, 5 Fashion-MNIST epochs (a smoke run)
+#   GPU_KERNELS=library|fused           the GPU's kernel path (--gpu-kernels; default the
+#                                       trainer's default)
 #   OUT=DIR                             keep logs and metrics there (default: a temp dir)
 # Exit code 77 without a usable NVIDIA GPU (nothing measured then).
 set -euo pipefail
+# --device cuda with the kernel path asked for.
+cuda=(--device cuda)
+if [ -n "${GPU_KERNELS:-}" ]; then cuda+=(--gpu-kernels "$GPU_KERNELS"); fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build-gpu-bench}
@@ -89,9 +94,9 @@ say "== traindesk-trainer on the GPU: $epochs epochs x $train images, batch 32 (
 need() {  # a run's first field must be a number, else show its log and stop
     [[ "$1" =~ ^[0-9.]+$ ]] || { echo "run $2 failed:"; tail -30 "$work/$2.out"; exit 1; }
 }
-read -r t32 tot32 acc32 us32 k32 <<< "$(run_trainer fp32 "$trainer" --device cuda "${common[@]}")"; need "$t32" fp32
-read -r ttf tottf acctf ustf ktf <<< "$(run_trainer tf32 "$trainer" --device cuda --tf32 "${common[@]}")"; need "$ttf" tf32
-read -r tna totna accna usna kna <<< "$(run_trainer noaug "$trainer" --device cuda --no-augment "${common[@]}")"
+read -r t32 tot32 acc32 us32 k32 <<< "$(run_trainer fp32 "$trainer" "${cuda[@]}" "${common[@]}")"; need "$t32" fp32
+read -r ttf tottf acctf ustf ktf <<< "$(run_trainer tf32 "$trainer" "${cuda[@]}" --tf32 "${common[@]}")"; need "$ttf" tf32
+read -r tna totna accna usna kna <<< "$(run_trainer noaug "$trainer" "${cuda[@]}" --no-augment "${common[@]}")"
 need "$tna" noaug
 grep -h "CUDA graph:\|GPU: \|cuDNN\|NHWC convolutions" "$work/fp32.out" | head -5 | tee -a "$work/summary.txt"
 
@@ -100,7 +105,7 @@ frac() { [ -n "$2" ] && $py -c "print(f'{$flops*$images/$1/($2*1e12)*100:.1f}%')
 ips() { $py -c "print(f'{$images/$1:.0f}')"; }
 
 say "== per-layer breakdown (eager, CUDA events; 2000 steps)"
-"$trainer" --device cuda "${data[@]}" --epochs 1 --max-steps 2000 --batch-size 32 --seed 1 --no-save --profile \
+"$trainer" "${cuda[@]}" "${data[@]}" --epochs 1 --max-steps 2000 --batch-size 32 --seed 1 --no-save --profile \
     --dir "$work/prof" --metrics-file "$work/prof.jsonl" > "$work/prof.out" 2>&1 || tail -20 "$work/prof.out"
 sed -n '/Per-layer GPU time/,/cuDNN algorithms/p' "$work/prof.out" | tee -a "$work/summary.txt"
 
@@ -136,7 +141,7 @@ if compgen -G "$fashion/train-images-idx3-ubyte*" > /dev/null; then
     fm=(--format idx --data "$fashion" --epochs "$fashion_epochs" --seed 7 --no-save --dir "$work/fm")
     read -r tc _ acc_cpu _ _ <<< "$(run_trainer fm-cpu "$trainer" --device cpu --threads "$(nproc)" "${fm[@]}")"
     need "$tc" fm-cpu
-    read -r tg _ acc_gpu _ _ <<< "$(run_trainer fm-gpu "$trainer" --device cuda "${fm[@]}")"
+    read -r tg _ acc_gpu _ _ <<< "$(run_trainer fm-gpu "$trainer" "${cuda[@]}" "${fm[@]}")"
     need "$tg" fm-gpu
     say "cpu $acc_cpu, gpu $acc_gpu, difference $($py -c "print(f'{abs($acc_gpu-$acc_cpu)*100:.2f} points (target <= 0.5)')")"
 else
@@ -147,7 +152,7 @@ fi
 ngpu=$(sed -n 's/^gpus: //p' <<< "$info")
 if [ "${ngpu:-1}" -ge 2 ] && command -v mpirun > /dev/null; then
     say "== $ngpu GPUs, NCCL (per-GPU batch 32, 5 epochs)"
-    read -r tm _ _ usm _ <<< "$(run_trainer multi mpirun $mpiflags -np "$ngpu" "$trainer" --device cuda "${data[@]}" \
+    read -r tm _ _ usm _ <<< "$(run_trainer multi mpirun $mpiflags -np "$ngpu" "$trainer" "${cuda[@]}" "${data[@]}" \
         --epochs 5 --batch-size 32 --seed 1 --no-save --dir "$work/multi")"
     need "$tm" multi
     say "train s $tm, us/step $usm (each step: $ngpu x 32 images)"

@@ -6,20 +6,26 @@
 # time limit (timeout); the limits add up to under 8 minutes; everything goes into one log.
 #
 #   1 --gpu-info             the GPUs, the driver and the CUDA libraries it found (15 s)
-#   2 trainer_gpu_layers     every layer, GPU against CPU, FP32 and TF32 (checks/ in the archive; 40 s)
-#   3 trainer_gpu_train      50 steps GPU vs CPU, self-check, resume (tests/trainer; 90 s)
+#   2 trainer_gpu_layers     every layer, GPU against CPU, FP32 and TF32, and the fused kernels
+#                            against the library ones (checks/ in the archive; 35 s)
+#   3 trainer_gpu_train      50 steps GPU vs CPU (library and fused kernels), self-check,
+#                            resume (tests/trainer; 75 s)
 #   4 trainer_gpu_nccl       NCCL over one rank (tests/trainer; 30 s)
-#   5 benchmark              100 epochs x 50,000 synthetic 32x32x3 images, batch 32 (115 s)
-#   6 step profile           per-section times of 200 eager steps (--profile: the trainer's
-#                            ProfileTimeline, CUDA events per layer and pass; 30 s)
-#   7 kernel durations       when ncu (Nsight Compute) is on the machine: every kernel of a
+#   5 benchmark x 2          30 epochs x 50,000 synthetic 32x32x3 images, batch 32, once with
+#                            --gpu-kernels library and once with fused (45 s each); the
+#                            summary compares their us/step
+#   6 step profile x 2       per-section times of 200 eager steps (--profile: the trainer's
+#                            ProfileTimeline, CUDA events per layer and pass), each path (22 s each)
+#   7 kernel durations x 2   when ncu (Nsight Compute) is on the machine: every kernel of a
 #                            4-step run, the CUDA graph's nodes one by one (--graph-profiling
-#                            node, --clock-control none), as a table (ncu_table.py; 55 s)
-#   8 PyTorch peer           bench_torch_gpu.py, same model on the same GPU (40 s; needs torch)
-#   9 Fashion-MNIST          3 epochs, seed 7, GPU and CPU side by side: test accuracy (60 s;
-#                            IDX files in $FASHION, /usr/share/datasets/fashion-mnist or
-#                            fashion-mnist/ beside the archive)
-# (Limits: 475 s in all. The 2026-11-26 H100 run took 161 s for steps 1-5, 8 and 9.)
+#                            node, --clock-control none), as a table (ncu_table.py), each path
+#                            (50 s each)
+#   8 PyTorch peer           bench_torch_gpu.py, same model on the same GPU (35 s; needs torch)
+#   9 Fashion-MNIST          3 epochs, seed 7, GPU (both kernel paths) and CPU side by side:
+#                            test accuracy (50 s; IDX files in $FASHION,
+#                            /usr/share/datasets/fashion-mnist or fashion-mnist/ beside the archive)
+# (Limits: 474 s in all. The 2026-11-26 H100 run took 161 s for steps 1-5, 8 and 9, then with
+# one 100-epoch benchmark of 95 s: 30 epochs give the same us/step, the training time only.)
 #
 # usage: bench/trainer/run_gpu_checks.sh ARCHIVE [LOG]
 #   LOG defaults to gpu-checks-<UTC time>.log in the current folder. Exit 0 when every step
@@ -88,7 +94,7 @@ fi
 command -v ssh >/dev/null || mpi_env+=("OMPI_MCA_plm_rsh_agent=false")
 
 if [ -x "$dir/checks/trainer_gpu_layers" ]; then
-  step "trainer_gpu_layers" 40 "${mpi_env[@]}" "$dir/checks/trainer_gpu_layers"
+  step "trainer_gpu_layers" 35 "${mpi_env[@]}" "$dir/checks/trainer_gpu_layers"
 else
   summary+=("SKIP  trainer_gpu_layers: not in the archive (a build without the CUDA backend)")
 fi
@@ -98,38 +104,57 @@ for p in "$(command -v python3)" /usr/bin/python3; do  # the first with numpy (t
   if [ -x "$p" ] && "$p" -c "import numpy" 2>/dev/null; then py=$p; break; fi
 done
 if [ -n "$py" ]; then
-  step "trainer_gpu_train" 90 "$py" "$tests/test_gpu_train.py" --trainer "$T" --work "$work/gpu_train"
+  step "trainer_gpu_train" 75 "$py" "$tests/test_gpu_train.py" --trainer "$T" --work "$work/gpu_train"
   step "trainer_gpu_nccl (one rank)" 30 "$py" "$tests/test_gpu_nccl.py" --part one-rank --trainer "$T" \
     --mpiexec "$M" --mpiexec-flags "--oversubscribe --bind-to none" --work "$work/gpu_nccl"
 else
   summary+=("SKIP  trainer_gpu_train, trainer_gpu_nccl: they need python3 with numpy")
 fi
 
-bench() {  # the 100-epoch benchmark; prints the figures of its metrics file
-  "$T" --device cuda --synthetic-train 50000 --synthetic-test 10000 --synthetic-shape 32x32x3 --epochs 100 \
-    --batch-size 32 --seed 1 --no-save --dir "$work/bench" --metrics-file "$work/bench.jsonl" > "$work/bench.out" 2>&1
+bench() {  # the benchmark with kernel path $1; prints the figures of its metrics file
+  local kernels=$1
+  "$T" --device cuda --gpu-kernels "$kernels" --synthetic-train 50000 --synthetic-test 10000 \
+    --synthetic-shape 32x32x3 --epochs 30 --batch-size 32 --seed 1 --no-save --dir "$work/bench-$kernels" \
+    --metrics-file "$work/bench-$kernels.jsonl" > "$work/bench-$kernels.out" 2>&1
   local rc=$?
-  grep -h "self-check\|CUDA graph\|us/step\|kernels per step\|Total time" "$work/bench.out" | head -6
-  [ $rc = 0 ] || { tail -20 "$work/bench.out"; return $rc; }
-  grep '"kind": *"done"' "$work/bench.jsonl" | tail -1
+  grep -h "self-check\|CUDA graph\|us/step\|kernels per step\|Total time" "$work/bench-$kernels.out" | head -6
+  [ $rc = 0 ] || { tail -20 "$work/bench-$kernels.out"; return $rc; }
+  grep '"kind": *"done"' "$work/bench-$kernels.jsonl" | tail -1
+  # The us/step of the trainer's summary line, for the comparison after both runs.
+  grep -ho "GPU: [0-9.]* us/step" "$work/bench-$kernels.out" | tail -1 | awk '{print $2}' > "$work/bench-$kernels.us"
 }
 export T work fashion
 export -f bench
-step "100 epochs x 50,000 images, batch 32" 115 bash -c bench
+for kernels in library fused; do
+  step "30 epochs x 50,000 images, batch 32, --gpu-kernels $kernels" 45 bash -c 'bench "$1"' _ "$kernels"
+done
+# The switch's default is the path measured faster (issue #46): say which one this GPU found.
+us_library=$(cat "$work/bench-library.us" 2>/dev/null)
+us_fused=$(cat "$work/bench-fused.us" 2>/dev/null)
+if [ -n "$us_library" ] && [ -n "$us_fused" ]; then
+  speed=$(awk -v l="$us_library" -v f="$us_fused" 'BEGIN {printf "library %.1f us/step, fused %.1f us/step: fused runs %.2fx as fast as library; 100 epochs (156,200 steps) of training %.1f s vs %.1f s", l, f, l / f, l * 156200e-6, f * 156200e-6}')
+  say ""
+  say "==== kernel paths: $speed"
+  summary+=("INFO  kernel paths: $speed")
+fi
 
 # Where the step's time goes (issue #46). Eager steps (--profile runs no CUDA graph), each
 # section between CUDA events: augment, each layer's forward and backward, loss, all-reduce,
-# RMSprop. The graph's own per-kernel durations come from ncu below.
+# RMSprop; for each kernel path. The graph's own per-kernel durations come from ncu below.
 profile_run() {
-  "$T" --device cuda --skip-gpu-check --synthetic-train 6400 --synthetic-test 32 --synthetic-shape 32x32x3 \
-    --epochs 1 --batch-size 32 --seed 1 --no-save --profile --dir "$work/prof" > "$work/prof.out" 2>&1
+  local kernels=$1
+  "$T" --device cuda --gpu-kernels "$kernels" --skip-gpu-check --synthetic-train 6400 --synthetic-test 32 \
+    --synthetic-shape 32x32x3 --epochs 1 --batch-size 32 --seed 1 --no-save --profile --dir "$work/prof-$kernels" \
+    > "$work/prof-$kernels.out" 2>&1
   local rc=$?
-  [ $rc = 0 ] || { tail -20 "$work/prof.out"; return $rc; }
-  sed -n '/Per-layer GPU time/,/cuDNN algorithms/p' "$work/prof.out"
-  grep -q "Per-layer GPU time" "$work/prof.out" || { echo "no per-section table in the trainer's output"; return 1; }
+  [ $rc = 0 ] || { tail -20 "$work/prof-$kernels.out"; return $rc; }
+  sed -n '/Per-layer GPU time/,/cuDNN algorithms/p' "$work/prof-$kernels.out"
+  grep -q "Per-layer GPU time" "$work/prof-$kernels.out" || { echo "no per-section table in the trainer's output"; return 1; }
 }
 export -f profile_run
-step "step profile (eager, per section)" 30 bash -c profile_run
+for kernels in library fused; do
+  step "step profile (eager, per section), --gpu-kernels $kernels" 22 bash -c 'profile_run "$1"' _ "$kernels"
+done
 
 # ncu_path: Nsight Compute's command line, on PATH or where the CUDA Toolkit puts it.
 ncu_path() {
@@ -137,28 +162,32 @@ ncu_path() {
   ls -d /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | sort -V | tail -1
 }
 kernel_run() {  # every kernel of 4 steps (step 1 eager, 2-4 the graph's nodes) and the evaluation
-  local ncu=$1
+  local ncu=$1 kernels=$2
   "$ncu" --graph-profiling node --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
-    --launch-count 1500 --log-file "$work/ncu.csv" \
-    "$T" --device cuda --skip-gpu-check --synthetic-train 128 --synthetic-test 32 --synthetic-shape 32x32x3 \
-    --epochs 1 --batch-size 32 --seed 1 --no-save --max-steps 4 --dir "$work/ncu" > "$work/ncu-app.out" 2>&1
+    --launch-count 1500 --log-file "$work/ncu-$kernels.csv" \
+    "$T" --device cuda --gpu-kernels "$kernels" --skip-gpu-check --synthetic-train 128 --synthetic-test 32 \
+    --synthetic-shape 32x32x3 --epochs 1 --batch-size 32 --seed 1 --no-save --max-steps 4 \
+    --dir "$work/ncu-$kernels" > "$work/ncu-app-$kernels.out" 2>&1
   local rc=$?
-  if grep -qs "ERR_NVGPUCTRPERM" "$work/ncu.csv" "$work/ncu-app.out"; then
+  if grep -qs "ERR_NVGPUCTRPERM" "$work/ncu-$kernels.csv" "$work/ncu-app-$kernels.out"; then
     echo "ncu: no permission for the GPU's performance counters on this machine (ERR_NVGPUCTRPERM)"
     return 77
   fi
-  [ $rc = 0 ] || { tail -20 "$work/ncu.csv" "$work/ncu-app.out"; return $rc; }
-  grep -h "CUDA graph" "$work/ncu-app.out"
+  [ $rc = 0 ] || { tail -20 "$work/ncu-$kernels.csv" "$work/ncu-app-$kernels.out"; return $rc; }
+  grep -h "CUDA graph" "$work/ncu-app-$kernels.out"
   echo "(4 steps: step 1 eager, steps 2-4 the CUDA graph profiled node by node; plus the setup's and the"
   echo " 32-image evaluation's kernels: per-step columns divide by 4)"
-  "$ncu_py" "$here/ncu_table.py" "$work/ncu.csv" --steps 4 --top 60
+  "$ncu_py" "$here/ncu_table.py" "$work/ncu-$kernels.csv" --steps 4 --top 60
 }
 ncu=$(ncu_path)
 ncu_py=${py:-$(command -v python3)}
 if [ -n "$ncu" ] && [ -n "$ncu_py" ]; then
   export -f kernel_run
   export ncu_py here
-  step "kernel durations (ncu, graph nodes)" 55 bash -c 'kernel_run "$1"' _ "$ncu"
+  for kernels in library fused; do
+    step "kernel durations (ncu, graph nodes), --gpu-kernels $kernels" 50 \
+      bash -c 'kernel_run "$1" "$2"' _ "$ncu" "$kernels"
+  done
 elif [ -z "$ncu" ]; then
   summary+=("SKIP  kernel durations: no ncu (Nsight Compute) on this machine")
 else
@@ -170,7 +199,7 @@ for p in "$(command -v python3)" /usr/bin/python3; do
   if [ -x "$p" ] && "$p" -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then torch_py=$p; break; fi
 done
 if [ -n "$torch_py" ]; then
-  step "PyTorch peer (bench_torch_gpu.py)" 40 "$torch_py" "$here/bench_torch_gpu.py" --steps 2000 --warmup 200
+  step "PyTorch peer (bench_torch_gpu.py)" 35 "$torch_py" "$here/bench_torch_gpu.py" --steps 2000 --warmup 200
 else
   summary+=("SKIP  PyTorch peer: no PyTorch with CUDA here")
 fi
@@ -179,24 +208,25 @@ fashion=""
 for d in "${FASHION:-}" /usr/share/datasets/fashion-mnist "$(dirname "$archive")/fashion-mnist"; do
   if [ -n "$d" ] && compgen -G "$d/train-images-idx3-ubyte*" >/dev/null; then fashion=$d; break; fi
 done
-fashion_run() {  # GPU and CPU side by side, 3 epochs, seed 7; their test accuracies
-  local fm=(--format idx --data "$fashion" --epochs 3 --seed 7 --no-save)
-  "$T" --device cuda "${fm[@]}" --dir "$work/fm-gpu" --metrics-file "$work/fm-gpu.jsonl" > "$work/fm-gpu.out" 2>&1 &
-  local gpu=$!
+fashion_run() {  # the GPU (both kernel paths) and the CPU side by side, 3 epochs, seed 7; test accuracies
+  local fm=(--format idx --data "$fashion" --epochs 3 --seed 7 --no-save) pids=() kernels rc=0
+  for kernels in library fused; do
+    "$T" --device cuda --gpu-kernels "$kernels" "${fm[@]}" --dir "$work/fm-$kernels" \
+      --metrics-file "$work/fm-$kernels.jsonl" > "$work/fm-$kernels.out" 2>&1 &
+    pids+=($!)
+  done
   "$T" --device cpu --threads "$(nproc)" "${fm[@]}" --dir "$work/fm-cpu" --metrics-file "$work/fm-cpu.jsonl" \
-    > "$work/fm-cpu.out" 2>&1
-  local cpu_rc=$?
-  wait $gpu
-  local gpu_rc=$?
-  tail -n 3 "$work/fm-gpu.out" "$work/fm-cpu.out"
-  [ $gpu_rc = 0 ] && [ $cpu_rc = 0 ] || return 1
-  for side in gpu cpu; do
+    > "$work/fm-cpu.out" 2>&1 || rc=1
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  tail -n 3 "$work/fm-library.out" "$work/fm-fused.out" "$work/fm-cpu.out"
+  [ $rc = 0 ] || return 1
+  for side in library fused cpu; do
     echo "$side: $(grep '"kind": *"val"' "$work/fm-$side.jsonl" | tail -1)"
   done
 }
 if [ -n "$fashion" ]; then
   export -f fashion_run
-  step "Fashion-MNIST GPU vs CPU accuracy" 60 bash -c fashion_run
+  step "Fashion-MNIST GPU (library, fused) vs CPU accuracy" 50 bash -c fashion_run
 else
   summary+=("SKIP  Fashion-MNIST: no IDX files (set FASHION=DIR or put fashion-mnist/ beside the archive)")
 fi

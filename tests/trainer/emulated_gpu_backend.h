@@ -18,14 +18,16 @@ class EmulatedGpuBackend final : public Backend {
 public:
     // roundingNoise: EmulatedGpuStep::setRoundingNoise (0: oneDNN's rounding, bit for bit).
     explicit EmulatedGpuBackend(const BackendSetup& s, bool nhwc = true, double roundingNoise = 0.0)
-        : m_setup(s), m_nhwc(nhwc), m_step(s.net, nhwc, *s.train), m_P(m_step.table().totalFloats()),
+        : m_setup(s), m_nhwc(nhwc), m_step(s.net, nhwc, *s.train, s.fusedKernels), m_P(m_step.table().totalFloats()),
           m_hostWeights(m_P, 0.0f), m_hostAccum(m_P, 0.0f) {
         TD_CHECK(s.dist->size() == 1, "the emulated GPU backend runs one rank");
         m_step.setRoundingNoise(roundingNoise);
     }
 
     std::string device() const override { return "cuda"; }
-    std::string description() const override { return cat("emulated GPU code path, ", m_nhwc ? "NHWC" : "NCHW"); }
+    std::string description() const override {
+        return cat("emulated GPU code path, ", m_nhwc ? "NHWC" : "NCHW", m_setup.fusedKernels ? ", fused kernels" : "");
+    }
     const NetConfig& config() const override { return m_setup.net; }
     const ParamTable& params() const override { return m_step.table(); }
     float* weights() override { return m_hostWeights.data(); }

@@ -6,7 +6,9 @@
 // kernels straight out of the flat device parameter buffer (cuda/layout.h).
 //
 // EmulatedGpuStep restates GpuNet::forward/backward and CudaBackend::enqueueStep call for
-// call (cuDNN/cuBLAS replaced): a change there must be made here too. Used by
+// call (cuDNN/cuBLAS replaced), for both kernel paths (--gpu-kernels library|fused): a
+// change there must be made here too. It counts the library calls it stands in for
+// (libraryCalls()); the emulator counts the kernels of its own (emu::launchStats()). Used by
 // trainer_gpu_emulated_step (against the CPU backend's steps) and, wrapped as a Backend
 // (emulated_gpu_backend.h), by trainer_gpu_selfcheck.
 #include <cmath>
@@ -31,6 +33,10 @@ using dnnl::algorithm;
 using dnnl::prop_kind;
 
 inline float* at(std::vector<float>& v) { return v.data(); }
+
+// The cuDNN / cuBLAS calls made so far (each LayoutConv or LayoutDense operation is one).
+inline unsigned long long g_libraryCalls = 0;
+inline unsigned long long libraryCalls() { return g_libraryCalls; }
 
 // 3x3 stride-1 convolution without bias on the GPU layouts (what CudnnConv does): the
 // tensors and filters are read and written in those layouts; oneDNN computes in its own
@@ -59,6 +65,7 @@ public:
     }
     const tc::Tensor4& outShape() const { return m_out; }
     void forward(const float* x, const float* w, float* y) {
+        ++g_libraryCalls;
         memory dst(m_fwdPd.dst_desc(), m_ctx.eng);
         dnnl::convolution_forward(m_fwdPd).execute(
             m_ctx.stream, {{DNNL_ARG_SRC, in(m_src, m_fwdPd.src_desc(), x)},
@@ -66,6 +73,7 @@ public:
         out(dst, m_dst, y);
     }
     void backwardFilter(const float* x, const float* dy, float* dw) {
+        ++g_libraryCalls;
         memory diffW(m_bwdWeightsPd.diff_weights_desc(), m_ctx.eng);
         dnnl::convolution_backward_weights(m_bwdWeightsPd).execute(
             m_ctx.stream, {{DNNL_ARG_SRC, in(m_src, m_bwdWeightsPd.src_desc(), x)},
@@ -74,6 +82,7 @@ public:
         out(diffW, m_w, dw);
     }
     void backwardData(const float* w, const float* dy, float* dx) {
+        ++g_libraryCalls;
         memory diffSrc(m_bwdDataPd.diff_src_desc(), m_ctx.eng);
         dnnl::convolution_backward_data(m_bwdDataPd).execute(
             m_ctx.stream, {{DNNL_ARG_WEIGHTS, in(m_w, m_bwdDataPd.weights_desc(), w)},
@@ -128,6 +137,7 @@ private:
         return m;
     }
     void run(const MatMul& m, const float* a, const float* b, float* c) {
+        ++g_libraryCalls;
         m.prim.execute(m_ctx.stream, {{DNNL_ARG_SRC, memory(m.a, m_ctx.eng, const_cast<float*>(a))},
                                       {DNNL_ARG_WEIGHTS, memory(m.b, m_ctx.eng, const_cast<float*>(b))},
                                       {DNNL_ARG_DST, memory(m.c, m_ctx.eng, c)}});
@@ -140,8 +150,9 @@ private:
 // The GPU backend's training state and step, on the host.
 class EmulatedGpuStep {
 public:
-    EmulatedGpuStep(const NetConfig& cfg, bool nhwc, const Dataset& data)
-        : m_cfg(cfg), m_nhwc(nhwc), m_data(data), m_table(makeParamTable(cfg)), m_P(m_table.totalFloats()) {
+    EmulatedGpuStep(const NetConfig& cfg, bool nhwc, const Dataset& data, bool fused = false)
+        : m_cfg(cfg), m_nhwc(nhwc), m_fused(fused), m_data(data), m_table(makeParamTable(cfg)),
+          m_P(m_table.totalFloats()) {
         const int B = cfg.batch;
         m_x = tc::Tensor4::make(B, cfg.c, cfg.h, cfg.w, nhwc);
         m_conv[0] = std::make_unique<LayoutConv>(m_ctx, m_x, 32, true);
@@ -167,6 +178,9 @@ public:
         const tc::Tensor4 sites[5] = {m_f1, m_a4, m_a3, m_a2, m_a1};
         for (int i = 0; i < 5; ++i) m_partials[i].resize(tc::ReduceScratch::partialsFloats(sites[i]));
         m_labels.resize(size_t(B));
+        m_headRows.resize(size_t(2) * size_t(B));
+        m_firstFused = fused && cfg.c <= tc::kFirstLayerMaxIn;  // GpuNet::firstLayerFused
+        if (m_firstFused) m_firstPartials.resize(tc::firstLayerPartialsFloats(m_a1, cfg.c));
         m_weights.assign(m_P, 0.0f);
         m_accum.assign(m_P, 0.0f);
         m_grads.assign(m_P + 4, 0.0f);
@@ -204,8 +218,8 @@ public:
         a.augment = m_aug.enabled, a.widthShift = m_aug.widthShift, a.heightShift = m_aug.heightShift;
         a.flip = m_aug.horizontalFlip, a.seed = m_seed;
         a.out = at(m_input), a.shape = m_x, a.outLabels = m_labels.data();
-        tc::assembleBatch(a, nullptr);
-        forward();
+        if (!m_firstFused) tc::assembleBatch(a, nullptr);
+        forward(m_firstFused ? &a : nullptr);
         backward();
         tc::RmspropArgs r;
         r.params = at(m_weights), r.accum = at(m_accum), r.grads = at(m_grads), r.n = m_P, r.gradScale = 1.0f;
@@ -257,24 +271,49 @@ private:
     }
 
     // GpuNet::forward, training.
-    void forward() {
+    void forward(const tc::AssembleArgs* assemble) {
         const tc::DropoutArgs none;
-        m_conv[0]->forward(at(m_input), W(0), at(m_act1));
-        perturb(m_act1, 1);
-        tc::biasActivation(at(m_act1), m_a1, W(1), true, none, nullptr);
+        if (assemble) {  // the fused path's own conv2d_1 (no rounding noise: it is not cuDNN)
+            tc::FirstLayerArgs f;
+            f.batch = *assemble, f.w = W(0), f.bias = W(1), f.y = at(m_act1);
+            tc::firstLayerForward(f, nullptr);
+        } else {
+            m_conv[0]->forward(at(m_input), W(0), at(m_act1));
+            perturb(m_act1, 1);
+            tc::biasActivation(at(m_act1), m_a1, W(1), true, none, nullptr);
+        }
         m_conv[1]->forward(at(m_act1), W(2), at(m_act2));
         perturb(m_act2, 2);
-        tc::biasActivation(at(m_act2), m_a2, W(3), true, none, nullptr);
-        tc::maxPoolForward(at(m_act2), m_a2, at(m_pool1), m_p1, m_drop[0], nullptr);
+        if (m_fused) {
+            tc::biasReluMaxPool(at(m_act2), m_a2, W(3), at(m_pool1), m_p1, m_drop[0], nullptr);
+        } else {
+            tc::biasActivation(at(m_act2), m_a2, W(3), true, none, nullptr);
+            tc::maxPoolForward(at(m_act2), m_a2, at(m_pool1), m_p1, m_drop[0], nullptr);
+        }
         m_conv[2]->forward(at(m_pool1), W(4), at(m_act3));
         perturb(m_act3, 3);
         tc::biasActivation(at(m_act3), m_a3, W(5), true, none, nullptr);
         m_conv[3]->forward(at(m_act3), W(6), at(m_act4));
         perturb(m_act4, 4);
-        tc::biasActivation(at(m_act4), m_a4, W(7), true, none, nullptr);
-        tc::maxPoolForward(at(m_act4), m_a4, at(m_pool2), m_p2, m_drop[1], nullptr);
+        if (m_fused) {
+            tc::biasReluMaxPool(at(m_act4), m_a4, W(7), at(m_pool2), m_p2, m_drop[1], nullptr);
+        } else {
+            tc::biasActivation(at(m_act4), m_a4, W(7), true, none, nullptr);
+            tc::maxPoolForward(at(m_act4), m_a4, at(m_pool2), m_p2, m_drop[1], nullptr);
+        }
         m_dense[0]->forward(at(m_pool2), W(8), at(m_fc1));
         perturb(m_fc1, 5);
+        if (m_fused) {  // GpuNet::forwardHead
+            tc::HeadArgs h;
+            h.fc1 = at(m_fc1), h.b1 = W(9), h.drop = m_drop[2], h.units = 512;
+            h.w2 = W(10), h.b2 = W(11), h.labels = m_labels.data();
+            h.batch = m_cfg.batch, h.valid = m_cfg.batch, h.classes = m_cfg.classes;
+            h.accum = m_counters.localWindow, h.extras = m_grads.data() + m_P;
+            h.gLogits = at(m_gLogits), h.dW2 = G(10), h.db2 = G(11), h.gFc1 = at(m_gFc1), h.db1 = G(9);
+            h.rows = m_headRows.data(), h.ticket = &m_tickets[5];
+            tc::denseHead(h, nullptr);
+            return;
+        }
         tc::biasActivation(at(m_fc1), m_f1, W(9), true, m_drop[2], nullptr);
         m_dense[1]->forward(at(m_fc1), W(10), at(m_logits));
         perturb(m_logits, 6);
@@ -288,28 +327,49 @@ private:
 
     // GpuNet::backward.
     void backward() {
-        m_dense[1]->backwardWeights(at(m_fc1), at(m_gLogits), G(10));
-        m_dense[1]->backwardData(W(10), at(m_gLogits), at(m_gFc1));
-        tc::maskBiasGrad(at(m_gFc1), at(m_fc1), m_f1, true, m_drop[2].scale, G(9), scratch(0), nullptr);
+        if (!m_fused) {
+            m_dense[1]->backwardWeights(at(m_fc1), at(m_gLogits), G(10));
+            m_dense[1]->backwardData(W(10), at(m_gLogits), at(m_gFc1));
+            tc::maskBiasGrad(at(m_gFc1), at(m_fc1), m_f1, true, m_drop[2].scale, G(9), scratch(0), nullptr);
+        }
         m_dense[0]->backwardWeights(at(m_pool2), at(m_gFc1), G(8));
         m_dense[0]->backwardData(W(8), at(m_gFc1), at(m_gPool2));
-        tc::maxPoolBackward(at(m_act4), m_a4, at(m_pool2), at(m_gPool2), m_p2, at(m_gAct4), m_drop[1].scale, nullptr);
-        tc::maskBiasGrad(at(m_gAct4), at(m_act4), m_a4, false, 1.0f, G(7), scratch(1), nullptr);
+        if (m_fused) {
+            tc::maxPoolBackwardBiasGrad(at(m_act4), m_a4, at(m_pool2), at(m_gPool2), m_p2, at(m_gAct4),
+                                        m_drop[1].scale, G(7), scratch(1), nullptr);
+        } else {
+            tc::maxPoolBackward(at(m_act4), m_a4, at(m_pool2), at(m_gPool2), m_p2, at(m_gAct4), m_drop[1].scale,
+                                nullptr);
+            tc::maskBiasGrad(at(m_gAct4), at(m_act4), m_a4, false, 1.0f, G(7), scratch(1), nullptr);
+        }
         m_conv[3]->backwardFilter(at(m_act3), at(m_gAct4), G(6));
         m_conv[3]->backwardData(W(6), at(m_gAct4), at(m_gAct3));
         tc::maskBiasGrad(at(m_gAct3), at(m_act3), m_a3, true, 1.0f, G(5), scratch(2), nullptr);
         m_conv[2]->backwardFilter(at(m_pool1), at(m_gAct3), G(4));
         m_conv[2]->backwardData(W(4), at(m_gAct3), at(m_gPool1));
-        tc::maxPoolBackward(at(m_act2), m_a2, at(m_pool1), at(m_gPool1), m_p1, at(m_gAct2), m_drop[0].scale, nullptr);
-        tc::maskBiasGrad(at(m_gAct2), at(m_act2), m_a2, false, 1.0f, G(3), scratch(3), nullptr);
+        if (m_fused) {
+            tc::maxPoolBackwardBiasGrad(at(m_act2), m_a2, at(m_pool1), at(m_gPool1), m_p1, at(m_gAct2),
+                                        m_drop[0].scale, G(3), scratch(3), nullptr);
+        } else {
+            tc::maxPoolBackward(at(m_act2), m_a2, at(m_pool1), at(m_gPool1), m_p1, at(m_gAct2), m_drop[0].scale,
+                                nullptr);
+            tc::maskBiasGrad(at(m_gAct2), at(m_act2), m_a2, false, 1.0f, G(3), scratch(3), nullptr);
+        }
         m_conv[1]->backwardFilter(at(m_act1), at(m_gAct2), G(2));
         m_conv[1]->backwardData(W(2), at(m_gAct2), at(m_gAct1));
-        tc::maskBiasGrad(at(m_gAct1), at(m_act1), m_a1, true, 1.0f, G(1), scratch(4), nullptr);
-        m_conv[0]->backwardFilter(at(m_input), at(m_gAct1), G(0));
+        if (m_firstFused) {
+            tc::firstLayerBackward(at(m_gAct1), at(m_act1), m_a1, at(m_input), m_x, G(0), G(1), m_firstPartials.data(),
+                                   &m_tickets[6], nullptr);
+        } else {
+            tc::maskBiasGrad(at(m_gAct1), at(m_act1), m_a1, true, 1.0f, G(1), scratch(4), nullptr);
+            m_conv[0]->backwardFilter(at(m_input), at(m_gAct1), G(0));
+        }
     }
 
     NetConfig m_cfg;
     bool m_nhwc;
+    bool m_fused;
+    bool m_firstFused = false;
     const Dataset& m_data;
     ParamTable m_table;
     size_t m_P;
@@ -320,7 +380,9 @@ private:
     std::vector<float> m_input, m_act1, m_act2, m_pool1, m_act3, m_act4, m_pool2, m_fc1, m_logits;
     std::vector<float> m_gAct1, m_gAct2, m_gPool1, m_gAct3, m_gAct4, m_gPool2, m_gFc1, m_gLogits;
     std::vector<float> m_partials[5];
-    unsigned int m_tickets[5] = {0, 0, 0, 0, 0};
+    unsigned int m_tickets[7] = {0, 0, 0, 0, 0, 0, 0};
+    std::vector<double> m_headRows;
+    std::vector<float> m_firstPartials;
     std::vector<int32_t> m_labels, m_perm;
     std::vector<float> m_weights, m_accum, m_grads;
     tc::StepCounters m_counters{};

@@ -46,6 +46,7 @@
 #include "optim/rmsprop.h"
 #include "util/rng.h"
 
+#include "guarded_buffer.h"
 #include "layer_compare.h"
 
 using namespace td;
@@ -66,39 +67,6 @@ std::vector<float> randomVec(size_t n, float lo, float hi) {
     std::vector<float> v(n);
     for (float& x : v) x = lo + (hi - lo) * g_rng.uniform();
     return v;
-}
-
-// "Device memory" of the emulation: host memory between guard zones (see the top).
-constexpr size_t kGuardBytes = 256;  // a multiple of 16: float4 loads stay aligned
-template <typename T>
-class Guarded {
-public:
-    explicit Guarded(size_t n) : m_n(n), m_bytes(2 * kGuardBytes + n * sizeof(T), 0xFF) {}
-    explicit Guarded(const std::vector<T>& v) : Guarded(v.size()) { upload(v); }
-    void upload(const std::vector<T>& v) {
-        TD_CHECK(v.size() == m_n, "Guarded::upload: ", v.size(), " values for ", m_n);
-        std::memcpy(get(), v.data(), m_n * sizeof(T));
-    }
-    T* get() { return reinterpret_cast<T*>(m_bytes.data() + kGuardBytes); }
-    std::vector<T> host() const {
-        std::vector<T> v(m_n);
-        std::memcpy(v.data(), m_bytes.data() + kGuardBytes, m_n * sizeof(T));
-        return v;
-    }
-    bool intact() const {
-        for (size_t i = 0; i < kGuardBytes; ++i)
-            if (m_bytes[i] != 0xFF || m_bytes[m_bytes.size() - 1 - i] != 0xFF) return false;
-        return true;
-    }
-
-private:
-    size_t m_n;
-    std::vector<unsigned char> m_bytes;
-};
-
-template <typename... B>
-void expectInside(const B&... buffers) {
-    expect((buffers.intact() && ...), "writes stay inside their buffers");
 }
 
 tc::StepCounters countersAt(int epoch, int64_t step) {

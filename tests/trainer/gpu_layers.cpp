@@ -15,6 +15,15 @@
 // from the original and from the TF32-rounded inputs and weights (at least 5e-3). A wrong
 // layout or index gives errors of order 1 either way.
 // RMSprop: 1e-5. Batch assembly: exact.
+// The fused kernels (--gpu-kernels fused, cuda/fused.cu) against the library kernels they
+// replace, on the GPU: bias + ReLU + pooling + dropout and the pooling's backward with the
+// bias gradient bit for bit; the head kernel (dense_1's activation, dense_2, the loss and
+// their backward) against biasActivation + cuBLAS + softmaxLoss + cuBLAS + maskBiasGrad:
+// dense_1's activation bit for bit, the rest within 1e-5 (cuBLAS sums in another order);
+// the fused path's own conv2d_1 against assembleBatch + cuDNN + biasActivation (the batch
+// bit for bit, the rest 1e-5) and its backward against maskBiasGrad (bias gradient bit for
+// bit) + cuDNN's backward-filter (1e-5); and the whole network on the fused path against the
+// CPU as above.
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 skipped (no usable NVIDIA GPU).
 #include <algorithm>
@@ -375,11 +384,167 @@ void testDropout(Gpu& g) {
     expect(dG.toHost() == y, "backward mask equals the forward mask");
 }
 
+// The fused pooling kernels against biasActivation + maxPoolForward and maxPoolBackward +
+// maskBiasGrad, with dropout: bit for bit.
+void testFusedPool(Gpu& g, int N, int C, int H, int W, bool nhwc) {
+    std::printf("fused bias + ReLU + max-pool + dropout and its backward, %dx%dx%dx%d, %s: bit for bit\n", N, H, W,
+                C, nhwc ? "NHWC" : "NCHW");
+    tc::StepCounters c{};
+    c.epoch = 2, c.stepInEpoch = 3;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    const tc::DropoutArgs drop = tc::DropoutArgs::make(0.25f, 1, 1234, N, 0, 1, dC.get());
+    const tc::Tensor4 yt = tc::Tensor4::make(N, C, H, W, nhwc), pt = tc::Tensor4::make(N, C, H / 2, W / 2, nhwc);
+    const std::vector<float> z = randomVec(size_t(yt.size()), -1.0f, 1.0f), b = randomVec(size_t(C), -0.2f, 0.2f);
+    auto yLib = upload(z), yFused = upload(z), dB = upload(b);
+    tc::DeviceBuffer<float> pLib(size_t(pt.size())), pFused(size_t(pt.size()));
+    tc::biasActivation(yLib.get(), yt, dB.get(), true, tc::DropoutArgs{}, g.s());
+    tc::maxPoolForward(yLib.get(), yt, pLib.get(), pt, drop, g.s());
+    tc::biasReluMaxPool(yFused.get(), yt, dB.get(), pFused.get(), pt, drop, g.s());
+    g.sync();
+    check("forward: activation", yFused.toHost(), yLib.toHost(), 0.0);
+    check("forward: pooled + dropout", pFused.toHost(), pLib.toHost(), 0.0);
+    auto gy = upload(randomVec(size_t(pt.size()), -1.0f, 1.0f));
+    tc::DeviceBuffer<float> gxLib(size_t(yt.size())), gxFused(size_t(yt.size())), dbLib{size_t(C)}, dbFused{size_t(C)};
+    tc::DeviceBuffer<float> partials(tc::ReduceScratch::partialsFloats(yt));
+    tc::DeviceBuffer<unsigned int> ticket(1);
+    tc::maxPoolBackward(yLib.get(), yt, pLib.get(), gy.get(), pt, gxLib.get(), drop.scale, g.s());
+    tc::maskBiasGrad(gxLib.get(), yLib.get(), yt, false, 1.0f, dbLib.get(), {partials.get(), ticket.get()}, g.s());
+    tc::maxPoolBackwardBiasGrad(yLib.get(), yt, pLib.get(), gy.get(), pt, gxFused.get(), drop.scale, dbFused.get(),
+                                {partials.get(), ticket.get()}, g.s());
+    g.sync();
+    check("backward: d input", gxFused.toHost(), gxLib.toHost(), 0.0);
+    check("backward: d bias", dbFused.toHost(), dbLib.toHost(), 0.0);
+}
+
+// The fused head against the library path's kernels and cuBLAS GEMMs (training, dropout 0.5).
+void testFusedHead(Gpu& g, int B, int K) {
+    const int U = 512;
+    std::printf("fused head: dense_1 activation + dense_2 + softmax loss + backward, batch %d, %d classes\n", B, K);
+    tc::StepCounters c{};
+    c.epoch = 1, c.stepInEpoch = 4;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    const tc::DropoutArgs drop = tc::DropoutArgs::make(0.5f, 3, 1234, B, 0, 1, dC.get());
+    const std::vector<float> raw = randomVec(size_t(B) * U, -1.0f, 1.0f);
+    auto b1 = upload(randomVec(size_t(U), -0.2f, 0.2f)), w2 = upload(randomVec(size_t(U) * K, -0.1f, 0.1f));
+    auto b2 = upload(randomVec(size_t(K), -1.0f, 1.0f));
+    std::vector<int32_t> labels(B);
+    for (int32_t& v : labels) v = int32_t(g_rng.below(uint64_t(K)));
+    auto y = upload(labels);
+    const tc::Tensor4 ft = tc::Tensor4::matrix(B, U);
+    // Library path.
+    auto fcLib = upload(raw);
+    tc::DeviceBuffer<float> logits(size_t(B) * K), gLogitsLib(size_t(B) * K), dW2Lib(size_t(U) * K), db2Lib(K);
+    tc::DeviceBuffer<float> gFc1Lib(size_t(B) * U), db1Lib(U), extrasLib(3), partials(tc::ReduceScratch::partialsFloats(ft));
+    tc::DeviceBuffer<unsigned int> ticket(1);
+    tc::CublasDense dense2(B, U, K, false);
+    tc::biasActivation(fcLib.get(), ft, b1.get(), true, drop, g.s());
+    dense2.forward(g.ctx.blasMain(), fcLib.get(), w2.get(), logits.get());
+    tc::LossArgs l;
+    l.logits = logits.get(), l.bias = b2.get(), l.labels = y.get(), l.batch = B, l.valid = B, l.classes = K;
+    l.grad = gLogitsLib.get(), l.dbias = db2Lib.get(), l.extras = extrasLib.get();
+    tc::softmaxLoss(l, g.s());
+    dense2.backwardWeights(g.ctx.blasMain(), fcLib.get(), gLogitsLib.get(), dW2Lib.get());
+    dense2.backwardData(g.ctx.blasMain(), w2.get(), gLogitsLib.get(), gFc1Lib.get());
+    tc::maskBiasGrad(gFc1Lib.get(), fcLib.get(), ft, true, drop.scale, db1Lib.get(), {partials.get(), ticket.get()},
+                     g.s());
+    // Fused.
+    auto fcFused = upload(raw);
+    tc::DeviceBuffer<float> gLogits(size_t(B) * K), dW2(size_t(U) * K), db2(K), gFc1(size_t(B) * U), db1(U), extras(3);
+    tc::DeviceBuffer<double> rows(size_t(2) * B);
+    tc::HeadArgs h;
+    h.fc1 = fcFused.get(), h.b1 = b1.get(), h.drop = drop, h.units = U, h.w2 = w2.get(), h.b2 = b2.get();
+    h.labels = y.get(), h.batch = B, h.valid = B, h.classes = K, h.extras = extras.get();
+    h.gLogits = gLogits.get(), h.dW2 = dW2.get(), h.db2 = db2.get(), h.gFc1 = gFc1.get(), h.db1 = db1.get();
+    h.rows = rows.get(), h.ticket = ticket.get();
+    tc::denseHead(h, g.s());
+    g.sync();
+    check("dense_1 activation (+ dropout)", fcFused.toHost(), fcLib.toHost(), 0.0);
+    check("d logits", gLogits.toHost(), gLogitsLib.toHost(), 1e-5);
+    check("d dense_2 kernel", dW2.toHost(), dW2Lib.toHost(), 1e-5);
+    check("d dense_2 bias", db2.toHost(), db2Lib.toHost(), 1e-5);
+    check("d dense_1 output", gFc1.toHost(), gFc1Lib.toHost(), 1e-5);
+    check("d dense_1 bias", db1.toHost(), db1Lib.toHost(), 1e-5);
+    const std::vector<float> e = extras.toHost(), eLib = extrasLib.toHost();
+    check("loss sum", {e[0]}, {eLib[0]}, 1e-5);
+    expect(e[1] == eLib[1] && e[2] == eLib[2], "correct count and images");
+    unsigned int t = 1;
+    ticket.download(&t, 1);
+    expect(t == 0u, "ticket left at zero");
+}
+
+// The fused path's own conv2d_1 (assembly + conv + bias + ReLU) against assembleBatch +
+// cuDNN + biasActivation, and its backward against maskBiasGrad + cuDNN's backward-filter.
+void testFirstLayer(Gpu& g, int B, int H, int W, int C, bool nhwc) {
+    const int O = tc::kFirstLayerOut;
+    std::printf("fused first layer %dx%dx%dx%d, %s: assembly bit for bit, conv + bias + ReLU and backward 1e-5\n", B, H,
+                W, C, nhwc ? "NHWC" : "NCHW");
+    Dataset d;
+    d.n = 3 * B, d.h = H, d.w = W, d.c = C;
+    d.pixels.resize(size_t(d.n) * d.imageSize());
+    d.labels.resize(size_t(d.n));
+    for (uint8_t& v : d.pixels) v = uint8_t(g_rng.below(256));
+    for (uint8_t& v : d.labels) v = uint8_t(g_rng.below(10));
+    tc::DeviceDataset dd;
+    dd.upload(d);
+    std::vector<int32_t> perm;
+    epochPermutation(d.n, 99, 2, perm);
+    auto dPerm = upload(perm);
+    tc::StepCounters c{};
+    c.epoch = 2, c.stepInEpoch = 1;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    const tc::Tensor4 xt = tc::Tensor4::make(B, C, H, W, nhwc);
+    tc::DeviceBuffer<float> xLib(size_t(xt.size())), xFused(size_t(xt.size()));
+    tc::DeviceBuffer<int32_t> labLib(B), labFused(B);
+    AugmentParams aug;
+    tc::AssembleArgs a;
+    a.pixels = dd.pixels.get(), a.labels = dd.labels.get(), a.h = H, a.w = W, a.c = C, a.batch = B;
+    a.perm = dPerm.get(), a.counters = dC.get(), a.rank = 0, a.workers = 1;
+    a.augment = true, a.widthShift = aug.widthShift, a.heightShift = aug.heightShift, a.flip = aug.horizontalFlip;
+    a.seed = 99, a.out = xLib.get(), a.shape = xt, a.outLabels = labLib.get();
+    tc::assembleBatch(a, g.s());
+    tc::CudnnConv::Config gc;
+    gc.batch = B, gc.inC = C, gc.h = H, gc.w = W, gc.outC = O, gc.same = true, gc.nhwc = nhwc, gc.needDx = false;
+    tc::CudnnConv conv(gc);
+    const tc::Tensor4 yt = conv.outShape();
+    auto dW = upload(randomVec(size_t(9) * C * O, -0.3f, 0.3f)), dB = upload(randomVec(size_t(O), -0.2f, 0.2f));
+    tc::DeviceBuffer<float> yLib(size_t(yt.size())), yFused(size_t(yt.size())), gy(size_t(yt.size()));
+    tc::DeviceBuffer<float> dwLib(size_t(9) * C * O), dwFused(size_t(9) * C * O), dbLib(O), dbFused(O);
+    tc::DeviceBuffer<char> scratch(size_t(64) << 20);
+    g.sync();
+    conv.selectAlgorithms(g.ctx.dnnMain(), g.ctx.dnnMain(), xLib.get(), dW.get(), yLib.get(), gy.get(), nullptr,
+                          dwLib.get(), scratch.get(), scratch.bytes());
+    tc::DeviceBuffer<char> ws(std::max<size_t>({conv.forwardWorkspace(), conv.backwardFilterWorkspace(), 256}));
+    conv.forward(g.ctx.dnnMain(), xLib.get(), dW.get(), yLib.get(), ws.get(), ws.bytes());
+    tc::biasActivation(yLib.get(), yt, dB.get(), true, tc::DropoutArgs{}, g.s());
+    tc::FirstLayerArgs f;
+    f.batch = a, f.batch.out = xFused.get(), f.batch.outLabels = labFused.get();
+    f.w = dW.get(), f.bias = dB.get(), f.y = yFused.get();
+    tc::firstLayerForward(f, g.s());
+    g.sync();
+    check("assembled batch", xFused.toHost(), xLib.toHost(), 0.0);
+    expect(labFused.toHost() == labLib.toHost(), "labels");
+    check("conv2d_1 + bias + ReLU", yFused.toHost(), yLib.toHost(), 1e-5);
+    const std::vector<float> r = randomVec(size_t(yt.size()), -1.0f, 1.0f);
+    gy.upload(r.data(), r.size());
+    tc::DeviceBuffer<float> partials(tc::firstLayerPartialsFloats(yt, C)), p2(tc::ReduceScratch::partialsFloats(yt));
+    tc::DeviceBuffer<unsigned int> tickets(2);
+    tc::firstLayerBackward(gy.get(), yLib.get(), yt, xLib.get(), xt, dwFused.get(), dbFused.get(), partials.get(),
+                           tickets.get(), g.s());
+    tc::maskBiasGrad(gy.get(), yLib.get(), yt, true, 1.0f, dbLib.get(), {p2.get(), tickets.get() + 1}, g.s());
+    conv.backwardFilter(g.ctx.dnnMain(), xLib.get(), gy.get(), dwLib.get(), ws.get(), ws.bytes());
+    g.sync();
+    check("d bias", dbFused.toHost(), dbLib.toHost(), 0.0);
+    check("d kernel", dwFused.toHost(), dwLib.toHost(), 1e-5);
+}
+
 // The whole model: CPU Net vs GpuNet from the same weights and batch, no dropout.
-void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32) {
+void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32, bool fused = false) {
     const double tol = tf32 ? kTolTf32 : kTolFp32;
-    std::printf("whole network %dx%dx%d, batch %d, %s, %s: loss and every gradient\n", H, W, C, B,
-                nhwc ? "NHWC" : "NCHW", tf32 ? "TF32" : "FP32");
+    std::printf("whole network %dx%dx%d, batch %d, %s, %s, %s kernels: loss and every gradient\n", H, W, C, B,
+                nhwc ? "NHWC" : "NCHW", tf32 ? "TF32" : "FP32", fused ? "fused" : "library");
     NetConfig cfg;
     cfg.h = H, cfg.w = W, cfg.c = C, cfg.batch = B, cfg.dropout = false;
     Net net(cfg);
@@ -399,7 +564,7 @@ void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32) {
     tc::canonicalToDevice(table, cfg, nhwc, net.weights(), staging.data());
     auto dW = upload(staging);
     tc::DeviceBuffer<float> dG(P + 4);
-    tc::GpuNet gnet(g.ctx, cfg, B, true, nhwc, tf32, false, table, dW.get(), dG.get());
+    tc::GpuNet gnet(g.ctx, cfg, B, true, nhwc, tf32, false, table, dW.get(), dG.get(), fused);
     gnet.selectAlgorithms();
     const std::vector<float> xg = toLayout(x, B, C, H, W, nhwc);
     CUDA_CHECK(cudaMemcpy(gnet.input(), xg.data(), xg.size() * sizeof(float), cudaMemcpyHostToDevice));
@@ -484,6 +649,19 @@ int main() {
             testNet(g, 28, 28, 1, 8, nhwc, false);
         }
         testNet(g, 32, 32, 3, 16, true, true);
+        // --gpu-kernels fused: its kernels against the library ones, and the whole network.
+        for (bool nhwc : {true, false}) {
+            testFusedPool(g, 4, 32, 30, 30, nhwc);
+            testFusedPool(g, 3, 64, 13, 13, nhwc);  // odd: the last row/column only activated
+            testNet(g, 32, 32, 3, 16, nhwc, false, true);
+            testNet(g, 28, 28, 1, 8, nhwc, false, true);
+        }
+        testFusedHead(g, 32, 10);
+        testFusedHead(g, 7, 100);
+        for (bool nhwc : {true, false}) {
+            testFirstLayer(g, 32, 32, 32, 3, nhwc);
+            testFirstLayer(g, 7, 28, 28, 1, nhwc);
+        }
     } catch (const std::exception& e) {
         std::printf("FAIL: %s\n", e.what());
         return 1;

@@ -8,6 +8,9 @@
 // kernels it must pass; linked with the deliberately broken bias_act.cu (bias[c + 1], the
 // trainer_gpu_emulated_fault build) and run with --expect-fail LAYER it must fail and name
 // that layer. A candidate whose set-up throws must be reported as the "set-up" layer.
+// --gpu-kernels fused: the same with the fused kernel path (its own conv2d_1 included), at the
+// two shapes of the real data sets (28x28x1, 32x32x3); with the broken bias_act.cu it must
+// name conv2d_3, the one convolution whose bias + ReLU the fused path leaves to biasActivation.
 //
 // Exit codes: 0 as expected, 1 not.
 #include <cstdio>
@@ -26,8 +29,11 @@ using namespace td;
 
 int main(int argc, char** argv) {
     std::string expectFail;
-    for (int i = 1; i + 1 < argc; ++i)
+    bool fused = false;
+    for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--expect-fail") == 0) expectFail = argv[i + 1];
+        if (std::strcmp(argv[i], "--gpu-kernels") == 0) fused = std::strcmp(argv[i + 1], "fused") == 0;
+    }
     int failures = 0;
     try {
         Dist dist(&argc, &argv);
@@ -38,6 +44,7 @@ int main(int argc, char** argv) {
         const Shape shapes[] = {{28, 28, 1, 10}, {28, 28, 3, 10}, {32, 32, 1, 10}, {32, 32, 3, 100}};
         BackendSetup run;  // the tutorial's model, as a run would set it up
         run.threads = 2;
+        run.fusedKernels = fused;
         // Each shape in NHWC with the GPU's other rounding and in NCHW with oneDNN's; a
         // broken kernel (--expect-fail) must be named in both layouts.
         struct Variant {
@@ -48,14 +55,16 @@ int main(int argc, char** argv) {
         for (const Shape& shape : shapes)
             for (const auto& [nhwc, noise] : variants) {
                 if (!expectFail.empty() && shape.h != (nhwc ? 28 : 32)) continue;  // two are enough there
+                if (fused && !((shape.h == 28 && shape.c == 1) || (shape.h == 32 && shape.c == 3))) continue;
                 run.net.h = shape.h, run.net.w = shape.w, run.net.c = shape.c, run.net.classes = shape.classes;
                 const SelfCheckResult r = runSelfCheck(run, local, [nhwc, noise](const BackendSetup& s) {
                     return std::make_unique<test::EmulatedGpuBackend>(s, nhwc, noise);
                 });
-                std::printf("self-check %dx%dx%d, emulated GPU code path (%s, %s) vs the CPU backend: %s\n"
+                std::printf("self-check %dx%dx%d, emulated GPU code path (%s, %s%s) vs the CPU backend: %s\n"
                             "  cost %.2f s (%d batch(es), %d steps at batch %d)\n",
                             shape.h, shape.w, shape.c, nhwc ? "NHWC" : "NCHW",
-                            noise > 0 ? "GPU-like rounding" : "oneDNN rounding", r.describe().c_str(), r.seconds,
+                            noise > 0 ? "GPU-like rounding" : "oneDNN rounding", fused ? ", fused kernels" : "",
+                            r.describe().c_str(), r.seconds,
                             r.attempts, kSelfCheckSteps, kSelfCheckBatch);
                 const bool asExpected = expectFail.empty() ? r.ok : (!r.ok && r.layer == expectFail);
                 if (!asExpected) {

@@ -29,6 +29,7 @@ expect(["--batch-size"], 2, "--batch-size", "missing value")
 expect(["--lr", "-1"], 2, "--lr")
 expect(["--format", "png"], 2, "--format", "cifar10|cifar100|idx|synthetic", "'png'")
 expect(["--device", "tpu"], 2, "--device")
+expect(["--gpu-kernels", "fast"], 2, "--gpu-kernels", "library|fused", "'fast'")
 # --device cuda: a usage error in a build without the CUDA backend, a run-time error (1)
 # naming the reason where the backend is built but no GPU is usable.
 gpus, info = t.gpu_info(T)

@@ -101,6 +101,8 @@ add_library(traindesk_trainer_cuda STATIC
   src/cuda/pool.cu
   src/cuda/loss.cu
   src/cuda/rmsprop.cu
+  src/cuda/fused.cu
+  src/cuda/first_layer.cu
   src/cuda/burn_in.cu
   src/cuda/device.cpp
   src/cuda/context.cpp

@@ -84,6 +84,7 @@ Training:
 Compute:
   --device D              auto | cpu | cuda (default auto: a GPU when one is usable)
   --tf32                  GPU: allow TF32 tensor-core math (faster; default exact FP32)
+  --gpu-kernels K         GPU: library | fused (fewer, bigger kernels; default library)
   --skip-gpu-check        GPU: skip the self-check that first compares a few steps on
                           the GPU with the CPU (auto falls back to the CPU when they
                           disagree, cuda fails)
@@ -133,6 +134,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--threads", {true, [&](auto& f, auto& v) { o.threads = int(parseInt(f, v, 1, 4096)); }}},
         {"--device", {true, [&](auto& f, auto& v) { o.device = oneOf(f, v, {"auto", "cpu", "cuda"}); }}},
         {"--tf32", {false, [&](auto&, auto&) { o.tf32 = true; }}},
+        {"--gpu-kernels", {true, [&](auto& f, auto& v) { o.gpuKernels = oneOf(f, v, {"library", "fused"}); }}},
         {"--skip-gpu-check", {false, [&](auto&, auto&) { o.skipGpuCheck = true; }}},
         {"--metrics-file", {true, [&](auto& f, auto& v) {
              if (v.empty()) throw UsageError(cat(f, ": empty path"));

@@ -24,6 +24,8 @@ struct Options {
     int threads = 0;               // 0: automatic
     std::string device = "auto";   // auto | cpu | cuda
     bool tf32 = false;             // GPU: TF32 tensor-core math (faster, ~1e-3 relative error)
+    std::string gpuKernels = "library";  // GPU: library | fused (cuda/gpu_net.h); the default is
+                                         // the path measured faster (library until measured)
     bool skipGpuCheck = false;     // GPU: no self-check against the CPU backend at start-up
     std::string metricsFile;       // default $AZ_BATCHAI_STDOUTERR_DIR/metrics.jsonl or DIR/metrics.jsonl
     int logEvery = 20;

@@ -46,6 +46,13 @@ const char* const kSectionNames[kProfSections] = {
     "conv2d_3 (+bias,relu)", "conv2d_4 (+bias,relu)", "max_pooling2d_2 (+dropout)", "dense_1 (+bias,relu,dropout)",
     "dense_2", "softmax + loss", "bwd dense_2", "bwd dense_1", "bwd max_pooling2d_2", "bwd conv2d_4",
     "bwd conv2d_3", "bwd max_pooling2d_1", "bwd conv2d_2", "bwd conv2d_1", "all-reduce (NCCL)", "RMSprop"};
+// --gpu-kernels fused: the sections it marks (the others are inside these).
+const char* const kFusedSectionNames[kProfSections] = {
+    "assemble batch (augment)", "conv2d_1 (+assemble,bias,relu)", "conv2d_2 (+bias,relu,pool,dropout)", "-",
+    "conv2d_3 (+bias,relu)", "conv2d_4 (+bias,relu,pool,dropout)", "-", "dense_1 GEMM", "-",
+    "head: dense_1 act, dense_2, loss, bwd", "-", "bwd dense_1 GEMMs", "bwd max_pooling2d_2 (+conv4 bias)",
+    "bwd conv2d_4", "bwd conv2d_3", "bwd max_pooling2d_1 (+conv2 bias)", "bwd conv2d_2", "bwd conv2d_1 (+relu,bias)",
+    "all-reduce (NCCL)", "RMSprop"};
 
 class CudaBackend final : public Backend {
 public:
@@ -93,7 +100,8 @@ public:
     std::string device() const override { return "cuda"; }
     std::string description() const override {
         return cat("GPU ", m_dev.id, ": ", m_dev.describe(), ", ", m_setup.tf32 ? "TF32" : "FP32", ", ",
-                   m_setup.nhwc ? "NHWC" : "NCHW", m_useNccl ? cat(", NCCL all-reduce over ", m_dist.size(),
+                   m_setup.nhwc ? "NHWC" : "NCHW", m_setup.fusedKernels ? ", fused kernels" : ", library kernels",
+                   m_useNccl ? cat(", NCCL all-reduce over ", m_dist.size(),
                                                                    " rank(s)", m_overlap ? " (overlapped)" : "")
                                                              : std::string(", no all-reduce"),
                    m_setup.useGraph && !m_setup.profile ? ", CUDA graph" : ", no CUDA graph");
@@ -103,6 +111,7 @@ public:
             .add("gpu_id", m_dev.id)
             .add("tf32", m_setup.tf32)
             .add("gpu_layout", m_setup.nhwc ? "nhwc" : "nchw")
+            .add("gpu_kernels", m_setup.fusedKernels ? "fused" : "library")
             .add("allreduce", m_useNccl ? "nccl" : "none")
             .add("cuda_graph", m_setup.useGraph && !m_setup.profile)
             .add("libraries", libraryVersions());
@@ -265,15 +274,17 @@ public:
     double flopsPerImage() const override { return m_net->trainFlopsPerImage(); }
 
     void printProfile(int64_t steps) override {
-        log::info("Per-layer GPU time per training step (batch %d, averaged over %lld eager steps; CUDA events, no "
-                  "graph, no stream overlap):\n",
-                  m_setup.net.batch, (long long)steps);
+        log::info("Per-layer GPU time per training step (batch %d, %s kernels, averaged over %lld eager steps; CUDA "
+                  "events, no graph, no stream overlap):\n",
+                  m_setup.net.batch, m_setup.fusedKernels ? "fused" : "library", (long long)steps);
         log::info("  %-30s %10s\n", "section", "us");
         double total = 0;
+        const char* const* names = m_setup.fusedKernels ? kFusedSectionNames : kSectionNames;
         for (int k = 0; k < kProfSections; ++k) {
+            if (!m_prof->used(k)) continue;  // inside another section (fused)
             const double us = m_prof->milliseconds(k) * 1e3 / double(steps);
             total += us;
-            log::info("  %-30s %10.1f\n", kSectionNames[k], us);
+            log::info("  %-30s %10.1f\n", names[k], us);
         }
         log::info("  %-30s %10.1f\n", "total", total);
         log::info("cuDNN algorithms: %s\n", m_net->describeLayers().c_str());
@@ -341,9 +352,11 @@ private:
         m_evalNet.reset();
         m_net.reset();
         m_net = std::make_unique<GpuNet>(*m_ctx, cfg, cfg.batch, true, m_setup.nhwc, m_setup.tf32,
-                                         m_setup.deterministic, m_table, m_weights.get(), m_grads.get());
+                                         m_setup.deterministic, m_table, m_weights.get(), m_grads.get(),
+                                         m_setup.fusedKernels);
         m_evalNet = std::make_unique<GpuNet>(*m_ctx, cfg, m_evalB, false, m_setup.nhwc, m_setup.tf32,
-                                             m_setup.deterministic, m_table, m_weights.get(), nullptr);
+                                             m_setup.deterministic, m_table, m_weights.get(), nullptr,
+                                             m_setup.fusedKernels);
         m_net->selectAlgorithms();
         m_evalNet->selectAlgorithms();
     }
@@ -373,7 +386,6 @@ private:
     void enqueueStep(ProfileTimeline* prof) {
         const cudaStream_t main = m_ctx->main();
         const NetConfig& cfg = m_setup.net;
-        if (prof) prof->mark(kProfAssemble, main);
         AssembleArgs a;
         a.pixels = m_train.pixels.get();
         a.labels = m_train.labels.get();
@@ -388,13 +400,19 @@ private:
         a.out = m_net->input();
         a.shape = m_net->inputShape();
         a.outLabels = m_net->labels();
-        assembleBatch(a, main);
+        // The fused path assembles the batch inside conv2d_1's kernel.
+        const bool assembleInFirstLayer = m_net->firstLayerFused();
+        if (!assembleInFirstLayer) {
+            if (prof) prof->mark(kProfAssemble, main);
+            assembleBatch(a, main);
+        }
 
         GpuNet::ForwardArgs f;
         f.train = true;
         f.valid = cfg.batch;
         f.accum = m_counters.get()->localWindow;  // this rank's sums, before the all-reduce averages them
         for (int l = 0; l < 3; ++l) f.drop[l] = m_drop[l];
+        if (assembleInFirstLayer) f.assemble = &a;
         m_net->forward(f, prof);
 
         const size_t tail = m_net->denseOffset();

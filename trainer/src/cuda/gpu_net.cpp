@@ -20,6 +20,7 @@ ProfileTimeline::~ProfileTimeline() {
 void ProfileTimeline::mark(int section, cudaStream_t s) {
     CUDA_CHECK(cudaEventRecord(m_events[size_t(section)], s));
     m_order.push_back(section);
+    m_used[size_t(section)] = true;
 }
 
 void ProfileTimeline::end(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(m_events[kProfSections], s)); }
@@ -43,8 +44,9 @@ constexpr int kUnits = 512;  // dense_1
 }  // namespace
 
 GpuNet::GpuNet(GpuContext& ctx, const NetConfig& cfg, int batch, bool training, bool nhwc, bool tf32,
-               bool deterministic, const ParamTable& table, float* weights, float* grads)
-    : m_ctx(ctx), m_cfg(cfg), m_batch(batch), m_training(training), m_table(table), m_weights(weights),
+               bool deterministic, const ParamTable& table, float* weights, float* grads, bool fused)
+    : m_ctx(ctx), m_cfg(cfg), m_batch(batch), m_training(training), m_fused(fused),
+      m_firstFused(fused && training && cfg.c <= kFirstLayerMaxIn), m_table(table), m_weights(weights),
       m_grads(grads) {
     TD_CHECK(!training || grads, "GpuNet: training needs a gradient buffer");
     TD_CHECK(table.all().size() == 12, "GpuNet: unexpected parameter table");
@@ -95,8 +97,10 @@ GpuNet::GpuNet(GpuContext& ctx, const NetConfig& cfg, int batch, bool training, 
         m_gLogits.allocate(m_logits.size());
         const Tensor4 sites[5] = {m_f1, m_a4, m_a3, m_a2, m_a1};
         for (int i = 0; i < 5; ++i) m_partials[i].allocate(ReduceScratch::partialsFloats(sites[i]));
-        m_tickets.allocate(5);
     }
+    m_tickets.allocate(7);
+    if (fused) m_headRows.allocate(size_t(2) * size_t(B));
+    if (m_firstFused) m_firstPartials.allocate(firstLayerPartialsFloats(m_a1, cfg.c));
 }
 
 void GpuNet::selectAlgorithms() {
@@ -159,25 +163,48 @@ void GpuNet::forward(const ForwardArgs& a, ProfileTimeline* prof) {
     };
 
     mark(kProfConv1);
-    m_conv[0]->forward(dnn, m_input.get(), W(0), m_act1.get(), ws, wsBytes);
-    biasActivation(m_act1.get(), m_a1, W(1), true, none, s);
+    if (a.assemble) {
+        TD_CHECK(m_firstFused, "GpuNet: batch assembly inside conv2d_1 needs the fused path's first layer");
+        FirstLayerArgs f;
+        f.batch = *a.assemble;
+        f.w = W(0);
+        f.bias = W(1);
+        f.y = m_act1.get();
+        firstLayerForward(f, s);
+    } else {
+        m_conv[0]->forward(dnn, m_input.get(), W(0), m_act1.get(), ws, wsBytes);
+        biasActivation(m_act1.get(), m_a1, W(1), true, none, s);
+    }
     mark(kProfConv2);
     m_conv[1]->forward(dnn, m_act1.get(), W(2), m_act2.get(), ws, wsBytes);
-    biasActivation(m_act2.get(), m_a2, W(3), true, none, s);
-    mark(kProfPool1);
-    maxPoolForward(m_act2.get(), m_a2, m_pool1.get(), m_p1, drop ? drop[0] : none, s);
+    if (m_fused) {
+        biasReluMaxPool(m_act2.get(), m_a2, W(3), m_pool1.get(), m_p1, drop ? drop[0] : none, s);
+    } else {
+        biasActivation(m_act2.get(), m_a2, W(3), true, none, s);
+        mark(kProfPool1);
+        maxPoolForward(m_act2.get(), m_a2, m_pool1.get(), m_p1, drop ? drop[0] : none, s);
+    }
     mark(kProfConv3);
     m_conv[2]->forward(dnn, m_pool1.get(), W(4), m_act3.get(), ws, wsBytes);
     biasActivation(m_act3.get(), m_a3, W(5), true, none, s);
     mark(kProfConv4);
     m_conv[3]->forward(dnn, m_act3.get(), W(6), m_act4.get(), ws, wsBytes);
-    biasActivation(m_act4.get(), m_a4, W(7), true, none, s);
-    mark(kProfPool2);
-    maxPoolForward(m_act4.get(), m_a4, m_pool2.get(), m_p2, drop ? drop[1] : none, s);
+    if (m_fused) {
+        biasReluMaxPool(m_act4.get(), m_a4, W(7), m_pool2.get(), m_p2, drop ? drop[1] : none, s);
+    } else {
+        biasActivation(m_act4.get(), m_a4, W(7), true, none, s);
+        mark(kProfPool2);
+        maxPoolForward(m_act4.get(), m_a4, m_pool2.get(), m_p2, drop ? drop[1] : none, s);
+    }
     // Flatten is free: pool2's output is (N, flat) row-major in either layout; in NCHW the
     // device layout of dense_1's kernel has its rows in NCHW order (layout.cpp).
     mark(kProfDense1);
     m_dense[0]->forward(m_ctx.blasMain(), m_pool2.get(), W(8), m_fc1.get());
+    if (m_fused) {
+        mark(kProfLoss);
+        forwardHead(a);
+        return;
+    }
     biasActivation(m_fc1.get(), m_f1, W(9), true, drop ? drop[2] : none, s);
     mark(kProfDense2);
     m_dense[1]->forward(m_ctx.blasMain(), m_fc1.get(), W(10), m_logits.get());
@@ -200,6 +227,37 @@ void GpuNet::forward(const ForwardArgs& a, ProfileTimeline* prof) {
     softmaxLoss(l, s);
 }
 
+// dense_1's activation, dense_2, the loss, and in training dense_2's backward and the
+// gradient into dense_1 (with its bias gradient): one kernel. GpuNet::backward goes on from
+// dense_1's GEMMs.
+void GpuNet::forwardHead(const ForwardArgs& a) {
+    HeadArgs h;
+    h.fc1 = m_fc1.get();
+    h.b1 = W(9);
+    h.drop = a.train ? a.drop[2] : DropoutArgs{};
+    h.units = kUnits;
+    h.w2 = W(10);
+    h.b2 = W(11);
+    h.labels = m_labels.get();
+    h.batch = m_batch;
+    h.valid = a.valid;
+    h.classes = m_cfg.classes;
+    h.probs = a.probs;
+    h.accum = a.accum;
+    if (a.train) {
+        TD_CHECK(m_training, "GpuNet: training forward on an inference network");
+        h.extras = m_grads + m_table.totalFloats();  // rides along in the all-reduce
+        h.gLogits = m_gLogits.get();
+        h.dW2 = G(10);
+        h.db2 = G(11);
+        h.gFc1 = m_gFc1.get();
+        h.db1 = G(9);
+    }
+    h.rows = m_headRows.get();
+    h.ticket = m_tickets.get() + 5;
+    denseHead(h, m_ctx.main());
+}
+
 void GpuNet::backward(const DropoutArgs drop[3], const std::function<void()>& denseGradsReady,
                       ProfileTimeline* prof) {
     TD_CHECK(m_training, "GpuNet: backward on an inference network");
@@ -214,21 +272,30 @@ void GpuNet::backward(const DropoutArgs drop[3], const std::function<void()>& de
     };
     auto toSide = [&]() { m_ctx.dependOn(side, s); };  // side may read what main produced so far
 
-    mark(kProfBwdDense2);
-    toSide();
-    m_dense[1]->backwardWeights(m_ctx.blasSide(), m_fc1.get(), m_gLogits.get(), G(10));
-    m_dense[1]->backwardData(m_ctx.blasMain(), W(10), m_gLogits.get(), m_gFc1.get());
+    if (!m_fused) {
+        mark(kProfBwdDense2);
+        toSide();
+        m_dense[1]->backwardWeights(m_ctx.blasSide(), m_fc1.get(), m_gLogits.get(), G(10));
+        m_dense[1]->backwardData(m_ctx.blasMain(), W(10), m_gLogits.get(), m_gFc1.get());
+    }
     mark(kProfBwdDense1);
-    // Through dropout_3 and the ReLU: zero where the output was dropped or not positive.
-    maskBiasGrad(m_gFc1.get(), m_fc1.get(), m_f1, true, drop[2].scale, G(9), scratch(0), s);
+    // Through dropout_3 and the ReLU: zero where the output was dropped or not positive
+    // (fused: the head kernel did it).
+    if (!m_fused) maskBiasGrad(m_gFc1.get(), m_fc1.get(), m_f1, true, drop[2].scale, G(9), scratch(0), s);
     toSide();
     m_dense[0]->backwardWeights(m_ctx.blasSide(), m_pool2.get(), m_gFc1.get(), G(8));
     m_dense[0]->backwardData(m_ctx.blasMain(), W(8), m_gFc1.get(), m_gPool2.get());
     if (denseGradsReady) denseGradsReady();
     mark(kProfBwdPool2);
-    maxPoolBackward(m_act4.get(), m_a4, m_pool2.get(), m_gPool2.get(), m_p2, m_gAct4.get(), drop[1].scale, s);
-    mark(kProfBwdConv4);
-    maskBiasGrad(m_gAct4.get(), m_act4.get(), m_a4, false, 1.0f, G(7), scratch(1), s);  // ReLU mask applied by the pool
+    if (m_fused) {
+        maxPoolBackwardBiasGrad(m_act4.get(), m_a4, m_pool2.get(), m_gPool2.get(), m_p2, m_gAct4.get(), drop[1].scale,
+                                G(7), scratch(1), s);
+        mark(kProfBwdConv4);
+    } else {
+        maxPoolBackward(m_act4.get(), m_a4, m_pool2.get(), m_gPool2.get(), m_p2, m_gAct4.get(), drop[1].scale, s);
+        mark(kProfBwdConv4);
+        maskBiasGrad(m_gAct4.get(), m_act4.get(), m_a4, false, 1.0f, G(7), scratch(1), s);  // ReLU mask applied by the pool
+    }
     toSide();
     m_conv[3]->backwardFilter(dnnSide, m_act3.get(), m_gAct4.get(), G(6), wsSide, wsSideBytes);
     m_conv[3]->backwardData(dnn, W(6), m_gAct4.get(), m_gAct3.get(), ws, wsBytes);
@@ -238,16 +305,27 @@ void GpuNet::backward(const DropoutArgs drop[3], const std::function<void()>& de
     m_conv[2]->backwardFilter(dnnSide, m_pool1.get(), m_gAct3.get(), G(4), wsSide, wsSideBytes);
     m_conv[2]->backwardData(dnn, W(4), m_gAct3.get(), m_gPool1.get(), ws, wsBytes);
     mark(kProfBwdPool1);
-    maxPoolBackward(m_act2.get(), m_a2, m_pool1.get(), m_gPool1.get(), m_p1, m_gAct2.get(), drop[0].scale, s);
-    mark(kProfBwdConv2);
-    maskBiasGrad(m_gAct2.get(), m_act2.get(), m_a2, false, 1.0f, G(3), scratch(3), s);
+    if (m_fused) {
+        maxPoolBackwardBiasGrad(m_act2.get(), m_a2, m_pool1.get(), m_gPool1.get(), m_p1, m_gAct2.get(), drop[0].scale,
+                                G(3), scratch(3), s);
+        mark(kProfBwdConv2);
+    } else {
+        maxPoolBackward(m_act2.get(), m_a2, m_pool1.get(), m_gPool1.get(), m_p1, m_gAct2.get(), drop[0].scale, s);
+        mark(kProfBwdConv2);
+        maskBiasGrad(m_gAct2.get(), m_act2.get(), m_a2, false, 1.0f, G(3), scratch(3), s);
+    }
     toSide();
     m_conv[1]->backwardFilter(dnnSide, m_act1.get(), m_gAct2.get(), G(2), wsSide, wsSideBytes);
     m_conv[1]->backwardData(dnn, W(2), m_gAct2.get(), m_gAct1.get(), ws, wsBytes);
     mark(kProfBwdConv1);
-    maskBiasGrad(m_gAct1.get(), m_act1.get(), m_a1, true, 1.0f, G(1), scratch(4), s);
-    toSide();
-    m_conv[0]->backwardFilter(dnnSide, m_input.get(), m_gAct1.get(), G(0), wsSide, wsSideBytes);
+    if (m_firstFused) {
+        firstLayerBackward(m_gAct1.get(), m_act1.get(), m_a1, m_input.get(), m_x, G(0), G(1), m_firstPartials.get(),
+                           m_tickets.get() + 6, s);
+    } else {
+        maskBiasGrad(m_gAct1.get(), m_act1.get(), m_a1, true, 1.0f, G(1), scratch(4), s);
+        toSide();
+        m_conv[0]->backwardFilter(dnnSide, m_input.get(), m_gAct1.get(), G(0), wsSide, wsSideBytes);
+    }
     m_ctx.dependOn(s, side);  // join: every gradient is final on main from here on
 }
 

@@ -36,18 +36,27 @@ public:
     void end(cudaStream_t s);                // the last section ends here
     void accumulate();                       // after the step finished (synchronised)
     double milliseconds(int section) const { return m_ms[size_t(section)]; }
+    bool used(int section) const { return m_used[size_t(section)]; }  // marked in some step
 
 private:
     std::array<cudaEvent_t, kProfSections + 1> m_events{};  // [kProfSections]: the end
     std::vector<int> m_order;                                // sections marked this step
     std::array<double, kProfSections> m_ms{};
+    std::array<bool, kProfSections> m_used{};
 };
 
+// Two kernel paths (--gpu-kernels): "library" runs each layer as a cuDNN/cuBLAS call followed
+// by small kernels of its own (bias + ReLU, pooling, loss, ...); "fused" (fused = true) runs
+// the same convolutions and dense_1's GEMMs with fewer, bigger kernels around them
+// (fused.cu): bias + ReLU + max pooling + dropout in one pass, the pooling's backward with
+// the bias gradient, and the whole head (dense_1's activation, dense_2, the loss and their
+// backward) in one kernel, and conv2d_1 as a kernel of its own with the batch assembly and
+// bias + ReLU folded in (its backward: the ReLU mask with the bias and kernel gradients).
 class GpuNet {
 public:
     // training=false: forward only (evaluation), grads may be null.
     GpuNet(GpuContext& ctx, const NetConfig& cfg, int batch, bool training, bool nhwc, bool tf32, bool deterministic,
-           const ParamTable& table, float* weights, float* grads);
+           const ParamTable& table, float* weights, float* grads, bool fused = false);
 
     // Measures the convolution algorithms (overwrites activations and gradients) and
     // reserves the context's workspaces.
@@ -65,6 +74,9 @@ public:
         DropoutArgs drop[3];      // rate 0: off
         float* probs = nullptr;   // evaluation: softmax outputs
         double* accum = nullptr;  // evaluation: += loss sum, correct
+        // Fused path (firstLayerFused()): the batch to assemble inside conv2d_1's kernel,
+        // instead of an input() written before forward.
+        const AssembleArgs* assemble = nullptr;
     };
     void forward(const ForwardArgs& a, ProfileTimeline* prof = nullptr);
     // After a training forward. denseGradsReady runs once the dense layers' gradients (the
@@ -80,15 +92,21 @@ public:
     double trainFlopsPerImage() const;
     std::string describeLayers() const;  // cuDNN algorithms per convolution
     size_t denseOffset() const { return m_table.all()[8].offset; }  // dense_1's kernel: start of the tail
+    bool fused() const { return m_fused; }
+    // The fused path's own conv2d_1 (first_layer.cu): training, at most 4 input channels.
+    bool firstLayerFused() const { return m_firstFused; }
 
 private:
     float* W(int i) const { return m_weights + m_table.all()[size_t(i)].offset; }
     float* G(int i) const { return m_grads + m_table.all()[size_t(i)].offset; }
+    void forwardHead(const ForwardArgs& a);  // the fused path's head kernel
 
     GpuContext& m_ctx;
     NetConfig m_cfg;
     int m_batch;
     bool m_training;
+    bool m_fused;
+    bool m_firstFused;
     ParamTable m_table;
     float* m_weights;
     float* m_grads;
@@ -99,9 +117,11 @@ private:
     DeviceBuffer<float> m_input, m_act1, m_act2, m_pool1, m_act3, m_act4, m_pool2, m_fc1, m_logits;
     DeviceBuffer<int32_t> m_labels;
     DeviceBuffer<float> m_gAct1, m_gAct2, m_gPool1, m_gAct3, m_gAct4, m_gPool2, m_gFc1, m_gLogits;
-    // maskBiasGrad call sites: dense_1, conv4, conv3, conv2, conv1.
+    // maskBiasGrad call sites: dense_1, conv4, conv3, conv2, conv1 (ticket 5: the head kernel).
     DeviceBuffer<float> m_partials[5];
     DeviceBuffer<unsigned int> m_tickets;
+    DeviceBuffer<double> m_headRows;  // the head kernel's per-sample loss and hit
+    DeviceBuffer<float> m_firstPartials;  // the first layer's backward (ticket 6)
     ReduceScratch scratch(int site) const { return {m_partials[site].get(), m_tickets.get() + site}; }
 };
 

@@ -5,6 +5,10 @@
 //   pool.cu     2x2 max pooling with dropout, forward and backward
 //   loss.cu     softmax + categorical cross-entropy (+ dense_2 bias and its gradient)
 //   rmsprop.cu  the RMSprop update over the flat parameter buffer, and the step counters
+//   fused.cu    the --gpu-kernels fused path: fewer, bigger kernels that each do what a run
+//               of the kernels above does (bit for bit where the arithmetic is the same)
+//   first_layer.cu  the fused path's own conv2d_1, batch assembly and bias + ReLU folded in,
+//               and its backward (bias and kernel gradients)
 // Launchers are plain C++ so .cpp files (and the tests) can call them; every launch goes
 // through TD_LAUNCH (cuda/kernel_runtime.h), so the same files also build as host code
 // that runs the kernels on the CPU (cuda/host_emulation.h, for the tests). All launches are
@@ -125,6 +129,7 @@ void maxPoolBackward(const float* x, const Tensor4& xt, const float* y, const fl
                      float dropScale, cudaStream_t s);
 
 // ---- loss.cu ----
+constexpr int kLossThreads = 256;  // its one block; fused.cu's head kernel sums in its order
 struct LossArgs {
     const float* logits = nullptr;  // (batch, classes), without bias
     const float* bias = nullptr;    // (classes)
@@ -137,6 +142,71 @@ struct LossArgs {
     double* accum = nullptr;  // optional: += [loss sum, correct] (evaluation)
 };
 void softmaxLoss(const LossArgs& a, cudaStream_t s);
+
+// ---- fused.cu ----
+// bias + ReLU on a convolution's output y (in place, every element) and 2x2 max pooling with
+// dropout of the result into p, in one pass: biasActivation(y, relu, no dropout) followed by
+// maxPoolForward, bit for bit.
+void biasReluMaxPool(float* y, const Tensor4& yt, const float* bias, float* p, const Tensor4& pt,
+                     const DropoutArgs& drop, cudaStream_t s);
+// maxPoolBackward into gx and the bias gradient of the convolution before it (db[c] = the
+// sum of gx over N, H, W) in one kernel: maxPoolBackward followed by maskBiasGrad(gx, no
+// mask), bit for bit. scratch: as maskBiasGrad's for xt.
+void maxPoolBackwardBiasGrad(const float* x, const Tensor4& xt, const float* y, const float* gy, const Tensor4& yt,
+                             float* gx, float dropScale, float* db, const ReduceScratch& scratch, cudaStream_t s);
+
+// The network's head in one kernel, one block per sample: dense_1's bias + ReLU + dropout on
+// its GEMM output (in place), dense_2 (a GEMV per sample), softmax + cross-entropy with the
+// loss sums, and in training dense_2's backward (its kernel and bias gradients) and the
+// gradient into dense_1 through its dropout and ReLU with dense_1's bias gradient. The last
+// block to finish does the sums over samples. What the library path does with biasActivation,
+// two cuBLAS GEMMs, softmaxLoss, two more GEMMs and maskBiasGrad: bit for bit in everything
+// but the three products (dense_2 forward, its two gradients), which sum in other orders.
+constexpr int kHeadThreads = 256, kHeadMaxUnits = 512;
+struct HeadArgs {
+    float* fc1 = nullptr;       // (batch, units): dense_1's GEMM output in, its activation out
+    const float* b1 = nullptr;  // dense_1's bias
+    DropoutArgs drop;           // dropout_3 (rate 0: off)
+    int units = 0;              // <= kHeadMaxUnits
+    const float* w2 = nullptr;  // dense_2's kernel, (units, classes)
+    const float* b2 = nullptr;
+    const int32_t* labels = nullptr;
+    int batch = 0, valid = 0, classes = 0;  // classes <= kHeadThreads
+    float* probs = nullptr;   // optional: softmax (batch, classes)
+    double* accum = nullptr;  // optional: += [loss sum, correct] (evaluation)
+    float* extras = nullptr;  // optional: [loss sum, correct, valid] as floats (training)
+    // Training: all or none.
+    float* gLogits = nullptr;  // (batch, classes): d mean loss / d logits
+    float* dW2 = nullptr;      // (units, classes)
+    float* db2 = nullptr;
+    float* gFc1 = nullptr;     // (batch, units): through dropout_3 and the ReLU
+    float* db1 = nullptr;
+    // Scratch: 2 * batch doubles (each sample's loss and hit), and a ticket at zero (left so).
+    double* rows = nullptr;
+    unsigned int* ticket = nullptr;
+};
+void denseHead(const HeadArgs& a, cudaStream_t s);
+
+// ---- first_layer.cu (the fused path's own conv2d_1) ----
+// conv2d_1 (3x3, "same", kFirstLayerOut filters, at most kFirstLayerMaxIn input channels)
+// with the batch assembly folded into its input load and bias + ReLU into its output: it
+// writes the assembled batch (bit for bit assembleBatch's, for the backward pass and the
+// self-check) and the layer's activation. Sums in its own order (not cuDNN's).
+constexpr int kFirstLayerOut = 32, kFirstLayerMaxIn = 4;
+struct FirstLayerArgs {
+    AssembleArgs batch;         // the batch: batch.out and batch.outLabels are written
+    const float* w = nullptr;   // conv2d_1's kernel, device layout (OHWI for NHWC, OIHW for NCHW)
+    const float* bias = nullptr;
+    float* y = nullptr;         // (batch, kFirstLayerOut, h, w), layout of batch.shape
+};
+void firstLayerForward(const FirstLayerArgs& a, cudaStream_t s);
+// Its backward: the incoming gradient g masked by the ReLU (y > 0; g itself is not
+// written), and from it the bias gradient (maskBiasGrad's summation order: bit for bit its
+// result) and the kernel gradient (device layout) over the input x. One kernel; partials:
+// firstLayerPartialsFloats(yt, x channels) floats, ticket at zero (left so).
+size_t firstLayerPartialsFloats(const Tensor4& yt, int inC);
+void firstLayerBackward(const float* g, const float* y, const Tensor4& yt, const float* x, const Tensor4& xt, float* dw,
+                        float* db, float* partials, unsigned int* ticket, cudaStream_t s);
 
 // ---- rmsprop.cu ----
 struct RmspropArgs {

@@ -4,12 +4,13 @@
 // loss, first maximum for the prediction) and a fixed summation order.
 #include "cuda/kernels.h"
 #include "cuda/runtime_check.h"
+#include "cuda/softmax_row.cuh"
 
 namespace td::cuda {
 
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = kLossThreads;
 
 __global__ void softmaxLossKernel(LossArgs a) {
     __shared__ double lossPart[kThreads];
@@ -17,27 +18,10 @@ __global__ void softmaxLossKernel(LossArgs a) {
     const int K = a.classes;
     const float invN = 1.0f / float(a.valid > 0 ? a.valid : 1);
     double lossSum = 0.0, correct = 0.0;
-    for (int i = threadIdx.x; i < a.batch; i += blockDim.x) {
-        const float* z = a.logits + (long long)i * K;
-        float mx = z[0] + a.bias[0];
-        for (int k = 1; k < K; ++k) mx = fmaxf(mx, z[k] + a.bias[k]);
-        double sum = 0.0;
-        for (int k = 0; k < K; ++k) sum += double(expf((z[k] + a.bias[k]) - mx));
-        const int y = a.labels[i];
-        int argmax = 0;
-        float pBest = -1.0f, py = 0.0f;
-        for (int k = 0; k < K; ++k) {
-            const float p = float(double(expf((z[k] + a.bias[k]) - mx)) / sum);
-            if (p > pBest) pBest = p, argmax = k;
-            if (k == y) py = p;
-            if (a.probs) a.probs[(long long)i * K + k] = p;
-            if (a.grad) a.grad[(long long)i * K + k] = i < a.valid ? (p - (k == y ? 1.0f : 0.0f)) * invN : 0.0f;
-        }
-        if (i < a.valid) {
-            lossSum += -log(double(fminf(fmaxf(py, 1e-7f), 1.0f - 1e-7f)));
-            correct += argmax == y ? 1.0 : 0.0;
-        }
-    }
+    for (int i = threadIdx.x; i < a.batch; i += blockDim.x)
+        softmaxCrossEntropyRow(a.logits + (long long)i * K, a.bias, K, a.labels[i], i < a.valid, invN,
+                               a.probs ? a.probs + (long long)i * K : nullptr,
+                               a.grad ? a.grad + (long long)i * K : nullptr, &lossSum, &correct);
     lossPart[threadIdx.x] = lossSum;
     correctPart[threadIdx.x] = correct;
     __syncthreads();

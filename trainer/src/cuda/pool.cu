@@ -3,22 +3,12 @@
 // layer's ReLU mask fused in.
 #include "cuda/dropout.cuh"
 #include "cuda/kernels.h"
+#include "cuda/pool_window.cuh"
 #include "cuda/runtime_check.h"
 
 namespace td::cuda {
 
 namespace {
-
-// Index (0..3, row-major in the window) of the window's first maximum.
-__device__ inline int windowArgmax(const float* x, const Tensor4& xt, int n, int c, int ho, int wo, float* maxOut) {
-    const long long base = offsetOf(xt, n, c, 2 * ho, 2 * wo);
-    const float v[4] = {x[base], x[base + xt.sw], x[base + xt.sh], x[base + xt.sh + xt.sw]};
-    int best = 0;
-    for (int k = 1; k < 4; ++k)
-        if (v[k] > v[best]) best = k;
-    *maxOut = v[best];
-    return best;
-}
 
 __global__ void poolFwdKernel(const float* x, Tensor4 xt, float* y, Tensor4 yt, DropoutArgs drop) {
     const long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -54,6 +54,7 @@ struct BackendSetup {
     bool overlapAllreduce = true;  // start the dense layers' all-reduce during the conv backward
     bool useGraph = true;          // capture the step in a CUDA graph
     bool nhwc = true;              // activation layout on the GPU (false: NCHW)
+    bool fusedKernels = false;     // --gpu-kernels fused (cuda/gpu_net.h); false: library
 };
 
 class Backend {

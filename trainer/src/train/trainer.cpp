@@ -52,6 +52,7 @@ BackendSetup backendSetup(const Options& o, const DataSplit& data, Dist& dist, i
     bs.overlapAllreduce = !o.noOverlap;
     bs.useGraph = !o.noGraph;
     bs.nhwc = o.gpuLayout == "nhwc";
+    bs.fusedKernels = o.gpuKernels == "fused";
     return bs;
 }
 
