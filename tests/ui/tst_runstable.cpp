@@ -295,6 +295,76 @@ private Q_SLOTS:
                  ChartLines::runColor(first));
     }
 
+    void manyRunsSortAndFilterInOneStep()
+    {
+        // 300 runs whose val_acc is i / 1000 and lr alternates 0.1 and 0.001.
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 3;
+        exp.experiment.name = QStringLiteral("many");
+        RunSummaries summaries;
+        const auto summaryOf = [](double acc) {
+            RunSummary s;
+            s.add(QStringLiteral(R"({"time": 1, "kind": "val", "val_loss": 0.5, "val_acc": %1})").arg(acc).toUtf8());
+            return s;
+        };
+        for (int i = 0; i < 300; ++i) {
+            Job job;
+            job.id = 1000 + i;
+            job.experimentId = 3;
+            job.name = QStringLiteral("r%1").arg(i);
+            job.state = JobState::Succeeded;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --lr %1").arg(i % 2 ? QStringLiteral("0.1") : QStringLiteral("0.001")), 1, 1);
+            exp.jobs << job;
+            summaries[job.id] = summaryOf(i / 1000.0);
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsTableModel model;
+        model.setScope(1, 3);
+        model.setSnapshot(snapshot);
+        model.setSummaries(summaries);
+        for (int i = 0; i < 300; ++i)
+            QCOMPARE(model.rowOf(1000 + i), i);
+        QCOMPARE(model.rowOf(999), -1);
+        RunsFilterModel filter(&model);
+        RunsGroupModel groups(&model, &filter);
+        groups.setGroupKey(QStringLiteral("lr"));
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int acc = model.columnOfKey(QStringLiteral("val_acc"));
+        filter.sort(acc, Qt::DescendingOrder);
+        QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1299);
+        // A filter that keeps every other run is one layout change, the groups rebuilt once
+        // (per run of rows that came or went, before: 150 removals, the groups each time).
+        QSignalSpy removed(&filter, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy inserted(&filter, &QAbstractItemModel::rowsInserted);
+        QSignalSpy layout(&filter, &QAbstractItemModel::layoutChanged);
+        QSignalSpy regrouped(&groups, &QAbstractItemModel::modelReset);
+        filter.setFilterText(QStringLiteral("lr>0.01"));
+        QCOMPARE(filter.rowCount(), 150);
+        QCOMPARE(removed.count() + inserted.count(), 0);
+        QCOMPARE(layout.count(), 1);
+        QCOMPARE(regrouped.count(), 1);
+        QCOMPARE(groups.rowCount(), 1);
+        QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1299);
+        // A sort changes no group.
+        filter.sort(acc, Qt::AscendingOrder);
+        QCOMPARE(regrouped.count(), 1);
+        QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1001);
+        // New values in place (the same runs and columns): the order follows them, not the
+        // values the last sort read.
+        for (int i = 0; i < 300; ++i)
+            summaries[1000 + i] = summaryOf((300 - i) / 1000.0);
+        model.setSummaries(summaries);
+        QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1299);
+        QCOMPARE(filter.index(149, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1001);
+        filter.setFilterText(QString());
+        QCOMPARE(filter.rowCount(), 300);
+        QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1299);
+    }
+
     void parameterTableOfRuns()
     {
         // Three runs: lr 0.1, 0.1, 0.01, all with 5 epochs (no difference: no axis).

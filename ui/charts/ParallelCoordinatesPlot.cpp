@@ -74,8 +74,9 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
     QList<int> order;
     for (int i = 0; i < m_table.rows.size(); ++i)
         order << i;
-    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
-        return m_table.goodness(a).value_or(-1) < m_table.goodness(b).value_or(-1);
+    const QList<std::optional<double>> goodness = m_table.goodnesses();
+    std::stable_sort(order.begin(), order.end(), [&goodness](int a, int b) {
+        return goodness.at(a).value_or(-1) < goodness.at(b).value_or(-1);
     });
     order.removeAll(best);
     if (best >= 0)
@@ -93,7 +94,7 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
             drawing = true;
         }
         const bool isBest = row == best;
-        p.setPen(QPen(ParameterPlotStyle::rowColor(m_table, row, isBest, palette()), isBest ? 3.5 : 1.6));
+        p.setPen(QPen(ParameterPlotStyle::rowColor(m_table, row, isBest, palette(), goodness.at(row)), isBest ? 3.5 : 1.6));
         p.drawPath(path);
     }
     // The axes over the lines, with their names and labels.

@@ -25,11 +25,13 @@ inline QColor runColor(std::optional<double> goodness)
 
 // A row's colour: its own where it has one (the runs view's), else by its metric, the best
 // in the palette's highlight.
-inline QColor rowColor(const ParameterTable &table, int row, bool best, const QPalette &palette)
+// `goodness`: the row's (ParameterTable::goodnesses(), made once per paint).
+inline QColor rowColor(const ParameterTable &table, int row, bool best, const QPalette &palette,
+                       std::optional<double> goodness)
 {
     if (const QColor own = table.rows.value(row).color; own.isValid())
         return own;
-    return best ? palette.color(QPalette::Highlight) : runColor(table.goodness(row));
+    return best ? palette.color(QPalette::Highlight) : runColor(goodness);
 }
 
 // Tick labels: quieter than the text, yet readable on the base (darker on light, lighter

@@ -81,16 +81,17 @@ void ParameterScatterPlot::paintEvent(QPaintEvent *)
                Qt::AlignCenter, m_table.metric);
     p.restore();
     const int best = m_table.bestRow();
+    const QList<std::optional<double>> goodness = m_table.goodnesses();
     for (int row = 0; row < m_table.rows.size(); ++row) {
         const auto pt = pointOf(row);
         if (!pt || row == best)
             continue;
         p.setPen(Qt::NoPen);
-        p.setBrush(ParameterPlotStyle::rowColor(m_table, row, false, palette()));
+        p.setBrush(ParameterPlotStyle::rowColor(m_table, row, false, palette(), goodness.at(row)));
         p.drawEllipse(*pt, 5, 5);
     }
     if (const auto pt = pointOf(best)) {
-        p.setBrush(ParameterPlotStyle::rowColor(m_table, best, true, palette()));
+        p.setBrush(ParameterPlotStyle::rowColor(m_table, best, true, palette(), goodness.value(best)));
         p.setPen(QPen(text, 1.5));
         p.drawEllipse(*pt, 7, 7);
         // Its name beside it, above and to the right, or where it fits whole (the best dot

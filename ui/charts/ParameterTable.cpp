@@ -116,6 +116,18 @@ std::optional<double> ParameterTable::goodness(int row) const
     return maximize ? *p : 1 - *p;
 }
 
+QList<std::optional<double>> ParameterTable::goodnesses() const
+{
+    const Axis axis = metricAxis();
+    QList<std::optional<double>> all;
+    all.reserve(rows.size());
+    for (const Row &r : rows) {
+        const auto p = axis.position(r.metric ? QVariant(*r.metric) : QVariant());
+        all.append(p ? std::optional<double>(maximize ? *p : 1 - *p) : std::nullopt);
+    }
+    return all;
+}
+
 int ParameterTable::bestRow() const
 {
     int best = -1;

@@ -52,6 +52,9 @@ struct ParameterTable
     int bestRow() const;
     // How good a row's metric is among all rows: 0 the worst, 1 the best; none without one.
     std::optional<double> goodness(int row) const;
+    // Every row's goodness, the metric axis made once (goodness(row) makes it per call: a
+    // paint of 10,000 runs asking per row was quadratic).
+    QList<std::optional<double>> goodnesses() const;
     // A value's number (a word or null is none).
     static std::optional<double> number(const QVariant &value);
 };

@@ -10,6 +10,14 @@ namespace TrainDesk::Ui {
 RunsFilterModel::RunsFilterModel(RunsTableModel *source, QObject *parent)
     : QSortFilterProxyModel(parent), m_source(source)
 {
+    // Any change of the rows' values: the sort keys are read again. Connected before the
+    // proxy's own handlers (setSourceModel), which sort the changed rows at once.
+    const auto forgetKeys = [this] { m_keysColumn = -1; };
+    connect(source, &QAbstractItemModel::dataChanged, this, forgetKeys);
+    connect(source, &QAbstractItemModel::layoutChanged, this, forgetKeys);
+    connect(source, &QAbstractItemModel::modelReset, this, forgetKeys);
+    connect(source, &QAbstractItemModel::rowsInserted, this, forgetKeys);
+    connect(source, &QAbstractItemModel::rowsRemoved, this, forgetKeys);
     setSourceModel(source);
     setSortRole(RunsTableModel::SortRole);
     setSortCaseSensitivity(Qt::CaseInsensitive);
@@ -24,7 +32,10 @@ void RunsFilterModel::setFilterText(const QString &text)
 {
     m_text = text;
     parse();
-    invalidateFilter();
+    // One layout change for the whole table: invalidateFilter() announces each run of rows
+    // that comes or goes on its own (thousands for 10,000 runs), and the groups and plots
+    // following the table were rebuilt after each.
+    invalidate();
 }
 
 void RunsFilterModel::parse()
@@ -88,19 +99,40 @@ bool RunsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &) const
     return true;
 }
 
+const RunsFilterModel::SortKey &RunsFilterModel::sortKey(int sourceRow, int column) const
+{
+    if (m_keysColumn != column || m_keys.size() != m_source->rowCount()) {
+        m_keys.clear();
+        m_keys.resize(m_source->rowCount());
+        for (int r = 0; r < m_source->rowCount(); ++r) {
+            const QVariant v = m_source->index(r, column).data(RunsTableModel::SortRole);
+            SortKey &key = m_keys[r];
+            key.text = v.toString();
+            key.missing = !v.isValid() || key.text.isEmpty();
+            // As QSortFilterProxyModel compares: by the left value's type, numbers as numbers.
+            const int type = v.typeId();
+            key.number = type == QMetaType::Double || type == QMetaType::Int || type == QMetaType::LongLong
+                         || type == QMetaType::UInt || type == QMetaType::ULongLong || type == QMetaType::Float;
+            key.value = v.toDouble();
+        }
+        m_keysColumn = column;
+    }
+    return m_keys.at(sourceRow);
+}
+
 bool RunsFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
-    const QVariant a = left.data(RunsTableModel::SortRole);
-    const QVariant b = right.data(RunsTableModel::SortRole);
+    const SortKey &a = sortKey(left.row(), left.column());
+    const SortKey &b = sortKey(right.row(), right.column());
     // Rows without a value (a job that has not reported the metric) go last either way up.
-    if (!a.isValid() || !b.isValid() || a.toString().isEmpty() != b.toString().isEmpty()) {
-        const bool aMissing = !a.isValid() || a.toString().isEmpty();
-        const bool bMissing = !b.isValid() || b.toString().isEmpty();
-        if (aMissing != bMissing)
-            return sortOrder() == Qt::AscendingOrder ? bMissing : aMissing;
+    if (a.missing || b.missing) {
+        if (a.missing != b.missing)
+            return sortOrder() == Qt::AscendingOrder ? b.missing : a.missing;
         return false;
     }
-    return QSortFilterProxyModel::lessThan(left, right);
+    if (a.number)
+        return a.value < b.value;
+    return a.text.compare(b.text, sortCaseSensitivity()) < 0;
 }
 
 } // namespace TrainDesk::Ui

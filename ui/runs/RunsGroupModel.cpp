@@ -13,7 +13,12 @@ RunsGroupModel::RunsGroupModel(RunsTableModel *source, QAbstractItemModel *rows,
 {
     // Whatever changes the rows shown (a filter, a sort, new summaries) changes the groups.
     connect(rows, &QAbstractItemModel::modelReset, this, &RunsGroupModel::rebuild);
-    connect(rows, &QAbstractItemModel::layoutChanged, this, &RunsGroupModel::rebuild);
+    connect(rows, &QAbstractItemModel::layoutChanged, this,
+            [this](const QList<QPersistentModelIndex> &, QAbstractItemModel::LayoutChangeHint hint) {
+                // A sort changes the order, not the groups (10,000 runs x their metrics read again).
+                if (hint != QAbstractItemModel::VerticalSortHint)
+                    rebuild();
+            });
     connect(rows, &QAbstractItemModel::rowsInserted, this, &RunsGroupModel::rebuild);
     connect(rows, &QAbstractItemModel::rowsRemoved, this, &RunsGroupModel::rebuild);
     connect(rows, &QAbstractItemModel::dataChanged, this, &RunsGroupModel::rebuild);

@@ -165,15 +165,21 @@ void RunsTableModel::rebuild()
         sameShape = rows.at(i).job.id == m_rows.at(i).job.id;
     for (qsizetype i = 0; sameShape && i < extra.size(); ++i)
         sameShape = extra.at(i).kind == m_extra.at(i).kind && extra.at(i).name == m_extra.at(i).name;
+    QHash<qint64, int> rowOfJob;
+    rowOfJob.reserve(rows.size());
+    for (qsizetype i = 0; i < rows.size(); ++i)
+        rowOfJob.insert(rows.at(i).job.id, int(i));
     if (sameShape) {
         // In place: the view keeps its selection, sort and scroll position.
         m_rows = rows;
+        m_rowOfJob = rowOfJob;
         if (!m_rows.isEmpty())
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
         return;
     }
     beginResetModel();
     m_rows = rows;
+    m_rowOfJob = rowOfJob;
     m_extra = extra;
     endResetModel();
 }
@@ -188,11 +194,7 @@ QList<qint64> RunsTableModel::jobIds() const
 
 int RunsTableModel::rowOf(qint64 jobId) const
 {
-    for (qsizetype i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).job.id == jobId)
-            return int(i);
-    }
-    return -1;
+    return m_rowOfJob.value(jobId, -1);
 }
 
 QString RunsTableModel::keyOf(int column) const

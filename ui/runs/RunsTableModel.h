@@ -87,6 +87,7 @@ private:
     qint64 m_workspaceId = 0;
     qint64 m_experimentId = 0;
     QList<Row> m_rows;
+    QHash<qint64, int> m_rowOfJob;  // rowOf() in constant time: the plots and chooseJobs ask per run
     QList<ExtraColumn> m_extra;
 };
 

@@ -1,0 +1,466 @@
+// bench_runs: the Runs tab on a store of many runs (bench/runs/make_runs_store: 10,000 runs,
+// 12 settings, 8 series of 1,000 points each), in the real window on the real Backend.
+//  1. Cold start: the window made, the experiment chosen, until its RUNS rows are shown with
+//     their summaries and tags; then sorted (best val_acc), filtered (`lr>1e-3 tag:best`) and
+//     grouped (by optimizer), painted. Target: <= 1 s in all.
+//  2. Each later sort and filter, painted. Target: <= 100 ms each.
+//  3. Scrolling the table (down and across) a page a frame: the longest stall of the GUI
+//     thread (StallMeter). Target: <= 16 ms.
+//  4. Parallel coordinates and the setting-vs-metric scatter of every run shown: rebuilt and
+//     painted. Target: <= 100 ms a redraw.
+//  5. 100 runs chosen: their charts overlaid (read from the store by the Backend), drawn,
+//     zoomed and panned. Targets: <= 100 ms to draw, <= 16 ms a pan/zoom frame.
+//  6. The GUI's memory (RSS) with all of it open. Target: < 1 GB.
+//  7. --overlay-points N: 100 runs of N points a series in memory (N = 50,000: 10 M points
+//     over loss and accuracy) overlaid on one chart view, drawn, zoomed and panned.
+// Not a test (ctest does not run it): it prints numbers for bench/RESULTS.md.
+//   bench_runs --home DIR [--experiment runs] [--overlay-points 50000]
+#include "MainWindow.h"
+#include "common/DataPaths.h"
+#include "StallMeter.h"
+#include "charts/ChartPanel.h"
+#include "charts/MetricSeries.h"
+#include "charts/MetricsChartView.h"
+#include "charts/ParallelCoordinatesPlot.h"
+#include "charts/ParameterScatterPlot.h"
+#include "runs/RunsFilterModel.h"
+#include "runs/RunsGroupModel.h"
+#include "runs/RunsPlotTabs.h"
+#include "runs/RunsTableModel.h"
+#include "runs/RunsView.h"
+#include "session/Backend.h"
+#include "tree/ResourceTreeModel.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <vector>
+
+using namespace TrainDesk;
+using namespace TrainDesk::Ui;
+
+namespace {
+
+void wait(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+// Runs the event loop until `done` holds (checked every 5 ms); false after `seconds`.
+bool waitFor(const std::function<bool()> &done, double seconds)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > seconds * 1000)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::msleep(1);
+    }
+    return true;
+}
+
+// Paints the whole widget now, into an image (a repaint() may find nothing to do).
+void paint(QWidget *widget)
+{
+    const QPixmap pixmap = widget->grab();
+    Q_UNUSED(pixmap);
+}
+
+QString procField(const char *file, const char *field)
+{
+    QFile f(QString::fromLatin1(file));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(field))
+            return QString::fromUtf8(line.mid(line.indexOf(':') + 1).simplified());
+    }
+    return {};
+}
+
+double rssMb(const char *field = "VmRSS")
+{
+    return procField("/proc/self/status", field).section(QLatin1Char(' '), 0, 0).toDouble() / 1024.0;
+}
+
+QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll().split(' ').mid(0, 3).join(' ')) : QString();
+}
+
+double ms(const QElapsedTimer &t)
+{
+    return t.nsecsElapsed() / 1e6;
+}
+
+QString verdict(double value, double target)
+{
+    return value <= target ? QStringLiteral("met") : QStringLiteral("NOT met (%1x the target)").arg(value / target, 0, 'f', 1);
+}
+
+struct Times
+{
+    QList<double> all;
+    void add(double ms) { all.append(ms); }
+    double max() const { return all.isEmpty() ? 0 : *std::max_element(all.cbegin(), all.cend()); }
+    double median() const
+    {
+        QList<double> s = all;
+        std::sort(s.begin(), s.end());
+        return s.isEmpty() ? 0 : s.at(s.size() / 2);
+    }
+    QString text() const
+    {
+        return QStringLiteral("median %1 ms, max %2 ms (%3 times)").arg(median(), 0, 'f', 1).arg(max(), 0, 'f', 1).arg(all.size());
+    }
+};
+
+QList<MetricRecord> curve(int points, int run)
+{
+    QList<MetricRecord> records;
+    records.reserve(points);
+    for (int i = 1; i <= points; ++i) {
+        MetricRecord r;
+        r.kind = QStringLiteral("train");
+        r.epoch = i / 1000;
+        r.step = i % 1000;
+        r.globalStep = i;
+        r.time = 1700000000.0 + i;
+        r.loss = 0.1 + run * 0.003 + 2.3 * std::exp(-i * 4.0 / points) + 0.03 * std::sin(i * 0.37 + run);
+        r.acc = 1.0 - r.loss / 2.5;
+        records.append(r);
+    }
+    return records;
+}
+
+// Zooms into 1 % of the loss chart at a few places and back, and pans it by a tenth of its
+// width a frame: each frame re-downsampled to what is shown and painted.
+void zoomAndPan(MetricsChartView *view, Times &zoom, Times &pan)
+{
+    ChartPanel *loss = view->lossPanel();
+    for (int i = 0; i < 5; ++i) {
+        const QRectF plot = loss->chart()->plotArea();
+        QElapsedTimer t;
+        t.start();
+        loss->chart()->zoomIn(QRectF(plot.left() + plot.width() * (0.1 + 0.15 * i), plot.top(), plot.width() * 0.05, plot.height()));
+        view->redrawNow();
+        paint(view);
+        zoom.add(ms(t));
+        for (int k = 0; k < 4; ++k) {
+            t.restart();
+            loss->chart()->scroll(plot.width() / 10, 0);
+            view->redrawNow();
+            paint(view);
+            pan.add(ms(t));
+        }
+        t.restart();
+        loss->resetZoom();
+        paint(view);
+        zoom.add(ms(t));
+    }
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("TrainDesk runs benchmark"));
+    parser.addHelpOption();
+    const QCommandLineOption homeOption(QStringLiteral("home"), QStringLiteral("The data directory (make_runs_store's HOME)."), QStringLiteral("dir"));
+    const QCommandLineOption experimentOption(QStringLiteral("experiment"), QStringLiteral("The experiment shown."), QStringLiteral("name"), QStringLiteral("runs"));
+    const QCommandLineOption overlayOption(QStringLiteral("overlay-points"), QStringLiteral("Points a series of 100 runs in memory (0: skip)."),
+                                           QStringLiteral("n"), QStringLiteral("50000"));
+    parser.addOptions({homeOption, experimentOption, overlayOption});
+    parser.process(app);
+    if (!parser.isSet(homeOption)) {
+        std::fprintf(stderr, "bench_runs: --home DIR is needed (bench/runs/make_runs_store DIR)\n");
+        return 2;
+    }
+    qputenv("TRAINDESK_HOME", parser.value(homeOption).toUtf8());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TrainDeskBench"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, parser.value(homeOption) + QStringLiteral("/bench-settings"));
+    QSettings().clear();
+    std::printf("machine: %s, %d threads, %s; Qt %s, platform %s; load average before: %s\n",
+                qPrintable(procField("/proc/cpuinfo", "model name")), QThread::idealThreadCount(),
+                qPrintable(QSysInfo::prettyProductName()), qVersion(), qPrintable(QGuiApplication::platformName()),
+                qPrintable(loadAverage()));
+    const double rssBefore = rssMb();
+
+    // 1. Cold start.
+    QElapsedTimer cold;
+    cold.start();
+    Backend backend(DataPaths::databasePath());
+    MainWindow window(&backend);
+    window.resize(1400, 900);
+    window.show();
+    const ResourceSnapshot::ExperimentEntry *experiment = nullptr;
+    if (!waitFor([&] {
+            for (const auto &ws : backend.snapshot().workspaces) {
+                for (const auto &e : ws.experiments) {
+                    if (e.experiment.name == parser.value(experimentOption))
+                        experiment = backend.snapshot().findExperiment(e.experiment.id);
+                }
+            }
+            return experiment != nullptr;
+        }, 120)) {
+        std::fprintf(stderr, "bench_runs: no experiment '%s' in %s\n", qPrintable(parser.value(experimentOption)),
+                     qPrintable(DataPaths::databasePath()));
+        return 1;
+    }
+    const double snapshotMs = ms(cold);
+    const int runs = int(experiment->jobs.size());
+    const qint64 experimentId = experiment->experiment.id;
+    window.selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Experiment, experimentId));
+    RunsView *view = window.runsView();
+    RunsTableModel *model = view->model();
+    waitFor([&] { return model->rowCount() == runs; }, 120);
+    paint(view->table());
+    const double rowsMs = ms(cold);
+    waitFor([&] { return model->columnOfKey(QStringLiteral("best_val_acc")) >= 0; }, 120);
+    const double summariesMs = ms(cold);
+    waitFor([&] {
+        for (int r = 0; r < model->rowCount(); r += 7) {
+            if (!model->noteOf(model->index(r, 0).data(RunsTableModel::JobIdRole).toLongLong()).tags.isEmpty())
+                return true;
+        }
+        return false;
+    }, 120);
+    const double notesMs = ms(cold);
+    QElapsedTimer part;
+    part.start();
+    view->table()->sortByColumn(model->columnOfKey(QStringLiteral("best_val_acc")), Qt::DescendingOrder);
+    const double sortMs = ms(part);
+    part.restart();
+    view->filterEdit()->setText(QStringLiteral("lr>1e-3 tag:best"));
+    const double filterMs = ms(part);
+    part.restart();
+    view->setGroupBy(QStringLiteral("optimizer"));
+    const double groupMs = ms(part);
+    part.restart();
+    QCoreApplication::processEvents();
+    paint(&window);
+    const double paintMs = ms(part);
+    const double coldMs = ms(cold);
+    const int shown = view->filterModel()->rowCount();
+    std::printf("\n1. cold start, %d runs (%d columns): snapshot %.0f ms, %d rows shown %.0f ms, summaries %.0f ms, "
+                "tags %.0f ms; then sort %.0f ms, filter `lr>1e-3 tag:best` (%d rows) %.0f ms, group by optimizer "
+                "(%d groups) %.0f ms, paint %.0f ms\n",
+                runs, model->columnCount(), snapshotMs, runs, rowsMs, summariesMs, notesMs, sortMs, shown, filterMs,
+                view->groupModel()->rowCount(), groupMs, paintMs);
+    std::printf("  RESULT cold start to %d rows shown, sorted, filtered, grouped: %.0f ms (target <= 1000 ms): %s "
+                "(load %s)\n", runs, coldMs, qPrintable(verdict(coldMs, 1000)), qPrintable(loadAverage()));
+
+    // 2. Later sorts and filters, each painted.
+    Times sorts, filters;
+    const QStringList sortKeys{QStringLiteral("lr"), QStringLiteral("val_loss"), QStringLiteral("started"),
+                               QStringLiteral("optimizer"), QStringLiteral("state"), QStringLiteral("best_val_acc")};
+    const QStringList filterTexts{QStringLiteral(""), QStringLiteral("lr>1e-3 tag:best"), QStringLiteral("optimizer=adam"),
+                                  QStringLiteral("val_acc>0.8 batch_size<=128"), QStringLiteral("run-001"),
+                                  QStringLiteral("tag:baseline"), QStringLiteral("")};
+    for (int round = 0; round < 2; ++round) {
+        for (const QString &filter : filterTexts) {
+            for (const QString &key : sortKeys) {
+                QElapsedTimer t;
+                t.start();
+                view->table()->sortByColumn(model->columnOfKey(key), round ? Qt::AscendingOrder : Qt::DescendingOrder);
+                QCoreApplication::processEvents();
+                paint(view->table());
+                sorts.add(ms(t));
+            }
+            QElapsedTimer t;
+            t.start();
+            view->filterEdit()->setText(filter);
+            QCoreApplication::processEvents();
+            paint(view->table());
+            filters.add(ms(t));
+            if (round == 0)
+                std::printf("  filter `%s`: %d rows, %.1f ms\n", qPrintable(filter), view->filterModel()->rowCount(), filters.all.last());
+        }
+    }
+    std::printf("2. later sorts (with the group table following): %s\n   later filters: %s\n", qPrintable(sorts.text()),
+                qPrintable(filters.text()));
+    std::printf("  RESULT sort %.1f ms, filter %.1f ms at most (target <= 100 ms): %s, %s\n", sorts.max(), filters.max(),
+                qPrintable(verdict(sorts.max(), 100)), qPrintable(verdict(filters.max(), 100)));
+
+    // 3. Scrolling.
+    view->setGroupBy(QString());
+    view->filterEdit()->clear();
+    QCoreApplication::processEvents();
+    StallMeter meter;
+    meter.start();
+    wait(300);
+    meter.reset();
+    {
+        QScrollBar *down = view->table()->verticalScrollBar();
+        QScrollBar *across = view->table()->horizontalScrollBar();
+        QEventLoop loop;
+        QTimer frame;
+        int step = 0;
+        QObject::connect(&frame, &QTimer::timeout, &loop, [&] {
+            // A page a frame to the end and back, then across the columns.
+            if (step < 120)
+                down->setValue(step < 60 ? down->value() + down->pageStep() * 3 : down->value() - down->pageStep() * 3);
+            else if (step < 160)
+                across->setValue(step < 140 ? across->value() + across->pageStep() : across->value() - across->pageStep());
+            else
+                loop.quit();
+            ++step;
+        });
+        frame.start(16);
+        loop.exec();
+    }
+    const double scrollMax = meter.maxMs();
+    const double scrollCpu = meter.maxCpuMs();
+    std::printf("3. scrolling (160 frames, 3 pages down a frame, then across): longest stall %.1f ms (p99 %.1f ms, %d probes); "
+                "the GUI thread's own work in it at most %.1f ms\n", scrollMax, meter.percentileMs(99), meter.samples(), scrollCpu);
+    std::printf("  RESULT scrolling stall %.1f ms (target <= 16 ms): %s (load %s)\n", scrollMax,
+                qPrintable(verdict(scrollMax, 16)), qPrintable(loadAverage()));
+
+    // 4. Parallel coordinates and the scatter over every run shown.
+    RunsPlotTabs *plots = view->plots();
+    Times parallel, scatter;
+    for (int i = 0; i < 5; ++i) {
+        plots->setCurrentIndex(RunsPlotTabs::ParallelTab);
+        QElapsedTimer t;
+        t.start();
+        plots->setMetric(i % 2 ? QStringLiteral("best_val_loss") : QStringLiteral("best_val_acc"));
+        paint(plots->parallel());
+        parallel.add(ms(t));
+        plots->setCurrentIndex(RunsPlotTabs::ScatterTab);
+        t.restart();
+        plots->setParameter(i % 2 ? QStringLiteral("batch_size") : QStringLiteral("lr"));
+        paint(plots->scatter());
+        scatter.add(ms(t));
+    }
+    Times parallelPaint;
+    plots->setCurrentIndex(RunsPlotTabs::ParallelTab);
+    for (int i = 0; i < 3; ++i) {
+        QElapsedTimer t;
+        t.start();
+        paint(plots->parallel());
+        parallelPaint.add(ms(t));
+    }
+    std::printf("4. plots of %lld runs: parallel coordinates rebuilt + painted %s (paint alone %s); setting vs metric %s\n",
+                qlonglong(plots->drawnJobs().size()), qPrintable(parallel.text()), qPrintable(parallelPaint.text()),
+                qPrintable(scatter.text()));
+    std::printf("  RESULT parallel coordinates %.1f ms, scatter %.1f ms a redraw (target <= 100 ms): %s, %s\n",
+                parallel.max(), scatter.max(), qPrintable(verdict(parallel.max(), 100)), qPrintable(verdict(scatter.max(), 100)));
+
+    // 5. 100 runs overlaid from the store.
+    plots->setCurrentIndex(RunsPlotTabs::ChartsTab);
+    QList<qint64> chosen;
+    for (int r = 0; r < 100 && r < view->filterModel()->rowCount(); ++r)
+        chosen.append(view->filterModel()->index(r, 0).data(RunsTableModel::JobIdRole).toLongLong());
+    MetricsChartView *charts = view->charts();
+    QElapsedTimer overlay;
+    overlay.start();
+    view->chooseJobs(chosen);
+    const bool loaded = waitFor([&] {
+        if (charts->comparisons().size() < chosen.size() - 1 || view->series()->records().isEmpty())
+            return false;
+        for (const ComparedJob &c : charts->comparisons()) {
+            if (!c.series || c.series->records().size() < 2)
+                return false;
+        }
+        return true;
+    }, 300);
+    charts->redrawNow();
+    paint(charts);
+    const double overlayLoadMs = ms(overlay);
+    qlonglong points = 0;
+    for (const ComparedJob &c : charts->comparisons())
+        points += c.series->records().size();
+    points += view->series()->records().size();
+    Times redraw, zoom, pan;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer t;
+        t.start();
+        charts->redrawNow();
+        paint(charts);
+        redraw.add(ms(t));
+    }
+    zoomAndPan(charts, zoom, pan);
+    std::printf("5. %lld runs chosen (%s, %lld records, each up to 8 values): read and first drawn in %.0f ms; redraw %s; "
+                "zoom %s; pan %s\n",
+                qlonglong(chosen.size()), loaded ? "all read" : "NOT all read in 300 s", points, overlayLoadMs,
+                qPrintable(redraw.text()), qPrintable(zoom.text()), qPrintable(pan.text()));
+    const double frame = std::max(zoom.max(), pan.max());
+    std::printf("  RESULT overlay of %lld runs from the store: redraw %.1f ms (target <= 100 ms): %s; pan/zoom frame %.1f ms "
+                "(target <= 16 ms): %s (load %s)\n", qlonglong(chosen.size()), redraw.max(), qPrintable(verdict(redraw.max(), 100)),
+                frame, qPrintable(verdict(frame, 16)), qPrintable(loadAverage()));
+
+    // 6. Memory with all of it open.
+    std::printf("6. GUI memory with the %d runs, the plots and the %lld overlaid runs open: RSS %.0f MB (peak %.0f MB; "
+                "%.0f MB before the window)\n", runs, qlonglong(chosen.size()), rssMb(), rssMb("VmHWM"), rssBefore);
+    std::printf("  RESULT GUI RSS %.0f MB (target < 1024 MB): %s\n", rssMb(), qPrintable(verdict(rssMb(), 1024)));
+
+    // 7. 100 runs of many points in memory, overlaid.
+    const int overlayPoints = parser.value(overlayOption).toInt();
+    if (overlayPoints > 0) {
+        std::vector<std::unique_ptr<MetricSeries>> series;  // outlive the view
+        for (int run = 0; run < 100; ++run) {
+            series.push_back(std::make_unique<MetricSeries>());
+            series.back()->reset(curve(overlayPoints, run));
+        }
+        MetricsChartView big(series.front().get());
+        big.resize(1280, 600);
+        big.show();
+        wait(100);
+        QList<QPair<qint64, QString>> candidates;
+        for (int run = 1; run < 100; ++run)
+            candidates.append({run, QStringLiteral("run %1").arg(run)});
+        big.setComparisonCandidates(candidates);
+        QElapsedTimer first;
+        first.start();
+        for (int run = 1; run < 100; ++run)
+            big.addComparison({run, candidates.at(run - 1).second, series.at(run).get()});
+        big.redrawNow();
+        paint(&big);
+        const double firstMs = ms(first);
+        Times bigRedraw, bigZoom, bigPan;
+        for (int i = 0; i < 5; ++i) {
+            QElapsedTimer t;
+            t.start();
+            big.redrawNow();
+            paint(&big);
+            bigRedraw.add(ms(t));
+        }
+        zoomAndPan(&big, bigZoom, bigPan);
+        std::printf("7. 100 runs x %d records (loss and accuracy: %lld points) in memory: first draw %.0f ms; redraw %s; "
+                    "zoom %s; pan %s; RSS now %.0f MB\n",
+                    overlayPoints, qlonglong(overlayPoints) * 200, firstMs, qPrintable(bigRedraw.text()),
+                    qPrintable(bigZoom.text()), qPrintable(bigPan.text()), rssMb());
+        const double bigFrame = std::max(bigZoom.max(), bigPan.max());
+        std::printf("  RESULT overlay of %lld points: redraw %.1f ms (target <= 100 ms): %s; pan/zoom frame %.1f ms "
+                    "(target <= 16 ms): %s\n", qlonglong(overlayPoints) * 200, bigRedraw.max(),
+                    qPrintable(verdict(bigRedraw.max(), 100)), bigFrame, qPrintable(verdict(bigFrame, 16)));
+    }
+    meter.stop();
+    std::printf("load average after: %s\n", qPrintable(loadAverage()));
+    return 0;
+}
