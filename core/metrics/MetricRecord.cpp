@@ -247,17 +247,8 @@ std::optional<ScalarPoint> MetricRecord::toScalar() const
 {
     if (kind != QLatin1String("scalar") || name.isEmpty())
         return std::nullopt;
-    ScalarPoint p;
-    p.time = std::isnan(time) ? 0 : time;
-    p.name = name;
-    p.value = value;
-    p.step = step;
-    p.epoch = epochValue;
-    p.source = source;
-    p.file = file;
-    p.rank = rank;
-    p.tag = tag;
-    return p;
+    // In ScalarPoint's order: time, name, value, step, epoch, source, file, rank, tag.
+    return ScalarPoint{std::isnan(time) ? 0 : time, name, value, step, epochValue, source, file, rank, tag};
 }
 
 } // namespace TrainDesk
