@@ -115,6 +115,32 @@ QString settingText(const QJsonValue &value)
     return {};
 }
 
+// `text`, sharing the data of the same text in `known` when it is one of them: the kinds and
+// sources of millions of records held by a chart take no memory of their own.
+QString shared(const QString &text, const QStringList &known)
+{
+    for (const QString &k : known) {
+        if (k == text)
+            return k;
+    }
+    return text;
+}
+
+const QStringList &knownKinds()
+{
+    static const QStringList kinds{QStringLiteral("train"), QStringLiteral("val"), QStringLiteral("rank"),
+                                   QStringLiteral("epoch"), QStringLiteral("scalar"), QStringLiteral("info"),
+                                   QStringLiteral("done"), QStringLiteral("error")};
+    return kinds;
+}
+
+const QStringList &knownSources()
+{
+    static const QStringList sources{QStringLiteral("tensorboard"), QStringLiteral("pytorch-examples"),
+                                     QStringLiteral("huggingface"), QStringLiteral("key-value")};
+    return sources;
+}
+
 // A scalar's value: a number, or text for what JSON cannot hold (ScalarPoint::toJson: "nan",
 // "inf", "-inf", which QString::toDouble reads).
 double scalarValue(const QJsonValue &value)
@@ -130,7 +156,7 @@ bool setScalarField(MetricRecord &r, const QString &key, const QJsonValue &value
     else if (key == QLatin1String("value"))
         r.value = scalarValue(value);
     else if (key == QLatin1String("source"))
-        r.source = value.toString();
+        r.source = shared(value.toString(), knownSources());
     else if (key == QLatin1String("file"))
         r.file = value.toString();
     else if (key == QLatin1String("tag"))
@@ -154,7 +180,7 @@ std::optional<MetricRecord> MetricRecord::fromJson(const QByteArray &line)
         return std::nullopt;
     MetricRecord r;
     r.time = NAN;
-    r.kind = kind.toString();
+    r.kind = shared(kind.toString(), knownKinds());
     const bool scalar = r.kind == QLatin1String("scalar");
     const bool info = r.kind == QLatin1String("info");
     const bool errorRecord = r.kind == QLatin1String("error");
@@ -247,17 +273,8 @@ std::optional<ScalarPoint> MetricRecord::toScalar() const
 {
     if (kind != QLatin1String("scalar") || name.isEmpty())
         return std::nullopt;
-    ScalarPoint p;
-    p.time = std::isnan(time) ? 0 : time;
-    p.name = name;
-    p.value = value;
-    p.step = step;
-    p.epoch = epochValue;
-    p.source = source;
-    p.file = file;
-    p.rank = rank;
-    p.tag = tag;
-    return p;
+    // In ScalarPoint's order: time, name, value, step, epoch, source, file, rank, tag.
+    return ScalarPoint{std::isnan(time) ? 0 : time, name, value, step, epochValue, source, file, rank, tag};
 }
 
 } // namespace TrainDesk

@@ -63,6 +63,19 @@ private Q_SLOTS:
         QVERIFY(!MetricRecord::mayBe(R"({"kind": "train", "name": "scalars"})", "scalar"));
     }
 
+    // A chart holds a long run's millions of records: their kinds and sources share one copy
+    // of the text instead of one each (the records grew by a scalar's source and tag in #41).
+    // (Mutation caught: `return k;` -> `return text;` in MetricRecord.cpp's shared().)
+    void recordsShareTheirKindsAndSources()
+    {
+        const QByteArray row = R"({"time": 1, "kind": "scalar", "name": "loss", "value": 1, "source": "tensorboard"})";
+        const auto a = MetricRecord::fromJson(row);
+        const auto b = MetricRecord::fromJson(row);
+        QCOMPARE(a->kind.constData(), b->kind.constData());
+        QCOMPARE(a->source.constData(), b->source.constData());
+        QCOMPARE(a->source, QStringLiteral("tensorboard"));
+    }
+
     void rejectsGarbage()
     {
         QVERIFY(!MetricRecord::fromJson("not json"));
