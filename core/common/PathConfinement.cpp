@@ -36,4 +36,9 @@ QString confinedCommand(const QString &root, const QString &path)
         .arg(shellQuote(root), shellQuote(path));
 }
 
+bool isUnder(const QString &path, const QString &root)
+{
+    return path == root || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
+}
+
 } // namespace TrainDesk::PathConfinement

@@ -1,5 +1,6 @@
 #include "ContainerCommands.h"
 
+#include "common/PathConfinement.h"
 #include "common/ShellQuote.h"
 
 #include <algorithm>
@@ -26,12 +27,6 @@ const QString apptainerFirst = QStringLiteral(
     "if command -v apptainer >/dev/null 2>&1; then td_rt=apptainer; "
     "elif command -v singularity >/dev/null 2>&1; then td_rt=singularity; else td_rt=docker; fi; ");
 
-bool isUnder(const QString &path, const QString &root)
-{
-    return path == root || root == QLatin1String("/")
-        || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
-}
-
 // Folders of the image that a mount at the same path would hide (its programs, libraries,
 // configuration) or that the engine owns: a job's folder there is not mounted.
 bool isImageSystemFolder(const QString &path)
@@ -48,7 +43,7 @@ bool isImageSystemFolder(const QString &path)
         p.chop(1);
     if (tops.contains(p))
         return true;
-    return std::any_of(owned.cbegin(), owned.cend(), [&](const QString &root) { return isUnder(p, root); });
+    return std::any_of(owned.cbegin(), owned.cend(), [&](const QString &root) { return PathConfinement::isUnder(p, root); });
 }
 
 // Adds each path not visible already (under the node's /tmp, one of `seen`, or another of
@@ -56,9 +51,9 @@ bool isImageSystemFolder(const QString &path)
 void addFolders(QStringList &into, const QStringList &paths, const QStringList &seen)
 {
     for (const QString &path : paths) {
-        if (path.isEmpty() || !path.startsWith(QLatin1Char('/')) || isImageSystemFolder(path) || isUnder(path, QStringLiteral("/tmp")))
+        if (path.isEmpty() || !path.startsWith(QLatin1Char('/')) || isImageSystemFolder(path) || PathConfinement::isUnder(path, QStringLiteral("/tmp")))
             continue;
-        auto covers = [&](const QString &root) { return isUnder(path, root); };
+        auto covers = [&](const QString &root) { return PathConfinement::isUnder(path, root); };
         if (std::any_of(seen.cbegin(), seen.cend(), covers) || std::any_of(into.cbegin(), into.cend(), covers))
             continue;
         into << path;

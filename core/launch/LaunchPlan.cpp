@@ -8,6 +8,7 @@
 #include "TaskOutputs.h"
 #include "jobspec/JobSpecFields.h"
 #include "jobspec/ShareMapping.h"
+#include "common/PathConfinement.h"
 #include "common/ShellQuote.h"
 
 #include <QJsonArray>
@@ -26,11 +27,6 @@ QString joinPath(const QString &a, const QString &b)
     if (a.endsWith(QLatin1Char('/')))
         return a + b;
     return a + QLatin1Char('/') + b;
-}
-
-bool isUnder(const QString &path, const QString &root)
-{
-    return path == root || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
 }
 
 void setVariable(EnvironmentList &env, const QString &name, const QString &value)
@@ -103,11 +99,11 @@ struct Builder
         }
         if (!path.startsWith(QLatin1Char('/')))
             return fail(QStringLiteral("%1: expected an absolute path, found '%2'").arg(jsonPath, path));
-        if (!isUnder(path, jobMountRoot()))
+        if (!PathConfinement::isUnder(path, jobMountRoot()))
             return path;
         for (const ShareMount &m : mounts) {
             const QString mountPath = jobMountPath(m.reference);
-            if (!isUnder(path, mountPath))
+            if (!PathConfinement::isUnder(path, mountPath))
                 continue;
             if (m.reference.kind == MountReference::Kind::UnmanagedFileSystem) {
                 return fail(QStringLiteral("%1: expected a path on a TrainDesk share, found '%2' on the unmanaged file "
