@@ -7,8 +7,8 @@
 #include "JobRetry.h"
 #include "NodeBurnIn.h"
 #include "JobScope.h"
-#include "JobSweep.h"
 #include "SpaceReserve.h"
+#include "StrayProcessCleanup.h"
 #include "cluster/ClusterMesh.h"
 #include "cluster/TrainerDeployment.h"
 #include "launch/MultiNodeJob.h"
@@ -311,7 +311,7 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     if (tokenMade->exitCode != 0)
         return {};  // launched before: refresh() adopts the launch script's pid file
     // The launch script carries the job's marker from its start (and runs in the job's scope
-    // where the node has one), so the sweeper waits for it and its clean-up steps too.
+    // where the node has one), so the stray-process clean-up waits for it and its clean-up steps too.
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
                                              + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath(),
                                                                        m_terminateGraceMs / 1000));
@@ -366,11 +366,11 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     }
     if (!attempt.nodes.isEmpty()) {
         setNodesState(attempt, NodeState::Idle);
-        // A node out of reach now is swept when it comes back (retryPendingSweeps), by this
-        // agent or the next one.
-        for (const QString &node : JobSweep::sweepNodes(m_store, attempt, m_terminateGraceMs / 1000))
-            logFailure(m_store.addPendingSweep({attempt.clusterId, node, attempt.uuid}),
-                       QStringLiteral("job '%1': cannot remember to sweep node %2").arg(attempt.name, node));
+        // A node out of reach now is cleaned up when it comes back (retryPendingCleanups), by
+        // this agent or the next one.
+        for (const QString &node : StrayProcessCleanup::startOnNodes(m_store, attempt, m_terminateGraceMs / 1000))
+            logFailure(m_store.addPendingCleanup({attempt.clusterId, node, attempt.uuid}),
+                       QStringLiteral("job '%1': cannot remember to clean up node %2").arg(attempt.name, node));
     }
     m_nodeWatch.forget(job.id);
     m_progressWatch.forget(job.id);
@@ -409,7 +409,7 @@ Result<Job> JobRunner::refresh(qint64 jobId)
                              {QStringLiteral("the job's processes on the other nodes were ended; those on %1 are "
                                              "ended when it can be reached again").arg(lost->first),
                               JobRetry::lostNodeDetail(lost->first)})});
-            // The node says so until it answers again (retryPendingSweeps), and takes no job meanwhile.
+            // The node says so until it answers again (retryPendingCleanups), and takes no job meanwhile.
             for (const Node &n : nodes) {
                 if (n.name == lost->first && n.state != NodeState::Leaving)
                     logFailure(m_store.setNodeState(n.id, NodeState::Unusable,
@@ -520,18 +520,19 @@ std::optional<std::pair<QString, qint64>> JobRunner::lostNode(const Job &job, co
     return longest;
 }
 
-void JobRunner::retryPendingSweeps()
+void JobRunner::retryPendingCleanups()
 {
-    if (!m_nodeWatch.sweepsDue())
+    if (!m_nodeWatch.cleanupsDue())
         return;
-    for (const PendingSweep &sweep : m_store.pendingSweeps()) {
-        if (!JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
+    for (const PendingCleanup &cleanup : m_store.pendingCleanups()) {
+        if (!StrayProcessCleanup::startOnNode(m_store, cleanup.clusterId, cleanup.node, cleanup.jobUuid, m_terminateGraceMs / 1000))
             continue;
-        // Kept on failure: the sweep runs again (it is harmless twice).
-        logFailure(m_store.removePendingSweep(sweep), QStringLiteral("node %1: cannot forget its done sweep").arg(sweep.node));
+        // Kept on failure: the clean-up runs again (it is harmless twice).
+        logFailure(m_store.removePendingCleanup(cleanup),
+                   QStringLiteral("node %1: cannot forget its done clean-up").arg(cleanup.node));
         // It answered: a node set aside as unreachable (refresh()) takes jobs again.
-        for (const Node &n : m_store.nodes(sweep.clusterId)) {
-            if (n.name == sweep.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))
+        for (const Node &n : m_store.nodes(cleanup.clusterId)) {
+            if (n.name == cleanup.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))
                 logFailure(m_store.setNodeState(n.id, NodeState::Idle),
                            QStringLiteral("node %1: cannot put it back in service").arg(n.name));
         }
@@ -594,7 +595,7 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
 
 void JobRunner::refreshAll()
 {
-    retryPendingSweeps();
+    retryPendingCleanups();
     QSet<qint64> clusters;
     QSet<qint64> slurmClusters;
     for (const Job &job : m_store.jobsInStates({JobState::Running, JobState::Terminating, JobState::Queued})) {

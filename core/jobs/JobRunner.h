@@ -69,8 +69,8 @@ private:
     Result<Job> adoptLaunch(Job &job, Transport &transport);
     // The job's node out of reach for longer than the cluster's grace period, with seconds.
     std::optional<std::pair<QString, qint64>> lostNode(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
-    // Sweeps of ended jobs whose node was out of reach (in the Store), tried again.
-    void retryPendingSweeps();
+    // Stray-process clean-ups of ended jobs whose node was out of reach (in the Store), tried again.
+    void retryPendingCleanups();
     // The queued, running and terminating jobs of a cluster: the ended ones (thousands after
     // a sweep) are not read on every tick.
     QList<Job> liveJobsOn(qint64 clusterId) const;
