@@ -18,6 +18,7 @@
 #include "jobs/NodeStory.h"
 #include "launch/RunWithoutContainer.h"
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "jobspec/Secrets.h"
 #include "launch/SlurmBatchScript.h"
 #include "jobspec/JobSpec.h"
@@ -211,8 +212,7 @@ Result<JobFolder> jobDirectory(Context &c, const Job &job, const QString &id)
 {
     if (id.isEmpty() || id == QLatin1String("stdouterr"))
         return JobFolder{QStringLiteral("stdouterr"), QStringLiteral("stdouterr")};
-    JobRunner runner(c.store);
-    const auto plan = runner.planOf(job);
+    const auto plan = JobSubmission(c.store).planOf(job);
     if (!plan)
         return plan.failure();
     for (const auto &[outputId, path] : plan->outputDirectories) {
@@ -350,11 +350,10 @@ int jobCreate(Context &c)
         if (const auto v = c.required(required); !v)
             return c.error(v.error());
     }
-    JobRunner runner(c.store);
     SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
                           c.args.isSet("draft")};
     request.noContainer = c.args.isSet("no-container");
-    const auto job = runner.submit(request);
+    const auto job = JobSubmission(c.store).submit(request);
     if (!job)
         return c.error(job.error());
     if (job->state != JobState::Queued)
@@ -375,8 +374,7 @@ int jobStart(Context &c)
     const auto ref = findJob(c, QStringLiteral("name"));
     if (!ref)
         return c.error(ref.error());
-    JobRunner runner(c.store);
-    const auto job = runner.queue(ref->job.id);
+    const auto job = JobSubmission(c.store).queue(ref->job.id);
     if (!job)
         return c.error(job.error());
     if (auto woken = wakeAgent(); !woken)
@@ -462,7 +460,7 @@ int jobDelete(Context &c)
         return c.error(QStringLiteral("job '%1' is %2: a queued or running job is not deleted; terminate it first "
                                       "(traindesk job terminate -w %3 -e %4 -n %1), then delete it")
                            .arg(ref->job.name, toString(ref->job.state), ref->workspace.name, ref->experiment.name));
-    if (auto deleted = JobRunner(c.store).remove(ref->job.id); !deleted)
+    if (auto deleted = JobSubmission(c.store).remove(ref->job.id); !deleted)
         return c.error(deleted.error());
     return 0;
 }
@@ -516,7 +514,7 @@ int jobPlan(Context &c)
         c.err << issues;
         return c.error(QStringLiteral("%1 is not valid").arg(c.args.value(QStringLiteral("file"))));
     }
-    const auto plan = JobRunner(c.store).plan(c.workspaceName(), *cluster, *spec);
+    const auto plan = JobSubmission(c.store).plan(c.workspaceName(), *cluster, *spec);
     if (!plan)
         return c.error(plan.error());
     QJsonObject json = plan->toJson();

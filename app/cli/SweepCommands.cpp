@@ -8,6 +8,7 @@
 #include "common/DataPaths.h"
 #include "common/CappedRead.h"
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "jobspec/JobSpec.h"
 #include "store/Store.h"
 #include "sweeps/SweepCreate.h"
@@ -284,12 +285,12 @@ int runSweepDelete(Context &c)
                                       "delete it").arg(ref->sweep.name, toString(ref->sweep.state), ref->workspace.name,
                                                        ref->experiment.name));
     if (!c.args.isSet(QStringLiteral("keep-jobs"))) {
-        JobRunner runner(c.store);
+        JobSubmission jobs(c.store);
         for (const SweepTrial &t : sweeps.trials(ref->sweep.id)) {
             if (t.jobId == 0)
                 continue;
             // A trial's job still queued or running after the sweep ended was submitted by hand.
-            if (auto deleted = runner.remove(t.jobId); !deleted)
+            if (auto deleted = jobs.remove(t.jobId); !deleted)
                 return c.error(QStringLiteral("sweep '%1' is kept: trial %2: %3").arg(ref->sweep.name).arg(t.index)
                                    .arg(deleted.error()));
         }

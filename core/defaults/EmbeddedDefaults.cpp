@@ -1,7 +1,7 @@
 #include "EmbeddedDefaults.h"
 
 #include "common/DataPaths.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "store/Store.h"
 
 #include <QDir>
@@ -65,7 +65,6 @@ VoidResult ensure(Store &store)
     if (auto created = store.createCluster(cluster, {node}); !created)
         return created.failure();
 
-    JobRunner runner(store);
     SubmitRequest demo;
     demo.workspace = ws->name;
     demo.experiment = exp->name;
@@ -73,7 +72,7 @@ VoidResult ensure(Store &store)
     demo.cluster = cluster.name;
     demo.spec = demoJobSpec();
     demo.draft = true;
-    if (auto created = runner.submit(demo); !created)
+    if (auto created = JobSubmission(store).submit(demo); !created)
         return created.failure();
     return {};
 }

@@ -66,8 +66,9 @@ exit($code);
 
 QString launchText(const QString &jobUuid, const QString &jobDir, const QString &scriptPath, int graceSeconds)
 {
-    // The reaper itself is not marked: a sweep (JobSweep) of marked processes must not kill it
-    // before it has ended what it holds that is not marked. It marks the script it starts.
+    // The reaper itself is not marked: the clean-up (StrayProcessCleanup) of marked processes
+    // must not kill it before it has ended what it holds that is not marked. It marks the
+    // script it starts.
     return QStringLiteral("if command -v perl >/dev/null 2>&1; then\n"
                           "  exec env -u %1 perl -e %2 %1 %3 %4 %5 /bin/sh %6\n"
                           "fi\n")

@@ -3,19 +3,16 @@
 #include "common/ResultLog.h"
 #include "jobspec/JobSpec.h"
 #include "JobDemand.h"
+#include "JobPlans.h"
 #include "JobRetry.h"
 #include "NodeBurnIn.h"
 #include "JobScope.h"
-#include "JobSweep.h"
 #include "SpaceReserve.h"
-#include "launch/RunWithoutContainer.h"
+#include "StrayProcessCleanup.h"
 #include "cluster/ClusterMesh.h"
 #include "cluster/TrainerDeployment.h"
-#include "launch/SlurmBatchScript.h"
 #include "launch/MultiNodeJob.h"
 #include "cluster/NodeInterfaces.h"
-#include "launch/JobSpecContext.h"
-#include "jobspec/Secrets.h"
 #include "common/DataPaths.h"
 #include "common/ShellQuote.h"
 #include "store/Store.h"
@@ -26,7 +23,6 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QThread>
-#include <QUuid>
 
 #include <algorithm>
 
@@ -105,171 +101,6 @@ std::optional<std::pair<int, QDateTime>> readExitCode(Transport &transport, cons
 }
 
 JobRunner::JobRunner(Store &store) : m_store(store) {}
-
-Result<Job> JobRunner::submit(const SubmitRequest &request)
-{
-    const auto ws = m_store.workspace(request.workspace);
-    if (!ws)
-        return ws.failure();
-    const auto exp = m_store.experiment(ws->id, request.experiment);
-    if (!exp)
-        return exp.failure();
-    const auto cluster = m_store.cluster(ws->id, request.cluster);
-    if (!cluster)
-        return cluster.failure();
-    // A sweep's trial is found by its name: no other job may take it.
-    if (const auto held = m_store.sweepHoldingJobName(exp->id, request.job); held && held->first != request.sweep)
-        return fail(QStringLiteral("job name '%1' is trial %2 of sweep '%3' in experiment '%4'; pick another name")
-                        .arg(request.job).arg(held->second).arg(held->first, exp->name));
-    const QByteArray spec = request.noContainer ? RunWithoutContainer::apply(request.spec) : request.spec;
-    // The same checks as `job validate`, plus the cluster's size and the workspace's shares.
-    const ParsedJobSpec parsed = parseJobSpec(spec, specContextFor(m_store, *ws, *cluster));
-    if (parsed.hasErrors())
-        return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
-    // Build the plan now so that a job that could never start is refused at submit.
-    if (auto plan = planOfSpec(parsed.spec, *ws, *cluster, request.experiment, request.job); !plan)
-        return plan.failure();
-    // An image the nodes cannot run would fail at node setup: refused now, saying what to do.
-    if (const auto refused = RunWithoutContainer::refusal(parsed.spec, m_store.nodes(cluster->id)))
-        return fail(*refused);
-    // More GPUs than any node has would wait for ever.
-    if (const auto refused = JobDemand::refusal(parsed.spec, *cluster, m_store.nodes(cluster->id)))
-        return fail(*refused);
-    // Secret values never reach the database in clear.
-    const auto stored = Secrets::sealForStore(spec, parsed.spec, m_store.path());
-    if (!stored)
-        return stored.failure();
-
-    Job job;
-    job.experimentId = exp->id;
-    job.clusterId = cluster->id;
-    job.name = request.job;
-    job.spec = *stored;
-    job.state = request.draft ? JobState::Draft : JobState::Queued;
-    job.priority = parsed.spec.priorityRank();
-    job.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    auto created = m_store.createJob(job);
-    if (!created)
-        return created;
-    // The agent schedules it (only the agent starts jobs); the caller wakes it.
-    return m_store.jobById(created->id);
-}
-
-Result<Job> JobRunner::queue(qint64 jobId)
-{
-    auto job = m_store.jobById(jobId);
-    if (!job)
-        return job;
-    if (job->state != JobState::Draft)
-        return fail(QStringLiteral("job '%1' is %2, not a draft").arg(job->name, toString(job->state)));
-    job->state = JobState::Queued;
-    job->created = QDateTime::currentDateTimeUtc();
-    if (auto ok = m_store.updateJob(*job); !ok)
-        return ok.failure();
-    return m_store.jobById(jobId);
-}
-
-VoidResult JobRunner::remove(qint64 jobId)
-{
-    const auto job = m_store.jobById(jobId);
-    if (!job)
-        return job.failure();
-    if (job->state == JobState::Queued || isActive(job->state))
-        return fail(QStringLiteral("job '%1' is %2: terminate it first").arg(job->name, toString(job->state)));
-    m_specs.forget(jobId);
-    return m_store.deleteJob(jobId);
-}
-
-Result<LaunchPlan> JobRunner::plan(const QString &workspace, const QString &clusterName, const QByteArray &spec,
-                                   const QString &experiment, const QString &jobName)
-{
-    const auto ws = m_store.workspace(workspace);
-    if (!ws)
-        return ws.failure();
-    const auto cluster = m_store.cluster(ws->id, clusterName);
-    if (!cluster)
-        return cluster.failure();
-    const ParsedJobSpec parsed = parseJobSpec(spec, specContextFor(m_store, *ws, *cluster));
-    if (parsed.hasErrors())
-        return fail(QStringLiteral("job.json is not valid: %1").arg(parsed.errorTexts().join(QStringLiteral("; "))));
-    return planOfSpec(parsed.spec, *ws, *cluster, experiment, jobName);
-}
-
-Result<LaunchPlan> JobRunner::planOfSpec(const JobSpec &spec, const Workspace &ws, const Cluster &cluster,
-                                         const QString &experiment, const QString &jobName)
-{
-    const auto opened = Secrets::openFromStore(spec, m_store.path());
-    if (!opened)
-        return opened.failure();
-    LaunchContext context = launchContextFor(m_store, ws, cluster);
-    context.experiment = experiment;
-    context.job = jobName;
-    context.uuid = QStringLiteral("<uuid>");
-    if (cluster.kind != ClusterKind::Slurm) {
-        context.nodes = m_store.nodes(cluster.id);
-        return buildLaunchPlan(*opened, context);
-    }
-    // Slurm: the allocation's nodes stand in as node-0, node-1, ...; the batch script too.
-    context.nodes = slurmAllocationNodes(spec);
-    auto plan = buildLaunchPlan(*opened, context);
-    if (!plan)
-        return plan;
-    auto batch = slurmBatchScript(*plan, spec, cluster.slurm, jobName);
-    if (!batch)
-        return batch.failure();
-    plan->batchScript = *batch;
-    return plan;
-}
-
-Result<LaunchPlan> JobRunner::planFor(const Job &job, const JobSpec &spec, const Cluster &cluster,
-                                      const QList<Node> &nodes)
-{
-    const auto exp = m_store.experimentById(job.experimentId);
-    if (!exp)
-        return exp.failure();
-    const auto ws = m_store.workspaceById(exp->workspaceId);
-    if (!ws)
-        return ws.failure();
-    // The stored spec has its secrets sealed; the plan (and only the launch script) has them open.
-    const auto opened = Secrets::openFromStore(spec, m_store.path());
-    if (!opened)
-        return opened.failure();
-    LaunchContext context = launchContextFor(m_store, *ws, cluster);
-    context.experiment = exp->name;
-    context.job = job.name;
-    context.uuid = job.uuid;
-    context.nodes = nodes;
-    if (!job.placement.isEmpty())
-        context.grant = job.placement.first();  // a packed job: one node
-    if (const QList<JobAttempt> attempts = m_store.jobAttempts(job.id); !attempts.isEmpty()) {
-        context.attempt = int(attempts.size()) + 1;
-        context.previousUuid = attempts.last().uuid;
-    }
-    return buildLaunchPlan(*opened, context);
-}
-
-Result<LaunchPlan> JobRunner::planOf(const Job &job)
-{
-    const auto cluster = m_store.clusterById(job.clusterId);
-    if (!cluster)
-        return cluster.failure();
-    QList<Node> nodes = m_store.nodes(cluster->id);
-    if (!job.nodes.isEmpty()) {
-        // The nodes it ran on, head node first.
-        QList<Node> assigned;
-        for (const QString &name : job.nodes) {
-            for (const Node &n : nodes) {
-                if (n.name == name)
-                    assigned.append(n);
-            }
-        }
-        nodes = assigned;
-    }
-    const auto parsed = m_specs.of(job);
-    if (parsed->hasErrors())
-        return fail(parsed->errorTexts().join(QStringLiteral("; ")));
-    return planFor(job, parsed->spec, *cluster, nodes);
-}
 
 void JobRunner::schedule(qint64 clusterId)
 {
@@ -409,7 +240,7 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     const QList<Node> nodes = cluster.kind == ClusterKind::Ssh && assigned.size() > 1
         ? NodeInterfaces::recordMissing(m_store, cluster, assigned)
         : assigned;
-    const auto plan = planFor(job, spec, cluster, nodes);
+    const auto plan = JobPlans::ofJob(m_store, job, spec, cluster, nodes);
     if (!plan)
         return plan.failure();
     // Claimed before anything happens on a node: a second scheduler finds it running.
@@ -480,7 +311,7 @@ VoidResult JobRunner::start(Job &job, const JobSpec &spec, const Cluster &cluste
     if (tokenMade->exitCode != 0)
         return {};  // launched before: refresh() adopts the launch script's pid file
     // The launch script carries the job's marker from its start (and runs in the job's scope
-    // where the node has one), so the sweeper waits for it and its clean-up steps too.
+    // where the node has one), so the stray-process clean-up waits for it and its clean-up steps too.
     const auto pid = transport.startDetached(MultiNodeJob::launchPrefix(cluster)
                                              + JobScope::launchCommand(job.uuid, plan->jobDir, plan->launchScriptPath(),
                                                                        m_terminateGraceMs / 1000));
@@ -535,11 +366,11 @@ void JobRunner::finish(Job &job, JobState state, std::optional<int> exitCode, co
     }
     if (!attempt.nodes.isEmpty()) {
         setNodesState(attempt, NodeState::Idle);
-        // A node out of reach now is swept when it comes back (retryPendingSweeps), by this
-        // agent or the next one.
-        for (const QString &node : JobSweep::sweepNodes(m_store, attempt, m_terminateGraceMs / 1000))
-            logFailure(m_store.addPendingSweep({attempt.clusterId, node, attempt.uuid}),
-                       QStringLiteral("job '%1': cannot remember to sweep node %2").arg(attempt.name, node));
+        // A node out of reach now is cleaned up when it comes back (retryPendingCleanups), by
+        // this agent or the next one.
+        for (const QString &node : StrayProcessCleanup::startOnNodes(m_store, attempt, m_terminateGraceMs / 1000))
+            logFailure(m_store.addPendingCleanup({attempt.clusterId, node, attempt.uuid}),
+                       QStringLiteral("job '%1': cannot remember to clean up node %2").arg(attempt.name, node));
     }
     m_nodeWatch.forget(job.id);
     m_progressWatch.forget(job.id);
@@ -578,7 +409,7 @@ Result<Job> JobRunner::refresh(qint64 jobId)
                              {QStringLiteral("the job's processes on the other nodes were ended; those on %1 are "
                                              "ended when it can be reached again").arg(lost->first),
                               JobRetry::lostNodeDetail(lost->first)})});
-            // The node says so until it answers again (retryPendingSweeps), and takes no job meanwhile.
+            // The node says so until it answers again (retryPendingCleanups), and takes no job meanwhile.
             for (const Node &n : nodes) {
                 if (n.name == lost->first && n.state != NodeState::Leaving)
                     logFailure(m_store.setNodeState(n.id, NodeState::Unusable,
@@ -689,18 +520,19 @@ std::optional<std::pair<QString, qint64>> JobRunner::lostNode(const Job &job, co
     return longest;
 }
 
-void JobRunner::retryPendingSweeps()
+void JobRunner::retryPendingCleanups()
 {
-    if (!m_nodeWatch.sweepsDue())
+    if (!m_nodeWatch.cleanupsDue())
         return;
-    for (const PendingSweep &sweep : m_store.pendingSweeps()) {
-        if (!JobSweep::sweepNode(m_store, sweep.clusterId, sweep.node, sweep.jobUuid, m_terminateGraceMs / 1000))
+    for (const PendingCleanup &cleanup : m_store.pendingCleanups()) {
+        if (!StrayProcessCleanup::startOnNode(m_store, cleanup.clusterId, cleanup.node, cleanup.jobUuid, m_terminateGraceMs / 1000))
             continue;
-        // Kept on failure: the sweep runs again (it is harmless twice).
-        logFailure(m_store.removePendingSweep(sweep), QStringLiteral("node %1: cannot forget its done sweep").arg(sweep.node));
+        // Kept on failure: the clean-up runs again (it is harmless twice).
+        logFailure(m_store.removePendingCleanup(cleanup),
+                   QStringLiteral("node %1: cannot forget its done clean-up").arg(cleanup.node));
         // It answered: a node set aside as unreachable (refresh()) takes jobs again.
-        for (const Node &n : m_store.nodes(sweep.clusterId)) {
-            if (n.name == sweep.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))
+        for (const Node &n : m_store.nodes(cleanup.clusterId)) {
+            if (n.name == cleanup.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))
                 logFailure(m_store.setNodeState(n.id, NodeState::Idle),
                            QStringLiteral("node %1: cannot put it back in service").arg(n.name));
         }
@@ -763,7 +595,7 @@ void JobRunner::finishWithExitCode(Job &job, Transport &transport, int code, con
 
 void JobRunner::refreshAll()
 {
-    retryPendingSweeps();
+    retryPendingCleanups();
     QSet<qint64> clusters;
     QSet<qint64> slurmClusters;
     for (const Job &job : m_store.jobsInStates({JobState::Running, JobState::Terminating, JobState::Queued})) {

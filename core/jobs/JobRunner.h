@@ -1,6 +1,5 @@
 #pragma once
 
-#include "launch/LaunchPlan.h"
 #include "JobSpecCache.h"
 #include "NodeWatch.h"
 #include "ResourcePlacement.h"
@@ -21,20 +20,8 @@ using SlurmJobState = SlurmQueries::JobStatus;
 // A job's exit_code file (written by its launch script): the code and when it was written.
 std::optional<std::pair<int, QDateTime>> readExitCode(Transport &transport, const QString &path);
 
-struct SubmitRequest
-{
-    QString workspace;
-    QString experiment;
-    QString job;
-    QString cluster;
-    QByteArray spec;     // job.json text
-    bool draft = false;  // save without queueing (the demo job starts like this)
-    bool noContainer = false;  // run on the nodes as they are (RunWithoutContainer::apply)
-    QString sweep;       // the sweep whose trial this is: the one job that may take a trial's name
-};
-
-// Submits, schedules, starts, watches and terminates jobs. Clients only submit and queue;
-// the agent (agent/Agent) is the one caller of schedule(), refresh() and requestTerminate().
+// What the agent (agent/Agent) does with jobs: schedules, starts, watches and terminates
+// them. Clients store, queue, delete and plan jobs with JobSubmission and wake the agent.
 // The state lives in the Store and in files in the job directory, so an agent started
 // after another was killed picks up where it left off. Calls block on the nodes.
 class JobRunner
@@ -45,13 +32,6 @@ public:
     // stored for lack of space, so that it can.
     void setSpaceReserve(SpaceReserve *reserve) { m_reserve = reserve; }
 
-    // Stores the job, queued (or a draft); it starts when the agent next schedules.
-    Result<Job> submit(const SubmitRequest &request);
-    // Draft -> queued.
-    Result<Job> queue(qint64 jobId);
-    // Deletes a draft or finished job's record, its metrics and read offsets (its files on
-    // the share stay); refused while it is queued, running or terminating.
-    VoidResult remove(qint64 jobId);
     // Queued jobs in priority then submit order start when what they ask is free: whole
     // nodes (gang scheduling), or cores and GPUs of one node (JobDemand, ResourcePlacement);
     // the first that does not fit waits, says why, and holds back those behind it.
@@ -73,14 +53,6 @@ public:
     static constexpr int terminateGraceMs = 10000;
     // A node that does not answer `true` within this long is out of reach for the moment.
     static constexpr int reachTimeoutMs = 10000;
-    // What would run for `spec` on `cluster` (nothing is started).
-    Result<LaunchPlan> plan(const QString &workspace, const QString &cluster, const QByteArray &spec,
-                            const QString &experiment = QStringLiteral("<experiment>"),
-                            const QString &job = QStringLiteral("<job>"));
-
-    // The plan of a job that exists (its directories, outputs, command).
-    Result<LaunchPlan> planOf(const Job &job);
-
     // The folder made on the head node just before the launch (see start()).
     static QString launchTokenName() { return QStringLiteral("launch.token"); }
     // The start of the reason of a node set aside because it did not answer (as
@@ -97,15 +69,11 @@ private:
     Result<Job> adoptLaunch(Job &job, Transport &transport);
     // The job's node out of reach for longer than the cluster's grace period, with seconds.
     std::optional<std::pair<QString, qint64>> lostNode(const Job &job, const Cluster &cluster, const QList<Node> &nodes);
-    // Sweeps of ended jobs whose node was out of reach (in the Store), tried again.
-    void retryPendingSweeps();
+    // Stray-process clean-ups of ended jobs whose node was out of reach (in the Store), tried again.
+    void retryPendingCleanups();
     // The queued, running and terminating jobs of a cluster: the ended ones (thousands after
     // a sweep) are not read on every tick.
     QList<Job> liveJobsOn(qint64 clusterId) const;
-    // Plans from a spec parsed once by the caller (submit, the scheduler, the Slurm submit).
-    Result<LaunchPlan> planOfSpec(const JobSpec &spec, const Workspace &ws, const Cluster &cluster,
-                                  const QString &experiment, const QString &jobName);
-    Result<LaunchPlan> planFor(const Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult start(Job &job, const JobSpec &spec, const Cluster &cluster, const QList<Node> &nodes);
     VoidResult linkShares(const Cluster &cluster, const QList<Node> &nodes);
     // SSH nodes get a copy of this machine's trainer (TrainerDeployment).

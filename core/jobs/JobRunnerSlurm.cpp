@@ -6,6 +6,7 @@
 
 #include "common/ResultLog.h"
 #include "jobspec/JobSpec.h"
+#include "JobPlans.h"
 #include "launch/SlurmBatchScript.h"
 #include "cluster/SlurmQueries.h"
 #include "common/ShellQuote.h"
@@ -69,7 +70,7 @@ VoidResult JobRunner::submitOneToSlurm(Job &job, const Cluster &cluster)
     const auto parsed = m_specs.of(job);
     if (parsed->hasErrors())
         return fail(parsed->errorTexts().join(QStringLiteral("; ")));
-    const auto plan = planFor(job, parsed->spec, cluster, slurmAllocationNodes(parsed->spec));
+    const auto plan = JobPlans::ofJob(m_store, job, parsed->spec, cluster, slurmAllocationNodes(parsed->spec));
     if (!plan)
         return plan.failure();
     auto batch = slurmBatchScript(*plan, parsed->spec, cluster.slurm, job.name);

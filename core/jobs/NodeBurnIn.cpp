@@ -179,6 +179,163 @@ double pathRate(const Cluster &cluster, const Node &node, QString *detail)
     return rate;
 }
 
+// Hands a figure to the report (and to the caller's onFigure) as soon as it is known.
+using AddFigure = std::function<void(const BurnInFigure &)>;
+
+// Each node's GPU figures, all nodes at once; which nodes have a GPU (NCCL between them).
+QList<bool> checkGpus(const Cluster &cluster, const QList<Node> &nodes, const QString &trainer, const AddFigure &add)
+{
+    QList<bool> hasGpu(nodes.size(), false);
+    std::vector<std::thread> workers;
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        workers.emplace_back([&, i] {
+            auto transport = openTransport(cluster, nodes.at(i));
+            if (!transport) {
+                add(figure({nodes.at(i).name}, QStringLiteral("reachable"), QStringLiteral("Reachable"), Outcome::Failed,
+                           transport.error()));
+                return;
+            }
+            for (const BurnInFigure &f : gpuFigures(**transport, nodes.at(i), trainer)) {
+                hasGpu[i] = hasGpu[i] || f.id != QLatin1String("gpu");
+                add(f);
+            }
+        });
+    }
+    for (std::thread &w : workers)
+        w.join();
+    return hasGpu;
+}
+
+// All-reduce between neighbours of a ring over `count` nodes, one pair at a time: one node
+// pairs with itself (2 ranks on it), two nodes make one pair.
+QList<QPair<int, int>> ringPairs(int count)
+{
+    QList<QPair<int, int>> pairs;
+    if (count == 1)
+        pairs << qMakePair(0, 0);
+    else if (count == 2)
+        pairs << qMakePair(0, 1);
+    else
+        for (int i = 0; i < count; ++i)
+            pairs << qMakePair(i, (i + 1) % count);
+    return pairs;
+}
+
+// The speed in Mb/s of the link between two nodes: the slower of their interfaces toward
+// each other, or the one known (0: neither).
+int linkSpeedBetween(const Cluster &cluster, const Node &a, const Node &b)
+{
+    auto ta = openTransport(cluster, a);
+    auto tb = openTransport(cluster, b);
+    const int sa = ta ? linkSpeedTowards(**ta, b.host) : 0;
+    const int sb = tb ? linkSpeedTowards(**tb, a.host) : 0;
+    return sa > 0 && sb > 0 ? qMin(sa, sb) : qMax(sa, sb);
+}
+
+// The trainer's --allreduce-test between `a` and `b` (the same node: 2 ranks on it), run
+// from the head node; its bus bandwidth judged against the link's speed where known.
+BurnInFigure allreduceFigure(const Cluster &cluster, Transport &head, const QString &trainer, const Node &a, const Node &b,
+                             bool nccl)
+{
+    const bool alone = &a == &b;  // one node: the ring's only pair is the node with itself
+    const QString hosts = alone ? QStringLiteral("%1:2").arg(a.host) : QStringLiteral("%1:1,%2:1").arg(a.host, b.host);
+    const QString command = rootMpi + MultiNodeJob::launchPrefix(cluster)
+        + QStringLiteral("mpirun --oversubscribe --host %1 -np 2 %2 --allreduce-test --allreduce-mb %3 "
+                         "--allreduce-iterations %4 --device %5 2>&1")
+              .arg(shellQuote(hosts), shellQuote(trainer)).arg(NodeBurnIn::allreduceMegabytes).arg(NodeBurnIn::allreduceIterations)
+              .arg(nccl ? QStringLiteral("cuda") : QStringLiteral("cpu"));
+    const auto ran = head.exec(command, 300000);
+    QJsonObject result;
+    for (const QByteArray &line : ran ? ran->stdOut.split('\n') : QList<QByteArray>()) {
+        const QJsonObject o = QJsonDocument::fromJson(line.trimmed()).object();
+        if (o.value("kind").toString() == QLatin1String("allreduce"))
+            result = o;
+    }
+    const QStringList on = alone ? QStringList{a.name} : QStringList{a.name, b.name};
+    BurnInFigure f = figure(on, QStringLiteral("allreduce"),
+                            QStringLiteral("All-reduce (%1)").arg(nccl ? QStringLiteral("NCCL") : QStringLiteral("MPI")),
+                            Outcome::Passed, QString());
+    if (result.isEmpty()) {
+        f.outcome = Outcome::Failed;
+        f.detail = ran ? QStringLiteral("mpirun exited with %1: %2").arg(ran->exitCode).arg(lastLine(ran->stdOut)) : ran.error();
+        return f;
+    }
+    f.measured = result.value("busbw_gbytes_per_s").toDouble();
+    const int speed = alone ? 0 : linkSpeedBetween(cluster, a, b);
+    // Mb/s to GB/s: / 8 / 1000.
+    f.expected = speed > 0 ? speed / 8000.0 * NodeBurnIn::leastLinkShare : 0;
+    f.detail = QStringLiteral("%1 GB/s bus bandwidth (%2 MiB x %3, %4 s each)")
+                   .arg(f.measured, 0, 'f', 3).arg(NodeBurnIn::allreduceMegabytes).arg(NodeBurnIn::allreduceIterations)
+                   .arg(result.value("seconds").toDouble(), 0, 'f', 4);
+    if (!result.value("correct").toBool()) {
+        f.outcome = Outcome::Failed;
+        f.detail += QStringLiteral("; the sums came back wrong");
+    } else if (alone) {
+        f.detail += QStringLiteral("; 2 ranks on one node: no link to compare with");
+    } else if (speed <= 0) {
+        f.detail += QStringLiteral("; the link's speed is not known (no /sys/class/net/<interface>/speed): not judged");
+    } else {
+        f.detail += QStringLiteral("; at least %1 GB/s expected (%2 % of the %3 Mb/s link)")
+                        .arg(f.expected, 0, 'f', 3).arg(int(NodeBurnIn::leastLinkShare * 100)).arg(speed);
+        if (f.measured < f.expected)
+            f.outcome = Outcome::Failed;
+    }
+    return f;
+}
+
+// Two nodes have one pair: its failure alone does not say which is slow (issue #39: both
+// were made unusable, the cluster left with none). Each node's own path to this machine
+// tells them apart when one is clearly slower; else no node is blamed for the pair. The
+// node the failed pair counts against ("": none).
+QString blameOneOfTwo(const Cluster &cluster, const Node &first, const Node &second, const AddFigure &add)
+{
+    const Node *both[2] = {&first, &second};
+    QString detail[2];
+    const double rates[2] = {pathRate(cluster, first, &detail[0]), pathRate(cluster, second, &detail[1])};
+    const int slow = NodeBurnIn::slowerOfTwo(rates[0], rates[1]);
+    for (int i = 0; i < 2; ++i) {
+        BurnInFigure f = figure({both[i]->name}, QStringLiteral("path"), QStringLiteral("Path to this machine"),
+                                i == slow ? Outcome::Failed : Outcome::Passed, detail[i]);
+        if (i == slow)
+            f.detail += QStringLiteral("; under a quarter of %1's: %2 is the slow node of the pair")
+                            .arg(both[1 - i]->name, both[i]->name);
+        add(f);
+    }
+    if (slow >= 0)
+        return both[slow]->name;
+    add(figure({first.name, second.name}, QStringLiteral("pairblame"), QStringLiteral("Slow pair"), Outcome::Skipped,
+               QStringLiteral("cannot tell which node is slow: each reaches this machine as fast as the other, so "
+                              "the link between them may be the cause; no node is made unusable for it")));
+    return QString();
+}
+
+// How many all-reduce pairs each node took part in, and how many of them failed.
+struct PairCounts
+{
+    QMap<QString, int> pairsOf;
+    QMap<QString, int> slowPairsOf;
+};
+
+// The verdicts: a failed figure of the node's own, or every all-reduce it took part in.
+QMap<QString, QString> verdicts(const QList<BurnInFigure> &figures, int nodeCount, const QString &pairBlamed,
+                                const PairCounts &counts)
+{
+    QMap<QString, QString> failed;
+    for (const BurnInFigure &f : figures) {
+        if (f.outcome != Outcome::Failed)
+            continue;
+        for (const QString &n : f.nodes) {
+            if (f.id == QLatin1String("allreduce") && nodeCount == 2 && n != pairBlamed)
+                continue;  // of two nodes, only the one its own path shows slow
+            if (f.id == QLatin1String("allreduce") && counts.slowPairsOf.value(n) < counts.pairsOf.value(n))
+                continue;  // its other pair was fine: the other node is the slow one
+            QString &why = failed[n];
+            why += (why.isEmpty() ? QString() : QStringLiteral("; ")) + f.title + QStringLiteral(": ") + f.detail;
+        }
+    }
+    return failed;
+}
+
 } // namespace
 
 int NodeBurnIn::slowerOfTwo(double a, double b)
@@ -212,145 +369,31 @@ Result<BurnInReport> NodeBurnIn::run(const Cluster &cluster, const QList<Node> &
         return trainer.failure();
     BurnInReport report;
     QMutex mutex;
-    auto add = [&](const BurnInFigure &f) {
+    const AddFigure add = [&](const BurnInFigure &f) {
         QMutexLocker lock(&mutex);
         report.figures << f;
         if (onFigure)
             onFigure(f);
     };
 
-    // Each node's GPUs, all nodes at once.
-    QList<bool> hasGpu(nodes.size(), false);
-    std::vector<std::thread> workers;
-    for (qsizetype i = 0; i < nodes.size(); ++i) {
-        workers.emplace_back([&, i] {
-            auto transport = openTransport(cluster, nodes.at(i));
-            if (!transport) {
-                add(figure({nodes.at(i).name}, QStringLiteral("reachable"), QStringLiteral("Reachable"), Outcome::Failed,
-                           transport.error()));
-                return;
-            }
-            for (const BurnInFigure &f : gpuFigures(**transport, nodes.at(i), *trainer)) {
-                hasGpu[i] = hasGpu[i] || f.id != QLatin1String("gpu");
-                add(f);
-            }
-        });
-    }
-    for (std::thread &w : workers)
-        w.join();
-
-    // All-reduce between neighbours of a ring over the nodes, one pair at a time.
+    const QList<bool> hasGpu = checkGpus(cluster, nodes, *trainer, add);
     auto head = openTransport(cluster, nodes.first());
     if (!head)
         return head.failure();
-    QList<QPair<int, int>> pairs;
-    if (nodes.size() == 1)
-        pairs << qMakePair(0, 0);
-    else if (nodes.size() == 2)
-        pairs << qMakePair(0, 1);
-    else
-        for (int i = 0; i < nodes.size(); ++i)
-            pairs << qMakePair(i, int((i + 1) % nodes.size()));
-    QMap<QString, int> pairsOf, slowPairsOf;
-    for (const auto &[a, b] : pairs) {
-        const Node &na = nodes.at(a), &nb = nodes.at(b);
-        const bool nccl = hasGpu[a] && hasGpu[b];
-        const QString hosts = a == b ? QStringLiteral("%1:2").arg(na.host) : QStringLiteral("%1:1,%2:1").arg(na.host, nb.host);
-        const QString command = rootMpi + MultiNodeJob::launchPrefix(cluster)
-            + QStringLiteral("mpirun --oversubscribe --host %1 -np 2 %2 --allreduce-test --allreduce-mb %3 "
-                             "--allreduce-iterations %4 --device %5 2>&1")
-                  .arg(shellQuote(hosts), shellQuote(*trainer)).arg(allreduceMegabytes).arg(allreduceIterations)
-                  .arg(nccl ? QStringLiteral("cuda") : QStringLiteral("cpu"));
-        const auto ran = (*head)->exec(command, 300000);
-        QJsonObject result;
-        for (const QByteArray &line : ran ? ran->stdOut.split('\n') : QList<QByteArray>()) {
-            const QJsonObject o = QJsonDocument::fromJson(line.trimmed()).object();
-            if (o.value("kind").toString() == QLatin1String("allreduce"))
-                result = o;
-        }
-        const QStringList on = a == b ? QStringList{na.name} : QStringList{na.name, nb.name};
-        BurnInFigure f = figure(on, QStringLiteral("allreduce"),
-                                QStringLiteral("All-reduce (%1)").arg(nccl ? QStringLiteral("NCCL") : QStringLiteral("MPI")),
-                                Outcome::Passed, QString());
-        if (result.isEmpty()) {
-            f.outcome = Outcome::Failed;
-            f.detail = ran ? QStringLiteral("mpirun exited with %1: %2").arg(ran->exitCode).arg(lastLine(ran->stdOut)) : ran.error();
-        } else {
-            f.measured = result.value("busbw_gbytes_per_s").toDouble();
-            int speed = 0;
-            if (a != b) {
-                auto ta = openTransport(cluster, na);
-                auto tb = openTransport(cluster, nb);
-                const int sa = ta ? linkSpeedTowards(**ta, nb.host) : 0;
-                const int sb = tb ? linkSpeedTowards(**tb, na.host) : 0;
-                speed = sa > 0 && sb > 0 ? qMin(sa, sb) : qMax(sa, sb);
-            }
-            // Mb/s to GB/s: / 8 / 1000.
-            f.expected = speed > 0 ? speed / 8000.0 * leastLinkShare : 0;
-            f.detail = QStringLiteral("%1 GB/s bus bandwidth (%2 MiB x %3, %4 s each)")
-                           .arg(f.measured, 0, 'f', 3).arg(allreduceMegabytes).arg(allreduceIterations)
-                           .arg(result.value("seconds").toDouble(), 0, 'f', 4);
-            if (!result.value("correct").toBool()) {
-                f.outcome = Outcome::Failed;
-                f.detail += QStringLiteral("; the sums came back wrong");
-            } else if (a == b) {
-                f.detail += QStringLiteral("; 2 ranks on one node: no link to compare with");
-            } else if (speed <= 0) {
-                f.detail += QStringLiteral("; the link's speed is not known (no /sys/class/net/<interface>/speed): not judged");
-            } else {
-                f.detail += QStringLiteral("; at least %1 GB/s expected (%2 % of the %3 Mb/s link)")
-                                .arg(f.expected, 0, 'f', 3).arg(int(leastLinkShare * 100)).arg(speed);
-                if (f.measured < f.expected)
-                    f.outcome = Outcome::Failed;
-            }
-        }
-        for (const QString &n : on) {
-            ++pairsOf[n];
+    PairCounts counts;
+    for (const auto &[a, b] : ringPairs(int(nodes.size()))) {
+        const BurnInFigure f = allreduceFigure(cluster, **head, *trainer, nodes.at(a), nodes.at(b), hasGpu[a] && hasGpu[b]);
+        for (const QString &n : f.nodes) {
+            ++counts.pairsOf[n];
             if (f.outcome == Outcome::Failed)
-                ++slowPairsOf[n];
+                ++counts.slowPairsOf[n];
         }
         add(f);
     }
-
-    // Two nodes have one pair: its failure alone does not say which is slow (issue #39: both
-    // were made unusable, the cluster left with none). Each node's own path to this machine
-    // tells them apart when one is clearly slower; else no node is blamed for the pair.
-    QString pairBlamed;  // of 2 nodes: the one the failed pair counts against ("": none)
-    if (nodes.size() == 2 && slowPairsOf.value(nodes.first().name) > 0) {
-        QString detail[2];
-        const double rates[2] = {pathRate(cluster, nodes.at(0), &detail[0]), pathRate(cluster, nodes.at(1), &detail[1])};
-        const int slow = slowerOfTwo(rates[0], rates[1]);
-        for (int i = 0; i < 2; ++i) {
-            BurnInFigure f = figure({nodes.at(i).name}, QStringLiteral("path"), QStringLiteral("Path to this machine"),
-                                    i == slow ? Outcome::Failed : Outcome::Passed, detail[i]);
-            if (i == slow)
-                f.detail += QStringLiteral("; under a quarter of %1's: %2 is the slow node of the pair")
-                                .arg(nodes.at(1 - i).name, nodes.at(i).name);
-            add(f);
-        }
-        if (slow >= 0) {
-            pairBlamed = nodes.at(slow).name;
-        } else {
-            add(figure({nodes.at(0).name, nodes.at(1).name}, QStringLiteral("pairblame"), QStringLiteral("Slow pair"),
-                       Outcome::Skipped,
-                       QStringLiteral("cannot tell which node is slow: each reaches this machine as fast as the other, so "
-                                      "the link between them may be the cause; no node is made unusable for it")));
-        }
-    }
-
-    // The verdicts: a failed figure of the node's own, or every all-reduce it took part in.
-    for (const BurnInFigure &f : report.figures) {
-        if (f.outcome != Outcome::Failed)
-            continue;
-        for (const QString &n : f.nodes) {
-            if (f.id == QLatin1String("allreduce") && nodes.size() == 2 && n != pairBlamed)
-                continue;  // of two nodes, only the one its own path shows slow
-            if (f.id == QLatin1String("allreduce") && slowPairsOf.value(n) < pairsOf.value(n))
-                continue;  // its other pair was fine: the other node is the slow one
-            QString &why = report.failedNodes[n];
-            why += (why.isEmpty() ? QString() : QStringLiteral("; ")) + f.title + QStringLiteral(": ") + f.detail;
-        }
-    }
+    const QString pairBlamed = nodes.size() == 2 && counts.slowPairsOf.value(nodes.first().name) > 0
+        ? blameOneOfTwo(cluster, nodes.at(0), nodes.at(1), add)
+        : QString();
+    report.failedNodes = verdicts(report.figures, int(nodes.size()), pairBlamed, counts);
     return report;
 }
 

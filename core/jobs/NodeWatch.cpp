@@ -36,12 +36,12 @@ void NodeWatch::forget(qint64 jobId)
     }
 }
 
-bool NodeWatch::sweepsDue()
+bool NodeWatch::cleanupsDue()
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (m_lastSweepTry.isValid() && m_lastSweepTry.msecsTo(now) < lookIntervalMs)
+    if (m_lastCleanupTry.isValid() && m_lastCleanupTry.msecsTo(now) < lookIntervalMs)
         return false;
-    m_lastSweepTry = now;
+    m_lastCleanupTry = now;
     return true;
 }
 

@@ -9,7 +9,8 @@ namespace TrainDesk {
 
 // Whether the nodes of running jobs can be reached, as the agent's JobRunner last saw
 // them (kept in memory: a restarted agent starts its clocks again), and when to try the
-// sweeps of ended jobs that wait for a node to come back (those are in the Store).
+// stray-process clean-ups of ended jobs that wait for a node to come back (those are in
+// the Store).
 class NodeWatch
 {
 public:
@@ -23,14 +24,14 @@ public:
     // Whether the node's last look failed (it has not answered since).
     bool isLost(qint64 jobId, const QString &node) const { return m_lostSince.contains(qMakePair(jobId, node)); }
 
-    // Whether it is time to try the pending sweeps again (every lookIntervalMs; at once
+    // Whether it is time to try the pending clean-ups again (every lookIntervalMs; at once
     // for a new agent).
-    bool sweepsDue();
+    bool cleanupsDue();
 
 private:
     QHash<qint64, QDateTime> m_lastLook;                  // job id -> when its nodes were looked at
     QHash<QPair<qint64, QString>, QDateTime> m_lostSince; // (job id, node) -> first failed look
-    QDateTime m_lastSweepTry;
+    QDateTime m_lastCleanupTry;
 };
 
 } // namespace TrainDesk

@@ -548,7 +548,7 @@ struct Builder
         env.append({QStringLiteral("AZ_BATCHAI_TASK_INDEX"), QStringLiteral("0")});
         env.append({QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"), workerHosts.join(QLatin1Char(','))});
         // Inherited by every process of the job on every node (mpirun -x passes it on), so
-        // that what a job left behind can be found and ended (JobSweep).
+        // that what a job left behind can be found and ended (StrayProcessCleanup).
         env.append({jobMarkerVariable(), context.uuid});
         // Which attempt of a retried job this is (1: the first run).
         env.append({QStringLiteral("TRAINDESK_ATTEMPT"), QString::number(context.attempt)});

@@ -2,7 +2,7 @@
 
 #include "JobFile.h"
 #include "ResourceSnapshot.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "metrics/MetricRecord.h"
 #include "metrics/RunSummary.h"
 #include "metrics/SystemSample.h"

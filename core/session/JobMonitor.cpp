@@ -7,7 +7,7 @@
 #include "common/AtomicReplace.h"
 #include "common/ErrnoText.h"
 #include "jobs/JobFiles.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "metrics/MetricRows.h"
 #include "store/Store.h"
 #include "cluster/TransportFactory.h"
@@ -62,7 +62,7 @@ void JobMonitor::start()
         Q_EMIT operationFailed(opened.error());
         return;
     }
-    m_runner = std::make_unique<JobRunner>(*m_store);
+    m_submission = std::make_unique<JobSubmission>(*m_store);
     m_sweeps = std::make_unique<SweepStore>(*m_store);
     m_files = std::make_unique<JobFiles>(*m_store);
     m_summaries = std::make_unique<RunSummaryReader>(*m_store);
@@ -80,7 +80,7 @@ void JobMonitor::start()
 
 void JobMonitor::poll()
 {
-    if (!m_runner)
+    if (!m_submission)
         return;
     keepAgentWatching();
     pollFollows();
@@ -146,9 +146,9 @@ void JobMonitor::unwatchJob(qint64 jobId)
 
 void JobMonitor::queueJob(qint64 jobId)
 {
-    if (!m_runner)
+    if (!m_submission)
         return;
-    if (auto queued = m_runner->queue(jobId); !queued)
+    if (auto queued = m_submission->queue(jobId); !queued)
         Q_EMIT operationFailed(queued.error());
     else
         keepAgentWatching(true);
@@ -157,7 +157,7 @@ void JobMonitor::queueJob(qint64 jobId)
 
 void JobMonitor::terminateJob(qint64 jobId)
 {
-    if (!m_runner)
+    if (!m_submission)
         return;
     keepAgentWatching(true);
     if (auto asked = m_agent->request({{"op", "terminate"}, {"job", jobId}}); !asked)
@@ -367,7 +367,7 @@ void JobMonitor::listJobFiles(qint64 jobId)
     }
     QList<JobFile> files;
     listRecursively(**transport, job->jobDir + QStringLiteral("/stdouterr"), {}, QStringLiteral("stdouterr"), 0, files);
-    if (const auto plan = m_runner->planOf(*job)) {
+    if (const auto plan = m_submission->planOf(*job)) {
         for (const auto &[id, path] : plan->outputDirectories)
             listRecursively(**transport, path, {}, id, 0, files);
     }
@@ -385,7 +385,7 @@ void JobMonitor::downloadJobFile(int requestId, qint64 jobId, const QString &rem
     }
     // Only files of this job: its directory or one of its output directories.
     QStringList roots{job->jobDir};
-    if (const auto plan = m_runner->planOf(*job)) {
+    if (const auto plan = m_submission->planOf(*job)) {
         for (const auto &[id, path] : plan->outputDirectories)
             roots << path;
     }

@@ -4,7 +4,7 @@
 #include "ResourceSnapshot.h"
 #include "RunSummaryReader.h"
 #include "common/Result.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "metrics/MetricRecord.h"
 #include "metrics/SystemSample.h"
 #include "shares/ShareService.h"
@@ -123,7 +123,7 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<SweepStore> m_sweeps;  // sweeps for the snapshot (a connection of its own)
     QHash<qint64, std::shared_ptr<TrialMetric>> m_sweepMetrics;  // sweep id -> its series read so far
-    std::unique_ptr<JobRunner> m_runner;
+    std::unique_ptr<JobSubmission> m_submission;
     std::unique_ptr<JobFiles> m_files;
     std::unique_ptr<AgentClient> m_agent;
     std::unique_ptr<RunSummaryReader> m_summaries;

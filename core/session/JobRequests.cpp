@@ -34,7 +34,7 @@ void JobRequests::start()
         m_store.reset();  // every request answers "the database is not open"
         return;
     }
-    m_runner = std::make_unique<JobRunner>(*m_store);
+    m_submission = std::make_unique<JobSubmission>(*m_store);
 }
 
 void JobRequests::finishRequest(int requestId, qint64 id, const QString &error)
@@ -46,11 +46,11 @@ void JobRequests::finishRequest(int requestId, qint64 id, const QString &error)
 
 void JobRequests::submitJob(int requestId, const SubmitRequest &request)
 {
-    if (!m_runner) {
+    if (!m_submission) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
         return;
     }
-    const auto job = m_runner->submit(request);
+    const auto job = m_submission->submit(request);
     if (job && job->state == JobState::Queued)
         m_monitor.wakeAgent();
     finishRequest(requestId, job ? job->id : 0, job.error());
@@ -93,11 +93,11 @@ void JobRequests::stopSweep(int requestId, qint64 sweepId)
 
 void JobRequests::deleteJob(int requestId, qint64 jobId)
 {
-    if (!m_runner) {
+    if (!m_submission) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
         return;
     }
-    const auto removed = m_runner->remove(jobId);
+    const auto removed = m_submission->remove(jobId);
     if (removed)
         m_monitor.forgetJob(jobId);
     finishRequest(requestId, jobId, removed.error());

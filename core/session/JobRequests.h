@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "metrics/TensorBoardImport.h"
 #include "shares/ShareService.h"
 #include "sweeps/SweepCreate.h"
@@ -35,7 +35,7 @@ public Q_SLOTS:
     void start();  // call in the worker thread
 
     void submitJob(int requestId, const TrainDesk::SubmitRequest &request);
-    // Deletes a draft or finished job (JobRunner::remove): requestFinished(requestId, jobId,
+    // Deletes a draft or finished job (JobSubmission::remove): requestFinished(requestId, jobId,
     // error) after the snapshot without it.
     void deleteJob(int requestId, qint64 jobId);
     void createWorkspace(int requestId, const QString &name);
@@ -77,7 +77,7 @@ private:
     QString m_databasePath;
     JobMonitor &m_monitor;
     std::unique_ptr<Store> m_store;
-    std::unique_ptr<JobRunner> m_runner;
+    std::unique_ptr<JobSubmission> m_submission;
     QHash<int, std::shared_ptr<CancelFlag>> m_uploads;
     QThreadPool m_pool;
     QList<TensorBoardImport::Target> m_followed;  // TensorBoard folders read again every 2 s

@@ -54,7 +54,7 @@ struct ResourceSnapshot
     // The running or terminating job that holds node `nodeName` of the cluster, if any.
     const Job *activeJobOnNode(qint64 clusterId, const QString &nodeName) const;
     // What the job.json checks know about a workspace and a cluster: the same as
-    // specContextFor() gives JobRunner::submit, so the editor warns of what submit refuses.
+    // specContextFor() gives JobSubmission::submit, so the editor warns of what submit refuses.
     SpecContext specContext(qint64 workspaceId, qint64 clusterId) const;
     // A compact text of every field the views show: equal signatures, nothing to redraw.
     QByteArray signature() const;

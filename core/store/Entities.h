@@ -156,8 +156,9 @@ struct Job
     QString schedulerState;
 };
 
-// A job's node that is to be swept (its leftover processes ended) once it can be reached.
-struct PendingSweep
+// A job's node whose stray processes are to be ended (StrayProcessCleanup) once it can be
+// reached.
+struct PendingCleanup
 {
     qint64 clusterId = 0;
     QString node;

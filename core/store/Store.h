@@ -141,11 +141,12 @@ public:
     QList<QPair<qint64, QByteArray>> systemSamples(qint64 jobId, qint64 afterId = 0) const;
     qint64 lastSystemSampleId(qint64 jobId) const;
 
-    // Sweeps of ended jobs (JobSweep) that wait for their node to be reachable again; kept
-    // here, not in the agent's memory, so that a restarted agent finishes them.
-    VoidResult addPendingSweep(const PendingSweep &sweep);  // once per (cluster, node, job)
-    QList<PendingSweep> pendingSweeps() const;               // oldest first
-    VoidResult removePendingSweep(const PendingSweep &sweep);
+    // Stray-process clean-ups of ended jobs (StrayProcessCleanup) that wait for their node to
+    // be reachable again; kept here, not in the agent's memory, so that a restarted agent
+    // finishes them (table `pending_sweeps`, its name from before the rename).
+    VoidResult addPendingCleanup(const PendingCleanup &cleanup);  // once per (cluster, node, job)
+    QList<PendingCleanup> pendingCleanups() const;                 // oldest first
+    VoidResult removePendingCleanup(const PendingCleanup &cleanup);
 
     // The hyperparameter sweep (core/sweeps, table `sweeps`) whose trial job `jobName` is in
     // the experiment ("<sweep>-<n>", n from 1 to its trial count), with n; none when no

@@ -1,4 +1,4 @@
-// Store: what keeps jobs going through failures: pending sweeps, attempts, silences, burn-in.
+// Store: what keeps jobs going through failures: pending clean-ups, attempts, silences, burn-in.
 #include "Store.h"
 
 #include "Names.h"
@@ -8,36 +8,36 @@ namespace TrainDesk {
 
 using namespace StoreRows;
 
-VoidResult Store::addPendingSweep(const PendingSweep &sweep)
+VoidResult Store::addPendingCleanup(const PendingCleanup &cleanup)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT OR IGNORE INTO pending_sweeps (cluster_id, node, job_uuid, since) VALUES (?, ?, ?, ?)"));
-    q.addBindValue(sweep.clusterId);
-    q.addBindValue(text(sweep.node));
-    q.addBindValue(text(sweep.jobUuid));
+    q.addBindValue(cleanup.clusterId);
+    q.addBindValue(text(cleanup.node));
+    q.addBindValue(text(cleanup.jobUuid));
     q.addBindValue(timeText(QDateTime::currentDateTimeUtc()));
     if (!q.exec())
-        return fail(lastError(QStringLiteral("cannot record the pending sweep of node %1").arg(sweep.node)));
+        return fail(lastError(QStringLiteral("cannot record the pending clean-up of node %1").arg(cleanup.node)));
     return {};
 }
 
-QList<PendingSweep> Store::pendingSweeps() const
+QList<PendingCleanup> Store::pendingCleanups() const
 {
-    return selectAll<PendingSweep>(m_db, QStringLiteral("SELECT cluster_id, node, job_uuid FROM pending_sweeps ORDER BY since"), {},
-                                   [](const QSqlQuery &q) {
-                                       return PendingSweep{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString()};
-                                   });
+    return selectAll<PendingCleanup>(m_db, QStringLiteral("SELECT cluster_id, node, job_uuid FROM pending_sweeps ORDER BY since"), {},
+                                     [](const QSqlQuery &q) {
+                                         return PendingCleanup{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString()};
+                                     });
 }
 
-VoidResult Store::removePendingSweep(const PendingSweep &sweep)
+VoidResult Store::removePendingCleanup(const PendingCleanup &cleanup)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("DELETE FROM pending_sweeps WHERE cluster_id = ? AND node = ? AND job_uuid = ?"));
-    q.addBindValue(sweep.clusterId);
-    q.addBindValue(text(sweep.node));
-    q.addBindValue(text(sweep.jobUuid));
+    q.addBindValue(cleanup.clusterId);
+    q.addBindValue(text(cleanup.node));
+    q.addBindValue(text(cleanup.jobUuid));
     if (!q.exec())
-        return fail(lastError(QStringLiteral("cannot remove the pending sweep of node %1").arg(sweep.node)));
+        return fail(lastError(QStringLiteral("cannot remove the pending clean-up of node %1").arg(cleanup.node)));
     return {};
 }
 

@@ -93,8 +93,9 @@ CREATE TABLE job_system_samples (
     sample TEXT NOT NULL);
 CREATE INDEX job_system_samples_by_job ON job_system_samples(job_id, id);
 )sql",
-    // 9: sweeps of ended jobs whose node was out of reach, kept until the node is swept (an
-    // agent started after the one that failed the job finishes them).
+    // 9: stray-process clean-ups (StrayProcessCleanup) of ended jobs whose node was out of
+    // reach, kept until the node is cleaned up (an agent started after the one that failed
+    // the job finishes them). The table keeps the name it was made with.
     R"sql(
 CREATE TABLE pending_sweeps (
     cluster_id INTEGER NOT NULL, node TEXT NOT NULL, job_uuid TEXT NOT NULL, since TEXT NOT NULL,

@@ -4,7 +4,7 @@
 #include "ParamSubstitution.h"
 #include "SweepSampler.h"
 #include "SweepStore.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "jobspec/JobSpec.h"
 #include "jobspec/Secrets.h"
 #include "launch/JobSpecContext.h"
@@ -91,8 +91,7 @@ Result<SweepPreview> preview(Store &store, const SweepRequest &request)
                             .arg(i + 1).arg(valuesText(trials->at(i)), parsed.errorTexts().join(QStringLiteral("; "))));
         if (i == 0) {
             // What could never start (the plan) is refused now, once.
-            JobRunner runner(store);
-            if (auto plan = runner.plan(ws->name, cluster->name, substituted->json, exp->name, lastName); !plan)
+            if (auto plan = JobSubmission(store).plan(ws->name, cluster->name, substituted->json, exp->name, lastName); !plan)
                 return fail(QStringLiteral("trial 1 (%1): %2").arg(valuesText(trials->at(0)), plan.error()));
         }
     }

@@ -42,7 +42,7 @@ bool anyJudged(const Store &store, const QList<SweepTrial> &trials)
 
 } // namespace
 
-SweepScheduler::SweepScheduler(Store &store, JobRunner &runner) : m_store(store), m_runner(runner), m_sweeps(store) {}
+SweepScheduler::SweepScheduler(Store &store, JobRunner &runner) : m_store(store), m_runner(runner), m_jobs(store), m_sweeps(store) {}
 
 SweepScheduler::~SweepScheduler() = default;
 
@@ -178,7 +178,7 @@ void SweepScheduler::adopt(const Sweep &sweep, QList<SweepTrial> &trials)
 {
     // A pending trial whose job exists was submitted by an agent killed before it wrote the
     // job down: the job is the trial's (the names were checked free when the sweep was made,
-    // and JobRunner refuses a trial's name to any job but the sweep's).
+    // and JobSubmission refuses a trial's name to any job but the sweep's).
     for (SweepTrial &trial : trials) {
         if (trial.status != TrialStatus::Pending)
             continue;
@@ -208,7 +208,7 @@ void SweepScheduler::resubmitUnlaunched(const Sweep &sweep, Watch &watch)
         const QString why = QStringLiteral("submitted again: %1").arg(job->errors.first().message);
         // Pending in the store but the job not removed: tried again at the next look (and an
         // agent after this one adopts the job while it exists).
-        if (!m_sweeps.setTrialStatus(sweep.id, trial->index, TrialStatus::Pending, why) || !m_runner.remove(job->id))
+        if (!m_sweeps.setTrialStatus(sweep.id, trial->index, TrialStatus::Pending, why) || !m_jobs.remove(job->id))
             continue;
         trial->status = TrialStatus::Pending;
         trial->jobId = 0;
@@ -316,7 +316,7 @@ void SweepScheduler::submit(const Sweep &sweep, Watch &watch, SweepTrial &trial)
         SubmitRequest request{ws->name, exp->name, sweep.trialJobName(trial.index), cluster->name, spec->json};
         request.noContainer = sweep.noContainer;
         request.sweep = sweep.name;
-        const auto job = m_runner.submit(request);
+        const auto job = m_jobs.submit(request);
         if (job) {
             if (const auto set = m_sweeps.setTrialJob(sweep.id, trial.index, job->id); set && *set) {
                 trial.jobId = job->id;

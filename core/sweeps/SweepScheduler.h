@@ -1,6 +1,7 @@
 #pragma once
 
 #include "SweepStore.h"
+#include "jobs/JobSubmission.h"
 #include "store/Entities.h"
 #include "TrialMetric.h"
 
@@ -60,7 +61,8 @@ private:
     void submit(const Sweep &sweep, Watch &watch, SweepTrial &trial);
 
     Store &m_store;
-    JobRunner &m_runner;
+    JobRunner &m_runner;  // ends trials (requestTerminate)
+    JobSubmission m_jobs;  // submits and removes trials' jobs, as a client would
     SweepStore m_sweeps;
     QHash<qint64, Watch> m_watches;                         // sweep id -> what is kept of it
     QHash<qint64, std::shared_ptr<TrialMetric>> m_metrics;  // sweep id -> its metric's series

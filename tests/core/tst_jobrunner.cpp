@@ -5,6 +5,7 @@
 #include "metrics/MetricRows.h"
 #include "metrics/ScalarSeries.h"
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "jobspec/JobSpecParses.h"
 #include "store/Store.h"
 
@@ -45,7 +46,7 @@ class TestJobRunner : public QObject
     Job submit(const QByteArray &json)
     {
         JobRunner runner(m_store);
-        const auto job = runner.submit({"ws", "exp", QStringLiteral("job%1").arg(++m_jobCounter), "local", json});
+        const auto job = JobSubmission(m_store).submit({"ws", "exp", QStringLiteral("job%1").arg(++m_jobCounter), "local", json});
         if (!job)
             qFatal("submit failed: %s", qPrintable(job.error()));
         // Submit only queues; the test stands in for the agent, which schedules.
@@ -322,10 +323,10 @@ private Q_SLOTS:
         QJsonObject props = running.value("properties").toObject();
         props.insert("constraints", QJsonObject{{"progressTimeout", "1h"}});
         running.insert("properties", props);
-        const auto first = runner.submit({"ws", "exp", "tick-running", "local", QJsonDocument(running).toJson()});
+        const auto first = JobSubmission(m_store).submit({"ws", "exp", "tick-running", "local", QJsonDocument(running).toJson()});
         QVERIFY2(first.ok(), qPrintable(first.error()));
         runner.refreshAll();
-        const auto second = runner.submit({"ws", "exp", "tick-queued", "local", spec("true", 2)});
+        const auto second = JobSubmission(m_store).submit({"ws", "exp", "tick-queued", "local", spec("true", 2)});
         QVERIFY2(second.ok(), qPrintable(second.error()));
         runner.refreshAll();  // the queued job's spec is read here, the first time
         QCOMPARE(toString(m_store.jobById(first->id)->state), toString(JobState::Running));
@@ -348,15 +349,15 @@ private Q_SLOTS:
 
     void refusesImpossibleJobs()
     {
-        JobRunner runner(m_store);
-        const auto tooBig = runner.submit({"ws", "exp", "big", "local",
+        JobSubmission jobs(m_store);
+        const auto tooBig = jobs.submit({"ws", "exp", "big", "local",
             R"({"nodeCount": 2, "stdOutErrPathPrefix": "/tmp", "customMpiSettings": {"commandLine": "a"}})"});
         QVERIFY(!tooBig);
         QVERIFY2(tooBig.error().contains("properties.nodeCount"), qPrintable(tooBig.error()));
-        const auto invalid = runner.submit({"ws", "exp", "bad", "local", "{"});
+        const auto invalid = jobs.submit({"ws", "exp", "bad", "local", "{"});
         QVERIFY(!invalid);
         QVERIFY(!m_store.job(m_store.experiment(m_store.workspace("ws")->id, "exp")->id, "bad"));
-        const auto noCluster = runner.submit({"ws", "exp", "x", "nope", spec("a", 1)});
+        const auto noCluster = jobs.submit({"ws", "exp", "x", "nope", spec("a", 1)});
         QVERIFY2(noCluster.error().contains("cluster 'nope' not found"), qPrintable(noCluster.error()));
     }
 
@@ -371,20 +372,20 @@ private Q_SLOTS:
         QJsonObject props = QJsonDocument::fromJson(spec("sh -c 'echo hi'", 1, "apt install -y x")).object().value("properties").toObject();
         props.insert("containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "tensorflow/tensorflow:1.8.0-gpu"}}}});
         const QByteArray json = QJsonDocument(QJsonObject{{"properties", props}}).toJson();
-        JobRunner runner(m_store);
-        const auto refused = runner.submit({"ws", "exp", "image", "local", json});
+        JobSubmission jobs(m_store);
+        const auto refused = jobs.submit({"ws", "exp", "image", "local", json});
         QVERIFY(!refused);
         for (const QString &part : {QStringLiteral("tensorflow/tensorflow:1.8.0-gpu"), node.name, QStringLiteral("--no-container")})
             QVERIFY2(refused.error().contains(part), qPrintable(refused.error()));
         SubmitRequest request{"ws", "exp", "image", "local", json, true};
         request.noContainer = true;
-        const auto accepted = runner.submit(request);
+        const auto accepted = jobs.submit(request);
         QVERIFY2(accepted.ok(), qPrintable(accepted.error()));
         const QJsonObject stored = QJsonDocument::fromJson(accepted->spec).object().value("properties").toObject();
         QVERIFY(!stored.contains("containerSettings") && !stored.contains("jobPreparation") && stored.contains("customMpiSettings"));
         // A runtime on the node (or facts from before runtimes were probed): accepted as it is.
         QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, R"({"cores": 2, "containerRuntimes": ["apptainer"]})").ok());
-        const auto withRuntime = runner.submit({"ws", "exp", "image2", "local", json, true});
+        const auto withRuntime = jobs.submit({"ws", "exp", "image2", "local", json, true});
         QVERIFY2(withRuntime.ok(), qPrintable(withRuntime.error()));
         QVERIFY(QJsonDocument::fromJson(withRuntime->spec).object().value("properties").toObject().contains("containerSettings"));
         QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, facts).ok());

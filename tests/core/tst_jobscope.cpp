@@ -1,8 +1,9 @@
 // Where a job's launch runs: in a cgroup scope of the node's user systemd when
 // `systemd-run --user --scope` works there, else directly with the environment marker only;
-// the choice made on the node, silently, and the sweep ending the job's processes either way.
+// the choice made on the node, silently, and the stray-process clean-up ending the job's
+// processes either way.
 #include "jobs/JobScope.h"
-#include "jobs/JobSweep.h"
+#include "jobs/StrayProcessCleanup.h"
 #include "launch/LaunchPlan.h"
 
 #include <QDir>
@@ -142,7 +143,7 @@ private Q_SLOTS:
         QVERIFY2(l.cgroup.contains(JobScope::unitName(m_uuid).toUtf8()), l.cgroup.constData());
     }
 
-    void sweepEndsWhatDroppedTheMarkerInTheScope()
+    void cleanupEndsWhatDroppedTheMarkerInTheScope()
     {
         if (!scopesOffered())
             QSKIP("`systemd-run --user --scope` does not work on this machine (no user systemd)");
@@ -152,17 +153,17 @@ private Q_SLOTS:
         active.start(QStringLiteral("/bin/sh"), {"-c", JobScope::activeCommand(m_uuid)});
         active.waitForFinished(10000);
         QCOMPARE(active.exitCode(), 0);
-        QProcess sweep;
-        sweep.start(QStringLiteral("/bin/sh"), {"-c", JobSweep::sweepCommand(m_uuid, 2)});
-        QVERIFY(sweep.waitForFinished(20000));
+        QProcess cleanup;
+        cleanup.start(QStringLiteral("/bin/sh"), {"-c", StrayProcessCleanup::cleanupCommand(m_uuid, 2)});
+        QVERIFY(cleanup.waitForFinished(20000));
         active.start(QStringLiteral("/bin/sh"), {"-c", JobScope::activeCommand(m_uuid)});
         active.waitForFinished(10000);
         QVERIFY(active.exitCode() != 0);
     }
 
-    void sweepEndsMarkedProcessesWithoutAScope()
+    void cleanupEndsMarkedProcessesWithoutAScope()
     {
-        // The fallback's sweep: TERM-ignoring and detached children, found by the marker.
+        // The fallback's clean-up: TERM-ignoring and detached children, found by the marker.
         const QString uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
         QProcess job;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -173,17 +174,17 @@ private Q_SLOTS:
         QVERIFY(job.waitForFinished(10000));
         const auto marked = [&] {
             QProcess p;
-            p.start(QStringLiteral("/bin/sh"), {"-c", JobSweep::listMarkedCommand(uuid)});
+            p.start(QStringLiteral("/bin/sh"), {"-c", StrayProcessCleanup::listMarkedCommand(uuid)});
             p.waitForFinished(10000);
             return p.readAllStandardOutput().trimmed();
         };
         for (int i = 0; i < 50 && marked().split('\n').size() < 2; ++i)
             QThread::msleep(100);
         QVERIFY2(marked().split('\n').size() >= 2, marked().constData());
-        QProcess sweep;
-        sweep.start(QStringLiteral("/bin/sh"), {"-c", JobSweep::sweepCommand(uuid, 1)});
-        QVERIFY(sweep.waitForFinished(20000));
-        QCOMPARE(sweep.exitCode(), 0);
+        QProcess cleanup;
+        cleanup.start(QStringLiteral("/bin/sh"), {"-c", StrayProcessCleanup::cleanupCommand(uuid, 1)});
+        QVERIFY(cleanup.waitForFinished(20000));
+        QCOMPARE(cleanup.exitCode(), 0);
         QVERIFY2(marked().isEmpty(), marked().constData());
     }
 };

@@ -1,6 +1,7 @@
 // schedulingPriority as the scheduler honours it: on a busy one-node cluster, queued jobs
 // start high first, then normal, then low, each level in submit order.
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "store/Store.h"
 
 #include <QDir>
@@ -35,7 +36,7 @@ class TestJobSpecPriority : public QObject
     Job submit(const QString &name, const QByteArray &json)
     {
         JobRunner runner(m_store);
-        const auto job = runner.submit({"ws", "exp", name, "local", json});
+        const auto job = JobSubmission(m_store).submit({"ws", "exp", name, "local", json});
         if (!job)
             qFatal("submit %s: %s", qPrintable(name), qPrintable(job.error()));
         runner.refreshAll();  // the test stands in for the agent, which schedules

@@ -1,6 +1,7 @@
 // Secrets of a job.json: sealed before the spec goes into the database, opened only for the
 // launch script, never in a message, a listing or a plan that is shown.
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "jobspec/Secrets.h"
 #include "store/Store.h"
 
@@ -139,7 +140,7 @@ private Q_SLOTS:
     void storedJobHasNoSecretInClear()
     {
         JobRunner runner(m_store);
-        const auto job = runner.submit({"ws", "exp", "secret-job", "local", specWithSecrets("sh -c 'echo length=${#API_TOKEN}'")});
+        const auto job = JobSubmission(m_store).submit({"ws", "exp", "secret-job", "local", specWithSecrets("sh -c 'echo length=${#API_TOKEN}'")});
         QVERIFY2(job.ok(), qPrintable(job.error()));
         QVERIFY(!job->spec.contains(token.toUtf8()));
         QVERIFY(!job->spec.contains(storageKey.toUtf8()));
@@ -151,7 +152,7 @@ private Q_SLOTS:
             QVERIFY2(!bytes.contains(token.toUtf8()) && !bytes.contains(storageKey.toUtf8()), qPrintable(file));
         }
         // The plan of the stored job opens them for the launch script only.
-        const auto plan = runner.planOf(*job);
+        const auto plan = JobSubmission(m_store).planOf(*job);
         QVERIFY2(plan.ok(), qPrintable(plan.error()));
         QVERIFY(plan->secretsFile.contains("export API_TOKEN=" + token + "\n"));
         QVERIFY(!plan->launchScript.contains(token));
@@ -187,10 +188,9 @@ private Q_SLOTS:
 
     void refusedSubmitDoesNotEchoSecrets()
     {
-        JobRunner runner(m_store);
         QByteArray bad = specWithSecrets("true");
         bad.replace("\"nodeCount\": 1", "\"nodeCount\": 5");
-        const auto job = runner.submit({"ws", "exp", "too-big", "local", bad});
+        const auto job = JobSubmission(m_store).submit({"ws", "exp", "too-big", "local", bad});
         QVERIFY(!job);
         QVERIFY2(job.error().contains("properties.nodeCount") && job.error().contains("expected at most 1"),
                  qPrintable(job.error()));

@@ -349,25 +349,25 @@ private Q_SLOTS:
         QVERIFY(!store.deleteShare(stored->id).ok());
     }
 
-    void pendingSweepsOutliveTheConnection()
+    void pendingCleanupsOutliveTheConnection()
     {
-        const QString path = m_dir.filePath("sweeps.db");
+        const QString path = m_dir.filePath("cleanups.db");
         {
             Store store;
             QVERIFY(store.open(path).ok());
-            QVERIFY(store.addPendingSweep({3, "node2", "u1"}).ok());
-            QVERIFY(store.addPendingSweep({3, "node2", "u1"}).ok());  // the same sweep once
-            QVERIFY(store.addPendingSweep({3, "node1", "u2"}).ok());
+            QVERIFY(store.addPendingCleanup({3, "node2", "u1"}).ok());
+            QVERIFY(store.addPendingCleanup({3, "node2", "u1"}).ok());  // the same clean-up once
+            QVERIFY(store.addPendingCleanup({3, "node1", "u2"}).ok());
         }
         Store again;  // a new agent's connection
         QVERIFY(again.open(path).ok());
-        QList<PendingSweep> pending = again.pendingSweeps();
+        QList<PendingCleanup> pending = again.pendingCleanups();
         QCOMPARE(pending.size(), 2);
         QCOMPARE(pending.first().clusterId, qint64(3));
         QCOMPARE(pending.first().node, QStringLiteral("node2"));
         QCOMPARE(pending.first().jobUuid, QStringLiteral("u1"));
-        QVERIFY(again.removePendingSweep(pending.first()).ok());
-        pending = again.pendingSweeps();
+        QVERIFY(again.removePendingCleanup(pending.first()).ok());
+        pending = again.pendingCleanups();
         QCOMPARE(pending.size(), 1);
         QCOMPARE(pending.first().jobUuid, QStringLiteral("u2"));
     }

@@ -3,6 +3,7 @@
 // sampling, the early-stopping rules on hand-made series, and the sweep tables.
 #include "defaults/EmbeddedDefaults.h"
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "store/Store.h"
 #include "sweeps/SweepCreate.h"
 #include "sweeps/SweepScheduler.h"
@@ -562,12 +563,12 @@ private Q_SLOTS:
         JobRunner runner(store);
         const QByteArray spec = QStringLiteral(R"({"properties": {"nodeCount": 1, "stdOutErrPathPrefix": "%1",
             "customToolkitSettings": {"commandLine": "echo mine"}}})").arg(dir.filePath("jobs")).toUtf8();
-        const auto taken = runner.submit({"default", "demo", "ad-3", "local", spec});
+        const auto taken = JobSubmission(store).submit({"default", "demo", "ad-3", "local", spec});
         QVERIFY(!taken);
         QVERIFY2(taken.error().contains("job name 'ad-3' is trial 3 of sweep 'ad'"), qPrintable(taken.error()));
         // Past its trials, or not a trial's spelling: anyone's.
-        QVERIFY(runner.submit({"default", "demo", "ad-4", "local", spec}));
-        QVERIFY(runner.submit({"default", "demo", "ad-03", "local", spec}));
+        QVERIFY(JobSubmission(store).submit({"default", "demo", "ad-4", "local", spec}));
+        QVERIFY(JobSubmission(store).submit({"default", "demo", "ad-03", "local", spec}));
         SweepScheduler scheduler(store, runner);
         QCOMPARE(scheduler.tick(), 1);
         const QList<SweepTrial> trials = SweepStore(store).trials(sweep->id);
@@ -598,7 +599,7 @@ private Q_SLOTS:
         QCOMPARE(toString(sweeps.sweepById(bad->id)->state), QStringLiteral("failed"));
         QCOMPARE(toString(sweeps.sweepById(good->id)->state), QStringLiteral("completed"));
         // A trial whose job was deleted says so, not "submitted".
-        QVERIFY(runner.remove(badTrials[0].jobId));
+        QVERIFY(JobSubmission(store).remove(badTrials[0].jobId));
         const SweepSummary summary = SweepSummary::read(store, sweeps, *sweeps.sweepById(bad->id));
         QCOMPARE(summary.trials[0].state, QStringLiteral("deleted"));
         QCOMPARE(summary.trials[1].state, QStringLiteral("failed"));

@@ -13,6 +13,7 @@
 #include "launch/MultiNodeJob.h"
 #include "cluster/SshKeys.h"
 #include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "session/ClusterWorker.h"
 #include "store/Store.h"
 
@@ -67,7 +68,7 @@ class TestCluster : public QObject
     {
         const QByteArray spec = QJsonDocument(QJsonObject{{"properties", properties}}).toJson();
         JobRunner runner(m_store);
-        const auto job = runner.submit({QStringLiteral("ws"), QStringLiteral("exp"),
+        const auto job = JobSubmission(m_store).submit({QStringLiteral("ws"), QStringLiteral("exp"),
                                         QStringLiteral("job%1").arg(++m_jobs), QStringLiteral("c1"), spec});
         if (!job)
             qFatal("submit failed: %s", qPrintable(job.error()));

@@ -16,7 +16,7 @@
 #include "datasets/DataSetPresenceCheck.h"
 #include "datasets/DataSetShareFetch.h"
 #include "datasets/FileDigest.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "session/Backend.h"
 #include "shares/ShareService.h"
 #include "store/Store.h"
@@ -448,7 +448,7 @@ private slots:
                                      {"customToolkitSettings", QJsonObject{{"commandLine", QString::fromLatin1(read)}}},
                                      {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/logs"}};
         const QByteArray spec = QJsonDocument(QJsonObject{{"properties", properties}}).toJson();
-        const auto job = JobRunner(m_store).submit({QStringLiteral("ws"), QStringLiteral("exp"), QStringLiteral("reads"),
+        const auto job = JobSubmission(m_store).submit({QStringLiteral("ws"), QStringLiteral("exp"), QStringLiteral("reads"),
                                                     QStringLiteral("c1"), spec});
         QVERIFY2(job, qPrintable(job.error()));
         const Job done = waitForJobEnd(m_store, job->id);

@@ -7,7 +7,7 @@
 #   changes nothing; for longer, the agent fails the job with NodeUnreachable within grace
 #   + 30 s, ends the job's processes on the node it still reaches, and when the link
 #   returns ends those left on the lost node: 0 processes of the job on any node, even when
-#   the agent that failed the job was SIGKILLed meanwhile (the pending sweep is in the store
+#   the agent that failed the job was SIGKILLed meanwhile (the pending clean-up is in the store
 #   and the next agent finishes it).
 set -u
 traindesk=$1

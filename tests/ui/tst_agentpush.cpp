@@ -5,7 +5,7 @@
 #include "TestHome.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "session/Backend.h"
 #include "store/Store.h"
 
@@ -74,8 +74,7 @@ private Q_SLOTS:
     {
         const QString script = m_home.filePath(QStringLiteral("writer.sh"));
         QVERIFY(writeScript(script));
-        JobRunner runner(m_store);
-        const auto draft = runner.submit({QStringLiteral("default"), QStringLiteral("demo"), QStringLiteral("pushed"),
+        const auto draft = JobSubmission(m_store).submit({QStringLiteral("default"), QStringLiteral("demo"), QStringLiteral("pushed"),
                                           QStringLiteral("local"), writerSpec(script), true});
         QVERIFY2(draft, qPrintable(draft.error()));
 

@@ -108,7 +108,7 @@ private Q_SLOTS:
         QCOMPARE(toString(job->state), QStringLiteral("draft"));
         QCOMPARE(job->spec, request.spec);
 
-        // What JobRunner::submit refuses: the same name, a spec that does not pass.
+        // What JobSubmission::submit refuses: the same name, a spec that does not pass.
         m_backend->submitJob(request);
         request.job = QStringLiteral("too-big");
         request.spec.replace("\"nodeCount\": 1", "\"nodeCount\": 5");

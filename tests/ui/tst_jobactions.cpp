@@ -11,7 +11,6 @@
 #include "help/HelpDialogs.h"
 #include "job/JobOverview.h"
 #include "job/JobView.h"
-#include "jobs/JobRunner.h"
 #include "session/Backend.h"
 #include "store/Store.h"
 

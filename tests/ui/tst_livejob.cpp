@@ -11,7 +11,7 @@
 #include "charts/MetricSeries.h"
 #include "charts/MetricsChartView.h"
 #include "files/OutputFilesView.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "job/JobOverview.h"
 #include "job/JobView.h"
 #include "logs/LogView.h"
@@ -73,10 +73,9 @@ private Q_SLOTS:
 
     void startedFromToolbarChartsFill()
     {
-        JobRunner runner(m_store);
         SubmitRequest request{QStringLiteral("default"), QStringLiteral("demo"), QStringLiteral("ui-small"),
                               QStringLiteral("local"), syntheticSpec(2), true};
-        const auto job = runner.submit(request);
+        const auto job = JobSubmission(m_store).submit(request);
         QVERIFY2(job, qPrintable(job.error()));
         const QString key = ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, job->id);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->selectKey(key), 10000);
@@ -120,10 +119,9 @@ private Q_SLOTS:
 
     void terminatedFromToolbar()
     {
-        JobRunner runner(m_store);
         SubmitRequest request{QStringLiteral("default"), QStringLiteral("demo"), QStringLiteral("ui-long"),
                               QStringLiteral("local"), syntheticSpec(500), false};
-        const auto job = runner.submit(request);
+        const auto job = JobSubmission(m_store).submit(request);
         QVERIFY2(job, qPrintable(job.error()));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->selectKey(ResourceTreeModel::keyFor(ResourceTreeModel::Kind::Job, job->id)), 10000);
         JobView *view = m_window->jobView();

@@ -1,6 +1,6 @@
 // The New job wizard on a real Backend: a template to a submitted draft, the editor's
 // checks holding Submit back, a clone, an imported file, export, the name checks, and a
-// refusal from JobRunner::submit shown on the page with the wizard left open.
+// refusal from JobSubmission::submit shown on the page with the wizard left open.
 #include "BackendFixture.h"
 #include "TestHome.h"
 #include "common/DataPaths.h"

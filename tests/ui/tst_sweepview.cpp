@@ -15,7 +15,7 @@
 #include "charts/ParallelCoordinatesPlot.h"
 #include "charts/ParameterScatterPlot.h"
 #include "charts/ParameterTable.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "session/Backend.h"
 #include "sweeps/NewSweepWizard.h"
 #include "sweeps/SweepStore.h"
@@ -303,7 +303,7 @@ private Q_SLOTS:
         view->tabs()->setCurrentIndex(0);
 
         // The best trial's model in one step: every file of its output directories.
-        const auto plan = JobRunner(m_store).planOf(*m_store.jobById(jobIds[1]));
+        const auto plan = JobSubmission(m_store).planOf(*m_store.jobById(jobIds[1]));
         QVERIFY2(plan, qPrintable(plan.error()));
         QString modelDir;
         for (const auto &[id, path] : plan->outputDirectories)

@@ -10,7 +10,7 @@
 #include "charts/SystemChartsView.h"
 #include "charts/SystemSeries.h"
 #include "job/JobView.h"
-#include "jobs/JobRunner.h"
+#include "jobs/JobSubmission.h"
 #include "metrics/SystemSample.h"
 
 #include <QFile>
@@ -45,10 +45,9 @@ private Q_SLOTS:
 
     void runningJobReachesStoreAndChart()
     {
-        JobRunner runner(m_store);
         const QByteArray spec = QStringLiteral(R"({"properties": {"nodeCount": 1, "stdOutErrPathPrefix": "%1",
             "customToolkitSettings": {"commandLine": "sleep 8"}}})").arg(m_home.path()).toUtf8();
-        const auto job = runner.submit({QStringLiteral("default"), QStringLiteral("demo"), QStringLiteral("sampled"),
+        const auto job = JobSubmission(m_store).submit({QStringLiteral("default"), QStringLiteral("demo"), QStringLiteral("sampled"),
                                         QStringLiteral("local"), spec, false});
         QVERIFY2(job, qPrintable(job.error()));
         m_backend->pollNow();

@@ -92,7 +92,7 @@ private Q_SLOTS:
         JobEditor *editor = wizard.editPage()->editor();
         QVERIFY2(!editor->hasErrors(), qPrintable(editor->summaryText()));
         const QByteArray spec = editor->text();
-        // Valid as JobRunner::submit checks it: the local cluster and the workspace's shares.
+        // Valid as JobSubmission::submit checks it: the local cluster and the workspace's shares.
         const ParsedJobSpec parsed = parseJobSpec(spec, m_backend->snapshot().specContext(wizard.targetPage()->workspaceId(),
                                                                                         wizard.targetPage()->clusterId()));
         QVERIFY2(!parsed.hasErrors(), qPrintable(parsed.errorTexts().join(QLatin1Char('\n'))));

@@ -14,7 +14,7 @@ class JobSourcePage;
 class JobTargetPage;
 
 // New job: where its job.json comes from, where it runs, the job.json itself; Submit
-// goes through the Backend to JobRunner::submit in the worker, and the wizard closes
+// goes through the Backend to JobSubmission::submit in the worker, and the wizard closes
 // only when that succeeded (a refusal is shown on the last page). A template that trains on a
 // data set gets a Data set page after the target page, and Submit fetches the data set into
 // its share first when the share does not hold it (a draft is saved without it).

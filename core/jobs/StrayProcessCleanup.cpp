@@ -1,4 +1,4 @@
-#include "JobSweep.h"
+#include "StrayProcessCleanup.h"
 
 #include "JobScope.h"
 #include "launch/LaunchPlan.h"
@@ -6,7 +6,7 @@
 #include "store/Store.h"
 #include "cluster/TransportFactory.h"
 
-namespace TrainDesk::JobSweep {
+namespace TrainDesk::StrayProcessCleanup {
 
 QString listMarkedCommand(const QString &jobUuid)
 {
@@ -15,7 +15,7 @@ QString listMarkedCommand(const QString &jobUuid)
         .arg(shellQuote(jobMarkerVariable() + QLatin1Char('=') + jobUuid));
 }
 
-QString sweepCommand(const QString &jobUuid, int graceSeconds)
+QString cleanupCommand(const QString &jobUuid, int graceSeconds)
 {
     // The job's scope (JobScope), where the launch made one, is signalled too: it holds
     // what dropped the marker from its environment.
@@ -34,7 +34,7 @@ QString sweepCommand(const QString &jobUuid, int graceSeconds)
                           "while [ $i -lt %4 ]; do sleep 0.5; left || exit 0; i=$((i + 1)); done\n"
                           "kill -KILL $pids 2>/dev/null; %5\n"
                           // KILL is delivered, not done, when kill returns: wait (a little) until
-                          // they are gone, so whoever waits for the sweep finds nothing left.
+                          // they are gone, so whoever waits for the clean-up finds nothing left.
                           "i=0\n"
                           "while [ $i -lt 20 ]; do left || exit 0; sleep 0.25; i=$((i + 1)); done\n"
                           "exit 0\n")
@@ -43,7 +43,7 @@ QString sweepCommand(const QString &jobUuid, int graceSeconds)
         .arg(JobScope::signalCommand(jobUuid, QStringLiteral("KILL")));
 }
 
-bool sweepNode(Store &store, qint64 clusterId, const QString &nodeName, const QString &jobUuid, int graceSeconds)
+bool startOnNode(Store &store, qint64 clusterId, const QString &nodeName, const QString &jobUuid, int graceSeconds)
 {
     const auto cluster = store.clusterById(clusterId);
     if (!cluster || cluster->kind == ClusterKind::Slurm)
@@ -53,21 +53,21 @@ bool sweepNode(Store &store, qint64 clusterId, const QString &nodeName, const QS
             continue;
         auto transport = openTransport(*cluster, node);
         return transport
-            && (*transport)->startDetached(QStringLiteral("/bin/sh -c %1").arg(shellQuote(sweepCommand(jobUuid, graceSeconds))));
+            && (*transport)->startDetached(QStringLiteral("/bin/sh -c %1").arg(shellQuote(cleanupCommand(jobUuid, graceSeconds))));
     }
     return true;  // the node left the cluster: nothing to reach
 }
 
-QStringList sweepNodes(Store &store, const Job &job, int graceSeconds)
+QStringList startOnNodes(Store &store, const Job &job, int graceSeconds)
 {
     QStringList unreached;
     if (job.uuid.isEmpty())
         return unreached;
     for (const QString &node : job.nodes) {
-        if (!sweepNode(store, job.clusterId, node, job.uuid, graceSeconds))
+        if (!startOnNode(store, job.clusterId, node, job.uuid, graceSeconds))
             unreached << node;
     }
     return unreached;
 }
 
-} // namespace TrainDesk::JobSweep
+} // namespace TrainDesk::StrayProcessCleanup
