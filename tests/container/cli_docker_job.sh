@@ -9,8 +9,10 @@
 # - the container's stdout and exit code reach the job;
 # - terminate and the wall clock remove the job's container (docker ps -a has none after);
 # - --no-container runs the same job.json on the node itself;
+# - an input directory outside the mount root and /tmp is mounted and read inside;
 # - bad input fails at node_setup naming the node, the image and the engine's message: an image
-#   the engine does not have and cannot pull, an entry point that ends at once.
+#   the engine does not have and cannot pull, an input directory the node does not have (not
+#   made by the engine either), an entry point that ends at once.
 #
 # cli_docker_job.sh TRAINDESK
 set -uo pipefail
@@ -30,7 +32,7 @@ docker image inspect "$image" >/dev/null 2>&1 || fail "the fixture's image $imag
 work=$(mktemp -d "${TMPDIR:-/tmp}/td-docker-job.XXXXXX")
 chmod 755 "$work"
 export TRAINDESK_HOME=$work/data TRAINDESK_TRAINER_DIR=$(dirname "$traindesk")
-cleanup() { td agent stop >/dev/null 2>&1; rm -rf "$work"; }
+cleanup() { td agent stop >/dev/null 2>&1; rm -rf "$work" ${inputs:+"$inputs"}; }
 trap cleanup EXIT
 td experiment create -n box >/dev/null || fail "experiment create"
 uuid_of() { td job show -e box -n "$1" --query jobOutputDirectoryPathSegment | sed 's|.*/||'; }
@@ -159,6 +161,21 @@ echo "== an image the engine does not have and cannot pull fails at node setup"
 missing=127.0.0.1:9/traindesk-test/no-such-image:1
 td job create -e box -n noimage -c local -f "$(job_json noimage.json 'echo should-not-run' '' "$missing")" >/dev/null || fail "create noimage"
 node_setup_failure noimage "$missing" "docker could not start a container of" "connection refused"
+
+echo "== an input directory outside the mount root and /tmp is read inside; a missing one fails at node setup"
+inputs=$(mktemp -d /var/tmp/td-docker-input.XXXXXX)
+echo read-through-input > "$inputs/data.txt"
+chmod -R a+rX "$inputs"
+td job create -e box -n input -c local -f "$(job_json input.json 'cat $AZ_BATCHAI_INPUT_DATA/data.txt' \
+  "\"inputDirectories\": [{\"id\": \"DATA\", \"path\": \"$inputs\"}]")" >/dev/null || fail "create input"
+td job wait -e box -n input >/dev/null || { rm -rf "$inputs"; fail "input: $(td job show -e box -n input)"; }
+jobdir=$(td job show -e box -n input --query jobDirectory)
+rm -rf "$inputs"
+[ "$(grep -c ':read-through-input$' "$jobdir/stdouterr/stdout.txt")" = 2 ] || fail "input stdout: $(cat "$jobdir/stdouterr/stdout.txt")"
+td job create -e box -n noinput -c local -f "$(job_json noinput.json 'echo should-not-run' \
+  "\"inputDirectories\": [{\"id\": \"DATA\", \"path\": \"$inputs\"}]")" >/dev/null || fail "create noinput"
+node_setup_failure noinput "$image" "docker could not start a container of" "$inputs"
+[ -e "$inputs" ] && fail "the missing input directory $inputs was made"
 
 echo "== an entry point that ends at once fails at node setup"
 docker rm -f td-test-exits >/dev/null 2>&1

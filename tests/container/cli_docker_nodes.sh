@@ -9,8 +9,9 @@
 # - customMpiSettings: the bundled trainer (deployed to the nodes, mounted in read-only),
 #   2 ranks, one in each node's container, under the image's mpirun: files and metrics stored;
 # - horovodSettings: a Python script from a share, 2 ranks across the nodes in the image;
-# - mounts: the share, the output directory and the job directory (stdOutErrPathPrefix
-#   outside the mount root) are seen inside at their own paths, written as the node's user
+# - mounts: the share (with an output directory), the job directory (stdOutErrPathPrefix
+#   outside the mount root and /tmp) and an output directory whose prefix is not there yet
+#   (made by the node's user) are seen inside at their own paths, written as the node's user
 #   (the files are that user's); the node's /tmp (Open MPI's session folders) too;
 # - terminate removes both nodes' containers; so does a lost node (its link down until the
 #   job fails NodeUnreachable, then up: the agent's sweep finds it); `docker ps -a` is empty
@@ -45,9 +46,16 @@ on_engine() {  # node docker-arguments...: the docker client on node I's engine,
 cleanup() {
   td agent stop >/dev/null 2>&1
   local i
+  # Both engines at once (each removes its image's unpacked layers: slow on a busy disk);
+  # waited for by pid (the nodes' sshd holders are this shell's children too).
+  local stops=()
   for i in 1 2; do
-    [ -d "$(state "$i")" ] && [ "${NETNS_COUNT:-0}" -ge "$i" ] && netns_exec "$i" bash "$engine" stop "$(state "$i")" >/dev/null 2>&1
+    if [ -d "$(state "$i")" ] && [ "${NETNS_COUNT:-0}" -ge "$i" ]; then
+      netns_exec "$i" bash "$engine" stop "$(state "$i")" >/dev/null 2>&1 &
+      stops+=($!)
+    fi
   done
+  [ ${#stops[@]} = 0 ] || wait "${stops[@]}"
   netns_down
   [ -n "${TD_TEST_KEEP:-}" ] && { echo "kept $work $data"; return; }
   rm -rf "$work" "$data"
@@ -57,16 +65,18 @@ trap cleanup EXIT
 NETNS_SSHD_EXTRA="SetEnv DOCKER_HOST=unix://$work/e@N@/docker.sock" netns_up "$work" 2 || fail "the test nodes do not start"
 netns_locked usermod -a -G docker "$NETNS_USER" || fail "usermod -G docker $NETNS_USER"
 echo "== a docker engine in each node, with the test image (at ${SECONDS} s)"
+starts=()
 for i in 1 2; do
   ( netns_exec "$i" bash "$engine" start "$(state "$i")" && bash "$engine" image "$(state "$i")" "$cache" "$image" ) \
     > "$work/engine$i.log" 2>&1 &
+  starts+=($!)
 done
 for i in 1 2; do
-  wait -n; rc=$?
+  wait "${starts[$(( i - 1 ))]}"; rc=$?
   if [ "$rc" = 77 ]; then
-    echo "SKIP: the docker engine cannot start in a test node: $(cat "$work"/engine*.log)"; exit 77
+    echo "SKIP: the docker engine cannot start in a test node: $(cat "$work/engine$i.log")"; exit 77
   fi
-  [ "$rc" = 0 ] || fail "a node's engine or image: $(cat "$work"/engine*.log)"
+  [ "$rc" = 0 ] || fail "node$i's engine or image: $(cat "$work/engine$i.log")"
 done
 cat "$work"/engine*.log
 for i in 1 2; do
@@ -81,7 +91,8 @@ td cluster create -n net --nodes "node1=$NETNS_USER@${NETNS_ADDR[1]},node2=$NETN
   --accept-new-host-keys --node-lost-grace $grace >/dev/null 2>"$work/create.err" || fail "cluster create: $(cat "$work/create.err")"
 td experiment create -n box >/dev/null
 # The share both nodes see (their home is shared too, as an NFS home would be), with the script.
-mkdir -p "$data/myshare" "$data/out" && chown "$NETNS_USER" "$data/myshare" "$data/out"
+# The LOGS output directory's prefix is not there yet: the node's user makes it (in $data/work).
+mkdir -p "$data/myshare" "$data/out" "$data/work" && chown "$NETNS_USER" "$data/myshare" "$data/out" "$data/work"
 td share create -n myshare --kind cluster --path "$data/myshare" -c net >/dev/null || fail "share create"
 cat > "$work/hvd.py" <<'PY'
 # Horovod's shape without Horovod: one process per rank under mpirun, Keras-style progress.
@@ -90,8 +101,8 @@ rank = int(os.environ["OMPI_COMM_WORLD_RANK"]); size = int(os.environ["OMPI_COMM
 image = open("/etc/traindesk-test-image").read()[:20]
 print("hvd rank %d of %d on %s in %s python %d" % (rank, size, open("/proc/sys/kernel/hostname").read().strip(), image,
                                                     sys.version_info[0]), flush=True)
-out = os.environ["AZ_BATCHAI_OUTPUT_MODEL"]
-open(os.path.join(out, "hvd-rank-%d" % rank), "w").write("rank %d\n" % rank)
+for out in (os.environ["AZ_BATCHAI_OUTPUT_MODEL"], os.environ["AZ_BATCHAI_OUTPUT_LOGS"]):
+    open(os.path.join(out, "hvd-rank-%d" % rank), "w").write("rank %d\n" % rank)
 if rank == 0:
     for epoch in (1, 2):
         print("Epoch %d/2" % epoch)
@@ -115,7 +126,8 @@ job_json() {  # file toolkit-settings-JSON
     "nodeCount": 2,
     $2,
     "stdOutErrPathPrefix": "$data/out",
-    "outputDirectories": [{"id": "MODEL", "pathPrefix": "\$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare", "pathSuffix": "model"}],
+    "outputDirectories": [{"id": "MODEL", "pathPrefix": "\$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare", "pathSuffix": "model"},
+                          {"id": "LOGS", "pathPrefix": "$data/work/logs"}],
     "containerSettings": { "imageSourceRegistry": { "image": "$image" } } } }
 JSON
   echo "$work/$1"
@@ -152,7 +164,7 @@ grep -q 'Epoch 2/2' <<<"$out" || fail "the trainer did not finish: $(tail -5 <<<
 model=$(find "$data/myshare" -path "*$(basename "$jobdir")*" -name keras_cifar10_trained_model.h5)
 [ -n "$model" ] || fail "no saved model in the share: $(find "$data/myshare")"
 # Written inside the containers, through the mounts, as the node's user.
-owned_by_user "$model" "$jobdir/tmp/rank-0" "$jobdir/tmp/rank-1"
+owned_by_user "$model" "$jobdir/tmp/rank-0" "$jobdir/tmp/rank-1" "$data/work/logs"
 no_containers "the mpi job"
 
 echo "== horovodSettings: a Python script from the share, 2 ranks across the nodes (at ${SECONDS} s)"
@@ -163,9 +175,9 @@ jobdir=$(td job show -e box -n hvd --query jobDirectory)
 for r in 0 1; do
   grep -q "hvd rank $r of 2 on node$(( r + 1 )) in traindesk test image python 3" "$jobdir/stdouterr/stdout.txt" \
     || fail "hvd rank $r: $(cat "$jobdir/stdouterr/stdout.txt")"
-  f=$(find "$data/myshare" -path "*$(basename "$jobdir")*" -name "hvd-rank-$r")
-  [ -n "$f" ] || fail "hvd rank $r wrote nothing in the output directory"
-  owned_by_user "$f"
+  f=$(find "$data/myshare" "$data/work" -path "*$(basename "$jobdir")*" -name "hvd-rank-$r")
+  [ "$(wc -l <<<"$f")" = 2 ] || fail "hvd rank $r did not write in both output directories: $f"
+  owned_by_user $f
 done
 td job metrics -e box -j hvd --csv > "$work/hvd.csv" || fail "job metrics hvd"
 python3 - "$work/hvd.csv" <<'PY' || fail "hvd metrics: $(cat "$work/hvd.csv")"
@@ -200,6 +212,8 @@ running lost
 netns_link 2 down
 for _ in $(seq $(( (grace + 90) * 2 ))); do [ "$(td job show -e box -n lost --query executionState)" = failed ] && break; sleep 0.5; done
 [ "$(td job show -e box -n lost --query 'executionInfo.errors[0].code')" = NodeUnreachable ] || fail "lost: $(failed_job lost)"
+echo "   failed NodeUnreachable at ${SECONDS} s; the link is up again"
 netns_link 2 up
 no_containers "the job of the lost node"
+echo "   no container left at ${SECONDS} s"
 echo "container jobs on two nodes ok"
