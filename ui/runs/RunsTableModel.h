@@ -70,6 +70,7 @@ private:
         QString cluster;
         QMap<QString, QString> parameters;  // from the command line; the info record wins
         RunParameters::Shape shape;         // read once: sorting asks for it often
+        bool imported = false;              // from a TensorBoard folder: no cluster, no nodes
     };
     struct ExtraColumn
     {
