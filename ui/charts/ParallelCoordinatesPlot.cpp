@@ -84,6 +84,8 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
     // Hundreds of runs and more: 1-pixel lines (the cosmetic stroker; a wider pen is outlined
     // per segment, 2.6 s for 10,000 runs, and their lines cover each other anyway).
     const bool many = m_table.rows.size() > 300;
+    // Thousands: without antialiasing too (a line each of a few hundred thousand segments).
+    p.setRenderHint(QPainter::Antialiasing, m_table.rows.size() <= 2000);
     for (int row : order) {
         QPainterPath path;
         bool drawing = false;
@@ -103,6 +105,7 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
         p.drawPath(path);
     }
     // The axes over the lines, with their names and labels.
+    p.setRenderHint(QPainter::Antialiasing);
     const QColor text = palette().color(QPalette::Text);
     for (int a = 0; a < m_axes.size(); ++a) {
         const double x = m_axes.size() == 1 ? area.center().x() : area.left() + area.width() * a / (m_axes.size() - 1);

@@ -122,6 +122,7 @@ bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, in
 void RunsTableModel::rebuild()
 {
     QList<Row> rows;
+    QHash<qint64, ParsedSpec> parsed;
     const ResourceSnapshot::WorkspaceEntry *ws = m_snapshot.findWorkspace(m_workspaceId);
     if (ws) {
         for (const auto &exp : ws->experiments) {
@@ -130,12 +131,18 @@ void RunsTableModel::rebuild()
             for (const Job &job : exp.jobs) {
                 const auto *cluster = m_snapshot.findCluster(job.clusterId);
                 const bool imported = m_snapshot.importedRuns.contains(job.id);
+                auto known = m_parsed.constFind(job.id);
+                ParsedSpec spec = known != m_parsed.constEnd() && known->spec == job.spec
+                                      ? *known
+                                      : ParsedSpec{job.spec, RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec)),
+                                                   RunParameters::shapeOf(job.spec)};
                 rows.append({job, exp.experiment.name, cluster && !imported ? cluster->cluster.name : QString(),
-                             RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec)),
-                             RunParameters::shapeOf(job.spec), imported});
+                             spec.parameters, spec.shape, imported});
+                parsed.insert(job.id, spec);
             }
         }
     }
+    m_parsed = parsed;
     // Each metric's last and best value first (what runs are compared by), then the
     // settings, each group by name.
     QSet<QString> parameterNames;
