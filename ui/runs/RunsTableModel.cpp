@@ -244,9 +244,10 @@ int RunsTableModel::columnCount(const QModelIndex &parent) const
 
 QString RunsTableModel::parameter(const Row &row, const QString &name) const
 {
-    const auto summary = m_summaries.constFind(row.job.id);
-    if (summary != m_summaries.cend() && summary->info.contains(name))
-        return summary->info.value(name);
+    if (const auto summary = m_summaries.constFind(row.job.id); summary != m_summaries.cend()) {
+        if (const auto it = summary->info.constFind(name); it != summary->info.cend())
+            return *it;
+    }
     return row.parameters.value(name);
 }
 
