@@ -2,6 +2,7 @@
 // job node list. Jobs start and move in the agent; these commands store, queue and read.
 #include "Command.h"
 #include "common/ResultLog.h"
+#include "ImportedRunFiles.h"
 #include "JobReliability.h"
 #include "JsonViews.h"
 #include "JobMetricsOutput.h"
@@ -529,6 +530,9 @@ int jobFileList(Context &c)
     const auto ref = findJob(c, QStringLiteral("job"));
     if (!ref)
         return c.error(ref.error());
+    // A run imported from a TensorBoard folder has no job directory: its event files instead.
+    if (const auto imported = c.store.importedRun(ref->job.id))
+        return listImportedRunFiles(c, ref->job, *imported);
     auto dir = jobDirectory(c, ref->job, c.args.value("output-directory-id"));
     if (!dir)
         return c.error(dir.error());

@@ -219,6 +219,8 @@ void JobMonitor::publishSnapshot(bool force)
                 }
             }
             entry.experiments.append(e);
+            for (const ImportedRun &run : m_store->importedRuns(exp.id))
+                snapshot.importedRuns.insert(run.jobId);
             for (const Job &j : entry.experiments.last().jobs) {
                 ResourceSnapshot::JobReliability r{m_store->jobAttempts(j.id), {}};
                 if (const auto silence = ProgressWatch::Silence::fromJson(m_store->jobSilence(j.id)))

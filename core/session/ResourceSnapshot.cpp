@@ -123,6 +123,8 @@ QByteArray ResourceSnapshot::signature() const
                      + QByteArray::number(j.exitCode.value_or(-999)) + j.started.toString().toUtf8()
                      + j.ended.toString().toUtf8() + QByteArray::number(j.errors.size())
                      + j.nodes.join(QLatin1Char(',')).toUtf8() + "R" + j.rankNodes.join(QLatin1Char(',')).toUtf8();
+                if (importedRuns.contains(j.id))
+                    s += "I";
                 if (const auto r = reliability.constFind(j.id); r != reliability.constEnd())
                     s += "A" + QByteArray::number(r->attempts.size()) + r->silence.toUtf8();
             }

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QList>
 #include <QMetaType>
+#include <QSet>
 
 namespace TrainDesk {
 
@@ -44,6 +45,9 @@ struct ResourceSnapshot
         QString silence;
     };
     QHash<qint64, JobReliability> reliability;
+    // Runs imported from TensorBoard folders (store/ImportedRuns.h), by job id: nothing ran
+    // them here (no cluster, no nodes); their folder is the job's jobDir.
+    QSet<qint64> importedRuns;
 
     const Job *findJob(qint64 jobId) const;
     const WorkspaceEntry *findWorkspace(qint64 workspaceId) const;

@@ -3,9 +3,13 @@
 #include <QAtomicInt>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <QMutex>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
+
+#include <sys/stat.h>
 
 namespace TrainDesk::DatabaseCheck {
 
@@ -39,6 +43,12 @@ QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
     }
     if (!found.isEmpty())
         return found.join(QLatin1Char('\n'));
+    return missingTables(db, expectedTables);
+}
+
+QString missingTables(const QSqlDatabase &db, const QStringList &expectedTables)
+{
+    QSqlQuery q(db);
     QSet<QString> tables;
     if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
         return isDamage(q.lastError()) ? q.lastError().databaseText() : QString();
@@ -53,6 +63,37 @@ QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
         return QStringLiteral("table%1 %2 missing").arg(missing.size() == 1 ? QString() : QStringLiteral("s"),
                                                          missing.join(QStringLiteral(", ")));
     return {};
+}
+
+std::optional<FileStamp> stampOf(const QString &path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return std::nullopt;
+    return FileStamp{quint64(st.st_dev), quint64(st.st_ino), qint64(st.st_size),
+                     qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+namespace {
+QMutex wholeMutex;
+QHash<QString, FileStamp> &wholeFiles()
+{
+    static QHash<QString, FileStamp> files;
+    return files;
+}
+} // namespace
+
+bool foundWhole(const QString &path, const FileStamp &stamp)
+{
+    const QMutexLocker lock(&wholeMutex);
+    const auto it = wholeFiles().constFind(path);
+    return it != wholeFiles().constEnd() && *it == stamp;
+}
+
+void rememberWhole(const QString &path, const FileStamp &stamp)
+{
+    const QMutexLocker lock(&wholeMutex);
+    wholeFiles().insert(path, stamp);
 }
 
 QString problemsOfFile(const QString &path, const QStringList &expectedTables)

@@ -53,8 +53,14 @@ VoidResult Store::open(const QString &databasePath)
     if (!m_db.open())
         return fail(lastError(QStringLiteral("cannot open database %1").arg(databasePath)));
     // Damage first, before anything writes: a migration on a damaged file could make it worse.
-    if (const QString damage = DatabaseCheck::problems(m_db, {}); !damage.isEmpty())
-        return fail(DatabaseCheck::damagedMessage(databasePath, damage));
+    // Once per process for a file unchanged since it was found whole (DatabaseCheck::foundWhole).
+    const auto stamp = DatabaseCheck::stampOf(databasePath);
+    if (!stamp || !DatabaseCheck::foundWhole(databasePath, *stamp)) {
+        if (const QString damage = DatabaseCheck::problems(m_db, {}); !damage.isEmpty())
+            return fail(DatabaseCheck::damagedMessage(databasePath, damage));
+        if (stamp)
+            DatabaseCheck::rememberWhole(databasePath, *stamp);
+    }
     QSqlQuery q(m_db);
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
@@ -64,7 +70,8 @@ VoidResult Store::open(const QString &databasePath)
     auto migrated = migrate();
     // A table dropped behind TrainDesk's back would read as an empty list.
     if (migrated) {
-        if (const QString damage = DatabaseCheck::problems(m_db, tableNames()); !damage.isEmpty())
+        // (Its pages were just checked: the schema's tables only.)
+        if (const QString damage = DatabaseCheck::missingTables(m_db, tableNames()); !damage.isEmpty())
             return fail(DatabaseCheck::damagedMessage(databasePath, damage));
     }
     // SQLite says "disk I/O error" when it cannot make the write-ahead log on a full disk:

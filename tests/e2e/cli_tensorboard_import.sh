@@ -92,6 +92,22 @@ assert names == sorted([".", "bad\\xff", "lr_0.01", "lr_0.1/seed1"]), names
 PY
 td job list -e logs | grep -q 'lr_0.1/seed1 .*imported' || fail "job list does not say the run is imported: $(td job list -e logs)"
 check_points
+# `job file list` of an imported run: its event files where they are, as far as they were read.
+td job file list -e logs -j 'lr_0.1/seed1' -o json > "$work/files.json" || fail "job file list of an imported run: $(cat "$work/files.json")"
+py - "$work/files.json" "$logs/lr_0.1/seed1" <<'PY' || fail "job file list: $(cat "$work/files.json")"
+import json, os, sys
+files = {f["name"]: f for f in json.load(open(sys.argv[1]))}
+folder = sys.argv[2]
+want = sorted(n for n in os.listdir(folder) if n.startswith("events.out.tfevents"))
+assert sorted(files) == want, (sorted(files), want)
+for name, f in files.items():
+    size = os.path.getsize(os.path.join(folder, name))
+    assert f["contentLength"] == size and f["bytesRead"] == size and f["problem"] == "", f
+assert sorted(f["points"] for f in files.values()) == [2 * 25, 2 * 50], files
+PY
+td job file list -e logs -j 'lr_0.1/seed1' -p x 2> "$work/files.err" && fail "job file list -p of an imported run succeeded"
+grep -q "run 'lr_0.1/seed1' was imported from the TensorBoard folder $logs/lr_0.1/seed1" "$work/files.err" \
+    || fail "job file list -p does not say why: $(cat "$work/files.err")"
 td job metrics -e logs -j 'lr_0.1/seed1' --scalars > "$work/scalars.txt" || fail "job metrics --scalars: $(cat "$work/scalars.txt")"
 grep -q 'metrics/acc' "$work/scalars.txt" && grep -q 'loss' "$work/scalars.txt" || fail "--scalars: $(cat "$work/scalars.txt")"
 td job metrics -e logs -j 'bad\xff' --series loss --csv > "$work/series.csv" || fail "--series of the run named in bytes"

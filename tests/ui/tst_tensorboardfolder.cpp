@@ -8,6 +8,7 @@
 #include "TestHome.h"
 #include "../core/TfEventsWriter.h"
 
+#include "runs/RunsTableModel.h"
 #include "session/Backend.h"
 #include "store/Store.h"
 
@@ -81,6 +82,21 @@ private Q_SLOTS:
         }
         QCOMPARE(QSet<QString>(runs.keyBegin(), runs.keyEnd()), (QSet<QString>{QStringLiteral("a"), QStringLiteral("b/c")}));
         const qint64 a = runs.value(QStringLiteral("a"));
+        // The runs table says what `job list` says: imported, run on no cluster, no nodes.
+        QCOMPARE(m_backend->snapshot().importedRuns, (QSet<qint64>{a, runs.value(QStringLiteral("b/c"))}));
+        Ui::RunsTableModel table;
+        table.setSnapshot(m_backend->snapshot());
+        for (const auto &ws : m_backend->snapshot().workspaces) {
+            if (ws.workspace.name == QLatin1String("default"))
+                table.setScope(ws.workspace.id, experimentId);
+        }
+        QCOMPARE(table.rowCount(), 2);
+        const QModelIndex state = table.index(table.rowOf(a), Ui::RunsTableModel::StateColumn);
+        QCOMPARE(state.data().toString(), QStringLiteral("imported"));
+        QVERIFY2(state.data(Qt::ToolTipRole).toString().contains(QFileInfo(logs.path()).fileName()),
+                 qPrintable(state.data(Qt::ToolTipRole).toString()));
+        QCOMPARE(table.index(table.rowOf(a), Ui::RunsTableModel::ClusterColumn).data().toString(), QString());
+        QCOMPARE(table.index(table.rowOf(a), Ui::RunsTableModel::ShapeColumn).data().toString(), QString());
 
         // The runs table's last and best values, kept by the import.
         QSignalSpy summaries(m_backend.get(), &Backend::runSummariesRead);

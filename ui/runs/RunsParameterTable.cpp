@@ -3,6 +3,7 @@
 #include "RunsTableModel.h"
 #include "metrics/RunSummary.h"
 
+#include <QHash>
 #include <QSet>
 
 namespace TrainDesk::Ui::RunsParameterTable {
@@ -49,15 +50,21 @@ ParameterTable of(const RunsTableModel &model, const QList<qint64> &jobIds, cons
         if (const int row = model.rowOf(id); row >= 0)
             rows.append(row);
     }
-    // The settings shown in the table, and which of them tell these runs apart.
+    // The settings shown in the table, and which of them tell these runs apart. Each cell is
+    // read once (10,000 runs x 28 settings), for both questions and the rows below.
     QList<int> differing;
     QList<int> withValue;
+    QHash<int, QStringList> texts;  // by column, per row in `rows`
     for (int c = RunsTableModel::FixedColumns; c < model.columnCount(); ++c) {
         if (model.isMetricColumn(c) || hiddenKeys.contains(model.keyOf(c), Qt::CaseInsensitive))
             continue;
+        QStringList &column = texts[c];
+        column.reserve(rows.size());
         QSet<QString> values;  // "" where a run has none: a difference too
-        for (int row : std::as_const(rows))
-            values.insert(model.index(row, c).data().toString());
+        for (int row : std::as_const(rows)) {
+            column.append(model.index(row, c).data().toString());
+            values.insert(column.constLast());
+        }
         if (values.size() > 1)
             differing.append(c);
         if (values.size() > 1 || !values.contains(QString()))
@@ -76,11 +83,15 @@ ParameterTable of(const RunsTableModel &model, const QList<qint64> &jobIds, cons
             name = name.mid(5);
         table.maximize = !RunSummary::lowerIsBetter(name);
     }
-    for (int row : std::as_const(rows)) {
+    QList<const QStringList *> axisTexts;
+    for (int c : axes)
+        axisTexts.append(&texts[c]);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const int row = rows.at(i);
         ParameterTable::Row r;
         r.label = model.index(row, RunsTableModel::JobColumn).data().toString();
-        for (int c : axes)
-            r.values.append(valueOf(model.index(row, c).data().toString()));
+        for (const QStringList *column : std::as_const(axisTexts))
+            r.values.append(valueOf(column->at(i)));
         if (metricColumn >= 0 && !table.metric.isEmpty()) {
             const QVariant v = model.index(row, metricColumn).data(RunsTableModel::SortRole);
             if (v.isValid() && !v.isNull())

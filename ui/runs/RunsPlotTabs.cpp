@@ -49,6 +49,10 @@ RunsPlotTabs::RunsPlotTabs(QWidget *chartsPage, QWidget *parent)
     corner->addWidget(m_parameter);
     setCornerWidget(m_corner, Qt::TopRightCorner);
     connect(this, &QTabWidget::currentChanged, this, &RunsPlotTabs::updateCorner);
+    connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (m_stale && tab != ChartsTab)
+            rebuild();
+    });
     // (rebuild() fills them with their signals blocked.)
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0)
@@ -75,7 +79,17 @@ void RunsPlotTabs::setRuns(const RunsTableModel *model, const QList<qint64> &job
     m_jobIds = jobIds;
     m_hidden = hiddenKeys;
     m_what = what;
-    rebuild();
+    if (currentIndex() == ChartsTab)
+        m_stale = true;
+    else
+        rebuild();
+}
+
+const ParameterTable &RunsPlotTabs::table() const
+{
+    if (m_stale)
+        const_cast<RunsPlotTabs *>(this)->rebuild();
+    return m_table;
 }
 
 void RunsPlotTabs::setMetric(const QString &key)
@@ -102,6 +116,7 @@ QString RunsPlotTabs::parameter() const
 
 void RunsPlotTabs::rebuild()
 {
+    m_stale = false;
     if (!m_model)
         return;
     const auto choices = RunsParameterTable::metricChoices(*m_model);

@@ -34,7 +34,8 @@ public:
     QString metric() const;
     void setParameter(const QString &name);
     QString parameter() const;
-    const ParameterTable &table() const { return m_table; }
+    // (Made now when the runs changed while the Charts tab was shown.)
+    const ParameterTable &table() const;
     QList<qint64> drawnJobs() const { return m_jobIds; }
     ParallelCoordinatesPlot *parallel() const { return m_parallel; }
     ParameterScatterPlot *scatter() const { return m_scatter; }
@@ -51,6 +52,9 @@ private:
     QString m_what;
     QString m_metricKey;     // the user's choice, kept while the columns come and go
     QString m_parameterName;
+    // The runs changed while the Charts tab was shown: the plots are made when one of theirs
+    // is (10,000 runs: a second of the GUI thread's time per change otherwise).
+    bool m_stale = false;
     ParameterTable m_table;
     ParallelCoordinatesPlot *m_parallel;
     ParameterScatterPlot *m_scatter;

@@ -122,6 +122,7 @@ bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, in
 void RunsTableModel::rebuild()
 {
     QList<Row> rows;
+    QHash<qint64, ParsedSpec> parsed;
     const ResourceSnapshot::WorkspaceEntry *ws = m_snapshot.findWorkspace(m_workspaceId);
     if (ws) {
         for (const auto &exp : ws->experiments) {
@@ -129,12 +130,19 @@ void RunsTableModel::rebuild()
                 continue;
             for (const Job &job : exp.jobs) {
                 const auto *cluster = m_snapshot.findCluster(job.clusterId);
-                rows.append({job, exp.experiment.name, cluster ? cluster->cluster.name : QString(),
-                             RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec)),
-                             RunParameters::shapeOf(job.spec)});
+                const bool imported = m_snapshot.importedRuns.contains(job.id);
+                auto known = m_parsed.constFind(job.id);
+                ParsedSpec spec = known != m_parsed.constEnd() && known->spec == job.spec
+                                      ? *known
+                                      : ParsedSpec{job.spec, RunParameters::fromCommandLine(RunParameters::commandLineOf(job.spec)),
+                                                   RunParameters::shapeOf(job.spec)};
+                rows.append({job, exp.experiment.name, cluster && !imported ? cluster->cluster.name : QString(),
+                             spec.parameters, spec.shape, imported});
+                parsed.insert(job.id, spec);
             }
         }
     }
+    m_parsed = parsed;
     // Each metric's last and best value first (what runs are compared by), then the
     // settings, each group by name.
     QSet<QString> parameterNames;
@@ -236,9 +244,10 @@ int RunsTableModel::columnCount(const QModelIndex &parent) const
 
 QString RunsTableModel::parameter(const Row &row, const QString &name) const
 {
-    const auto summary = m_summaries.constFind(row.job.id);
-    if (summary != m_summaries.cend() && summary->info.contains(name))
-        return summary->info.value(name);
+    if (const auto summary = m_summaries.constFind(row.job.id); summary != m_summaries.cend()) {
+        if (const auto it = summary->info.constFind(name); it != summary->info.cend())
+            return *it;
+    }
     return row.parameters.value(name);
 }
 
@@ -248,9 +257,11 @@ QVariant RunsTableModel::cell(const Row &row, int column, bool forSort) const
     switch (column) {
     case JobColumn: return job.name;
     case ExperimentColumn: return row.experiment;
-    case StateColumn: return jobStateText(job);
+    case StateColumn: return row.imported ? tr("imported") : jobStateText(job);  // as `job list` says it
     case ClusterColumn: return row.cluster;
     case ShapeColumn: {
+        if (row.imported)
+            return forSort ? QVariant(0) : QVariant(QString());
         const RunParameters::Shape &shape = row.shape;
         if (forSort)
             return shape.processes * 1000 + shape.nodes;
@@ -301,6 +312,8 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
             return colorOf(row.job.id);
         return index.column() == StateColumn ? QVariant(stateIcon(jobStateColor(row.job))) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == StateColumn && row.imported)
+            return tr("Imported from the TensorBoard folder %1, read where it is").arg(row.job.jobDir);
         if (index.column() == StateColumn && !row.job.errors.isEmpty())
             return QStringLiteral("%1: %2").arg(row.job.errors.first().code, row.job.errors.first().message);
         return cell(row, index.column(), false);
@@ -327,7 +340,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
             swatch.fill(colorOf(row.job.id));
             return QIcon(swatch);
         }
-        case Qt::ToolTipRole: return tr("%1 (%2): double-click for its page").arg(row.job.name, jobStateText(row.job));
+        case Qt::ToolTipRole:
+            return tr("%1 (%2): double-click for its page").arg(row.job.name, row.imported ? tr("imported") : jobStateText(row.job));
         case Qt::TextAlignmentRole: return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         default: return {};
         }

@@ -94,6 +94,15 @@ Q_SIGNALS:
     void exported(const QString &path, const QString &error);
 
 private:
+    // The constructor's parts, in the order it calls them.
+    void setUpTable();
+    void setUpColumnsMenu();
+    void setUpGroupsAndHints();
+    void layOut();
+    void connectTableAndSummaries();
+    void connectNotesAndGroups();
+    void connectRunMenuAndColours();
+    void connectPlots();
     void requestSummaries();
     void updateChosen();
     void updateStatus();
