@@ -8,14 +8,13 @@
 //   g++ -O2 -fopenmp -Itrainer/src bench/trainer/bwd_weights_ab.cpp trainer/src/model/conv_bwd_weights.cpp \
 //       -ldnnl -o /tmp/bwd_weights_ab
 // Run: ONEDNN_MAX_CPU_ISA=AVX2 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE /tmp/bwd_weights_ab [REPS=8] [ROUNDS=3]
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <vector>
 
 #include "model/conv_bwd_weights.h"
@@ -95,8 +94,9 @@ int main(int argc, char** argv) {
         reorder toHwio(dwK, dwHwio);
         // oneDNN as the trainer ran it: the primitive, then its gradient reordered to HWIO.
         auto runA = [&] {
-            p.execute(s, {{DNNL_ARG_SRC, a}, {DNNL_ARG_DIFF_DST, dd}, {DNNL_ARG_DIFF_WEIGHTS, dwK},
-                          {DNNL_ARG_DIFF_BIAS, db}});
+            p.execute(
+                s,
+                {{DNNL_ARG_SRC, a}, {DNNL_ARG_DIFF_DST, dd}, {DNNL_ARG_DIFF_WEIGHTS, dwK}, {DNNL_ARG_DIFF_BIAS, db}});
             toHwio.execute(s, dwK, dwHwio);
             s.wait();
         };
@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
         const float* ref = static_cast<const float*>(dwHwio.get_data_handle());
         const float* refB = static_cast<const float*>(db.get_data_handle());
         double err = 0, mag = 0;
-        for (size_t i = 0; i < dwB.size(); ++i) err = std::max(err, double(std::fabs(dwB[i] - ref[i]))), mag = std::max(mag, double(std::fabs(ref[i])));
+        for (size_t i = 0; i < dwB.size(); ++i)
+            err = std::max(err, double(std::fabs(dwB[i] - ref[i]))), mag = std::max(mag, double(std::fabs(ref[i])));
         for (size_t i = 0; i < dbB.size(); ++i) err = std::max(err, double(std::fabs(dbB[i] - refB[i])));
         const double flops = 2.0 * N * sh.c * sh.o * OH * OH * 9;
         double bestA = 1e30, bestB = 1e30;
@@ -124,12 +125,14 @@ int main(int argc, char** argv) {
             std::printf("%-22s round %d  oneDNN %-10s %7.3f ms %6.1f GF/CPU-s   own %7.3f ms %6.1f GF/CPU-s\n", sh.name,
                         r + 1, wpd.impl_info_str(), ta, flops / ta / 1e6, tb, flops / tb / 1e6);
         }
-        std::printf("%-22s best      oneDNN %7.3f ms   own %7.3f ms   own/oneDNN time %.3f   max |diff| %.2e of max %.2e  (src %s)\n",
-                    sh.name, bestA, bestB, bestB / bestA, err, mag,
-                    fpd.src_desc() == memory::desc(src, dt::f32, tag::nChw8c)    ? "nChw8c"
-                    : fpd.src_desc() == memory::desc(src, dt::f32, tag::nChw16c) ? "nChw16c"
-                    : fpd.src_desc() == memory::desc(src, dt::f32, tag::nhwc)    ? "nhwc"
-                                                                                  : "other");
+        std::printf(
+            "%-22s best      oneDNN %7.3f ms   own %7.3f ms   own/oneDNN time %.3f   max |diff| %.2e of max %.2e  (src "
+            "%s)\n",
+            sh.name, bestA, bestB, bestB / bestA, err, mag,
+            fpd.src_desc() == memory::desc(src, dt::f32, tag::nChw8c)    ? "nChw8c"
+            : fpd.src_desc() == memory::desc(src, dt::f32, tag::nChw16c) ? "nChw16c"
+            : fpd.src_desc() == memory::desc(src, dt::f32, tag::nhwc)    ? "nhwc"
+                                                                         : "other");
         totalA += bestA, totalB += bestB;
     }
     std::printf("all four layers: oneDNN %.3f ms, own %.3f ms (own/oneDNN %.3f)\n", totalA, totalB, totalB / totalA);

@@ -24,8 +24,8 @@ constexpr int kTileCols = 16;  // output channels per register tile: two 8-float
 // every iteration (40 GFLOP/s instead of ~100).
 template <int NB>
 __attribute__((target("avx2,fma"))) void tile(const float* s, const ptrdiff_t* off, ptrdiff_t sh, ptrdiff_t sw,
-                                               const float* d0, const float* d1, ptrdiff_t dh, ptrdiff_t dw, int rows,
-                                               int cols, float* out, ptrdiff_t ldo) {
+                                              const float* d0, const float* d1, ptrdiff_t dh, ptrdiff_t dw, int rows,
+                                              int cols, float* out, ptrdiff_t ldo) {
     static_assert(NB >= 1 && NB <= 6, "tile rows");
     __m256 a00 = _mm256_setzero_ps(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00;
     __m256 a30 = a00, a31 = a00, a40 = a00, a41 = a00, a50 = a00, a51 = a00;
@@ -37,13 +37,19 @@ __attribute__((target("avx2,fma"))) void tile(const float* s, const ptrdiff_t* o
         const float* p1 = d1 + r * dh;
         for (int x = 0; x < cols; ++x) {
             const __m256 v0 = _mm256_loadu_ps(p0), v1 = _mm256_loadu_ps(p1);
-#define TD_STEP(i)                                                    \
-    if constexpr (NB > i) {                                           \
-        const __m256 b = _mm256_broadcast_ss(sp + o##i);              \
-        a##i##0 = _mm256_fmadd_ps(b, v0, a##i##0);                    \
-        a##i##1 = _mm256_fmadd_ps(b, v1, a##i##1);                    \
-    }
-            TD_STEP(0) TD_STEP(1) TD_STEP(2) TD_STEP(3) TD_STEP(4) TD_STEP(5)
+#define TD_STEP(i)                                           \
+    if constexpr (NB > i) {                                  \
+        const __m256 b = _mm256_broadcast_ss(sp + o##i);     \
+        a##i##0 = _mm256_fmadd_ps(b, v0, a##i##0);           \
+        a##i##1 = _mm256_fmadd_ps(b, v1, a##i##1);           \
+    }                                                        \
+    static_cast<void>(0)
+            TD_STEP(0);
+            TD_STEP(1);
+            TD_STEP(2);
+            TD_STEP(3);
+            TD_STEP(4);
+            TD_STEP(5);
 #undef TD_STEP
             sp += sw, p0 += dw, p1 += dw;
         }
@@ -58,7 +64,7 @@ __attribute__((target("avx2,fma"))) void tile(const float* s, const ptrdiff_t* o
 
 // The bias gradient's share of the same positions: the sum of the dDst vectors.
 __attribute__((target("avx2,fma"))) void biasSum(const float* d0, const float* d1, ptrdiff_t dh, ptrdiff_t dw, int rows,
-                                                  int cols, float* out) {
+                                                 int cols, float* out) {
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
     for (int r = 0; r < rows; ++r)
         for (int x = 0; x < cols; ++x) {
@@ -89,7 +95,7 @@ bool ConvBwdWeightsAvx2::init(const memory::desc& src, const memory::desc& diffD
     m_N = sd[0], m_C = sd[1], m_H = sd[2], m_W = sd[3], m_O = dd[1], m_OH = dd[2], m_OW = dd[3];
     m_pad = pad;
     if (dd[0] != m_N || m_OH != m_H + 2 * pad - 2 || m_OW != m_W + 2 * pad - 2 || m_O % kTileCols != 0) return false;
-    if (!m_dst.eightContiguous(m_O)) return false;  // dDst is read as vectors of 8 output channels
+    if (!m_dst.eightContiguous(m_O)) return false;             // dDst is read as vectors of 8 output channels
     m_rowsPerChunk = int(std::max<ptrdiff_t>(1, 256 / m_OW));  // ~256 positions: dDst chunk stays in L1
     m_ok = true;
     return true;
@@ -129,7 +135,8 @@ void ConvBwdWeightsAvx2::run(const float* src, const float* diffDst, float* dw, 
                         const float* p = sn + h * m_src.h + w * m_src.w;
                         if (m_src.block && m_C % m_src.block == 0) {
                             for (ptrdiff_t cb = 0; cb < m_C; cb += m_src.block)
-                                std::memcpy(q + cb, p + cb / m_src.block * m_src.c, sizeof(float) * size_t(m_src.block));
+                                std::memcpy(q + cb, p + cb / m_src.block * m_src.c,
+                                            sizeof(float) * size_t(m_src.block));
                         } else {
                             for (ptrdiff_t c = 0; c < m_C; ++c) q[c] = p[m_src.offset(c)];
                         }

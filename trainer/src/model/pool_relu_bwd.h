@@ -10,8 +10,9 @@ namespace td {
 
 class PoolReluBackward {
 public:
-    // False where this CPU lacks AVX2 or the layouts do not keep 8 channels contiguous
-    // (blocked nChw8c/nChw16c or NHWC with channels a multiple of 8): keep the two passes then.
+    // False where this CPU lacks AVX2 or the layouts are not nChw8c or NHWC with channels a
+    // multiple of 8 (nChw16c, AVX-512's: oneDNN's two passes measured faster there): keep the
+    // two passes then.
     bool init(const memory::desc& in, const memory::desc& out);
     // inVal: the pool's input (the ReLU's output); outGrad: d(pool output); inGrad: written whole.
     void run(const float* inVal, const float* outGrad, float* inGrad) const;
