@@ -638,11 +638,11 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
     // said (naming the setting, nodeCount and the slots) in the plan and the execution log.
     void oversubscribedRanksAreSaid()
     {
-        const auto over = buildLaunchPlan(customMpi(1, 5), context(1));
+        const auto over = buildLaunchPlan(customMpi(1, 3), context(1));
         QVERIFY2(over, qPrintable(over.error()));
         QCOMPARE(over->warnings.size(), 1);
-        const QString said = "ranks oversubscribed: properties.customMpiSettings.processCount 5 over nodeCount 1 with 2 slots "
-                             "(cores) puts node0: 5 ranks on 2 cores; they run, sharing cores, as Batch AI placed them";
+        const QString said = "ranks oversubscribed: properties.customMpiSettings.processCount 3 over nodeCount 1 with 2 slots "
+                             "(cores) puts node0: 3 ranks on 2 cores; they run, sharing cores, as Batch AI placed them";
         QCOMPARE(over->warnings.first(), said);
         QVERIFY(over->describe().contains("Warning: " + said + "\n"));
         QVERIFY2(over->launchScript.contains("log '" + said + "'\n"), qPrintable(over->launchScript));

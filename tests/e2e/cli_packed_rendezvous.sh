@@ -82,6 +82,15 @@ logs() { cat "$work"/jobs/workspaces/*/experiments/rdv/jobs/*/*/stdouterr/{stder
 td experiment create -n rdv >/dev/null || fail "experiment create"
 td cluster probe -n local > "$work/probe.txt" 2>&1
 
+echo "== an MPI job with more ranks than the node's cores is accepted, and job create says so"
+cat > "$work/over.json" <<JSON
+{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "$work/jobs",
+  "customMpiSettings": { "commandLine": "true", "processCount": 12 } } }
+JSON
+td job create -e rdv -n over -c local -f "$work/over.json" --draft >/dev/null 2>"$work/over.err" || fail "over: $(cat "$work/over.err")"
+grep -q "^warning: job 'over': ranks oversubscribed: properties.customMpiSettings.processCount 12 over nodeCount 1 with 8 slots (cores) puts localhost: 12 ranks on 8 cores" "$work/over.err" \
+  || fail "job create does not say the ranks are oversubscribed: $(cat "$work/over.err")"
+
 echo "== two PyTorch and two TensorFlow jobs packed on the local node at once"
 for j in pt1 pt2; do td job create -e rdv -n $j -c local -f "$(pytorch_json $j)" >/dev/null || fail "create $j"; done
 for j in tf1 tf2; do td job create -e rdv -n $j -c local -f "$(tensorflow_json $j)" >/dev/null || fail "create $j"; done
