@@ -357,6 +357,11 @@ int jobCreate(Context &c)
     const auto job = JobSubmission(c.store).submit(request);
     if (!job)
         return c.error(job.error());
+    // What runs as asked but maybe not as expected (ranks oversubscribed), before it starts.
+    if (const auto plan = runner.plan(request.workspace, request.cluster, *spec, exp->name, job->name); plan) {
+        for (const QString &warning : plan->warnings)
+            c.err << "warning: job '" << job->name << "': " << warning << '\n';
+    }
     if (job->state != JobState::Queued)
         return showJob(c, {*c.workspace(), *exp, *job});
     if (auto woken = wakeAgent(); !woken) {

@@ -4,6 +4,7 @@
 #include "JobNetwork.h"
 #include "LaunchScript.h"
 #include "RankBinding.h"
+#include "RendezvousPorts.h"
 #include "SlurmBatchScript.h"
 #include "TaskOutputs.h"
 #include "jobspec/JobSpecFields.h"
@@ -380,7 +381,7 @@ struct Builder
         for (const LaunchTask &t : launch.tasks) {
             QStringList exports;
             for (const auto &[name, value] : t.environment)
-                exports << name + QLatin1Char('=') + shellQuote(value);
+                exports << name + QLatin1Char('=') + RendezvousPorts::shellWord(value);
             const QString text = exports.isEmpty()
                 ? t.program
                 : QStringLiteral("export %1; %2").arg(exports.join(QLatin1Char(' ')), t.program);
@@ -435,7 +436,7 @@ struct Builder
         auto launch = toolkitLaunch(spec, nodes, container.has_value());
         if (!launch)
             return launch.failure();
-        const QStringList notes = addLaunchVariables(*launch);
+        QStringList notes = addLaunchVariables(*launch);
         addSecrets();
         if (auto ok = readWallClockTime(); !ok)
             return ok.failure();
@@ -444,11 +445,40 @@ struct Builder
         const QStringList passed = passedNames(defaultPython);
         plan.commandLine = command(*launch, passed);
         plan.rankNodes = rankNodesOf(*launch);
+        plan.warnings = oversubscription(*launch);
+        notes += plan.warnings;
         const LaunchScriptInput in = scriptInput(*launch, passed, defaultPython, notes);
         plan.launchScript = launchScript(in);
         plan.launchScriptShown = plan.launchScript;
         plan.secretsFile = secretsFileText(in);
         return plan;
+    }
+
+    // An MPI job's processCount over its nodes' cores runs, as Batch AI placed the ranks
+    // (processCount / nodeCount on each node, the cores not counted) and mpirun ran them
+    // (--oversubscribe): said, naming the setting, nodeCount and the slotTotal (PyTorch and
+    // TensorFlow tasks over the slotTotal are refused by their plans).
+    QStringList oversubscription(const ToolkitLaunch &launch) const
+    {
+        if (launch.kind != ToolkitLaunch::Kind::Mpi)
+            return {};
+        const QStringList hosts = RankBinding::oversubscribed(nodes, plan.rankNodes);
+        if (hosts.isEmpty())
+            return {};
+        QString key = QStringLiteral("processCount");
+        for (const ToolkitEntry &t : toolkitEntries())
+            key = t.toolkit == spec.toolkit() ? t.key + QStringLiteral(".processCount") : key;
+        int slotTotal = 0;
+        for (const Node &n : nodes)
+            slotTotal += qMax(1, n.slotCount);
+        return {QStringLiteral("ranks oversubscribed: properties.%1 %2 over nodeCount %3 with %4 slot%5 (cores) "
+                               "puts %6; they run, sharing cores, as Batch AI placed them")
+                    .arg(key)
+                    .arg(launch.processCount)
+                    .arg(nodes.size())
+                    .arg(slotTotal)
+                    .arg(slotTotal == 1 ? QString() : QStringLiteral("s"))
+                    .arg(hosts.join(QStringLiteral(", ")))};
     }
 
     // The first nodeCount of the assigned nodes.
@@ -639,6 +669,8 @@ struct Builder
         plan.launcher = toString(launch.kind);
         plan.summary = launch.summary;
         plan.processCount = launch.kind == ToolkitLaunch::Kind::HeadNode ? 1 : launch.processCount;
+        plan.portCount = launch.portCount;
+        plan.portSearchStart = launch.portCount > 0 ? RendezvousPorts::searchStart(context.uuid) : 0;
     }
 
     // Whether a program runs "$TRAINDESK_PYTHON", the interpreter the head node picks.
@@ -658,6 +690,8 @@ struct Builder
         for (const auto &[name, value] : plan.environment)
             passed << name;
         passed << plan.secretNames << QStringLiteral("AZ_BATCHAI_NUM_GPUS");
+        if (plan.portCount > 0)
+            passed << RendezvousPorts::variable();
         if (defaultPython)
             passed << defaultPythonVariable;
         // The launch script puts the bundled trainer's folder on PATH: every rank needs it.
@@ -680,6 +714,7 @@ struct Builder
         if (context.grant && !nodes.isEmpty() && nodes.first().gpuCount > 0)
             in.computed = {{QStringLiteral("AZ_BATCHAI_NUM_GPUS"), QStringLiteral("echo %1").arg(context.grant->gpus.size())}};
         choosePython(launch, defaultPython, in, notes);
+        choosePorts(in);
         for (const QString &note : std::as_const(notes))
             in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("log ") + shellQuote(note);
         if (context.grant && !context.slurm)
@@ -705,6 +740,21 @@ struct Builder
             in.registryPassword = spec.containerSettings->imageSourceRegistry.credentials->password.value_or(QString());
         in.limit = plan.maxWallClockTime;
         return in;
+    }
+
+    // The job's own rendezvous ports, picked on the head node before anything else and said
+    // in its log: packed jobs on one node never share one.
+    void choosePorts(LaunchScriptInput &in) const
+    {
+        if (plan.portCount == 0)
+            return;
+        in.portChoice = RendezvousPorts::choiceText(plan.portSearchStart, plan.portCount);
+        const QString v = RendezvousPorts::variable();
+        const QString ports = plan.portCount == 1 ? QStringLiteral("port $%1").arg(v)
+                                                  : QStringLiteral("ports $%1-$((%1+%2))").arg(v).arg(plan.portCount - 1);
+        in.beforeCommand += (in.beforeCommand.isEmpty() ? QString() : QStringLiteral("\n"))
+            + QStringLiteral("log \"rendezvous %1 on this node: free at start (searched from %2; the job's own %3 in "
+                             "environmentVariables fixes it)\"").arg(ports).arg(plan.portSearchStart).arg(v);
     }
 
     // Which Python runs the job's script, said in the head node's log: the default the head
@@ -822,6 +872,9 @@ QString LaunchPlan::describe() const
     for (const QString &name : secretNames)
         text += QStringLiteral("  %1=<secret>\n").arg(name);
     text += QStringLiteral("  AZ_BATCHAI_NUM_GPUS=<the head node's GPUs, counted at start>\n");
+    if (portCount > 0)
+        text += QStringLiteral("  TRAINDESK_PORT=<the first of %1 port%2 free on the head node at start, searched from %3>\n")
+                    .arg(portCount).arg(portCount == 1 ? QString() : QStringLiteral("s")).arg(portSearchStart);
     if (!preparationCommand.isEmpty())
         text += QStringLiteral("Preparation (every node): %1\n").arg(preparationCommand);
     if (!tasks.isEmpty()) {
@@ -829,6 +882,8 @@ QString LaunchPlan::describe() const
         for (const PlannedTask &t : tasks)
             text += QStringLiteral("  %1 %2 on %3 (%4): %5\n").arg(t.role).arg(t.index).arg(t.node, t.host, t.commandLine);
     }
+    for (const QString &warning : warnings)
+        text += QStringLiteral("Warning: %1\n").arg(warning);
     text += QStringLiteral("Command (head node): %1\n").arg(commandLine);
     return text;
 }
@@ -860,6 +915,8 @@ QJsonObject LaunchPlan::toJson() const
                        {QStringLiteral("launcher"), launcher},
                        {QStringLiteral("summary"), summary},
                        {QStringLiteral("processCount"), processCount},
+                       {QStringLiteral("rendezvousPorts"), QJsonObject{{QStringLiteral("count"), portCount},
+                                                                       {QStringLiteral("searchStart"), portSearchStart}}},
                        {QStringLiteral("nodes"), QJsonArray::fromStringList(nodes)},
                        {QStringLiteral("rankNodes"), QJsonArray::fromStringList(rankNodes)},
                        {QStringLiteral("jobDirectory"), jobDir},
@@ -873,6 +930,7 @@ QJsonObject LaunchPlan::toJson() const
                        {QStringLiteral("environment"), env},
                        {QStringLiteral("preparation"), preparationCommand},
                        {QStringLiteral("tasks"), taskArray},
+                       {QStringLiteral("warnings"), QJsonArray::fromStringList(warnings)},
                        {QStringLiteral("commandLine"), commandLine},
                        {QStringLiteral("launchScript"), launchScriptShown}};
 }

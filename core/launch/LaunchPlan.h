@@ -77,7 +77,14 @@ struct LaunchPlan
     QString launcher;          // mpi, tasks or head node
     QString summary;           // one line: what runs where
     int processCount = 0;
+    // Rendezvous ports the head node picks at start: `portCount` in a row, the first in
+    // $TRAINDESK_PORT, searched from `portSearchStart` (RendezvousPorts); 0: none picked.
+    int portCount = 0;
+    int portSearchStart = 0;
     QList<PlannedTask> tasks;
+    // What the job runs as asked but the user may not expect (ranks oversubscribed): said
+    // by `job create` and `job plan`, and in the execution log.
+    QStringList warnings;
     QString preparationCommand;  // jobPreparation.commandLine, empty when none: runs on every node
     QString containerImage;      // empty when the job runs on the nodes themselves
     QStringList containerOptions;  // docker run's options for a packed job's GPUs and cores

@@ -1,6 +1,7 @@
 #include "LaunchScript.h"
 
 #include "ContainerCommands.h"
+#include "RendezvousPorts.h"
 #include "TaskOutputs.h"
 #include "common/ShellQuote.h"
 
@@ -132,6 +133,8 @@ QStringList passedVariables(const LaunchScriptInput &in)
         passed << name;
     for (const auto &[name, value] : in.computed)
         passed << name;
+    if (!in.portChoice.isEmpty())
+        passed << RendezvousPorts::variable();
     return passed;
 }
 
@@ -171,9 +174,10 @@ QString scriptStart(const LaunchScriptInput &in)
 
 QString jobEnvironment(const LaunchScriptInput &in)
 {
-    QString s;
+    // The rendezvous port first: values name it ("${TRAINDESK_PORT}"), and only it expands.
+    QString s = in.portChoice;
     for (const auto &[name, value] : in.environment)
-        s += QStringLiteral("export %1=%2\n").arg(name, shellQuote(value));
+        s += QStringLiteral("export %1=%2\n").arg(name, RendezvousPorts::shellWord(value));
     // Secret values live in the secrets file only as long as it takes to read it: never in
     // this script, and gone from the job directory before any step runs.
     if (!in.secrets.isEmpty() || !in.registryPassword.isEmpty()) {

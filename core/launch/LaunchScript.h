@@ -20,6 +20,7 @@ struct LaunchScriptInput
     EnvironmentList environment;   // exported for every process
     EnvironmentList secrets;       // exported too; values shown only when revealed
     EnvironmentList computed;      // name -> shell expression, evaluated on the head node
+    QString portChoice;            // exports the job's rendezvous port first (RendezvousPorts), or empty
     QString trainerDirectory;
     QStringList outputDirectories; // created before the job
     QStringList setupTexts;        // node setup: links, mounts, the container

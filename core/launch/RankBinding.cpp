@@ -123,6 +123,32 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
     return notes;
 }
 
+QStringList oversubscribed(const QList<Node> &nodes, const QStringList &rankNodes)
+{
+    QHash<QString, QString> hostOf;
+    QHash<QString, int> cores;
+    for (const Node &n : nodes) {
+        hostOf.insert(n.name, n.host);
+        cores[n.host] = qMax(cores.value(n.host), qMax(1, n.slotCount));
+    }
+    QHash<QString, int> ranks;
+    for (const QString &node : rankNodes)
+        ranks[hostOf.value(node)] += 1;
+    QStringList found;
+    QStringList seenHosts;
+    for (const Node &n : nodes) {
+        if (seenHosts.contains(n.host) || ranks.value(n.host) <= cores.value(n.host))
+            continue;
+        seenHosts << n.host;
+        found << QStringLiteral("%1: %2 ranks on %3 core%4")
+                     .arg(n.name)
+                     .arg(ranks.value(n.host))
+                     .arg(cores.value(n.host))
+                     .arg(cores.value(n.host) == 1 ? QString() : QStringLiteral("s"));
+    }
+    return found;
+}
+
 QString rangesText(const QList<int> &indices)
 {
     QList<int> sorted = indices;

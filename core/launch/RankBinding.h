@@ -29,6 +29,10 @@ inline const QString threadsVariable = QStringLiteral("OMP_NUM_THREADS");
 QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const QStringList &userVariables,
                     const QList<Node> &nodes, const QStringList &rankNodes, bool slurm);
 
+// Where more ranks run on a machine than it has cores (nodes sharing a host count together):
+// "node0: 4 ranks on 2 cores", one entry a host; empty when every rank has a core.
+QStringList oversubscribed(const QList<Node> &nodes, const QStringList &rankNodes);
+
 // A job packed onto part of its node (jobs/ResourcePlacement): head node shell text, run just
 // before the job, that pins the launch script, and so every rank it starts, to the job's
 // `cores` (indices into the node's allowed CPUs, Cpus_allowed_list, as the placement counts

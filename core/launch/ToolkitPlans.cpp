@@ -1,7 +1,9 @@
 #include "ToolkitPlans.h"
 
+#include "RendezvousPorts.h"
 #include "common/ShellQuote.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,10 +23,6 @@ QString toString(ToolkitLaunch::Kind kind)
 }
 
 namespace {
-
-// Ports as the service handed them out: from 2222 on each node, parameter servers first.
-constexpr int firstTaskPort = 2222;
-constexpr int pyTorchPort = 23456;
 
 QString python(const std::optional<QString> &interpreter, bool inContainer)
 {
@@ -70,7 +68,8 @@ int totalSlots(const QList<Node> &nodes)
     return total;
 }
 
-Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, bool inContainer)
+Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, bool inContainer,
+                                 const RendezvousPorts::Ports &ports)
 {
     const TensorFlowSettings &s = *spec.tensorFlowSettings;
     const QString path = QStringLiteral("properties.tensorFlowSettings");
@@ -99,7 +98,10 @@ Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, 
         return fail(QStringLiteral("%1.workerCount: expected at most %2 (the MPI slots of the job's %3 nodes), found %4")
                         .arg(path).arg(totalSlots(nodes)).arg(n).arg(workers));
     }
-    QList<int> nextPort(n, firstTaskPort);
+    // Ports as the service handed them out, parameter servers first, but from the job's own
+    // first port (the service had 2222 on each node): counted per host, as nodes of a test
+    // cluster may share one machine.
+    QHash<QString, int> nextPort;
     QStringList psHosts;
     QStringList workerHosts;
     QList<int> psNodes;
@@ -107,12 +109,12 @@ Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, 
     for (int j = 0; j < servers; ++j) {
         const int node = j % n;
         psNodes << node;
-        psHosts << QStringLiteral("%1:%2").arg(nodes.at(node).host).arg(nextPort[node]++);
+        psHosts << QStringLiteral("%1:%2").arg(nodes.at(node).host, ports.port(nextPort[nodes.at(node).host]++));
     }
     for (int i = 0; i < workers; ++i) {
         const int node = i % n;
         workerNodes << node;
-        workerHosts << QStringLiteral("%1:%2").arg(nodes.at(node).host).arg(nextPort[node]++);
+        workerHosts << QStringLiteral("%1:%2").arg(nodes.at(node).host, ports.port(nextPort[nodes.at(node).host]++));
     }
     QJsonObject cluster{{QStringLiteral("worker"), QJsonArray::fromStringList(workerHosts)}};
     if (servers > 0)
@@ -141,6 +143,8 @@ Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, 
                         program(args)});
     }
     l.processCount = servers + workers;
+    for (const int used : std::as_const(nextPort))
+        l.portCount = ports.fixed ? 0 : qMax(l.portCount, used);
     l.environment = {{QStringLiteral("AZ_BATCHAI_PS_HOSTS"), psHosts.join(QLatin1Char(','))},
                      {QStringLiteral("AZ_BATCHAI_WORKER_HOSTS"), workerHosts.join(QLatin1Char(','))}};
     l.summary = QStringLiteral("TensorFlow: %1 parameter server%2 and %3 worker%4 on %5 node%6")
@@ -153,7 +157,8 @@ Result<ToolkitLaunch> tensorFlow(const JobSpec &spec, const QList<Node> &nodes, 
     return l;
 }
 
-Result<ToolkitLaunch> pyTorch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer)
+Result<ToolkitLaunch> pyTorch(const JobSpec &spec, const QList<Node> &nodes, bool inContainer,
+                              const RendezvousPorts::Ports &ports)
 {
     const PyTorchSettings &s = *spec.pyTorchSettings;
     const int processes = s.processCount.value_or(spec.nodeCount);
@@ -189,19 +194,20 @@ Result<ToolkitLaunch> pyTorch(const JobSpec &spec, const QList<Node> &nodes, boo
         return l;
     }
     // The service's variables, and the ones torch.distributed reads with init_method env://.
+    // The port is the job's own (the service had 23456: packed jobs clashed on it).
     l.environment = {{QStringLiteral("AZ_BATCHAI_PYTORCH_BACKEND"), backend},
-                     {QStringLiteral("AZ_BATCHAI_PYTORCH_INIT_METHOD"), QStringLiteral("tcp://%1:%2").arg(head).arg(pyTorchPort)},
+                     {QStringLiteral("AZ_BATCHAI_PYTORCH_INIT_METHOD"), QStringLiteral("tcp://%1:%2").arg(head, ports.port(0))},
                      {QStringLiteral("MASTER_ADDR"), head},
-                     {QStringLiteral("MASTER_PORT"), QString::number(pyTorchPort)},
+                     {QStringLiteral("MASTER_PORT"), ports.port(0)},
                      {QStringLiteral("WORLD_SIZE"), QString::number(processes)}};
-    l.summary = QStringLiteral("PyTorch (%1): %2 process%3 on %4 node%5, rendezvous at %6:%7")
+    l.portCount = ports.fixed ? 0 : 1;
+    l.summary = QStringLiteral("PyTorch (%1): %2 process%3 on %4 node%5, rendezvous at %6, port %7")
                     .arg(backend)
                     .arg(processes)
                     .arg(processes == 1 ? QString() : QStringLiteral("es"))
                     .arg(n)
                     .arg(n == 1 ? QString() : QStringLiteral("s"))
-                    .arg(head)
-                    .arg(pyTorchPort);
+                    .arg(head, ports.fixed ? ports.port(0) : QStringLiteral("chosen free there at start"));
     return l;
 }
 
@@ -291,8 +297,14 @@ Result<ToolkitLaunch> toolkitLaunch(const JobSpec &spec, const QList<Node> &node
     case Toolkit::Cntk: return cntk(spec, n, inContainer);
     case Toolkit::Caffe: return caffe(spec, n, inContainer);
     case Toolkit::Caffe2: return caffe2(spec, nodes, inContainer);
-    case Toolkit::PyTorch: return pyTorch(spec, nodes, inContainer);
-    case Toolkit::TensorFlow: return tensorFlow(spec, nodes, inContainer);
+    case Toolkit::PyTorch:
+    case Toolkit::TensorFlow: {
+        const auto ports = RendezvousPorts::of(spec);
+        if (!ports)
+            return ports.failure();
+        return spec.toolkit() == Toolkit::PyTorch ? pyTorch(spec, nodes, inContainer, *ports)
+                                                  : tensorFlow(spec, nodes, inContainer, *ports);
+    }
     case Toolkit::CustomToolkit: {
         ToolkitLaunch l;
         l.kind = ToolkitLaunch::Kind::HeadNode;

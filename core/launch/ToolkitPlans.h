@@ -37,6 +37,9 @@ struct ToolkitLaunch
     QList<LaunchTask> tasks;
     EnvironmentList environment;  // job-wide variables the toolkit sets
     QString summary;              // one line for `job plan`
+    // Rendezvous ports the head node picks at start (RendezvousPorts): how many in a row
+    // from $TRAINDESK_PORT; 0 when the toolkit meets on none or the job fixed its own.
+    int portCount = 0;
 };
 
 QString toString(ToolkitLaunch::Kind kind);

@@ -2,6 +2,7 @@
 // all this machine (mpirun starts one app context per node), with fake docker/python/apt
 // where the tutorial needs them, and this machine's real docker where it has one.
 #include "launch/LaunchPlan.h"
+#include "launch/RendezvousPorts.h"
 #include "jobs/NodeStory.h"
 
 #include <QDir>
@@ -12,6 +13,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSysInfo>
+#include <QTcpServer>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -557,20 +559,21 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
                                                               {"masterCommandLineArgs", "--master"}, {"workerCommandLineArgs", "--worker"},
                                                               {"parameterServerCommandLineArgs", "--ps"}, {"workerCount", 2},
                                                               {"parameterServerCount", 1}}}}
+            // Both nodes are this machine: its ports in order, @k@ the k-th after the job's first.
             << QStringList{
-                   "task index=0 rank= world= init= ps=localhost:2222 workers=localhost:2223,localhost:2222 args=--ps "
-                   "tf={\"cluster\":{\"ps\":[\"localhost:2222\"],\"worker\":[\"localhost:2223\",\"localhost:2222\"]},"
+                   "task index=0 rank= world= init= ps=localhost:@0@ workers=localhost:@1@,localhost:@2@ args=--ps "
+                   "tf={\"cluster\":{\"ps\":[\"localhost:@0@\"],\"worker\":[\"localhost:@1@\",\"localhost:@2@\"]},"
                    "\"environment\":\"cloud\",\"task\":{\"index\":0,\"type\":\"ps\"}}",
-                   "task index=0 rank= world= init= ps=localhost:2222 workers=localhost:2223,localhost:2222 args=--master tf=",
-                   "task index=1 rank= world= init= ps=localhost:2222 workers=localhost:2223,localhost:2222 args=--worker tf="};
+                   "task index=0 rank= world= init= ps=localhost:@0@ workers=localhost:@1@,localhost:@2@ args=--master tf=",
+                   "task index=1 rank= world= init= ps=localhost:@0@ workers=localhost:@1@,localhost:@2@ args=--worker tf="};
         QTest::newRow("pytorch over gloo")
             << QJsonObject{{"nodeCount", 2},
                            {"pyTorchSettings", QJsonObject{{"pythonScriptFilePath", script}, {"pythonInterpreterPath", "/bin/sh"},
                                                            {"commandLineArgs", "--rank $AZ_BATCHAI_TASK_INDEX"},
                                                            {"processCount", 3}, {"communicationBackend", "Gloo"}}}}
-            << QStringList{"task index=0 rank=0 world=3 init=tcp://localhost:23456 ps= workers=localhost,localhost args=--rank 0 tf=",
-                           "task index=1 rank=1 world=3 init=tcp://localhost:23456",
-                           "task index=2 rank=2 world=3 init=tcp://localhost:23456 ps= workers=localhost,localhost args=--rank 2"};
+            << QStringList{"task index=0 rank=0 world=3 init=tcp://localhost:@0@ ps= workers=localhost,localhost args=--rank 0 tf=",
+                           "task index=1 rank=1 world=3 init=tcp://localhost:@0@",
+                           "task index=2 rank=2 world=3 init=tcp://localhost:@0@ ps= workers=localhost,localhost args=--rank 2"};
         QTest::newRow("caffe2 shards")
             << QJsonObject{{"nodeCount", 2},
                            {"caffe2Settings", QJsonObject{{"pythonScriptFilePath", script}, {"pythonInterpreterPath", "/bin/sh"},
@@ -597,10 +600,111 @@ echo "task index=$AZ_BATCHAI_TASK_INDEX rank=$RANK world=$WORLD_SIZE init=$AZ_BA
         const Run r = run(*plan, "/usr/bin:/bin");
         QVERIFY(r.finished);
         QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
-        for (const QString &line : expected)
+        // The job's first rendezvous port, as the head node chose it and said in its log.
+        const auto chosen = QRegularExpression("rendezvous ports? (\\d+)").match(QString::fromUtf8(r.log));
+        QVERIFY2(expected.join("").contains("@0@") <= chosen.hasMatch(), qPrintable(r.log));
+        for (QString line : expected) {
+            for (int k = 0; k < 3; ++k)
+                line.replace(QStringLiteral("@%1@").arg(k), QString::number(chosen.captured(1).toInt() + k));
             QVERIFY2(r.out.contains(line.toUtf8()), qPrintable("lacks: " + line + "\n" + r.out));
+        }
         const int tasks = int(r.out.count("task index="));
         QCOMPARE(tasks, plan->processCount);
+    }
+
+    // Two jobs packed on one node met on PyTorch's 23456 and TensorFlow's 2222: each job now
+    // names its own port, picked on the head node at start from a start of its own.
+    void rendezvousPortsAreEachJobsOwn()
+    {
+        const QJsonObject pyTorch{{"nodeCount", 2}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                  {"pyTorchSettings", QJsonObject{{"pythonScriptFilePath", "t.py"}, {"processCount", 2},
+                                                                  {"communicationBackend", "gloo"}}}};
+        LaunchContext a = context(2);
+        LaunchContext b = context(2);
+        b.uuid = "5678";
+        const auto planA = buildLaunchPlan(specOf(pyTorch), a);
+        const auto planB = buildLaunchPlan(specOf(pyTorch), b);
+        QVERIFY2(planA && planB, qPrintable(planA ? planB.error() : planA.error()));
+        for (const LaunchPlan *plan : {&*planA, &*planB}) {
+            QVERIFY2(!plan->launchScript.contains(QRegularExpression("[:=](23456|2222)\\b")), qPrintable(plan->launchScript));
+            QVERIFY2(plan->launchScript.contains("export MASTER_PORT=\"${TRAINDESK_PORT}\"\n"), qPrintable(plan->launchScript));
+            QVERIFY(plan->launchScript.contains("export AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:\"${TRAINDESK_PORT}\"\n"));
+            // Chosen before the variables that name it, and passed to every rank.
+            QVERIFY(plan->launchScript.indexOf("export TRAINDESK_PORT=") < plan->launchScript.indexOf("export MASTER_PORT="));
+            QVERIFY2(plan->commandLine.count("-x TRAINDESK_PORT") == 2, qPrintable(plan->commandLine));
+            QCOMPARE(plan->portCount, 1);
+            QVERIFY(plan->describe().contains("TRAINDESK_PORT=<the first of 1 port free on the head node at start"));
+        }
+        QCOMPARE(planA->portSearchStart, RendezvousPorts::searchStart("1234"));
+        QVERIFY(planA->portSearchStart != planB->portSearchStart);
+
+        // TensorFlow: a run of ports per host, parameter servers first.
+        const auto tf = buildLaunchPlan(specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_MOUNT_ROOT/myshare"},
+                                                {"tensorFlowSettings", QJsonObject{{"pythonScriptFilePath", "t.py"}, {"workerCount", 2},
+                                                                                   {"parameterServerCount", 1}}}}),
+                                        context(1));
+        QVERIFY2(tf, qPrintable(tf.error()));
+        QCOMPARE(tf->portCount, 3);
+        QVERIFY2(tf->launchScript.contains("export AZ_BATCHAI_WORKER_HOSTS=10.0.0.1:\"$((TRAINDESK_PORT+1))\",10.0.0.1:\"$((TRAINDESK_PORT+2))\"\n"),
+                 qPrintable(tf->launchScript));
+
+        // The job's own port (environmentVariables) is used as written, nothing chosen.
+        QJsonObject own = pyTorch;
+        own.insert("environmentVariables", QJsonArray{QJsonObject{{"name", "MASTER_PORT"}, {"value", "29500"}}});
+        const auto fixed = buildLaunchPlan(specOf(own), a);
+        QVERIFY2(fixed, qPrintable(fixed.error()));
+        QCOMPARE(fixed->portCount, 0);
+        QVERIFY(!fixed->launchScript.contains("TRAINDESK_PORT"));
+        QVERIFY(fixed->launchScript.contains("export AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:29500\n"));
+        own.insert("environmentVariables", QJsonArray{QJsonObject{{"name", "MASTER_PORT"}, {"value", "auto"}}});
+        const auto bad = buildLaunchPlan(specOf(own), a);
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().contains("properties.environmentVariables[0].value: MASTER_PORT is the job's rendezvous port: "
+                                      "expected a port number (1-65535), found 'auto'"),
+                 qPrintable(bad.error()));
+    }
+
+    // An MPI toolkit's processCount over the nodes' cores runs as Batch AI placed it, and is
+    // said (naming the setting, nodeCount and the slots) in the plan and the execution log.
+    void oversubscribedRanksAreSaid()
+    {
+        const auto over = buildLaunchPlan(customMpi(1, 3), context(1));
+        QVERIFY2(over, qPrintable(over.error()));
+        QCOMPARE(over->warnings.size(), 1);
+        const QString said = "ranks oversubscribed: properties.customMpiSettings.processCount 3 over nodeCount 1 with 2 slots "
+                             "(cores) puts node0: 3 ranks on 2 cores; they run, sharing cores, as Batch AI placed them";
+        QCOMPARE(over->warnings.first(), said);
+        QVERIFY(over->describe().contains("Warning: " + said + "\n"));
+        QVERIFY2(over->launchScript.contains("log '" + said + "'\n"), qPrintable(over->launchScript));
+        // Two nodes that are one machine count together; a rank per core is no warning.
+        const auto shared = buildLaunchPlan(customMpi(2, 3), contextWith({"a@h:1", "b@h:1"}));
+        QVERIFY2(shared && shared->warnings.size() == 1, qPrintable(shared ? shared->describe() : shared.error()));
+        QVERIFY2(shared->warnings.first().contains("a: 3 ranks on 1 core;"), qPrintable(shared->warnings.first()));
+        const auto fits = buildLaunchPlan(customMpi(2, 4), context(2));
+        QVERIFY2(fits && fits->warnings.isEmpty(), qPrintable(fits ? fits->warnings.join("; ") : fits.error()));
+    }
+
+    // The head node's choice skips a port another program holds: the job's search start is
+    // taken (listening here), so the job gets the next one.
+    void rendezvousPortSkipsOneInUse()
+    {
+        LaunchContext c = localContext("busyport", 1);
+        const int start = RendezvousPorts::searchStart(c.uuid);
+        QTcpServer holder;
+        QVERIFY2(holder.listen(QHostAddress::LocalHost, quint16(start)), qPrintable(holder.errorString()));
+        const auto plan = buildLaunchPlan(specOf({{"nodeCount", 1}, {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/myshare"},
+                                                  {"pyTorchSettings", QJsonObject{{"pythonScriptFilePath", m_dir.filePath("task.sh")},
+                                                                                  {"pythonInterpreterPath", "/bin/sh"},
+                                                                                  {"communicationBackend", "gloo"}}}}),
+                                          c);
+        QVERIFY2(plan, qPrintable(plan.error()));
+        const Run r = run(*plan, "/usr/bin:/bin");
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == "0", qPrintable(r.log + r.err));
+        const auto chosen = QRegularExpression("rendezvous port (\\d+) on this node").match(QString::fromUtf8(r.log));
+        QVERIFY2(chosen.hasMatch(), qPrintable(r.log));
+        QVERIFY2(chosen.captured(1).toInt() != start, qPrintable(r.log));
+        QVERIFY2(r.out.contains(QStringLiteral("init=tcp://localhost:%1 ").arg(chosen.captured(1)).toUtf8()), r.out.constData());
     }
 
     void shellTextInJobFieldsNeverRuns_data()

@@ -124,13 +124,14 @@ private slots:
             << QByteArray(R"({"nodeCount": 2, "pyTorchSettings": {"pythonScriptFilePath": "t.py",
                              "processCount": 2, "communicationBackend": "gloo"}})")
             << QStringList{"--host td1 ", "--host td2 ", "MASTER_ADDR=10.0.0.1\n",
-                           "AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:23456\n", "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n",
+                           "AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:\"${TRAINDESK_PORT}\"\n", "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n",
                            "OMP_NUM_THREADS=2\n"};
         QTest::newRow("tensorFlow ps and workers")
             << QByteArray(R"({"nodeCount": 2, "tensorFlowSettings": {"pythonScriptFilePath": "t.py",
                              "workerCount": 2, "parameterServerCount": 2}})")
-            << QStringList{"--host td1 ", "--host td2 ", "AZ_BATCHAI_PS_HOSTS=10.0.0.1:2222,10.0.0.2:2222\n",
-                           "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1:2223,10.0.0.2:2223\n", "\"10.0.0.2:2223\""};
+            << QStringList{"--host td1 ", "--host td2 ", "AZ_BATCHAI_PS_HOSTS=10.0.0.1:\"${TRAINDESK_PORT}\",10.0.0.2:\"${TRAINDESK_PORT}\"\n",
+                           "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1:\"$((TRAINDESK_PORT+1))\",10.0.0.2:\"$((TRAINDESK_PORT+1))\"\n",
+                           "\"10.0.0.2:'\\''\"$((TRAINDESK_PORT+1))\"'\\''\""};
         QTest::newRow("caffe2 shards")
             << QByteArray(R"({"nodeCount": 2, "caffe2Settings": {"pythonScriptFilePath": "t.py"}})")
             << QStringList{"--host td1 ", "--host td2 "};
