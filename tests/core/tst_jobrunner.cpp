@@ -342,50 +342,6 @@ private Q_SLOTS:
         QCOMPARE(toString(waitForEnd(first->id).state), toString(JobState::Succeeded));
         QCOMPARE(toString(waitForEnd(second->id).state), toString(JobState::Succeeded));
     }
-
-    void refusesImpossibleJobs()
-    {
-        JobSubmission jobs(m_store);
-        const auto tooBig = jobs.submit({"ws", "exp", "big", "local",
-            R"({"nodeCount": 2, "stdOutErrPathPrefix": "/tmp", "customMpiSettings": {"commandLine": "a"}})"});
-        QVERIFY(!tooBig);
-        QVERIFY2(tooBig.error().contains("properties.nodeCount"), qPrintable(tooBig.error()));
-        const auto invalid = jobs.submit({"ws", "exp", "bad", "local", "{"});
-        QVERIFY(!invalid);
-        QVERIFY(!m_store.job(m_store.experiment(m_store.workspace("ws")->id, "exp")->id, "bad"));
-        const auto noCluster = jobs.submit({"ws", "exp", "x", "nope", spec("a", 1)});
-        QVERIFY2(noCluster.error().contains("cluster 'nope' not found"), qPrintable(noCluster.error()));
-    }
-
-    void refusesAnImageTheNodesCannotRun()
-    {
-        // The node's last probe found no container runtime: the image is refused at submit,
-        // naming the image and the node and saying how to run without it; --no-container
-        // (noContainer) stores the spec without containerSettings and jobPreparation.
-        const Node node = m_store.nodes(m_store.cluster(m_store.workspace("ws")->id, "local")->id).first();
-        const QString facts = node.facts;
-        QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, R"({"cores": 2, "containerRuntimes": []})").ok());
-        QJsonObject props = QJsonDocument::fromJson(spec("sh -c 'echo hi'", 1, "apt install -y x")).object().value("properties").toObject();
-        props.insert("containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "tensorflow/tensorflow:1.8.0-gpu"}}}});
-        const QByteArray json = QJsonDocument(QJsonObject{{"properties", props}}).toJson();
-        JobSubmission jobs(m_store);
-        const auto refused = jobs.submit({"ws", "exp", "image", "local", json});
-        QVERIFY(!refused);
-        for (const QString &part : {QStringLiteral("tensorflow/tensorflow:1.8.0-gpu"), node.name, QStringLiteral("--no-container")})
-            QVERIFY2(refused.error().contains(part), qPrintable(refused.error()));
-        SubmitRequest request{"ws", "exp", "image", "local", json, true};
-        request.noContainer = true;
-        const auto accepted = jobs.submit(request);
-        QVERIFY2(accepted.ok(), qPrintable(accepted.error()));
-        const QJsonObject stored = QJsonDocument::fromJson(accepted->spec).object().value("properties").toObject();
-        QVERIFY(!stored.contains("containerSettings") && !stored.contains("jobPreparation") && stored.contains("customMpiSettings"));
-        // A runtime on the node (or facts from before runtimes were probed): accepted as it is.
-        QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, R"({"cores": 2, "containerRuntimes": ["apptainer"]})").ok());
-        const auto withRuntime = jobs.submit({"ws", "exp", "image2", "local", json, true});
-        QVERIFY2(withRuntime.ok(), qPrintable(withRuntime.error()));
-        QVERIFY(QJsonDocument::fromJson(withRuntime->spec).object().value("properties").toObject().contains("containerSettings"));
-        QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, facts).ok());
-    }
 };
 
 QTEST_GUILESS_MAIN(TestJobRunner)
