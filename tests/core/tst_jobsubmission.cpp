@@ -12,6 +12,7 @@
 #include <QTest>
 
 using namespace TrainDesk;
+using Testing::localJobSpec;
 
 class TestJobSubmission : public QObject
 {
@@ -19,16 +20,6 @@ class TestJobSubmission : public QObject
 
     QTemporaryDir m_dir;
     Store m_store;
-
-    QByteArray spec(const QString &commandLine, int processCount, const QString &prep = {})
-    {
-        QJsonObject mpi{{"commandLine", commandLine}, {"processCount", processCount}};
-        QJsonObject props{{"nodeCount", 1}, {"customMpiSettings", mpi},
-                          {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/share"}};
-        if (!prep.isEmpty())
-            props.insert("jobPreparation", QJsonObject{{"commandLine", prep}});
-        return QJsonDocument(QJsonObject{{"properties", props}}).toJson();
-    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -42,7 +33,7 @@ private Q_SLOTS:
     void queueTakesOnlyADraft()
     {
         JobSubmission jobs(m_store);
-        SubmitRequest request{"ws", "exp", "drafted", "local", spec("true", 1), true};
+        SubmitRequest request{"ws", "exp", "drafted", "local", localJobSpec("true", 1), true};
         const auto draft = jobs.submit(request);
         QVERIFY2(draft.ok(), qPrintable(draft.error()));
         QCOMPARE(toString(draft->state), toString(JobState::Draft));
@@ -58,13 +49,13 @@ private Q_SLOTS:
     {
         // No agent runs here: a queued job stays queued, and is what a delete must not take.
         JobSubmission jobs(m_store);
-        const auto queued = jobs.submit({"ws", "exp", "waiting", "local", spec("true", 1)});
+        const auto queued = jobs.submit({"ws", "exp", "waiting", "local", localJobSpec("true", 1)});
         QVERIFY2(queued.ok(), qPrintable(queued.error()));
         const auto refused = jobs.remove(queued->id);
         QVERIFY(!refused);
         QVERIFY2(refused.error().contains("job 'waiting' is queued: terminate it first"), qPrintable(refused.error()));
         QVERIFY(m_store.jobById(queued->id).ok());
-        const auto draft = jobs.submit({"ws", "exp", "scratch", "local", spec("true", 1), true});
+        const auto draft = jobs.submit({"ws", "exp", "scratch", "local", localJobSpec("true", 1), true});
         QVERIFY2(draft.ok(), qPrintable(draft.error()));
         QVERIFY2(jobs.remove(draft->id).ok(), "a draft is deleted");
         QVERIFY(!m_store.jobById(draft->id));
@@ -80,7 +71,7 @@ private Q_SLOTS:
         const auto invalid = jobs.submit({"ws", "exp", "bad", "local", "{"});
         QVERIFY(!invalid);
         QVERIFY(!m_store.job(m_store.experiment(m_store.workspace("ws")->id, "exp")->id, "bad"));
-        const auto noCluster = jobs.submit({"ws", "exp", "x", "nope", spec("a", 1)});
+        const auto noCluster = jobs.submit({"ws", "exp", "x", "nope", localJobSpec("a", 1)});
         QVERIFY2(noCluster.error().contains("cluster 'nope' not found"), qPrintable(noCluster.error()));
     }
 
@@ -92,7 +83,7 @@ private Q_SLOTS:
         const Node node = m_store.nodes(m_store.cluster(m_store.workspace("ws")->id, "local")->id).first();
         const QString facts = node.facts;
         QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, R"({"cores": 2, "containerRuntimes": []})").ok());
-        QJsonObject props = QJsonDocument::fromJson(spec("sh -c 'echo hi'", 1, "apt install -y x")).object().value("properties").toObject();
+        QJsonObject props = QJsonDocument::fromJson(localJobSpec("sh -c 'echo hi'", 1, "apt install -y x")).object().value("properties").toObject();
         props.insert("containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "tensorflow/tensorflow:1.8.0-gpu"}}}});
         const QByteArray json = QJsonDocument(QJsonObject{{"properties", props}}).toJson();
         JobSubmission jobs(m_store);
