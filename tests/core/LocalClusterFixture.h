@@ -5,6 +5,8 @@
 #include "store/Store.h"
 
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 
 namespace TrainDesk::Testing {
@@ -36,6 +38,18 @@ inline VoidResult createLocalCluster(Store &store, const QTemporaryDir &dir, int
     if (auto share = store.createShare(s); !share)
         return share.failure();
     return {};
+}
+
+// A job.json for that cluster: one node, `processCount` MPI ranks of `commandLine`, an
+// optional job preparation, stdout and stderr on the share.
+inline QByteArray localJobSpec(const QString &commandLine, int processCount, const QString &prep = {})
+{
+    QJsonObject mpi{{"commandLine", commandLine}, {"processCount", processCount}};
+    QJsonObject props{{"nodeCount", 1}, {"customMpiSettings", mpi},
+                      {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/share"}};
+    if (!prep.isEmpty())
+        props.insert("jobPreparation", QJsonObject{{"commandLine", prep}});
+    return QJsonDocument(QJsonObject{{"properties", props}}).toJson();
 }
 
 } // namespace TrainDesk::Testing

@@ -24,6 +24,7 @@
 #include <QThread>
 
 using namespace TrainDesk;
+using Testing::localJobSpec;
 
 class TestJobRunner : public QObject
 {
@@ -32,16 +33,6 @@ class TestJobRunner : public QObject
     QTemporaryDir m_dir;
     Store m_store;
     int m_jobCounter = 0;
-
-    QByteArray spec(const QString &commandLine, int processCount, const QString &prep = {})
-    {
-        QJsonObject mpi{{"commandLine", commandLine}, {"processCount", processCount}};
-        QJsonObject props{{"nodeCount", 1}, {"customMpiSettings", mpi},
-                          {"stdOutErrPathPrefix", "$AZ_BATCHAI_JOB_MOUNT_ROOT/share"}};
-        if (!prep.isEmpty())
-            props.insert("jobPreparation", QJsonObject{{"commandLine", prep}});
-        return QJsonDocument(QJsonObject{{"properties", props}}).toJson();
-    }
 
     Job submit(const QByteArray &json)
     {
@@ -99,7 +90,7 @@ private Q_SLOTS:
 
     void succeedsWithTwoRanks()
     {
-        const Job submitted = submit(spec("sh -c 'echo rank=$OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE; echo dir=$AZ_BATCHAI_STDOUTERR_DIR'", 2));
+        const Job submitted = submit(localJobSpec("sh -c 'echo rank=$OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE; echo dir=$AZ_BATCHAI_STDOUTERR_DIR'", 2));
         QCOMPARE(toString(submitted.state), toString(JobState::Running));  // the cluster was idle: started at once
         QVERIFY(submitted.pid > 0);
         // Both ranks on the one node (2 slots): as the plan mapped them, stored with the job.
@@ -120,7 +111,7 @@ private Q_SLOTS:
 
     void failureKeepsExitCode()
     {
-        const Job job = waitForEnd(submit(spec("sh -c 'echo broken >&2; exit 3'", 1)).id);
+        const Job job = waitForEnd(submit(localJobSpec("sh -c 'echo broken >&2; exit 3'", 1)).id);
         QCOMPARE(toString(job.state), toString(JobState::Failed));
         // mpirun reports the failing rank's exit status.
         QCOMPARE(job.exitCode.value_or(-1), 3);
@@ -131,7 +122,7 @@ private Q_SLOTS:
 
     void preparationFailureFailsJob()
     {
-        const Job job = waitForEnd(submit(spec("sh -c 'echo should-not-run'", 1, "echo preparing; exit 5")).id);
+        const Job job = waitForEnd(submit(localJobSpec("sh -c 'echo should-not-run'", 1, "echo preparing; exit 5")).id);
         QCOMPARE(toString(job.state), toString(JobState::Failed));
         QCOMPARE(job.exitCode.value_or(-1), 5);
         QCOMPARE(job.errors.first().code, QStringLiteral("JobPreparationFailed"));
@@ -142,9 +133,9 @@ private Q_SLOTS:
     void gangSchedulingAndTerminate()
     {
         // `first` holds both cores of the one node (2 ranks); `second` waits until it is terminated.
-        const Job first = submit(spec("sleep 60", 2));
+        const Job first = submit(localJobSpec("sleep 60", 2));
         QCOMPARE(toString(first.state), toString(JobState::Running));
-        const Job second = submit(spec("sh -c 'echo second'", 1));
+        const Job second = submit(localJobSpec("sh -c 'echo second'", 1));
         QCOMPARE(toString(second.state), toString(JobState::Queued));
         JobRunner runner(m_store);
         runner.refreshAll();
@@ -217,7 +208,7 @@ private Q_SLOTS:
                                "echo \"{\\\"kind\\\": \\\"train\\\", \\\"loss\\\": 2.0}\" >> $f; "
                                "echo \"{\\\"kind\\\": \\\"train\\\", \\\"loss\\\": 1.5}\" >> $f; "
                                "printf \"{\\\"kind\\\": \\\"tr\" >> $f'";
-        const Job job = waitForEnd(submit(spec(writer, 1)).id);
+        const Job job = waitForEnd(submit(localJobSpec(writer, 1)).id);
         QCOMPARE(toString(job.state), toString(JobState::Succeeded));
         JobOutput output(m_store);
         auto read = output.ingestMetrics(job);
@@ -242,7 +233,7 @@ private Q_SLOTS:
         // read from stdout.txt through mpirun's rank tags.
         const QString script = "sh -c 'printf \"Epoch 1/1\\n  32/64 [==>..] - loss: 2.5000 - acc: 0.1000\\r"
                                "64/64 [=====] - 1s - loss: 2.0000 - acc: 0.2000 - val_loss: 1.9000 - val_acc: 0.2500\\n\"'";
-        const Job job = waitForEnd(submit(spec(script, 1)).id);
+        const Job job = waitForEnd(submit(localJobSpec(script, 1)).id);
         QCOMPARE(toString(job.state), toString(JobState::Succeeded));
         JobOutput output(m_store);
         const auto read = output.ingestMetrics(job);
@@ -259,7 +250,7 @@ private Q_SLOTS:
     {
         // A script's key=value line in its rank's stdout-0.txt, and TensorBoard files it
         // left: one whole, one torn at its end, one with a damaged record.
-        const Job job = waitForEnd(submit(spec("sh -c 'echo step=3 loss=0.25 lr=0.1'", 1)).id);
+        const Job job = waitForEnd(submit(localJobSpec("sh -c 'echo step=3 loss=0.25 lr=0.1'", 1)).id);
         QCOMPARE(toString(job.state), toString(JobState::Succeeded));
         QCOMPARE(readJobFile(job, "stdouterr/stdout-0.txt"), QByteArray("step=3 loss=0.25 lr=0.1\n"));
         QDir().mkpath(job.jobDir + "/logs");
@@ -317,7 +308,7 @@ private Q_SLOTS:
         // it at every tick). Each spec is parsed when first needed and kept: ticks parse nothing.
         JobRunner runner(m_store);
         const QString release = m_dir.filePath("release-tick-job");
-        QJsonObject running = QJsonDocument::fromJson(spec(QStringLiteral("sh -c 'while [ ! -e %1 ]; do sleep 0.1; done'")
+        QJsonObject running = QJsonDocument::fromJson(localJobSpec(QStringLiteral("sh -c 'while [ ! -e %1 ]; do sleep 0.1; done'")
                                                                 .arg(release), 1))
                                   .object();
         QJsonObject props = running.value("properties").toObject();
@@ -326,7 +317,7 @@ private Q_SLOTS:
         const auto first = JobSubmission(m_store).submit({"ws", "exp", "tick-running", "local", QJsonDocument(running).toJson()});
         QVERIFY2(first.ok(), qPrintable(first.error()));
         runner.refreshAll();
-        const auto second = JobSubmission(m_store).submit({"ws", "exp", "tick-queued", "local", spec("true", 2)});
+        const auto second = JobSubmission(m_store).submit({"ws", "exp", "tick-queued", "local", localJobSpec("true", 2)});
         QVERIFY2(second.ok(), qPrintable(second.error()));
         runner.refreshAll();  // the queued job's spec is read here, the first time
         QCOMPARE(toString(m_store.jobById(first->id)->state), toString(JobState::Running));
@@ -345,50 +336,6 @@ private Q_SLOTS:
         file.close();
         QCOMPARE(toString(waitForEnd(first->id).state), toString(JobState::Succeeded));
         QCOMPARE(toString(waitForEnd(second->id).state), toString(JobState::Succeeded));
-    }
-
-    void refusesImpossibleJobs()
-    {
-        JobSubmission jobs(m_store);
-        const auto tooBig = jobs.submit({"ws", "exp", "big", "local",
-            R"({"nodeCount": 2, "stdOutErrPathPrefix": "/tmp", "customMpiSettings": {"commandLine": "a"}})"});
-        QVERIFY(!tooBig);
-        QVERIFY2(tooBig.error().contains("properties.nodeCount"), qPrintable(tooBig.error()));
-        const auto invalid = jobs.submit({"ws", "exp", "bad", "local", "{"});
-        QVERIFY(!invalid);
-        QVERIFY(!m_store.job(m_store.experiment(m_store.workspace("ws")->id, "exp")->id, "bad"));
-        const auto noCluster = jobs.submit({"ws", "exp", "x", "nope", spec("a", 1)});
-        QVERIFY2(noCluster.error().contains("cluster 'nope' not found"), qPrintable(noCluster.error()));
-    }
-
-    void refusesAnImageTheNodesCannotRun()
-    {
-        // The node's last probe found no container runtime: the image is refused at submit,
-        // naming the image and the node and saying how to run without it; --no-container
-        // (noContainer) stores the spec without containerSettings and jobPreparation.
-        const Node node = m_store.nodes(m_store.cluster(m_store.workspace("ws")->id, "local")->id).first();
-        const QString facts = node.facts;
-        QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, R"({"cores": 2, "containerRuntimes": []})").ok());
-        QJsonObject props = QJsonDocument::fromJson(spec("sh -c 'echo hi'", 1, "apt install -y x")).object().value("properties").toObject();
-        props.insert("containerSettings", QJsonObject{{"imageSourceRegistry", QJsonObject{{"image", "tensorflow/tensorflow:1.8.0-gpu"}}}});
-        const QByteArray json = QJsonDocument(QJsonObject{{"properties", props}}).toJson();
-        JobSubmission jobs(m_store);
-        const auto refused = jobs.submit({"ws", "exp", "image", "local", json});
-        QVERIFY(!refused);
-        for (const QString &part : {QStringLiteral("tensorflow/tensorflow:1.8.0-gpu"), node.name, QStringLiteral("--no-container")})
-            QVERIFY2(refused.error().contains(part), qPrintable(refused.error()));
-        SubmitRequest request{"ws", "exp", "image", "local", json, true};
-        request.noContainer = true;
-        const auto accepted = jobs.submit(request);
-        QVERIFY2(accepted.ok(), qPrintable(accepted.error()));
-        const QJsonObject stored = QJsonDocument::fromJson(accepted->spec).object().value("properties").toObject();
-        QVERIFY(!stored.contains("containerSettings") && !stored.contains("jobPreparation") && stored.contains("customMpiSettings"));
-        // A runtime on the node (or facts from before runtimes were probed): accepted as it is.
-        QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, R"({"cores": 2, "containerRuntimes": ["apptainer"]})").ok());
-        const auto withRuntime = jobs.submit({"ws", "exp", "image2", "local", json, true});
-        QVERIFY2(withRuntime.ok(), qPrintable(withRuntime.error()));
-        QVERIFY(QJsonDocument::fromJson(withRuntime->spec).object().value("properties").toObject().contains("containerSettings"));
-        QVERIFY(m_store.setNodeFacts(node.id, node.slotCount, facts).ok());
     }
 };
 
