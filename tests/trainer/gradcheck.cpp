@@ -129,6 +129,47 @@ void checkConv(bool same, bool srcAny, int inC, int outC, int height = 7, int wi
     compare("d/d input", ptr(in.val), dIn.data(), dIn.size(), 0.25f, L);
 }
 
+// A first layer (ReLU, no data gradient): the own backward-weights applies the ReLU backward as
+// it reads dDst. Its gradients must be bit for bit those of the same layer without ReLU fed the
+// gradient masked beforehand (what reluBackward gives), on ReLU outputs with exact zeros.
+void checkFirstLayerRelu() {
+    Ctx ctx;
+    std::printf("first layer with ReLU: backward-weights with the ReLU backward applied as it reads\n");
+    Act in = makeInput(ctx, {3, 3, 20, 19}, tag::nhwc);
+    std::vector<float> w(9 * 3 * 32), b(32), dw1(w.size()), db1(b.size()), dw2(w.size()), db2(b.size());
+    fillUniform(w.data(), w.size(), -0.5f, 0.5f);
+    fillUniform(b.data(), b.size(), -0.5f, 0.5f);
+    Conv2D::Config cfg;
+    cfg.outChannels = 32;
+    cfg.needDiffSrc = false;
+    cfg.srcAny = false;
+    Conv2D withRelu(ctx, "conv", in, cfg, w.data(), b.data(), dw1.data(), db1.data());
+    cfg.relu = false;
+    Conv2D plainConv(ctx, "conv", in, cfg, w.data(), b.data(), dw2.data(), db2.data());
+    std::printf("  %s; layouts %s\n", withRelu.timing.impl.c_str(),
+                withRelu.out.grad.get_desc() == plainConv.out.grad.get_desc() ? "same" : "DIFFER");
+    withRelu.syncWeights(ctx);
+    withRelu.forward(ctx);
+    plainConv.syncWeights(ctx);
+    plainConv.forward(ctx);  // its copy of the images in the kernel's layout
+    const size_t n = floats(withRelu.out.grad);
+    fillUniform(ptr(withRelu.out.grad), n, -1.0f, 1.0f);
+    size_t zeros = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const float v = ptr(withRelu.out.val)[i];
+        ptr(plainConv.out.grad)[i] = v > 0 ? ptr(withRelu.out.grad)[i] : 0.0f;
+        zeros += v == 0;
+    }
+    withRelu.backward(ctx);
+    plainConv.backward(ctx);
+    const bool same = std::memcmp(dw1.data(), dw2.data(), dw1.size() * sizeof(float)) == 0 &&
+                      std::memcmp(db1.data(), db2.data(), db1.size() * sizeof(float)) == 0;
+    const bool ok = same && zeros > n / 4;
+    std::printf("  %zu of %zu outputs are 0; gradients %s  %s\n", zeros, n, same ? "identical" : "DIFFER",
+                ok ? "ok" : "FAIL");
+    if (!ok) ++g_failures;
+}
+
 void checkDense(int inN, int outN) {
     Ctx ctx;
     std::printf("dense %d->%d\n", inN, outN);
@@ -298,6 +339,7 @@ int main(int argc, char** argv) {
     checkConv(false, true, 64, 64);
     // Larger images: the backward-weights' position chunks (about 256 outputs) and a partial last one.
     checkConv(true, true, 8, 32, 20, 19);
+    checkFirstLayerRelu();
     checkConv(false, false, 1, 16, 19, 23);  // NHWC single-channel: oneDNN's is ref:any, the own kernel takes it
     checkDense(60, 24);
     checkDense(512, 10);

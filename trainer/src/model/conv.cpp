@@ -127,9 +127,13 @@ void Conv2D::forward(Ctx& ctx) {
 
 void Conv2D::backward(Ctx& ctx) {
     StepClock t;
-    if (m_cfg.relu && !m_reluBackwardDone) reluBackward(out.val, out.grad);
+    // Without a data gradient the own backward-weights is out.grad's only reader: it applies the
+    // ReLU backward as it reads (one pass over the layer's output less; out.grad stays unmasked).
+    const bool reluInKernel = m_useOwnBwdWeights && !m_cfg.needDiffSrc && m_cfg.relu && !m_reluBackwardDone;
+    if (m_cfg.relu && !m_reluBackwardDone && !reluInKernel) reluBackward(out.val, out.grad);
     if (m_useOwnBwdWeights) {
-        m_ownBwdWeights.run(ptr(m_src), ptr(out.grad), ptr(m_dwCanon), ptr(m_db));
+        m_ownBwdWeights.run(ptr(m_src), ptr(out.grad), ptr(m_dwCanon), ptr(m_db),
+                            reluInKernel ? ptr(out.val) : nullptr);
     } else {
         DNNL_CHECK(m_bwdWeights.execute(ctx.stream, {{DNNL_ARG_SRC, m_src},
                                                      {DNNL_ARG_DIFF_DST, out.grad},

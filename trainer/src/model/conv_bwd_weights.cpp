@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #if defined(__x86_64__)
@@ -22,10 +23,12 @@ constexpr int kTileCols = 16;  // output channels per register tile: two 8-float
 // per position two 8-channel vectors of dDst and NB broadcast source values, 2 NB FMAs.
 // Named accumulators, not arrays: GCC keeps an array of vectors in memory and stores it back
 // every iteration (40 GFLOP/s instead of ~100).
-template <int NB>
+// MASK: dDst is the gradient of a ReLU's output, ReLU backward not applied yet; the ReLU's output
+// lies `mo` floats after each dDst element, and dDst counts only where that output is > 0.
+template <int NB, bool MASK>
 __attribute__((target("avx2,fma"))) void tile(const float* s, const ptrdiff_t* off, ptrdiff_t sh, ptrdiff_t sw,
                                               const float* d0, const float* d1, ptrdiff_t dh, ptrdiff_t dw, int rows,
-                                              int cols, float* out, ptrdiff_t ldo) {
+                                              int cols, float* out, ptrdiff_t ldo, ptrdiff_t mo) {
     static_assert(NB >= 1 && NB <= 6, "tile rows");
     __m256 a00 = _mm256_setzero_ps(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00;
     __m256 a30 = a00, a31 = a00, a40 = a00, a41 = a00, a50 = a00, a51 = a00;
@@ -36,7 +39,11 @@ __attribute__((target("avx2,fma"))) void tile(const float* s, const ptrdiff_t* o
         const float* p0 = d0 + r * dh;
         const float* p1 = d1 + r * dh;
         for (int x = 0; x < cols; ++x) {
-            const __m256 v0 = _mm256_loadu_ps(p0), v1 = _mm256_loadu_ps(p1);
+            __m256 v0 = _mm256_loadu_ps(p0), v1 = _mm256_loadu_ps(p1);
+            if constexpr (MASK) {
+                v0 = _mm256_and_ps(v0, _mm256_cmp_ps(_mm256_loadu_ps(p0 + mo), _mm256_setzero_ps(), _CMP_GT_OQ));
+                v1 = _mm256_and_ps(v1, _mm256_cmp_ps(_mm256_loadu_ps(p1 + mo), _mm256_setzero_ps(), _CMP_GT_OQ));
+            }
 #define TD_STEP(i)                                           \
     if constexpr (NB > i) {                                  \
         const __m256 b = _mm256_broadcast_ss(sp + o##i);     \
@@ -64,20 +71,29 @@ __attribute__((target("avx2,fma"))) void tile(const float* s, const ptrdiff_t* o
 
 // The bias gradient's share of the same positions: the sum of the dDst vectors.
 __attribute__((target("avx2,fma"))) void biasSum(const float* d0, const float* d1, ptrdiff_t dh, ptrdiff_t dw, int rows,
-                                                 int cols, float* out) {
+                                                 int cols, float* out, const float* mask0, const float* mask1) {
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    const __m256 zero = _mm256_setzero_ps();
     for (int r = 0; r < rows; ++r)
         for (int x = 0; x < cols; ++x) {
-            a0 = _mm256_add_ps(a0, _mm256_loadu_ps(d0 + r * dh + x * dw));
-            a1 = _mm256_add_ps(a1, _mm256_loadu_ps(d1 + r * dh + x * dw));
+            const ptrdiff_t i = r * dh + x * dw;
+            __m256 v0 = _mm256_loadu_ps(d0 + i), v1 = _mm256_loadu_ps(d1 + i);
+            if (mask0) {
+                v0 = _mm256_and_ps(v0, _mm256_cmp_ps(_mm256_loadu_ps(mask0 + i), zero, _CMP_GT_OQ));
+                v1 = _mm256_and_ps(v1, _mm256_cmp_ps(_mm256_loadu_ps(mask1 + i), zero, _CMP_GT_OQ));
+            }
+            a0 = _mm256_add_ps(a0, v0);
+            a1 = _mm256_add_ps(a1, v1);
         }
     _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), a0));
     _mm256_storeu_ps(out + 8, _mm256_add_ps(_mm256_loadu_ps(out + 8), a1));
 }
 
 using TileFn = void (*)(const float*, const ptrdiff_t*, ptrdiff_t, ptrdiff_t, const float*, const float*, ptrdiff_t,
-                        ptrdiff_t, int, int, float*, ptrdiff_t);
-constexpr TileFn kTiles[kTileRows + 1] = {nullptr, tile<1>, tile<2>, tile<3>, tile<4>, tile<5>, tile<6>};
+                        ptrdiff_t, int, int, float*, ptrdiff_t, ptrdiff_t);
+constexpr TileFn kTiles[2][kTileRows + 1] = {
+    {nullptr, tile<1, false>, tile<2, false>, tile<3, false>, tile<4, false>, tile<5, false>, tile<6, false>},
+    {nullptr, tile<1, true>, tile<2, true>, tile<3, true>, tile<4, true>, tile<5, true>, tile<6, true>}};
 
 }  // namespace
 
@@ -102,10 +118,16 @@ bool ConvBwdWeightsAvx2::init(const memory::desc& src, const memory::desc& diffD
 #endif
 }
 
-void ConvBwdWeightsAvx2::run(const float* src, const float* diffDst, float* dw, float* db) const {
+void ConvBwdWeightsAvx2::run(const float* src, const float* diffDst, float* dw, float* db,
+                             const float* reluOut) const {
 #if TD_HAVE_AVX2_KERNEL
     const ptrdiff_t K = 9 * m_C, KT = (K + kTileRows - 1) / kTileRows, G = m_O / kTileCols, items = G * KT;
     const ptrdiff_t Hp = m_H + 2 * m_pad, Wp = m_W + 2 * m_pad;
+    // The ReLU's output has dDst's layout: the same offset from every dDst element.
+    const int mask = reluOut ? 1 : 0;
+    const ptrdiff_t mo =
+        reluOut ? (reinterpret_cast<intptr_t>(reluOut) - reinterpret_cast<intptr_t>(diffDst)) / ptrdiff_t(sizeof(float))
+                : 0;
     // With padding each image is first copied into a zero-bordered HWC buffer (cheap next to
     // the 9 x O FMAs per element): then every tile position reads inside the buffer.
     const bool packed = m_pad > 0;
@@ -150,15 +172,17 @@ void ConvBwdWeightsAvx2::run(const float* src, const float* diffDst, float* dw, 
                     const ptrdiff_t g = it / KT, k0 = it % KT * kTileRows, nb = std::min<ptrdiff_t>(kTileRows, K - k0);
                     const float* d0 = dn + m_dst.offset(g * kTileCols) + r0 * m_dst.h;
                     const float* d1 = dn + m_dst.offset(g * kTileCols + 8) + r0 * m_dst.h;
-                    kTiles[nb](s + r0 * sh, off.data() + k0, sh, sw, d0, d1, m_dst.h, m_dst.w, rows, int(m_OW),
-                               dw + k0 * m_O + g * kTileCols, m_O);
-                    if (k0 == 0) biasSum(d0, d1, m_dst.h, m_dst.w, rows, int(m_OW), db + g * kTileCols);
+                    kTiles[mask][nb](s + r0 * sh, off.data() + k0, sh, sw, d0, d1, m_dst.h, m_dst.w, rows,
+                                     int(m_OW), dw + k0 * m_O + g * kTileCols, m_O, mo);
+                    if (k0 == 0)
+                        biasSum(d0, d1, m_dst.h, m_dst.w, rows, int(m_OW), db + g * kTileCols,
+                                mask ? d0 + mo : nullptr, mask ? d1 + mo : nullptr);
                 }
             }
         }
     }
 #else
-    (void)src, (void)diffDst, (void)dw, (void)db;
+    (void)src, (void)diffDst, (void)dw, (void)db, (void)reluOut;
 #endif
 }
 

@@ -21,8 +21,10 @@ public:
     // False (and the caller keeps oneDNN's primitive) where this CPU lacks AVX2/FMA or the
     // layouts/shapes are not ones it handles (outChannels not a multiple of 16, ...).
     bool init(const memory::desc& src, const memory::desc& diffDst, int pad);
-    // dw: HWIO (3, 3, C, O); db: (O). Overwrites both.
-    void run(const float* src, const float* diffDst, float* dw, float* db) const;
+    // dw: HWIO (3, 3, C, O); db: (O). Overwrites both. reluOut (optional, dDst's layout): the
+    // layer's ReLU output when its ReLU backward has not been applied to diffDst: dDst then
+    // counts only where reluOut > 0 (for a layer without a data gradient: no separate pass).
+    void run(const float* src, const float* diffDst, float* dw, float* db, const float* reluOut = nullptr) const;
 
 private:
     bool m_ok = false;
