@@ -354,11 +354,12 @@ int jobCreate(Context &c)
     SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
                           c.args.isSet("draft")};
     request.noContainer = c.args.isSet("no-container");
-    const auto job = JobSubmission(c.store).submit(request);
+    JobSubmission submission(c.store);
+    const auto job = submission.submit(request);
     if (!job)
         return c.error(job.error());
     // What runs as asked but maybe not as expected (ranks oversubscribed), before it starts.
-    if (const auto plan = runner.plan(request.workspace, request.cluster, *spec, exp->name, job->name); plan) {
+    if (const auto plan = submission.plan(request.workspace, request.cluster, *spec, exp->name, job->name); plan) {
         for (const QString &warning : plan->warnings)
             c.err << "warning: job '" << job->name << "': " << warning << '\n';
     }
