@@ -1,5 +1,7 @@
 #include "JobNetwork.h"
 
+#include "common/ShellQuote.h"
+
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -183,6 +185,41 @@ QStringList JobNetwork::applyTo(ToolkitLaunch &launch, EnvironmentList &environm
                           .arg(network, describe(nodes), set.isEmpty() ? QStringLiteral("nothing set") : set.join(QLatin1Char(' ')))};
     if (!kept.isEmpty())
         notes << QStringLiteral("network interfaces: the job's own %1 kept (environmentVariables win)").arg(kept.join(QStringLiteral(", ")));
+    return notes;
+}
+
+QString JobNetwork::interfaceLookupText(const QString &address, const QStringList &names)
+{
+    QStringList exports;
+    for (const QString &name : names)
+        exports << QStringLiteral("%1=\"$td_if\"").arg(name);
+    return QStringLiteral("td_if=$(ip -o -4 addr show 2>/dev/null | awk -v a=%1 %2); if [ -n \"$td_if\" ]; then export %3; fi")
+        .arg(shellQuote(address), shellQuote(QStringLiteral("{ split($4, p, \"/\") } p[1] == a { print $2; exit }")),
+             exports.join(QLatin1Char(' ')));
+}
+
+QStringList JobNetwork::applyInSlurm(ToolkitLaunch &launch, const QStringList &userVariables, const QList<Node> &nodes)
+{
+    if (nodes.size() < 2)
+        return {};
+    QStringList names;
+    QStringList kept;
+    for (const QString &name : {QStringLiteral("GLOO_SOCKET_IFNAME"), QStringLiteral("NCCL_SOCKET_IFNAME")})
+        (userVariables.contains(name) ? kept : names) << name;
+    QStringList notes;
+    if (!kept.isEmpty())
+        notes << QStringLiteral("network interfaces: the job's own %1 kept (environmentVariables win)").arg(kept.join(QStringLiteral(", ")));
+    if (names.isEmpty())
+        return notes;
+    if (launch.kind != ToolkitLaunch::Kind::Tasks) {
+        notes << QStringLiteral("network interfaces: none set for Gloo or NCCL (one value for every rank, and Slurm's "
+                                "nodes record none): set GLOO_SOCKET_IFNAME in environmentVariables if the job uses Gloo");
+        return notes;
+    }
+    for (LaunchTask &task : launch.tasks)
+        task.setup = interfaceLookupText(nodes.at(task.nodeIndex).host, names);
+    notes << QStringLiteral("network interfaces: %1 of each task = the interface holding the Slurm NodeAddr of its node, "
+                            "looked up there (ip addr)").arg(names.join(QStringLiteral(" and ")));
     return notes;
 }
 

@@ -33,6 +33,16 @@ struct JobNetwork
     // Returns what was done, for the execution log.
     QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const QStringList &userVariables,
                         const QString &userCommand, const QList<Node> &nodes) const;
+
+    // In a Slurm allocation no interface is recorded and the nodes' names need not resolve
+    // (gloo then falls back to loopback): each task of a task toolkit looks up, on its node,
+    // the interface that carries its node's address (Slurm's NodeAddr, `nodes`' hosts) and
+    // exports it as GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME, unless the job sets them.
+    // Returns the execution log's line.
+    static QStringList applyInSlurm(ToolkitLaunch &launch, const QStringList &userVariables, const QList<Node> &nodes);
+    // The lookup for one node: shell text that exports those variables (the names in
+    // `names`) when some interface has IPv4 `address`, and does nothing otherwise.
+    static QString interfaceLookupText(const QString &address, const QStringList &names);
 };
 
 } // namespace TrainDesk

@@ -382,9 +382,11 @@ struct Builder
             QStringList exports;
             for (const auto &[name, value] : t.environment)
                 exports << name + QLatin1Char('=') + RendezvousPorts::shellWord(value);
-            const QString text = exports.isEmpty()
+            QString text = exports.isEmpty()
                 ? t.program
                 : QStringLiteral("export %1; %2").arg(exports.join(QLatin1Char(' ')), t.program);
+            if (!t.setup.isEmpty())
+                text = t.setup + QStringLiteral("; ") + text;
             const Node &node = nodes.at(t.nodeIndex);
             plan.tasks.append({t.role, t.index, node.name, node.host,
                                (exports + QStringList{t.program}).join(QLatin1Char(' '))});
@@ -621,7 +623,8 @@ struct Builder
                 userVariables << e.name;
         }
         const QString userCommand = spec.customMpiSettings ? spec.customMpiSettings->commandLine : QString();
-        QStringList notes = JobNetwork::of(nodes).applyTo(launch, env, userVariables, userCommand, nodes);
+        QStringList notes = context.slurm ? JobNetwork::applyInSlurm(launch, userVariables, nodes)
+                                          : JobNetwork::of(nodes).applyTo(launch, env, userVariables, userCommand, nodes);
         notes += RankBinding::applyTo(launch, env, userVariables, nodes, rankNodesOf(launch), context.slurm);
         if (context.grant)
             notes += grantGpus(env);

@@ -21,6 +21,7 @@ struct LaunchTask
     int nodeIndex = 0;       // which of the job's nodes runs it
     EnvironmentList environment;  // its own variables
     QString program;         // shell text
+    QString setup;           // shell text run on its node before its variables, or empty
 };
 
 // How a toolkit setting runs.

@@ -156,6 +156,38 @@ private slots:
         QVERIFY(JobNetwork::of(apart).reason.contains("no IPv4 network that every node of the job is on"));
     }
 
+    // Slurm records no interface and its nodes' names need not resolve (gloo then falls back
+    // to loopback): each task finds, on its node, the interface with its node's address.
+    void inSlurmEachTaskLooksUpItsNodesInterface()
+    {
+        for (const auto &[address, expected] : QList<QPair<QString, QString>>{{"127.0.0.1", "lo"}, {"192.0.2.77", "unset"}}) {
+            QProcess sh;
+            sh.start("/bin/sh", {"-c", JobNetwork::interfaceLookupText(address, {"GLOO_SOCKET_IFNAME"})
+                                           + "; echo \"${GLOO_SOCKET_IFNAME:-unset}\""});
+            QVERIFY(sh.waitForFinished());
+            QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()).trimmed(), expected);
+        }
+        LaunchContext c;
+        c.workspace = "ws";
+        c.experiment = "exp";
+        c.job = "job1";
+        c.uuid = "1234";
+        c.mountRoot = "/mnt/batch";
+        c.slurm = true;
+        c.nodes = {node("node-0", "@slurm-addr-0@", {}), node("node-1", "@slurm-addr-1@", {})};
+        const auto p = buildLaunchPlan(pyTorch(), c);
+        QVERIFY2(p, qPrintable(p.error()));
+        QVERIFY2(p->commandLine.contains("awk -v a=@slurm-addr-1@ ") && p->commandLine.contains("GLOO_SOCKET_IFNAME="),
+                 qPrintable(p->commandLine));
+        QVERIFY(!p->launchScript.contains("none set for Gloo"));
+        // The job's own wins.
+        const auto own = buildLaunchPlan(pyTorch({QJsonObject{{"name", "GLOO_SOCKET_IFNAME"}, {"value", "eth1"}}}), c);
+        QVERIFY2(own, qPrintable(own.error()));
+        QVERIFY2(!own->commandLine.contains("GLOO_SOCKET_IFNAME=") && own->commandLine.contains("NCCL_SOCKET_IFNAME="),
+                 qPrintable(own->commandLine));
+        QVERIFY(QString(own->launchScript).replace("'\\''", "'").contains("the job's own GLOO_SOCKET_IFNAME kept"));
+    }
+
     void theExecutionLogNamesTheInterpreterAndWhy()
     {
         // On the nodes: decided on the head node, with where it is and its version.

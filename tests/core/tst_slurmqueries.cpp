@@ -125,7 +125,9 @@ private slots:
                              "processCount": 2, "communicationBackend": "gloo"}})")
             << QStringList{"--host td1 ", "--host td2 ", "MASTER_ADDR=10.0.0.1\n",
                            "AZ_BATCHAI_PYTORCH_INIT_METHOD=tcp://10.0.0.1:\"${TRAINDESK_PORT}\"\n", "AZ_BATCHAI_WORKER_HOSTS=10.0.0.1,10.0.0.2\n",
-                           "OMP_NUM_THREADS=2\n"};
+                           "OMP_NUM_THREADS=2\n",
+                           // Gloo's interface: on each node, the one with its NodeAddr.
+                           "awk -v a=10.0.0.1 ", "awk -v a=10.0.0.2 ", "GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME of each task = the interface holding the Slurm NodeAddr of its node"};
         QTest::newRow("tensorFlow ps and workers")
             << QByteArray(R"({"nodeCount": 2, "tensorFlowSettings": {"pythonScriptFilePath": "t.py",
                              "workerCount": 2, "parameterServerCount": 2}})")

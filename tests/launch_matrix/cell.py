@@ -55,6 +55,16 @@ elif toolkit == "pyTorch":
     if need("AZ_BATCHAI_PYTORCH_INIT_METHOD") != init:
         broken("AZ_BATCHAI_PYTORCH_INIT_METHOD %s is not %s" % (env["AZ_BATCHAI_PYTORCH_INIT_METHOD"], init))
     checks.append("RANK/WORLD_SIZE/LOCAL_RANK, AZ_BATCHAI_PYTORCH_BACKEND/INIT_METHOD = MASTER_ADDR:MASTER_PORT")
+    # Across nodes gloo needs its interface (the nodes' names need not resolve): one that is
+    # up on this rank's node with an IPv4 address, on every cluster kind (Slurm's too).
+    if len(set(need("AZ_BATCHAI_WORKER_HOSTS").split(","))) > 1:
+        ifname = need("GLOO_SOCKET_IFNAME")
+        import subprocess
+        shown = subprocess.run(["ip", "-o", "-4", "addr", "show", "dev", ifname], capture_output=True, text=True)
+        if " inet " not in shown.stdout:
+            broken("GLOO_SOCKET_IFNAME %s has no IPv4 address on %s: %s%s"
+                   % (ifname, socket.gethostname(), shown.stdout, shown.stderr))
+        checks.append("GLOO_SOCKET_IFNAME an interface with an address on the rank's node")
 elif toolkit == "tensorFlow":
     config = json.loads(need("TF_CONFIG"))
     kind, index = config["task"]["type"], int(config["task"]["index"])
