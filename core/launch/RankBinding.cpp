@@ -21,17 +21,31 @@ struct Shares
     QStringList described;        // "node0: 4 cores / 2 ranks"
 };
 
-Shares sharesOf(const QList<Node> &nodes, const QStringList &rankNodes)
+// Cores and ranks per host: several nodes of a test cluster on one machine share it.
+struct HostLoad
+{
+    QHash<QString, int> cores;  // host -> cores (the most any of its nodes reports)
+    QHash<QString, int> ranks;  // host -> ranks placed on its nodes
+};
+
+HostLoad hostLoadOf(const QList<Node> &nodes, const QStringList &rankNodes)
 {
     QHash<QString, QString> hostOf;
-    QHash<QString, int> cores;
+    HostLoad load;
     for (const Node &n : nodes) {
         hostOf.insert(n.name, n.host);
-        cores[n.host] = qMax(cores.value(n.host), qMax(1, n.slotCount));
+        load.cores[n.host] = qMax(load.cores.value(n.host), qMax(1, n.slotCount));
     }
-    QHash<QString, int> ranks;
     for (const QString &node : rankNodes)
-        ranks[hostOf.value(node)] += 1;
+        load.ranks[hostOf.value(node)] += 1;
+    return load;
+}
+
+Shares sharesOf(const QList<Node> &nodes, const QStringList &rankNodes)
+{
+    const HostLoad load = hostLoadOf(nodes, rankNodes);
+    const QHash<QString, int> &cores = load.cores;
+    const QHash<QString, int> &ranks = load.ranks;
     Shares s;
     for (const Node &n : nodes) {
         const int onHost = ranks.value(n.host);
@@ -125,15 +139,9 @@ QStringList applyTo(ToolkitLaunch &launch, EnvironmentList &environment, const Q
 
 QStringList oversubscribed(const QList<Node> &nodes, const QStringList &rankNodes)
 {
-    QHash<QString, QString> hostOf;
-    QHash<QString, int> cores;
-    for (const Node &n : nodes) {
-        hostOf.insert(n.name, n.host);
-        cores[n.host] = qMax(cores.value(n.host), qMax(1, n.slotCount));
-    }
-    QHash<QString, int> ranks;
-    for (const QString &node : rankNodes)
-        ranks[hostOf.value(node)] += 1;
+    const HostLoad load = hostLoadOf(nodes, rankNodes);
+    const QHash<QString, int> &cores = load.cores;
+    const QHash<QString, int> &ranks = load.ranks;
     QStringList found;
     QStringList seenHosts;
     for (const Node &n : nodes) {

@@ -133,19 +133,7 @@ __global__ void denseHeadKernel(HeadArgs a, unsigned int chunks) {
             lossPart[t] = pl, hitPart[t] = pc;
         }
         __syncthreads();
-        if (tid == 0) {
-            double l = 0.0, c = 0.0;
-            for (int t = 0; t < kLossThreads; ++t) l += lossPart[t], c += hitPart[t];
-            if (a.extras) {
-                a.extras[0] = float(l);
-                a.extras[1] = float(c);
-                a.extras[2] = float(a.valid);
-            }
-            if (a.accum) {
-                a.accum[0] += l;
-                a.accum[1] += c;
-            }
-        }
+        if (tid == 0) storeLossTotals(lossPart, hitPart, kLossThreads, a.valid, a.extras, a.accum);
     }
     if (train) {
         for (int k = tid; k < K; k += blockDim.x) {  // softmaxLossKernel's bias gradient

@@ -25,19 +25,7 @@ __global__ void softmaxLossKernel(LossArgs a) {
     lossPart[threadIdx.x] = lossSum;
     correctPart[threadIdx.x] = correct;
     __syncthreads();
-    if (threadIdx.x == 0) {
-        double l = 0.0, c = 0.0;
-        for (unsigned int t = 0; t < blockDim.x; ++t) l += lossPart[t], c += correctPart[t];
-        if (a.extras) {
-            a.extras[0] = float(l);
-            a.extras[1] = float(c);
-            a.extras[2] = float(a.valid);
-        }
-        if (a.accum) {
-            a.accum[0] += l;
-            a.accum[1] += c;
-        }
-    }
+    if (threadIdx.x == 0) storeLossTotals(lossPart, correctPart, blockDim.x, a.valid, a.extras, a.accum);
     if (a.grad && a.dbias) {
         for (int k = threadIdx.x; k < K; k += blockDim.x) {
             float s = 0.0f;

@@ -31,4 +31,21 @@ __device__ inline void softmaxCrossEntropyRow(const float* z, const float* bias,
     }
 }
 
+// A block's loss and correct counts, summed by one thread from the per-thread parts in
+// thread order, written where the step wants them: training's extras, evaluation's sums.
+__device__ inline void storeLossTotals(const double* lossPart, const double* correctPart, unsigned int parts,
+                                       int valid, float* extras, double* accum) {
+    double l = 0.0, c = 0.0;
+    for (unsigned int t = 0; t < parts; ++t) l += lossPart[t], c += correctPart[t];
+    if (extras) {
+        extras[0] = float(l);
+        extras[1] = float(c);
+        extras[2] = float(valid);
+    }
+    if (accum) {
+        accum[0] += l;
+        accum[1] += c;
+    }
+}
+
 }  // namespace td::cuda
