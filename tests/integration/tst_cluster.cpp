@@ -117,7 +117,13 @@ private slots:
     void createGeneratesAndDeploysAKey()
     {
         CreateClusterRequest r = request(QStringLiteral("c1"));
-        r.setupTask = QStringLiteral("echo \"set up $AZ_BATCHAI_NODE_NAME\"; echo to-stderr >&2");
+        // With $HOME/setup-together present, each node waits (up to 60 s) until both have
+        // begun: setup that runs the nodes one after the other cannot overlap, at any speed.
+        r.setupTask = QStringLiteral(
+            "echo \"set up $AZ_BATCHAI_NODE_NAME\"; echo to-stderr >&2; "
+            "if [ -e \"$HOME/setup-together\" ]; then touch \"$HOME/setup-began-$AZ_BATCHAI_NODE_NAME\"; i=0; "
+            "while [ $i -lt 600 ] && ! { [ -e \"$HOME/setup-began-n1\" ] && [ -e \"$HOME/setup-began-n2\" ]; }; "
+            "do sleep 0.1; i=$((i+1)); done; fi");
         QStringList messages;
         ClusterEvents events;
         events.message = [&](const QString &m) { messages << m; };
@@ -182,7 +188,12 @@ private slots:
         QStringList messages;
         ClusterEvents events;
         events.message = [&](const QString &m) { messages << m; };
+        const QString together = m_user.home() + QStringLiteral("/setup-together");
+        QVERIFY(QFile(together).open(QIODevice::WriteOnly));
         const auto runs = service.runSetup(QStringLiteral("ws"), QStringLiteral("c1"), {}, events);
+        for (const QString &name : {together, m_user.home() + QStringLiteral("/setup-began-n1"),
+                                    m_user.home() + QStringLiteral("/setup-began-n2")})
+            QFile::remove(name);
         QVERIFY2(runs, qPrintable(runs.error()));
         QCOMPARE(runs->size(), 2);
         QCOMPARE(runs->at(0).node, QStringLiteral("n1"));  // node order
@@ -193,7 +204,8 @@ private slots:
             QVERIFY(out.open(QIODevice::ReadOnly));
             QCOMPARE(out.readAll(), QStringLiteral("set up %1\n").arg(run.node).toUtf8());
         }
-        // Both nodes ran at once: each started before the other ended.
+        // Both nodes ran at once: each started before the other ended (each waited for the
+        // other to begin; one after the other, the first ends only after its 60 s wait).
         QVERIFY(runs->at(0).started < runs->at(1).ended && runs->at(1).started < runs->at(0).ended);
         QCOMPARE(messages.filter(QLatin1String("setup task succeeded")).size(), 2);
         QCOMPARE(int(service.setupLogs(QStringLiteral("ws"), QStringLiteral("c1"))->size()), logsBefore + 2);
