@@ -19,6 +19,15 @@ getent group docker >/dev/null || fail "no docker group (docker.io makes it; the
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/td-docker-user.XXXXXX")
 chmod 755 "$work"
+# The user runs copies: a build tree under a private folder (a fresh clone in mktemp -d, or
+# /root) is not theirs to reach.
+built=$(dirname "$traindesk")
+mkdir -p "$work/bin"
+for f in traindesk traindesk-trainer libtraindesk-trainer-cuda.so; do
+  [ -e "$built/$f" ] && cp "$built/$f" "$work/bin/"
+done
+chmod -R a+rX "$work/bin"
+traindesk=$work/bin/traindesk
 user=tdc$$
 # useradd/userdel of two tests at once fail on /etc/passwd's lock: the netns tests' lock.
 lock=/run/lock/traindesk-netns.lock
