@@ -5,9 +5,12 @@
 #   docker_engine.sh image STATE CACHE NAME...
 #                                         build (once, cached in CACHE) a minimal Debian 12 root with
 #                                         python3 and the trainer's libraries, import it, tag it NAME...
-#   docker_engine.sh image-with PKG,... STATE CACHE NAME...
-#                                         the same root with more Debian packages (python3-torch for
+#   docker_engine.sh image-torch STATE CACHE NAME...
+#                                         the same root with Debian's PyTorch (torch_packages, for
 #                                         the gloo test): its own cache entry, keyed on the list
+#   docker_engine.sh roots CACHE          only build both roots into CACHE, at once, no engine
+#                                         needed (test.sh starts it beside the C++ build; the
+#                                         fixtures then find the roots built, or wait for them)
 #   docker_engine.sh stop STATE           remove every container, stop dockerd, remove STATE
 #
 # The engine is the tests' own: its socket, data root, exec root and pidfile are under STATE,
@@ -126,37 +129,44 @@ start_engine() {
 # The packages in the test image: Python for job scripts, and the libraries the bundled
 # trainer (built on this Debian) links, so that a mounted-in trainer runs inside.
 image_packages=python3,libopenmpi3,libdnnl2,libhdf5-103-1,libgomp1,ocl-icd-libopencl1,openmpi-bin
+# The torch image's packages on top (Debian's PyTorch, and `python` as PyTorch's images have it).
+torch_packages=python3-torch,python-is-python3
 # Bump when the way the root is made changes: a new cache key, a new build.
 image_recipe=1
 
-build_image() {
-  local state=$1 cache=$2 packages=$image_packages; shift 2
-  [ -z "${extra_packages:-}" ] || packages="$packages,$extra_packages"
-  export DOCKER_HOST="unix://$state/docker.sock"
-  docker info >/dev/null 2>&1 || fail "no engine on $DOCKER_HOST (run: $0 start $state)"
+# Builds the root with image_packages and PKG,... once, as CACHE/debian12-python-KEY.tar (KEY
+# from the list), and sets root_tar to that path.
+#   build_root CACHE [PKG,...]
+build_root() {
+  local cache=$1 packages=$image_packages
+  [ -z "${2:-}" ] || packages="$packages,$2"
   command -v debootstrap >/dev/null || skip "debootstrap is not installed (scripts/install-deps.sh)"
-  mkdir -p "$cache/debs" || fail "cannot make the image cache $cache"
   local mirror key tar
   mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
   [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
   key=$(printf '%s\n' bookworm "$packages" "$image_recipe" | md5sum | cut -c1-12)
   tar="$cache/debian12-python-$key.tar"
-  # One build at a time per cache (two build folders' fixtures may start together); the
-  # second finds the first's tar. A tar already there (written whole, then renamed) needs no lock.
-  [ -s "$tar" ] || exec 8>"$cache/build.lock"
-  [ -s "$tar" ] || flock 8 || fail "cannot lock $cache/build.lock"
+  mkdir -p "$cache" || fail "cannot make the image cache $cache"
+  # One build of a root at a time (two build folders' fixtures, or test.sh's early start and
+  # a fixture, may start together); the second finds the first's tar. A tar already there
+  # (written whole, then renamed) needs no lock.
+  [ -s "$tar" ] || exec 8>"$cache/build-$key.lock"
+  [ -s "$tar" ] || flock 8 || fail "cannot lock $cache/build-$key.lock"
   if [ ! -s "$tar" ]; then
-    local root="$cache/root-$key.tmp" started=$(date +%s)
+    local root="$cache/root-$key.tmp" log="$cache/debootstrap-$key.log" started=$(date +%s)
     unmount_under "$root/"; rm -rf --one-file-system "$root"
+    # Its own downloads folder: two roots build at once (test.sh starts both), and two
+    # debootstraps writing the same .deb would spoil it.
+    mkdir -p "$cache/debs-$key" || fail "cannot make $cache/debs-$key"
     echo "== debootstrap --variant=minbase --include=$packages bookworm from ${mirror:-the default mirror} (cached in $tar)"
-    if ! debootstrap --variant=minbase --include="$packages" --cache-dir="$cache/debs" bookworm "$root" \
-         ${mirror:+"$mirror"} >"$cache/debootstrap.log" 2>&1; then
-      tail -20 "$cache/debootstrap.log"; unmount_under "$root/"; rm -rf --one-file-system "$root"
-      fail "debootstrap failed (log: $cache/debootstrap.log): no Debian mirror reachable?"
+    if ! debootstrap --variant=minbase --include="$packages" --cache-dir="$cache/debs-$key" bookworm "$root" \
+         ${mirror:+"$mirror"} >"$log" 2>&1; then
+      tail -20 "$log"; unmount_under "$root/"; rm -rf --one-file-system "$root"
+      fail "debootstrap failed (log: $log): no Debian mirror reachable?"
     fi
     # A file only the image has: a test's command that prints it ran in the container.
     echo "traindesk test image: Debian 12 minbase with $packages" > "$root/etc/traindesk-test-image"
-    # What an image does not need: apt's lists and the packages (they are in CACHE/debs).
+    # What an image does not need: apt's lists and the packages (they are in CACHE/debs-KEY).
     rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/usr/share/doc "$root"/usr/share/man
     unmount_under "$root/"
     tar --numeric-owner --one-file-system -C "$root" -cf "$tar.tmp" . || fail "cannot write $tar.tmp"
@@ -165,7 +175,15 @@ build_image() {
     echo "image root built in $(( $(date +%s) - started )) s: $(du -h "$tar" | cut -f1)"
   fi
   exec 8>&-
-  local started=$(date +%s) id first=$1
+  root_tar=$tar
+}
+
+build_image() {
+  local state=$1 cache=$2; shift 2
+  export DOCKER_HOST="unix://$state/docker.sock"
+  docker info >/dev/null 2>&1 || fail "no engine on $DOCKER_HOST (run: $0 start $state)"
+  build_root "$cache" "${extra_packages:-}"
+  local tar=$root_tar started=$(date +%s) id first=$1
   id=$(docker import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
          --change 'CMD ["/bin/sh"]' "$tar" "$first") || fail "docker import of $tar failed"
   shift
@@ -176,7 +194,15 @@ build_image() {
 case "${1:-}" in
   start) [ $# = 2 ] || fail "usage: $0 start STATE"; start_engine "$2" ;;
   image) [ $# -ge 4 ] || fail "usage: $0 image STATE CACHE NAME..."; build_image "${@:2}" ;;
-  image-with) [ $# -ge 5 ] || fail "usage: $0 image-with PKG,... STATE CACHE NAME..."; extra_packages=$2; build_image "${@:3}" ;;
+  image-torch) [ $# -ge 4 ] || fail "usage: $0 image-torch STATE CACHE NAME..."; extra_packages=$torch_packages; build_image "${@:2}" ;;
+  roots)
+    [ $# = 2 ] || fail "usage: $0 roots CACHE"
+    [ "$(id -u)" = 0 ] || skip "debootstrap needs root"
+    build_root "$2" & base=$!
+    build_root "$2" "$torch_packages" & torch=$!
+    wait $base; rc=$?
+    wait $torch || rc=$?
+    exit $rc ;;
   stop) [ $# = 2 ] || fail "usage: $0 stop STATE"; stop_engine "$2"; echo "docker engine on $2 stopped and removed" ;;
-  *) fail "usage: $0 start|image|stop STATE ..." ;;
+  *) fail "usage: $0 start|image|image-torch|roots|stop ..." ;;
 esac

@@ -8,14 +8,22 @@
 # its library lookup finds each in the wheel folder, says so, and the plugin loads.
 #
 # test_portable_root.sh ARCHIVE ROOT_CACHE [DRIVER_STUB]
+# test_portable_root.sh --prepare ROOT_CACHE   only makes the root (ctest's fixture
+#   trainer_portable_minbase: the debootstrap waits on the mirror and on dpkg, so it runs
+#   beside other tests, not in the cpu_bound queue where this test runs)
 set -uo pipefail
-archive=$1 root=$2 stub=${3:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: chroot and mounts need root"; exit 77; }
-[ -s "$archive" ] || fail "no portable trainer at $archive (build the target trainer-portable)"
 command -v debootstrap >/dev/null || { echo "SKIP: debootstrap is not installed (scripts/install-deps.sh)"; exit 77; }
 
-if [ ! -x "$root/bin/sh" ]; then
+# The minimal root, made once into ROOT_CACHE.
+make_root() {
+  local root=$1 mirror
+  [ -x "$root/bin/sh" ] && return 0
+  # One debootstrap into the folder at a time (test.sh's early start, the fixture, the test).
+  exec 8>"$root.lock"
+  flock 8 || fail "cannot lock $root.lock"
+  [ -x "$root/bin/sh" ] && return 0
   mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
   [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
   echo "== debootstrap --variant=minbase bookworm from ${mirror:-the default mirror} into $root (cached)"
@@ -23,7 +31,14 @@ if [ ! -x "$root/bin/sh" ]; then
   debootstrap --variant=minbase bookworm "$root.tmp" ${mirror:+"$mirror"} >"$root.log" 2>&1 \
     || { tail -20 "$root.log"; echo "SKIP: debootstrap failed (no mirror reachable?)"; exit 77; }
   mv "$root.tmp" "$root"
+}
+if [ "${1:-}" = --prepare ]; then
+  make_root "$2"
+  exit
 fi
+archive=$1 root=$2 stub=${3:-}
+[ -s "$archive" ] || fail "no portable trainer at $archive (build the target trainer-portable)"
+make_root "$root"
 for lib in libdnnl libhdf5 libmpi libgomp libcudnn libcuda; do
   if chroot "$root" /sbin/ldconfig -p | grep -q "$lib"; then fail "the minimal root has $lib: not a bare node"; fi
 done
