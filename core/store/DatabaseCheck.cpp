@@ -46,6 +46,93 @@ QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
     return missingTables(db, expectedTables);
 }
 
+QString problemsOfTables(const QSqlDatabase &db, const QStringList &tables, const QStringList &expectedTables)
+{
+    QStringList found;
+    for (const QString &table : tables) {
+        QSqlQuery q(db);
+        // quick_check(TABLE): that table's pages and its indexes only (SQLite >= 3.33).
+        if (!q.exec(QStringLiteral("PRAGMA quick_check(\"%1\")").arg(table))) {
+            if (isDamage(q.lastError()))
+                found << q.lastError().databaseText();
+            continue;
+        }
+        while (q.next() && found.size() < maxProblems) {
+            const QString line = q.value(0).toString();
+            if (line != QLatin1String("ok"))
+                found << line;
+        }
+    }
+    if (!found.isEmpty())
+        return found.join(QLatin1Char('\n'));
+    return missingTables(db, expectedTables);
+}
+
+const QStringList &bulkTables()
+{
+    static const QStringList tables{QStringLiteral("job_metrics"), QStringLiteral("job_system_samples")};
+    return tables;
+}
+
+namespace {
+QAtomicInteger<qint64> wholeCheckLimit = 32 * 1024 * 1024;
+}
+
+qint64 wholeCheckAtOpenBytes()
+{
+    return wholeCheckLimit.loadRelaxed();
+}
+
+void setWholeCheckAtOpenBytes(qint64 bytes)
+{
+    wholeCheckLimit.storeRelaxed(bytes);
+}
+
+QString problemsAtOpen(const QSqlDatabase &db, qint64 size)
+{
+    if (size <= wholeCheckAtOpenBytes())
+        return problems(db, {});
+    // Every table the file has but the bulk ones (a store of an older schema has fewer; the
+    // schema's own tables are checked after the migration, Store::open).
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
+        return isDamage(q.lastError()) ? q.lastError().databaseText() : QString();
+    QStringList tables;
+    while (q.next()) {
+        if (const QString name = q.value(0).toString(); !bulkTables().contains(name))
+            tables << name;
+    }
+    return problemsOfTables(db, tables, {});
+}
+
+QString damageNotePath(const QString &databasePath)
+{
+    return databasePath + QStringLiteral(".damage");
+}
+
+void noteDamage(const QString &databasePath, const QString &problems)
+{
+    const auto stamp = stampOf(databasePath);
+    QFile note(damageNotePath(databasePath));
+    if (!stamp || !note.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return;
+    // The first line names the file it is about (device and inode); the rest, the damage.
+    note.write(QByteArray::number(stamp->device) + ' ' + QByteArray::number(stamp->inode) + '\n' + problems.toUtf8());
+}
+
+QString notedDamage(const QString &databasePath)
+{
+    QFile note(damageNotePath(databasePath));
+    const auto stamp = stampOf(databasePath);
+    if (!stamp || !note.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray first = note.readLine().trimmed();
+    if (first != QByteArray::number(stamp->device) + ' ' + QByteArray::number(stamp->inode))
+        return {};  // about another file that was at this path
+    const QString problems = QString::fromUtf8(note.readAll()).trimmed();
+    return problems.isEmpty() ? QStringLiteral("damage noted by an earlier check") : problems;
+}
+
 QString missingTables(const QSqlDatabase &db, const QStringList &expectedTables)
 {
     QSqlQuery q(db);
@@ -140,7 +227,7 @@ Result<QString> restoreBackup(const QString &databasePath, const QStringList &ex
     QFile::setPermissions(part, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     const QString kept = databasePath + QStringLiteral(".damaged-")
         + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".damage")}) {
         if (QFileInfo::exists(databasePath + suffix) && !QFile::rename(databasePath + suffix, kept + suffix)) {
             QFile::remove(part);
             return fail(QStringLiteral("cannot move %1 aside to %2").arg(databasePath + suffix, kept + suffix));

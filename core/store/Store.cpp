@@ -53,10 +53,14 @@ VoidResult Store::open(const QString &databasePath)
     if (!m_db.open())
         return fail(lastError(QStringLiteral("cannot open database %1").arg(databasePath)));
     // Damage first, before anything writes: a migration on a damaged file could make it worse.
-    // Once per process for a file unchanged since it was found whole (DatabaseCheck::foundWhole).
+    // Damage an earlier whole check found (the agent's, Store::backup) is named at once.
+    if (const QString noted = DatabaseCheck::notedDamage(databasePath); !noted.isEmpty())
+        return fail(DatabaseCheck::damagedMessage(databasePath, noted));
+    // A small file whole, a large one without its time series (DatabaseCheck::problemsAtOpen);
+    // once per process for a file unchanged since it was found whole (DatabaseCheck::foundWhole).
     const auto stamp = DatabaseCheck::stampOf(databasePath);
     if (!stamp || !DatabaseCheck::foundWhole(databasePath, *stamp)) {
-        if (const QString damage = DatabaseCheck::problems(m_db, {}); !damage.isEmpty())
+        if (const QString damage = DatabaseCheck::problemsAtOpen(m_db, stamp ? stamp->size : 0); !damage.isEmpty())
             return fail(DatabaseCheck::damagedMessage(databasePath, damage));
         if (stamp)
             DatabaseCheck::rememberWhole(databasePath, *stamp);
@@ -96,8 +100,13 @@ void Store::truncateLogOver(qint64 overBytes)
 
 VoidResult Store::backup() const
 {
-    if (const QString damage = DatabaseCheck::problems(m_db, tableNames()); !damage.isEmpty())
+    if (const QString damage = DatabaseCheck::problems(m_db, tableNames()); !damage.isEmpty()) {
+        // Not used for writes any more: this connection refuses them, and every later open
+        // names the damage (a large file is not read whole at open).
+        QSqlQuery(m_db).exec(QStringLiteral("PRAGMA query_only=ON"));
+        DatabaseCheck::noteDamage(m_path, damage);
         return fail(DatabaseCheck::damagedMessage(m_path, damage));
+    }
     const QString target = DatabaseCheck::backupPath(m_path);
     const QString part = target + QStringLiteral(".part");
     QFile::remove(part);  // VACUUM INTO writes only a file that is not there

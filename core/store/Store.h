@@ -36,6 +36,8 @@ public:
     static QStringList tableNames();
     // Copies the database, when it passes the check, to DatabaseCheck::backupPath (made
     // beside it and renamed into place): the last good copy `traindesk doctor` restores.
+    // The check reads the whole file: damage it finds is noted beside it for every later open
+    // (DatabaseCheck::noteDamage) and this Store refuses writes from then on.
     VoidResult backup() const;
     // Writes the write-ahead log into the database and empties it, when it holds more than
     // `overBytes`: a log grown by a large chunk (or a write that failed on a full disk) gives

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QStandardPaths>
@@ -188,6 +189,95 @@ private Q_SLOTS:
         const auto opened = store.open(path);
         QVERIFY(!opened);
         QVERIFY2(opened.error().startsWith(QStringLiteral("the database %1 is damaged (").arg(path)), qPrintable(opened.error()));
+    }
+
+    // A large store (played here by a small file with the limit at 0) is not read whole at
+    // open: its time series are checked by the agent's whole check (Store::backup), whose
+    // damage every later open names, and the Store that found it writes no more. Damage in
+    // its other tables is still found at open.
+    void aLargeStoresTimeSeriesAreCheckedByTheWholeCheck()
+    {
+        const QString path = m_dir.filePath("large.db");
+        qint64 jobId = 0;
+        {
+            Store store;
+            QVERIFY(store.open(path).ok());
+            const auto ws = store.createWorkspace("ws");
+            const auto exp = store.createExperiment(ws->id, "exp");
+            const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+            Job job;
+            job.experimentId = exp->id;
+            job.clusterId = cluster->id;
+            job.name = "j";
+            job.spec = "{}";
+            job.uuid = "u";
+            jobId = store.createJob(job)->id;
+            QList<QByteArray> rows;
+            for (int i = 0; i < 2000; ++i)
+                rows << QByteArray("{\"kind\":\"train\",\"step\":") + QByteArray::number(i) + ",\"loss\":0.5}";
+            QVERIFY(store.appendJobOutput(jobId, "metrics.jsonl", 0, 100000, rows).ok());
+        }  // (the last connection closed: the log is in the file)
+        // The first byte of a leaf page of job_metrics (its last page): its page type.
+        qint64 pageSize = 0, leafPage = 0;
+        {
+            auto db = QSqlDatabase::addDatabase("QSQLITE", "large");
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec("PRAGMA page_size") && q.next());
+            pageSize = q.value(0).toLongLong();
+            QVERIFY2(q.exec("SELECT max(pageno) FROM dbstat WHERE name = 'job_metrics' AND pagetype = 'leaf'") && q.next(),
+                     qPrintable(q.lastError().text()));
+            leafPage = q.value(0).toLongLong();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase("large");
+        QVERIFY(leafPage > 1);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.seek((leafPage - 1) * pageSize));
+        QVERIFY(file.write("\x42", 1) == 1);
+        file.close();
+        QVERIFY(!DatabaseCheck::problemsOfFile(path, Store::tableNames()).isEmpty());
+        DatabaseCheck::setWholeCheckAtOpenBytes(0);
+        const auto restoreLimit = qScopeGuard([] { DatabaseCheck::setWholeCheckAtOpenBytes(32 * 1024 * 1024); });
+        {
+            Store store;
+            const auto opened = store.open(path);
+            QVERIFY2(opened.ok(), qPrintable(opened.error()));  // the time series are not read at open
+            const auto checked = store.backup();
+            QVERIFY(!checked);
+            QVERIFY2(checked.error().startsWith(QStringLiteral("the database %1 is damaged (").arg(path)),
+                     qPrintable(checked.error()));
+            QVERIFY(!QFileInfo::exists(DatabaseCheck::backupPath(path)));
+            QVERIFY(!store.createWorkspace("after"));  // writes no more
+        }
+        {
+            Store store;
+            const auto opened = store.open(path);
+            QVERIFY(!opened);
+            QVERIFY2(opened.error().startsWith(QStringLiteral("the database %1 is damaged (").arg(path)),
+                     qPrintable(opened.error()));
+        }
+        // A fresh file put in its place is not concerned by the note.
+        QVERIFY(QFile::rename(path, path + ".aside"));
+        {
+            Store store;
+            QVERIFY(store.open(path).ok());
+        }
+        // The other tables are still checked at open: a damaged workspaces page is named.
+        QFile fresh(path);
+        QVERIFY(fresh.open(QIODevice::ReadWrite));
+        QVERIFY(fresh.seek(4096));
+        QVERIFY(fresh.write("\x42", 1) == 1);
+        fresh.close();
+        {
+            Store store;
+            const auto opened = store.open(path);
+            QVERIFY(!opened);
+            QVERIFY2(opened.error().startsWith(QStringLiteral("the database %1 is damaged (").arg(path)),
+                     qPrintable(opened.error()));
+        }
     }
 
     // A dropped table gave an empty `job list`; now the open says which table is missing.
