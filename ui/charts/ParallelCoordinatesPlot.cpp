@@ -11,6 +11,58 @@
 
 namespace TrainDesk::Ui {
 
+namespace {
+
+// `src` over `dst`, both premultiplied ARGB.
+QRgb over(QRgb src, QRgb dst)
+{
+    const uint keep = 255 - qAlpha(src);
+    auto part = [keep](uint s, uint d) { return s + (d * keep + 127) / 255; };
+    return qRgba(int(part(qRed(src), qRed(dst))), int(part(qGreen(src), qGreen(dst))), int(part(qBlue(src), qBlue(dst))),
+                 int(part(qAlpha(src), qAlpha(dst))));
+}
+
+// A line one pixel wide from `a` to `b` (image pixels) in `color` (premultiplied), set
+// straight in the image (Bresenham), `a` itself left out when `fromA` is false (a polyline's
+// joint is set once). 10,000 runs of a dozen segments through QPainter::drawPolyline took
+// 150 ms: its set-up per line and per colour, and a call per pixel.
+void drawPixelLine(QImage &image, QPoint a, QPoint b, QRgb color, bool fromA)
+{
+    QRgb *bits = reinterpret_cast<QRgb *>(image.bits());
+    const qsizetype stride = image.bytesPerLine() / qsizetype(sizeof(QRgb));
+    const int w = image.width();
+    const int h = image.height();
+    const bool opaque = qAlpha(color) == 255;
+    const int dx = std::abs(b.x() - a.x());
+    const int dy = -std::abs(b.y() - a.y());
+    const int sx = a.x() < b.x() ? 1 : -1;
+    const int sy = a.y() < b.y() ? 1 : -1;
+    int err = dx + dy;
+    int x = a.x();
+    int y = a.y();
+    bool set = fromA;
+    for (;;) {
+        if (set && x >= 0 && y >= 0 && x < w && y < h) {
+            QRgb &pixel = bits[y * stride + x];
+            pixel = opaque ? color : over(color, pixel);
+        }
+        set = true;
+        if (x == b.x() && y == b.y())
+            break;
+        const int e2 = 2 * err;
+        if (e2 >= dy) {
+            err += dy;
+            x += sx;
+        }
+        if (e2 <= dx) {
+            err += dx;
+            y += sy;
+        }
+    }
+}
+
+} // namespace
+
 ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent) : QWidget(parent)
 {
     setAttribute(Qt::WA_OpaquePaintEvent, false);
@@ -97,31 +149,20 @@ int ParallelCoordinatesPlot::rowAt(const QPointF &at) const
 }
 
 // Row `row`'s line with the painter's pen: a polyline per stretch of axes with a value.
-// Past 2,000 runs at whole pixels (aliased: the same pixels, no rounding per point).
 void ParallelCoordinatesPlot::drawRun(QPainter &p, int row, const QRectF &area) const
 {
-    const bool whole = !p.testRenderHint(QPainter::Antialiasing);
     QVarLengthArray<QPointF, 32> points;
-    QVarLengthArray<QPoint, 32> pixels;
     auto flush = [&] {
         if (points.size() >= 2)
             p.drawPolyline(points.constData(), int(points.size()));
-        if (pixels.size() >= 2)
-            p.drawPolyline(pixels.constData(), int(pixels.size()));
         points.clear();
-        pixels.clear();
     };
     for (int a = 0; a < m_axes.size(); ++a) {
         const double v = m_positions.at(a).at(row);
-        if (std::isnan(v)) {
+        if (std::isnan(v))
             flush();
-            continue;
-        }
-        const QPointF pt(axisX(a, area), area.bottom() - v * area.height());
-        if (whole)
-            pixels.append(pt.toPoint());
         else
-            points.append(pt);
+            points.append(QPointF(axisX(a, area), area.bottom() - v * area.height()));
     }
     flush();
 }
@@ -132,14 +173,43 @@ void ParallelCoordinatesPlot::drawRuns()
     m_runs = QImage((QSizeF(size()) * ratio).toSize(), QImage::Format_ARGB32_Premultiplied);
     m_runs.setDevicePixelRatio(ratio);
     m_runsStale = false;
-    QPainter p(&m_runs);
-    p.fillRect(rect(), palette().base());
+    {
+        QPainter base(&m_runs);
+        base.fillRect(rect(), palette().base());
+    }
     const QRectF area = plotArea();
-    // Hundreds of runs and more: 1-pixel lines (the cosmetic stroker; a wider pen is outlined
-    // per segment, 2.6 s for 10,000 runs, and their lines cover each other anyway).
+    if (m_table.rows.size() > 2000) {
+        // Thousands: 1-pixel lines without antialiasing (their lines cover each other anyway),
+        // set pixel by pixel.
+        QList<int> xs;
+        for (int a = 0; a < m_axes.size(); ++a)
+            xs << qRound(axisX(a, area) * ratio);
+        for (int row : std::as_const(m_order)) {
+            const QRgb color = qPremultiply(ParameterPlotStyle::rowColor(m_table, row, false, palette(), m_goodness.at(row)).rgba());
+            std::optional<QPoint> last;  // where the stretch of axes with a value has got to
+            bool first = true;           // its first segment sets its start
+            for (int a = 0; a < m_axes.size(); ++a) {
+                const double v = m_positions.at(a).at(row);
+                if (std::isnan(v)) {
+                    last.reset();
+                    first = true;
+                    continue;
+                }
+                const QPoint pt(xs.at(a), qRound((area.bottom() - v * area.height()) * ratio));
+                if (last) {
+                    drawPixelLine(m_runs, *last, pt, color, first);
+                    first = false;
+                }
+                last = pt;
+            }
+        }
+        return;
+    }
+    QPainter p(&m_runs);
+    // Hundreds of runs: 1-pixel lines (the cosmetic stroker; a wider pen is outlined per
+    // segment, 2.6 s for 10,000 runs, and their lines cover each other anyway).
     const bool many = m_table.rows.size() > 300;
-    // Thousands: without antialiasing too (a line each of a few hundred thousand segments).
-    p.setRenderHint(QPainter::Antialiasing, m_table.rows.size() <= 2000);
+    p.setRenderHint(QPainter::Antialiasing);
     QPen pen(Qt::black, many ? 1.0 : 1.6);
     pen.setCosmetic(many);
     bool penSet = false;

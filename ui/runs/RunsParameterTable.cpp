@@ -110,7 +110,7 @@ ParameterTable of(const RunsTableModel &model, const QList<qint64> &jobIds, cons
         for (int c : axes)
             r.values.append(valueOf(texts.at(c).at(i)));
         r.color = model.colorOf(row.job->id);
-        table.rows.append(r);
+        table.rows.append(std::move(r));
     }
     setMetric(table, model, metricKey);
     return table;
