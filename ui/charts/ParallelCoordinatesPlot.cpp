@@ -3,10 +3,65 @@
 #include "ParameterPlotStyle.h"
 
 #include <QHelpEvent>
-#include <QPainterPath>
+#include <QMouseEvent>
 #include <QToolTip>
+#include <QVarLengthArray>
+
+#include <cmath>
 
 namespace TrainDesk::Ui {
+
+namespace {
+
+// `src` over `dst`, both premultiplied ARGB.
+QRgb over(QRgb src, QRgb dst)
+{
+    const uint keep = 255 - qAlpha(src);
+    auto part = [keep](uint s, uint d) { return s + (d * keep + 127) / 255; };
+    return qRgba(int(part(qRed(src), qRed(dst))), int(part(qGreen(src), qGreen(dst))), int(part(qBlue(src), qBlue(dst))),
+                 int(part(qAlpha(src), qAlpha(dst))));
+}
+
+// A line one pixel wide from `a` to `b` (image pixels) in `color` (premultiplied), set
+// straight in the image (Bresenham), `a` itself left out when `fromA` is false (a polyline's
+// joint is set once). 10,000 runs of a dozen segments through QPainter::drawPolyline took
+// 150 ms: its set-up per line and per colour, and a call per pixel.
+void drawPixelLine(QImage &image, QPoint a, QPoint b, QRgb color, bool fromA)
+{
+    QRgb *bits = reinterpret_cast<QRgb *>(image.bits());
+    const qsizetype stride = image.bytesPerLine() / qsizetype(sizeof(QRgb));
+    const int w = image.width();
+    const int h = image.height();
+    const bool opaque = qAlpha(color) == 255;
+    const int dx = std::abs(b.x() - a.x());
+    const int dy = -std::abs(b.y() - a.y());
+    const int sx = a.x() < b.x() ? 1 : -1;
+    const int sy = a.y() < b.y() ? 1 : -1;
+    int err = dx + dy;
+    int x = a.x();
+    int y = a.y();
+    bool set = fromA;
+    for (;;) {
+        if (set && x >= 0 && y >= 0 && x < w && y < h) {
+            QRgb &pixel = bits[y * stride + x];
+            pixel = opaque ? color : over(color, pixel);
+        }
+        set = true;
+        if (x == b.x() && y == b.y())
+            break;
+        const int e2 = 2 * err;
+        if (e2 >= dy) {
+            err += dy;
+            x += sx;
+        }
+        if (e2 <= dx) {
+            err += dx;
+            y += sy;
+        }
+    }
+}
+
+} // namespace
 
 ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent) : QWidget(parent)
 {
@@ -17,18 +72,31 @@ ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent) : QWidget(pare
 void ParallelCoordinatesPlot::setTable(const ParameterTable &table)
 {
     m_table = table;
-    m_axes = axes();
+    m_axes.clear();
+    m_positions.clear();
+    for (int i = 0; i < m_table.parameters.size(); ++i) {
+        m_axes << m_table.parameterAxis(i);
+        m_positions << m_table.positions(i, m_axes.constLast());
+    }
+    if (!m_table.metric.isEmpty()) {
+        m_axes << m_table.metricAxis();
+        m_positions << m_table.positions(-1, m_axes.constLast());
+    }
+    m_goodness = m_table.goodnesses();
+    m_best = m_table.bestRow();
+    // The runs first (worst first, so better ones lie on top), the best last (over the image).
+    m_order.clear();
+    m_order.reserve(m_table.rows.size());
+    for (int i = 0; i < m_table.rows.size(); ++i) {
+        if (i != m_best)
+            m_order << i;
+    }
+    std::stable_sort(m_order.begin(), m_order.end(), [this](int a, int b) {
+        return m_goodness.at(a).value_or(-1) < m_goodness.at(b).value_or(-1);
+    });
+    m_hovered = -1;
+    m_runsStale = true;
     update();
-}
-
-QList<ParameterTable::Axis> ParallelCoordinatesPlot::axes() const
-{
-    QList<ParameterTable::Axis> list;
-    for (int i = 0; i < m_table.parameters.size(); ++i)
-        list << m_table.parameterAxis(i);
-    if (!m_table.metric.isEmpty())
-        list << m_table.metricAxis();
-    return list;
 }
 
 QRectF ParallelCoordinatesPlot::plotArea() const
@@ -38,77 +106,152 @@ QRectF ParallelCoordinatesPlot::plotArea() const
     return QRectF(rect()).adjusted(48, 2.5 * text, -48, -text);
 }
 
-std::optional<double> ParallelCoordinatesPlot::axisValue(int row, int axis, const ParameterTable::Axis &a) const
+double ParallelCoordinatesPlot::axisX(int axis, const QRectF &area) const
 {
-    const ParameterTable::Row &r = m_table.rows[row];
-    if (axis < m_table.parameters.size())
-        return a.position(r.values.value(axis));
-    return r.metric ? a.position(*r.metric) : std::nullopt;
+    return m_axes.size() == 1 ? area.center().x() : area.left() + area.width() * axis / (m_axes.size() - 1);
 }
 
 std::optional<QPointF> ParallelCoordinatesPlot::pointOf(int row, int axis) const
 {
     if (row < 0 || row >= m_table.rows.size() || axis < 0 || axis >= m_axes.size())
         return std::nullopt;
-    const auto v = axisValue(row, axis, m_axes[axis]);
-    if (!v)
+    const double v = m_positions.at(axis).at(row);
+    if (std::isnan(v))
         return std::nullopt;
     const QRectF area = plotArea();
-    const double x = m_axes.size() == 1 ? area.center().x() : area.left() + area.width() * axis / (m_axes.size() - 1);
-    return QPointF(x, area.bottom() - *v * area.height());
+    return QPointF(axisX(axis, area), area.bottom() - v * area.height());
+}
+
+int ParallelCoordinatesPlot::rowAt(const QPointF &at) const
+{
+    // Only the axes within reach: 10,000 runs a mouse move.
+    const QRectF area = plotArea();
+    QList<int> near;
+    for (int a = 0; a < m_axes.size(); ++a) {
+        if (std::abs(axisX(a, area) - at.x()) < 12)
+            near << a;
+    }
+    int nearest = -1;
+    double distance = 12;
+    for (int row = 0; row < m_table.rows.size() && !near.isEmpty(); ++row) {
+        for (int a : std::as_const(near)) {
+            const double v = m_positions.at(a).at(row);
+            if (std::isnan(v))
+                continue;
+            const double d = std::hypot(axisX(a, area) - at.x(), area.bottom() - v * area.height() - at.y());
+            if (d < distance) {
+                distance = d;
+                nearest = row;
+            }
+        }
+    }
+    return nearest;
+}
+
+// Row `row`'s line with the painter's pen: a polyline per stretch of axes with a value.
+void ParallelCoordinatesPlot::drawRun(QPainter &p, int row, const QRectF &area) const
+{
+    QVarLengthArray<QPointF, 32> points;
+    auto flush = [&] {
+        if (points.size() >= 2)
+            p.drawPolyline(points.constData(), int(points.size()));
+        points.clear();
+    };
+    for (int a = 0; a < m_axes.size(); ++a) {
+        const double v = m_positions.at(a).at(row);
+        if (std::isnan(v))
+            flush();
+        else
+            points.append(QPointF(axisX(a, area), area.bottom() - v * area.height()));
+    }
+    flush();
+}
+
+void ParallelCoordinatesPlot::drawRuns()
+{
+    const qreal ratio = devicePixelRatioF();
+    m_runs = QImage((QSizeF(size()) * ratio).toSize(), QImage::Format_ARGB32_Premultiplied);
+    m_runs.setDevicePixelRatio(ratio);
+    m_runsStale = false;
+    {
+        QPainter base(&m_runs);
+        base.fillRect(rect(), palette().base());
+    }
+    const QRectF area = plotArea();
+    if (m_table.rows.size() > 2000) {
+        // Thousands: 1-pixel lines without antialiasing (their lines cover each other anyway),
+        // set pixel by pixel.
+        QList<int> xs;
+        for (int a = 0; a < m_axes.size(); ++a)
+            xs << qRound(axisX(a, area) * ratio);
+        for (int row : std::as_const(m_order)) {
+            const QRgb color = qPremultiply(ParameterPlotStyle::rowColor(m_table, row, false, palette(), m_goodness.at(row)).rgba());
+            std::optional<QPoint> last;  // where the stretch of axes with a value has got to
+            bool first = true;           // its first segment sets its start
+            for (int a = 0; a < m_axes.size(); ++a) {
+                const double v = m_positions.at(a).at(row);
+                if (std::isnan(v)) {
+                    last.reset();
+                    first = true;
+                    continue;
+                }
+                const QPoint pt(xs.at(a), qRound((area.bottom() - v * area.height()) * ratio));
+                if (last) {
+                    drawPixelLine(m_runs, *last, pt, color, first);
+                    first = false;
+                }
+                last = pt;
+            }
+        }
+        return;
+    }
+    QPainter p(&m_runs);
+    // Hundreds of runs: 1-pixel lines (the cosmetic stroker; a wider pen is outlined per
+    // segment, 2.6 s for 10,000 runs, and their lines cover each other anyway).
+    const bool many = m_table.rows.size() > 300;
+    p.setRenderHint(QPainter::Antialiasing);
+    QPen pen(Qt::black, many ? 1.0 : 1.6);
+    pen.setCosmetic(many);
+    bool penSet = false;
+    for (int row : std::as_const(m_order)) {
+        const QColor color = ParameterPlotStyle::rowColor(m_table, row, false, palette(), m_goodness.at(row));
+        if (!penSet || color != pen.color()) {
+            pen.setColor(color);
+            p.setPen(pen);
+            penSet = true;
+        }
+        drawRun(p, row, area);
+    }
 }
 
 void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), palette().base());
-    const QRectF area = plotArea();
     if (m_axes.isEmpty() || m_table.rows.isEmpty()) {
+        p.fillRect(rect(), palette().base());
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, tr("No runs to draw yet"));
         return;
     }
-    const int best = m_table.bestRow();
-    // The runs first (worst first, so better ones lie on top), the best last.
-    QList<int> order;
-    for (int i = 0; i < m_table.rows.size(); ++i)
-        order << i;
-    const QList<std::optional<double>> goodness = m_table.goodnesses();
-    std::stable_sort(order.begin(), order.end(), [&goodness](int a, int b) {
-        return goodness.at(a).value_or(-1) < goodness.at(b).value_or(-1);
-    });
-    order.removeAll(best);
-    if (best >= 0)
-        order << best;
-    // Hundreds of runs and more: 1-pixel lines (the cosmetic stroker; a wider pen is outlined
-    // per segment, 2.6 s for 10,000 runs, and their lines cover each other anyway).
-    const bool many = m_table.rows.size() > 300;
-    // Thousands: without antialiasing too (a line each of a few hundred thousand segments).
-    p.setRenderHint(QPainter::Antialiasing, m_table.rows.size() <= 2000);
-    for (int row : order) {
-        QPainterPath path;
-        bool drawing = false;
-        for (int a = 0; a < m_axes.size(); ++a) {
-            const auto pt = pointOf(row, a);
-            if (!pt) {
-                drawing = false;
-                continue;
-            }
-            drawing ? path.lineTo(*pt) : path.moveTo(*pt);
-            drawing = true;
-        }
-        const bool isBest = row == best;
-        QPen pen(ParameterPlotStyle::rowColor(m_table, row, isBest, palette(), goodness.at(row)), isBest ? 3.5 : many ? 1.0 : 1.6);
-        pen.setCosmetic(many && !isBest);
-        p.setPen(pen);
-        p.drawPath(path);
+    const QSize pixels = (QSizeF(size()) * devicePixelRatioF()).toSize();
+    if (m_runsStale || m_runs.size() != pixels)
+        drawRuns();
+    p.drawImage(QPointF(0, 0), m_runs);
+    const QRectF area = plotArea();
+    p.setRenderHint(QPainter::Antialiasing);
+    // The run under the pointer over the others, the best over all, thick.
+    if (m_hovered >= 0 && m_hovered != m_best) {
+        p.setPen(QPen(ParameterPlotStyle::rowColor(m_table, m_hovered, false, palette(), m_goodness.at(m_hovered)), 2.5));
+        drawRun(p, m_hovered, area);
+    }
+    if (m_best >= 0) {
+        p.setPen(QPen(ParameterPlotStyle::rowColor(m_table, m_best, true, palette(), m_goodness.at(m_best)), 3.5));
+        drawRun(p, m_best, area);
     }
     // The axes over the lines, with their names and labels.
-    p.setRenderHint(QPainter::Antialiasing);
     const QColor text = palette().color(QPalette::Text);
     for (int a = 0; a < m_axes.size(); ++a) {
-        const double x = m_axes.size() == 1 ? area.center().x() : area.left() + area.width() * a / (m_axes.size() - 1);
+        const double x = axisX(a, area);
         p.setPen(QPen(text, 1.2));
         p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
         QFont bold = font();
@@ -128,22 +271,51 @@ void ParallelCoordinatesPlot::paintEvent(QPaintEvent *)
     }
 }
 
+void ParallelCoordinatesPlot::changeEvent(QEvent *event)
+{
+    // The image has the palette's base and the runs' colours, its layout the font's size.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        m_runsStale = true;
+    QWidget::changeEvent(event);
+}
+
+void ParallelCoordinatesPlot::setHovered(int row)
+{
+    if (row == m_hovered)
+        return;
+    m_hovered = row;
+    update();  // the image and two lines over it
+}
+
+void ParallelCoordinatesPlot::mouseMoveEvent(QMouseEvent *event)
+{
+    setHovered(rowAt(event->position()));
+    QWidget::mouseMoveEvent(event);
+}
+
+void ParallelCoordinatesPlot::leaveEvent(QEvent *event)
+{
+    setHovered(-1);
+    QWidget::leaveEvent(event);
+}
+
+void ParallelCoordinatesPlot::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton) {
+        if (const int row = rowAt(event->position()); row >= 0) {
+            Q_EMIT rowClicked(row);
+            return;
+        }
+    }
+    QWidget::mousePressEvent(event);
+}
+
 bool ParallelCoordinatesPlot::event(QEvent *event)
 {
     if (event->type() != QEvent::ToolTip)
         return QWidget::event(event);
-    const QPoint at = static_cast<QHelpEvent *>(event)->pos();
     // The run whose line passes nearest the pointer on the nearest axis.
-    int nearest = -1;
-    double distance = 12;
-    for (int row = 0; row < m_table.rows.size(); ++row) {
-        for (int a = 0; a < m_axes.size(); ++a) {
-            if (const auto pt = pointOf(row, a); pt && QLineF(*pt, at).length() < distance) {
-                distance = QLineF(*pt, at).length();
-                nearest = row;
-            }
-        }
-    }
+    const int nearest = rowAt(static_cast<QHelpEvent *>(event)->pos());
     if (nearest < 0) {
         QToolTip::hideText();
         return true;

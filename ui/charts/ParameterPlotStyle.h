@@ -29,8 +29,9 @@ inline QColor runColor(std::optional<double> goodness)
 inline QColor rowColor(const ParameterTable &table, int row, bool best, const QPalette &palette,
                        std::optional<double> goodness)
 {
-    if (const QColor own = table.rows.value(row).color; own.isValid())
-        return own;
+    // (at(), not value(): a copy of the row per run and paint was most of a paint's time)
+    if (row >= 0 && row < table.rows.size() && table.rows.at(row).color.isValid())
+        return table.rows.at(row).color;
     return best ? palette.color(QPalette::Highlight) : runColor(goodness);
 }
 

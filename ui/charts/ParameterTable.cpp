@@ -1,8 +1,11 @@
 #include "ParameterTable.h"
 
+#include <QHash>
 #include <QLocale>
+#include <QSet>
 
 #include <cmath>
+#include <limits>
 
 namespace TrainDesk::Ui {
 
@@ -22,10 +25,15 @@ ParameterTable::Axis axisOf(const QString &name, const QList<QVariant> &values)
             axis.numeric = false;
     }
     if (!axis.numeric) {
+        QSet<QString> seen;  // (10,000 runs of as many words: a list's contains() was quadratic)
         for (const QVariant &v : values) {
+            if (!v.isValid() || v.isNull())
+                continue;
             const QString text = v.toString();
-            if ((v.isValid() && !v.isNull()) && !axis.categories.contains(text))
+            if (!seen.contains(text)) {
+                seen.insert(text);
                 axis.categories << text;
+            }
         }
         return axis;
     }
@@ -106,6 +114,35 @@ ParameterTable::Axis ParameterTable::metricAxis() const
     Axis axis = axisOf(metric, values);
     axis.log = false;  // accuracies and losses read best on their own scale
     return axis;
+}
+
+QList<double> ParameterTable::positions(int column, const Axis &axis) const
+{
+    QList<double> result(rows.size(), std::numeric_limits<double>::quiet_NaN());
+    if (!axis.numeric) {
+        QHash<QString, double> place;
+        for (qsizetype i = 0; i < axis.categories.size(); ++i)
+            place.insert(axis.categories.at(i), axis.categories.size() == 1 ? 0.5 : double(i) / double(axis.categories.size() - 1));
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            const QVariant value = column < 0 ? (rows.at(i).metric ? QVariant(*rows.at(i).metric) : QVariant())
+                                              : rows.at(i).values.value(column);
+            if (!value.isValid() || value.isNull())
+                continue;
+            if (const auto it = place.constFind(value.toString()); it != place.cend())
+                result[i] = *it;
+        }
+        return result;
+    }
+    // As position(): the same arithmetic, the logs of the ends taken once.
+    const double low = axis.log ? std::log10(axis.min) : axis.min;
+    const double span = (axis.log ? std::log10(axis.max) : axis.max) - low;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const std::optional<double> n = column < 0 ? rows.at(i).metric : number(rows.at(i).values.value(column));
+        if (!n)
+            continue;
+        result[i] = axis.max == axis.min ? 0.5 : ((axis.log ? std::log10(*n) : *n) - low) / span;
+    }
+    return result;
 }
 
 std::optional<double> ParameterTable::goodness(int row) const

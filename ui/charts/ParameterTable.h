@@ -18,6 +18,7 @@ struct ParameterTable
     struct Row
     {
         QString label;             // "lr-3"
+        qint64 id = 0;             // the run's job id, where it has one
         QList<QVariant> values;    // one per parameter: a number, a word, or null (none)
         std::optional<double> metric;
         bool highlighted = false;  // the best run: drawn on top, thicker
@@ -57,6 +58,10 @@ struct ParameterTable
     QList<std::optional<double>> goodnesses() const;
     // A value's number (a word or null is none).
     static std::optional<double> number(const QVariant &value);
+    // Every row's position() on `axis`, made by parameterAxis(column) (column -1: by
+    // metricAxis()), NaN where the row has none. The plots place 10,000 runs from these once
+    // per table, not per paint (position() looks a word up in a list, a number's log anew).
+    QList<double> positions(int column, const Axis &axis) const;
 };
 
 } // namespace TrainDesk::Ui

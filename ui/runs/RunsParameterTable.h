@@ -26,6 +26,10 @@ QString defaultMetric(const RunsTableModel &model);
 // (the table's swatch).
 ParameterTable of(const RunsTableModel &model, const QList<qint64> &jobIds, const QString &metricKey,
                   const QStringList &hiddenKeys);
+// The same table against another metric: `table`'s rows (made by of() from `model`) keep
+// their settings, each takes its run's value of `metricKey` (a plot's metric changed: the
+// settings of 10,000 runs are not read again).
+void setMetric(ParameterTable &table, const RunsTableModel &model, const QString &metricKey);
 
 } // namespace RunsParameterTable
 } // namespace TrainDesk::Ui

@@ -50,7 +50,7 @@ RunsPlotTabs::RunsPlotTabs(QWidget *chartsPage, QWidget *parent)
     setCornerWidget(m_corner, Qt::TopRightCorner);
     connect(this, &QTabWidget::currentChanged, this, &RunsPlotTabs::updateCorner);
     connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
-        if (m_stale && tab != ChartsTab)
+        if ((m_stale || m_modelChanged) && tab != ChartsTab)
             rebuild();
     });
     // (rebuild() fills them with their signals blocked.)
@@ -62,6 +62,24 @@ RunsPlotTabs::RunsPlotTabs(QWidget *chartsPage, QWidget *parent)
         if (i >= 0)
             setParameter(m_parameter->itemText(i));
     });
+    // The model changed under the plots: made again once its signal has reached everyone.
+    m_refresh.setSingleShot(true);
+    m_refresh.setInterval(0);
+    connect(&m_refresh, &QTimer::timeout, this, [this] {
+        if (!m_modelChanged)
+            return;
+        if (currentIndex() == ChartsTab)
+            m_stale = true;  // (m_modelChanged stays: table() and setMetric() make it first)
+        else
+            rebuild();
+    });
+    // A run's line or dot clicked: its id, for the runs view to choose it.
+    auto clicked = [this](int row) {
+        if (row >= 0 && row < m_table.rows.size())
+            Q_EMIT runClicked(m_table.rows.at(row).id);
+    };
+    connect(m_parallel, &ParallelCoordinatesPlot::rowClicked, this, clicked);
+    connect(m_scatter, &ParameterScatterPlot::rowClicked, this, clicked);
     updateCorner();
 }
 
@@ -75,19 +93,53 @@ void RunsPlotTabs::updateCorner()
 void RunsPlotTabs::setRuns(const RunsTableModel *model, const QList<qint64> &jobIds, const QStringList &hiddenKeys,
                            const QString &what)
 {
+    const bool same = model == m_model && jobIds == m_jobIds && hiddenKeys == m_hidden && !m_modelChanged;
+    watch(model);
     m_model = model;
     m_jobIds = jobIds;
     m_hidden = hiddenKeys;
     m_what = what;
+    if (same) {
+        updateTips();  // the same runs and values (a run chosen, a tag edited): the same plots
+        return;
+    }
     if (currentIndex() == ChartsTab)
         m_stale = true;
     else
         rebuild();
 }
 
+void RunsPlotTabs::watch(const RunsTableModel *model)
+{
+    if (model == m_model)
+        return;
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    if (!model)
+        return;
+    // Any change but to tags and notes (columns the plots do not read).
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        if (from.column() >= RunsTableModel::TagsColumn && to.column() <= RunsTableModel::NoteColumn)
+            return;
+        modelChanged();
+    });
+    connect(model, &QAbstractItemModel::modelReset, this, &RunsPlotTabs::modelChanged);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &RunsPlotTabs::modelChanged);
+    connect(model, &QAbstractItemModel::rowsInserted, this, &RunsPlotTabs::modelChanged);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &RunsPlotTabs::modelChanged);
+    connect(model, &QAbstractItemModel::columnsInserted, this, &RunsPlotTabs::modelChanged);
+    connect(model, &QAbstractItemModel::columnsRemoved, this, &RunsPlotTabs::modelChanged);
+}
+
+void RunsPlotTabs::modelChanged()
+{
+    m_modelChanged = true;
+    m_refresh.start();
+}
+
 const ParameterTable &RunsPlotTabs::table() const
 {
-    if (m_stale)
+    if (m_stale || m_modelChanged)
         const_cast<RunsPlotTabs *>(this)->rebuild();
     return m_table;
 }
@@ -95,7 +147,20 @@ const ParameterTable &RunsPlotTabs::table() const
 void RunsPlotTabs::setMetric(const QString &key)
 {
     m_metricKey = key;
-    rebuild();
+    if (m_stale || m_modelChanged || !m_model) {
+        rebuild();
+        return;
+    }
+    // The same runs against another metric: their settings and axes are kept.
+    const QString metric = chosenMetric();
+    {
+        const QSignalBlocker block(m_metric);
+        m_metric->setCurrentIndex(m_metric->findData(metric));
+    }
+    RunsParameterTable::setMetric(m_table, *m_model, metric);
+    m_parallel->setTable(m_table);
+    m_scatter->setTable(m_table);
+    updateTips();
 }
 
 QString RunsPlotTabs::metric() const
@@ -106,7 +171,13 @@ QString RunsPlotTabs::metric() const
 void RunsPlotTabs::setParameter(const QString &name)
 {
     m_parameterName = name;
-    rebuild();
+    if (m_stale || m_modelChanged) {
+        rebuild();
+        return;
+    }
+    const QSignalBlocker block(m_parameter);
+    m_parameter->setCurrentIndex(std::max(0, int(m_table.parameters.indexOf(m_parameterName))));
+    m_scatter->setParameter(std::max(0, m_parameter->currentIndex()));
 }
 
 QString RunsPlotTabs::parameter() const
@@ -114,18 +185,26 @@ QString RunsPlotTabs::parameter() const
     return m_parameter->currentText();
 }
 
+// The user's metric while the table has its column, else the default one.
+QString RunsPlotTabs::chosenMetric() const
+{
+    const auto choices = RunsParameterTable::metricChoices(*m_model);
+    return std::any_of(choices.cbegin(), choices.cend(), [this](const auto &c) { return c.first == m_metricKey; })
+               ? m_metricKey : RunsParameterTable::defaultMetric(*m_model);
+}
+
 void RunsPlotTabs::rebuild()
 {
     m_stale = false;
+    m_modelChanged = false;
+    m_refresh.stop();
     if (!m_model)
         return;
-    const auto choices = RunsParameterTable::metricChoices(*m_model);
-    const QString metric = std::any_of(choices.cbegin(), choices.cend(), [this](const auto &c) { return c.first == m_metricKey; })
-                               ? m_metricKey : RunsParameterTable::defaultMetric(*m_model);
+    const QString metric = chosenMetric();
     {
         const QSignalBlocker block(m_metric);
         m_metric->clear();
-        for (const auto &[key, header] : choices)
+        for (const auto &[key, header] : RunsParameterTable::metricChoices(*m_model))
             m_metric->addItem(header, key);
         m_metric->setCurrentIndex(m_metric->findData(metric));
     }
@@ -139,6 +218,11 @@ void RunsPlotTabs::rebuild()
     m_parallel->setTable(m_table);
     m_scatter->setTable(m_table);
     m_scatter->setParameter(std::max(0, m_parameter->currentIndex()));
+    updateTips();
+}
+
+void RunsPlotTabs::updateTips()
+{
     const QString tip = tr("The settings that differ between %1 against %2").arg(m_what, m_table.metric);
     setTabToolTip(ParallelTab, tip);
     setTabToolTip(ScatterTab, tip);

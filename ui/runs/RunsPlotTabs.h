@@ -2,7 +2,9 @@
 
 #include "charts/ParameterTable.h"
 
+#include <QPointer>
 #include <QTabWidget>
+#include <QTimer>
 
 class QComboBox;
 class QLabel;
@@ -42,11 +44,19 @@ public:
     QComboBox *metricBox() const { return m_metric; }
     QComboBox *parameterBox() const { return m_parameter; }
 
+Q_SIGNALS:
+    // A run's line or dot was clicked in a plot.
+    void runClicked(qint64 jobId);
+
 private:
     void rebuild();
     void updateCorner();
+    void updateTips();
+    QString chosenMetric() const;
+    void watch(const RunsTableModel *model);
+    void modelChanged();
 
-    const RunsTableModel *m_model = nullptr;
+    QPointer<const RunsTableModel> m_model;
     QList<qint64> m_jobIds;
     QStringList m_hidden;
     QString m_what;
@@ -55,6 +65,11 @@ private:
     // The runs changed while the Charts tab was shown: the plots are made when one of theirs
     // is (10,000 runs: a second of the GUI thread's time per change otherwise).
     bool m_stale = false;
+    // The model's settings, metrics, colours or columns changed since the table was made. A
+    // setRuns() of the same runs (a run chosen, a tag edited) keeps the table; this makes it
+    // again (at m_refresh, the model's signal reaches the runs view and here in either order).
+    bool m_modelChanged = false;
+    QTimer m_refresh;
     ParameterTable m_table;
     ParallelCoordinatesPlot *m_parallel;
     ParameterScatterPlot *m_scatter;
