@@ -2,6 +2,7 @@
 
 #include "ChartLines.h"
 #include "ChartTicks.h"
+#include "PixelColumns.h"
 #include "ZoomableChartView.h"
 
 #include "common/Theme.h"
@@ -112,9 +113,22 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
     connect(m_view, &ZoomableChartView::hovered, this, [this](const QPointF &value) { showReadout(value.x()); });
     connect(m_view, &ZoomableChartView::hoverEnded, this, &ChartPanel::hideReadout);
     connect(m_view, &ZoomableChartView::stepRequested, this, &ChartPanel::stepReadout);
+    // A gesture's range change: Qt Charts maps no stale points, the new ones come at once.
+    connect(m_view, &ZoomableChartView::rangeAboutToChange, this, &ChartPanel::emptySeries);
+    connect(m_view, &ZoomableChartView::rangeChangedByUser, this, &ChartPanel::drawShown);
+    // Another x range or plot width: the points of the new range, reduced to its pixel
+    // columns, once the events of the zoom or pan are handled (a zoom moves x and y apart,
+    // a drag moves many times a frame); until then Qt Charts moves the points it has.
+    m_drawTimer.setSingleShot(true);
+    m_drawTimer.setInterval(0);
+    connect(&m_drawTimer, &QTimer::timeout, this, [this] {
+        if (!drawnIsCurrent())
+            drawShown();
+    });
     connect(m_x, &QValueAxis::rangeChanged, this, [this] {
         updateTimeLabels();
         placeReadout();
+        m_drawTimer.start();
     });
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         // Another height: as many y ticks as it has room for (fit() counts them).
@@ -122,6 +136,7 @@ ChartPanel::ChartPanel(const QString &title, const QString &yTitle, QWidget *par
             fit();
         updateTimeLabels();
         placeReadout();
+        m_drawTimer.start();
     });
     m_readout = new QLabel(m_view);
     m_readout->setObjectName(QStringLiteral("chartReadout"));
@@ -212,19 +227,89 @@ void ChartPanel::setData(const QList<QPointF> &raw, const QList<QPointF> &smooth
 
     if (m_autoFit) {
         // The axes first, on empty series: a series' geometry (its path and the shape
-        // stroked around it) is then computed once, not again for every axis change.
-        m_raw->clear();
-        m_smooth->clear();
-        m_val->clear();
-        for (QLineSeries *line : std::as_const(m_lines))
-            line->clear();
-        fit();
+        // stroked around it) is then computed once, not again for every axis change. The
+        // same extent of data: the same axes, and the lines whose data did not change are
+        // not drawn again (a redraw for one live run among a hundred).
+        const Extent extent = dataExtent();
+        if (!(extent == m_fitExtent))
+            emptySeries();
+        fit(extent);
     }
-    m_raw->replace(m_log ? positiveOnly(raw) : raw);
-    m_smooth->replace(smoothing ? (m_log ? positiveOnly(smooth) : smooth) : QList<QPointF>());
-    m_val->replace(m_log ? positiveOnly(val) : val);
     setLines(lines);
+    drawShown();
     placeReadout();
+}
+
+void ChartPanel::emptySeries()
+{
+    for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_raw, m_smooth, m_val})
+        series->clear();
+    for (QLineSeries *line : std::as_const(m_lines))
+        line->clear();
+    m_drawnFrom.clear();
+}
+
+int ChartPanel::drawnColumns() const
+{
+    // Before the chart is laid out its plot is a few pixels wide: at least 100 columns then
+    // (the layout that follows reduces the points again).
+    return std::max(plotWidth(), 100);
+}
+
+ChartPanel::DrawnRange ChartPanel::shownRange() const
+{
+    return {m_x->min(), m_x->max(), drawnColumns()};
+}
+
+bool ChartPanel::drawnIsCurrent() const
+{
+    return m_drawn == shownRange() && !m_drawTimer.isActive();
+}
+
+void ChartPanel::drawShown()
+{
+    m_drawTimer.stop();
+    m_drawn = shownRange();
+    // Each series given points only when its data, the range, the width or the scale
+    // changed since it was last given them (the data: the list's buffer and size; the
+    // panel holds the list drawn, so a new list has another buffer).
+    const auto draw = [this](QXYSeries *series, const QList<QPointF> &points, bool dotsWanted) {
+        const DrawnFrom from{points.constData(), points.size(), m_drawn, m_log};
+        const auto it = m_drawnFrom.constFind(series);
+        if (it != m_drawnFrom.cend() && *it == from)
+            return;
+        m_drawnFrom.insert(series, from);
+        QList<QPointF> drawn = PixelColumns::of(points, m_drawn.min, m_drawn.max, m_drawn.columns);
+        if (m_log)
+            drawn = positiveOnly(drawn);
+        // Dots only where they stand apart (once an epoch): a dot a pixel or two apart is
+        // a thick line that costs an ellipse each.
+        if (auto *line = qobject_cast<QLineSeries *>(series)) {
+            const bool dots = dotsWanted && drawn.size() * 8 <= m_drawn.columns;
+            if (line->pointsVisible() != dots)
+                line->setPointsVisible(dots);
+        }
+        series->replace(drawn);
+    };
+    draw(m_raw, m_lastRaw, false);
+    draw(m_smooth, m_smoothing ? m_lastSmooth : QList<QPointF>(), false);
+    draw(m_val, m_lastVal, false);
+    for (qsizetype i = 0; i < m_lines.size() && i < m_lastLines.size(); ++i)
+        draw(m_lines.at(i), m_lastLines.at(i).points, m_lastLines.at(i).pointsVisible);
+}
+
+QList<QPointF> ChartPanel::drawnRaw() const
+{
+    return m_raw->points();
+}
+
+QList<QPointF> ChartPanel::drawnLine(const QString &name) const
+{
+    for (const QLineSeries *line : m_lines) {
+        if (line->name() == name)
+            return line->points();
+    }
+    return {};
 }
 
 void ChartPanel::setSeriesName(const QString &name)
@@ -244,6 +329,7 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
     bool legendChanged = false;
     while (m_lines.size() > lines.size()) {
         QLineSeries *line = m_lines.takeLast();
+        m_drawnFrom.remove(line);  // another line may come at its address
         m_lineInLegend.removeLast();
         m_chart->removeSeries(line);
         delete line;
@@ -256,26 +342,31 @@ void ChartPanel::setLines(const QList<ChartLine> &lines)
         m_lines.append(line);
         m_lineInLegend.append(true);
     }
+    // Many lines: one-pixel cosmetic pens, not antialiased (the raster engine draws them
+    // without stroking joins); a few: the pens asked for, smooth.
+    const bool many = lines.size() > manyLines;
+    if (m_view->renderHints().testFlag(QPainter::Antialiasing) == many)
+        m_view->setRenderHint(QPainter::Antialiasing, !many);
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const ChartLine &want = lines.at(i);
         QLineSeries *line = m_lines.at(i);
         // Names and pens only when they change: each change lays the chart out again.
         if (line->name() != want.name)
             line->setName(want.name);
-        if (line->pen().color() != want.color || line->pen().style() != want.style || line->pen().widthF() != want.width) {
+        const qreal width = many ? 1.0 : want.width;
+        if (line->pen().color() != want.color || line->pen().style() != want.style || line->pen().widthF() != width
+            || line->pen().isCosmetic() != many) {
             QPen pen(want.color);
             pen.setStyle(want.style);
-            pen.setWidthF(want.width);
+            pen.setWidthF(width);
+            pen.setCosmetic(many);
             line->setPen(pen);
         }
-        if (line->pointsVisible() != want.pointsVisible)
-            line->setPointsVisible(want.pointsVisible);
         // Kept here: a marker says it is hidden until the chart is first shown.
         if (m_lineInLegend.at(i) != want.inLegend) {
             m_lineInLegend[i] = want.inLegend;
             legendChanged = true;
         }
-        line->replace(m_log ? positiveOnly(want.points) : want.points);
     }
     if (m_lines.size() > before)
         raiseMainSeries();
@@ -799,7 +890,11 @@ void ChartPanel::setYIncludes(double low, double high)
 void ChartPanel::resetZoom()
 {
     setAutoFit(true);
-    fit();
+    const Extent extent = dataExtent();
+    if (!(extent == m_fitExtent) || xRange() != m_fittedX)
+        emptySeries();  // the whole range at once, on series without stale points
+    fit(extent);
+    drawShown();
 }
 
 void ChartPanel::setAutoFit(bool on)
@@ -849,7 +944,7 @@ void ChartPanel::setNiceRange(QValueAxis *axis, double min, double max, bool hea
     axis->setRange(low, top);
 }
 
-void ChartPanel::fit()
+ChartPanel::Extent ChartPanel::dataExtent() const
 {
     double minX = INFINITY, maxX = -INFINITY, minY = INFINITY, maxY = -INFINITY;
     auto take = [&](const QList<QPointF> &points) {
@@ -874,6 +969,15 @@ void ChartPanel::fit()
         if (!m_hidden.contains(lineKey(i)))
             take(m_lastLines.at(i).points);
     }
+    return {minX, maxX, minY, maxY};
+}
+
+void ChartPanel::fit(std::optional<Extent> extent)
+{
+    if (!extent)
+        extent = dataExtent();
+    m_fitExtent = *extent;
+    double minX = extent->minX, maxX = extent->maxX, minY = extent->minY, maxY = extent->maxY;
     if (minX > maxX) {
         minX = 0;
         maxX = 1;
@@ -907,6 +1011,7 @@ void ChartPanel::fit()
         setNiceRange(m_yLinear, low, high, m_yLimits.has_value() && high >= m_yLimits->second);
     }
     m_applying = false;
+    m_fittedX = xRange();
 }
 
 QPointF ChartPanel::xRange() const

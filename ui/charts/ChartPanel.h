@@ -4,9 +4,12 @@
 
 #include "ChartLine.h"
 
+#include <QHash>
 #include <QList>
 #include <QPointF>
+#include <QRectF>
 #include <QSet>
+#include <QTimer>
 #include <QWidget>
 
 #include <cmath>
@@ -42,7 +45,10 @@ public:
     void setXTitle(const QString &title);
     // A chart of extra lines only (system metrics): no train and validation series.
     void setLinesOnly();
-    // Smoothing off: `smooth` is ignored and the raw series is drawn solid.
+    // Smoothing off: `smooth` is ignored and the raw series is drawn solid. The panel keeps
+    // the whole lists (implicitly shared, not copied) and gives Qt Charts only what the
+    // pixels show (PixelColumns: first, lowest, highest and last point of each pixel column
+    // of the x range shown), made again when the range or the plot's width changes.
     void setData(const QList<QPointF> &raw, const QList<QPointF> &smooth, const QList<QPointF> &val, bool smoothing,
                  const QList<ChartLine> &lines = {});
     void setLogScale(bool on);
@@ -103,9 +109,18 @@ public:
     // The extra lines as drawn: legend names and point counts.
     QStringList lineNames() const;
     int lineCount(const QString &name) const;
-    const QList<QPointF> &drawnRaw() const { return m_lastRaw; }
-    // The plot's width in pixels: more points than about three a pixel would not show.
+    // The points Qt Charts holds of the run's raw series and of an extra line (empty: none
+    // so named), as reduced to the range shown.
+    QList<QPointF> drawnRaw() const;
+    QList<QPointF> drawnLine(const QString &name) const;
+    // The plot's width in pixels: more points than about four a pixel would not show.
     int plotWidth() const;
+    // Above this many extra lines they are drawn with cosmetic one-pixel pens and without
+    // antialiasing: a hundred overlaid runs stroked with joins cost ten times as much.
+    static constexpr int manyLines = 16;
+    // Whether the drawn points are those of the range and width shown now (the re-reduction
+    // after a zoom or pan runs once the events of the gesture are handled).
+    bool drawnIsCurrent() const;
 
 Q_SIGNALS:
     void autoFitChanged(bool autoFit);
@@ -134,8 +149,39 @@ private:
     QString xText(double x) const;
     // The visible series with their points as drawn, for the readout.
     QList<std::pair<const QXYSeries *, const QList<QPointF> *>> readoutSeries() const;
-    void fit();
+    // The data's extent (of the series shown; null: none) and the axes fitted to it.
+    struct Extent
+    {
+        double minX = INFINITY, maxX = -INFINITY, minY = INFINITY, maxY = -INFINITY;  // none: inverted
+        bool operator==(const Extent &) const = default;
+    };
+    Extent dataExtent() const;
+    void fit(std::optional<Extent> extent = std::nullopt);
+    Extent m_fitExtent{NAN, NAN, NAN, NAN};  // what the axes were last fitted to (NaN: never)
+    QPointF m_fittedX{NAN, NAN};       // and the x range that gave
+    void emptySeries();
     void setLines(const QList<ChartLine> &lines);
+    // Gives every series the points of its data the plot shows (PixelColumns).
+    void drawShown();
+    int drawnColumns() const;
+    QTimer m_drawTimer;  // drawShown() after a range change, once its events are handled
+    struct DrawnRange
+    {
+        double min = NAN, max = NAN;
+        int columns = 0;
+        bool operator==(const DrawnRange &) const = default;
+    };
+    DrawnRange shownRange() const;
+    DrawnRange m_drawn;  // what the series' points were reduced for
+    struct DrawnFrom
+    {
+        const QPointF *data = nullptr;
+        qsizetype size = 0;
+        DrawnRange range;
+        bool log = false;
+        bool operator==(const DrawnFrom &) const = default;
+    };
+    QHash<const QXYSeries *, DrawnFrom> m_drawnFrom;
     QList<QAbstractSeries *> allSeries() const;
     // Rounded to nice ticks; `headroom`: a little room above the top tick, so a line at the
     // limit (100 %, accuracy 1) is drawn inside the plot, not on its border.

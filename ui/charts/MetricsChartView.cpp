@@ -212,11 +212,9 @@ void MetricsChartView::watchZoom(ChartPanel *panel)
         for (const ExtraChart &extra : std::as_const(m_extra))
             zoomed = zoomed || !extra.panel->isAutoFit();
         m_resetZoom->setEnabled(zoomed);
-        // Back to the whole range: all the data at once, so the fit covers it.
-        if (autoFit)
-            redrawNow();
     });
-    connect(panel, &ChartPanel::viewChanged, this, &MetricsChartView::scheduleRedraw);
+    // A zoom or pan needs no redraw here: the panel holds the whole series and reduces
+    // them to the range shown itself.
 }
 
 ChartPanel *MetricsChartView::addChart()
@@ -446,8 +444,7 @@ void MetricsChartView::showEvent(QShowEvent *event)
 
 void MetricsChartView::resizeEvent(QResizeEvent *event)
 {
-    QWidget::resizeEvent(event);
-    scheduleRedraw();  // as many points as the new width shows
+    QWidget::resizeEvent(event);  // (each panel reduces its points to its new width itself)
 }
 
 void MetricsChartView::redrawNow()
@@ -493,31 +490,17 @@ void MetricsChartView::redraw()
             drawNamed(panel, key, startTime, xTitle);
             return;
         }
-        QList<QPointF> raw = m_series->points(train, m_xAxis);
-        QList<QPointF> smooth = smoothing ? m_series->smoothedPoints(train, m_xAxis, m_smoothing) : QList<QPointF>();
-        // Zoomed in: the points drawn are those shown, so a million points keep their detail.
-        if (!panel->isAutoFit()) {
-            const QPointF x = panel->xRange();
-            raw = MetricSeries::clipped(raw, x.x(), x.y());
-            smooth = MetricSeries::clipped(smooth, x.x(), x.y());
-        }
+        // The whole series (shared, not copied): the panel draws of them what its pixels
+        // show, and again at each zoom or pan, so a million points keep their detail.
+        const QList<QPointF> raw = m_series->points(train, m_xAxis);
+        const QList<QPointF> smooth = smoothing ? m_series->smoothedPoints(train, m_xAxis, m_smoothing) : QList<QPointF>();
         panel->setXTitle(xTitle);
         panel->setXTimeLabels(m_xAxis == MetricSeries::XAxis::Time);
-        // About three points a pixel column for the raw series (first, lowest, highest) and
-        // one for the smoothed line: more would not show and only cost painting time.
-        const int budget = std::clamp(3 * panel->plotWidth(), minDrawnPoints, maxDrawnPoints);
-        const int lineBudget = std::max(budget / 3, minDrawnPoints);
         QList<ChartLine> lines;
         if (m_perRank)
             lines += ChartLines::ranks(*m_series, train, m_xAxis, m_smoothing);
         lines += ChartLines::compared(m_compared, train, val, m_xAxis, m_smoothing);
-        for (ChartLine &line : lines) {
-            if (!panel->isAutoFit())
-                line.points = MetricSeries::clipped(line.points, panel->xRange().x(), panel->xRange().y());
-            line.points = MetricSeries::downsampled(line.points, lineBudget);
-        }
-        panel->setData(MetricSeries::downsampled(raw, budget), MetricSeries::downsampled(smooth, lineBudget),
-                       m_series->points(val, m_xAxis), smoothing, lines);
+        panel->setData(raw, smooth, m_series->points(val, m_xAxis), smoothing, lines);
     };
     draw(m_loss, Metric::TrainLoss, Metric::ValLoss);
     draw(m_accuracy, Metric::TrainAcc, Metric::ValAcc);
@@ -528,17 +511,10 @@ void MetricsChartView::redraw()
 
 void MetricsChartView::drawNamed(ChartPanel *panel, const QString &key, double startTime, const QString &xTitle)
 {
-    QList<QPointF> raw = m_scalars.points(key, indexAxis(m_xAxis), startTime);
-    QList<QPointF> smooth = m_smoothing > 0 ? MetricSeries::smoothed(raw, m_smoothing) : QList<QPointF>();
-    if (!panel->isAutoFit()) {
-        const QPointF x = panel->xRange();
-        raw = MetricSeries::clipped(raw, x.x(), x.y());
-        smooth = MetricSeries::clipped(smooth, x.x(), x.y());
-    }
+    const QList<QPointF> raw = m_scalars.points(key, indexAxis(m_xAxis), startTime);
+    const QList<QPointF> smooth = m_smoothing > 0 ? MetricSeries::smoothed(raw, m_smoothing) : QList<QPointF>();
     panel->setXTitle(xTitle);
-    const int budget = std::clamp(3 * panel->plotWidth(), minDrawnPoints, maxDrawnPoints);
-    panel->setData(MetricSeries::downsampled(raw, budget), MetricSeries::downsampled(smooth, std::max(budget / 3, minDrawnPoints)),
-                   {}, m_smoothing > 0);
+    panel->setData(raw, smooth, {}, m_smoothing > 0);
 }
 
 void MetricsChartView::updateSummary()

@@ -31,6 +31,9 @@ class MetricsChartView : public QWidget
 
 public:
     static constexpr int redrawIntervalMs = 100;
+    // The panels draw at most four points a pixel column (ChartPanel, PixelColumns); a chart
+    // up to 750 pixels wide holds at most maxDrawnPoints of a series, and a long series at
+    // least minDrawnPoints.
     static constexpr int maxDrawnPoints = 3000;
     static constexpr int minDrawnPoints = 300;
 

@@ -5,6 +5,7 @@
 #include <QSettings>
 #include <QToolButton>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -44,6 +45,63 @@ ZoomableChartView::ZoomableChartView(QChart *chart, QWidget *parent)
     m_keysHint->setMargin(4);
     m_keysHint->setAttribute(Qt::WA_TransparentForMouseEvents);
     m_keysHint->hide();
+    m_settle.setSingleShot(true);
+    m_settle.setInterval(gestureSettleMs);
+    connect(&m_settle, &QTimer::timeout, this, &ZoomableChartView::finishGesture);
+}
+
+void ZoomableChartView::beginGesture()
+{
+    if (inGesture())
+        return;
+    // The view as it is now (one paint), and where its plot is.
+    m_gestureImage = viewport()->grab();
+    const QRectF plot = chart()->plotArea();
+    m_gesturePlot = QRectF(mapFromScene(chart()->mapToScene(plot.topLeft())),
+                           mapFromScene(chart()->mapToScene(plot.bottomRight())));
+    const double ratio = m_gestureImage.devicePixelRatio();
+    m_gesturePlotImage = m_gestureImage.copy(QRectF(m_gesturePlot.topLeft() * ratio, m_gesturePlot.size() * ratio).toRect());
+    m_panShift = QPointF();
+    m_zoomRect = QRectF(QPointF(0, 0), plot.size());
+}
+
+QRectF ZoomableChartView::gestureSource() const
+{
+    const double ratio = m_gesturePlotImage.devicePixelRatio();
+    const QRectF shown = m_zoomRect.translated(-m_panShift);
+    return QRectF(shown.topLeft() * ratio, shown.size() * ratio);
+}
+
+void ZoomableChartView::finishGesture()
+{
+    if (!inGesture())
+        return;
+    m_settle.stop();
+    const QPointF shift = m_panShift;
+    const QRectF zoom = m_zoomRect;
+    const QSizeF plotSize = m_gesturePlot.size();
+    m_gestureImage = QPixmap();
+    m_gesturePlotImage = QPixmap();
+    // One range change for the whole gesture: the part of the plot (as it was) shown last.
+    if (zoom.size() != plotSize)
+        changeRange([&] { chart()->zoomIn(zoom.translated(chart()->plotArea().topLeft() - shift)); });
+    else if (!shift.isNull())
+        changeRange([&] { chart()->scroll(-shift.x(), shift.y()); });
+    viewport()->update();
+}
+
+void ZoomableChartView::paintEvent(QPaintEvent *event)
+{
+    if (!inGesture()) {
+        QChartView::paintEvent(event);
+        return;
+    }
+    // The picture with its plot moved or scaled; the axes' labels follow when it ends.
+    QPainter painter(viewport());
+    painter.drawPixmap(QPointF(0, 0), m_gestureImage);
+    painter.fillRect(m_gesturePlot, chart()->backgroundBrush());
+    painter.setClipRect(m_gesturePlot);
+    painter.drawPixmap(m_gesturePlot, m_gesturePlotImage, gestureSource());
 }
 
 QString ZoomableChartView::keysText()
@@ -120,14 +178,24 @@ void ZoomableChartView::wheelEvent(QWheelEvent *event)
         event->ignore();
         return;
     }
-    // Zoom around the cursor: shrink the plot rect toward it.
+    // Zoom around the cursor: shrink the plot rect toward it. Wheel steps come many a
+    // second: the picture of the plot is scaled, the chart zoomed when the wheel pauses.
     const double factor = std::pow(1.25, steps);
-    const QRectF plot = chart()->plotArea();
-    const QPointF at = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+    if (m_panning)
+        finishGesture();
+    beginGesture();
+    const QRectF plot(QPointF(0, 0), m_gesturePlot.size());
+    const QPointF at = event->position() - m_gesturePlot.topLeft();
     QRectF rect(0, 0, plot.width() / factor, plot.height() / factor);
     rect.moveCenter(QPointF(at.x() + (plot.center().x() - at.x()) / factor,
                             at.y() + (plot.center().y() - at.y()) / factor));
-    chart()->zoomIn(rect);
+    // `rect` is in the pixels shown now, which show m_zoomRect of the plot as it was.
+    const double sx = m_zoomRect.width() / plot.width();
+    const double sy = m_zoomRect.height() / plot.height();
+    m_zoomRect = QRectF(m_zoomRect.left() + rect.left() * sx, m_zoomRect.top() + rect.top() * sy, rect.width() * sx,
+                        rect.height() * sy);
+    viewport()->update();
+    m_settle.start();
     event->accept();
 }
 
@@ -136,8 +204,10 @@ void ZoomableChartView::mousePressEvent(QMouseEvent *event)
     hideKeysHint();  // read: the user is working the chart
     if (event->button() == Qt::MiddleButton
         || (event->button() == Qt::LeftButton && event->modifiers().testFlag(Qt::ShiftModifier))) {
+        finishGesture();  // a wheel zoom not applied yet
         m_panning = true;
         m_lastPos = event->position();
+        beginGesture();
         setCursor(Qt::ClosedHandCursor);
         event->accept();
         return;
@@ -150,7 +220,10 @@ void ZoomableChartView::mouseMoveEvent(QMouseEvent *event)
     if (m_panning) {
         const QPointF delta = event->position() - m_lastPos;
         m_lastPos = event->position();
-        chart()->scroll(-delta.x(), delta.y());
+        // In the zoom's pixels: a drag moves the picture as far as the pointer went.
+        m_panShift += QPointF(delta.x() * m_zoomRect.width() / m_gesturePlot.width(),
+                              delta.y() * m_zoomRect.height() / m_gesturePlot.height());
+        viewport()->update();
         event->accept();
         return;
     }
@@ -184,6 +257,7 @@ void ZoomableChartView::mouseReleaseEvent(QMouseEvent *event)
     if (m_panning) {
         m_panning = false;
         unsetCursor();
+        finishGesture();
         event->accept();
         return;
     }
@@ -211,26 +285,27 @@ void ZoomableChartView::keyPressEvent(QKeyEvent *event)
         return;
     }
     hideKeysHint();
+    finishGesture();  // a wheel zoom not applied yet comes first
     switch (event->key()) {
     case Qt::Key_Left:
         if (ctrl)
-            chart()->scroll(-20, 0);
+            changeRange([this] { chart()->scroll(-20, 0); });
         else
             Q_EMIT stepRequested(-1);
         break;
     case Qt::Key_Right:
         if (ctrl)
-            chart()->scroll(20, 0);
+            changeRange([this] { chart()->scroll(20, 0); });
         else
             Q_EMIT stepRequested(1);
         break;
-    case Qt::Key_Up: chart()->scroll(0, 20); break;
-    case Qt::Key_Down: chart()->scroll(0, -20); break;
+    case Qt::Key_Up: changeRange([this] { chart()->scroll(0, 20); }); break;
+    case Qt::Key_Down: changeRange([this] { chart()->scroll(0, -20); }); break;
     // "+" is Shift+= on most keyboards: = zooms in as well.
     case Qt::Key_Plus:
-    case Qt::Key_Equal: chart()->zoomIn(); break;
+    case Qt::Key_Equal: changeRange([this] { chart()->zoomIn(); }); break;
     case Qt::Key_Minus:
-    case Qt::Key_Underscore: chart()->zoomOut(); break;
+    case Qt::Key_Underscore: changeRange([this] { chart()->zoomOut(); }); break;
     case Qt::Key_Home:
     case Qt::Key_0: Q_EMIT resetRequested(); break;
     default: QChartView::keyPressEvent(event); return;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QChartView>
+#include <QPixmap>
+#include <QTimer>
 
 class QLabel;
 class QToolButton;
@@ -32,11 +34,25 @@ public:
     // The readout is shown at `rect` (view coordinates): a hint under it is hidden.
     void keepHintClearOf(const QRect &rect);
 
+    // A pan (drag) or wheel zoom in progress is drawn as a picture of the plot taken when it
+    // began, moved or scaled: a frame costs one image drawn, not every line stroked again.
+    // The chart's range changes once, when the drag ends or the wheel has been still for
+    // gestureSettleMs; then the lines are drawn again from the data (ChartPanel).
+    static constexpr int gestureSettleMs = 150;
+    bool inGesture() const { return !m_gestureImage.isNull(); }
+    // Applies the gesture's range now (what the drag's end or the wheel's pause does).
+    void finishGesture();
+
 Q_SIGNALS:
     void resetRequested();
     // The pointer is over the chart at `value` (the axes' units).
     void hovered(const QPointF &value);
     void hoverEnded();
+    // Around a range change of a gesture or key (pan, wheel zoom, +, -, Ctrl+arrows): the
+    // owner may empty its series before (Qt Charts then maps and strokes no stale points
+    // for the new range) and give them the new range's points after.
+    void rangeAboutToChange();
+    void rangeChangedByUser();
     // Left (-1) or Right (+1): the readout to the previous or next step.
     void stepRequested(int direction);
 
@@ -52,8 +68,19 @@ protected:
     void enterEvent(QEnterEvent *event) override;
     void focusInEvent(QFocusEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
 
 private:
+    void beginGesture();
+    template<typename Change>
+    void changeRange(Change change)
+    {
+        Q_EMIT rangeAboutToChange();
+        change();
+        Q_EMIT rangeChangedByUser();
+    }
+    // The plot's part of the picture that is shown now, in the picture's pixels.
+    QRectF gestureSource() const;
     void placeKeysHint();
     void showKeysHintOnce();
 
@@ -61,6 +88,12 @@ private:
     QLabel *m_keysHint;
     bool m_panning = false;
     QPointF m_lastPos;
+    QPixmap m_gestureImage;      // the view when the gesture began (null: none)
+    QPixmap m_gesturePlotImage;  // its plot
+    QRectF m_gesturePlot;        // the plot's rectangle then, in view coordinates
+    QPointF m_panShift;          // dragged so far, in the picture's plot pixels
+    QRectF m_zoomRect;           // the part of the plot (then) the wheel zoomed to, in plot pixels
+    QTimer m_settle;             // the wheel's pause
 };
 
 } // namespace TrainDesk::Ui
