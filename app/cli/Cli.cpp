@@ -3,6 +3,7 @@
 #include "Command.h"
 #include "SweepCommands.h"
 
+#include "cluster/ImportedRunNodes.h"
 #include "common/DataDirectoryCheck.h"
 #include "common/DataPaths.h"
 #include "defaults/EmbeddedDefaults.h"
@@ -69,6 +70,8 @@ QString conflictingAliases(const QCommandLineParser &parser, const Command &comm
 
 int run(const QStringList &arguments)
 {
+    // Runs imported from a node's folder are read there by every command (export, metrics).
+    ImportedRunNodes::install();
     QTextStream out(stdout);
     QTextStream err(stderr);
     const QList<Command> commands = allCommands();

@@ -2,7 +2,9 @@
 // (metrics/TensorBoardImport), and every series of chosen runs as one CSV.
 #include "Command.h"
 
+#include "cluster/ImportedRunNodes.h"
 #include "common/CsvField.h"
+#include "metrics/EventFiles.h"
 #include "metrics/MetricCsv.h"
 #include "metrics/MetricRows.h"
 #include "metrics/TensorBoardFolder.h"
@@ -31,17 +33,49 @@ QString countText(qint64 n, const char *one)
     return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(one)).arg(n == 1 ? QString() : QStringLiteral("s"));
 }
 
-// `traindesk runs import DIR [--experiment NAME] [--watch]`
-int runsImport(Context &c)
+// Where the folder is: here (DIR), on a node of a cluster (--cluster C [--node N] DIR, read
+// over SFTP), or under a share (--share S [PATH]: here or on the share's node).
+Result<TensorBoardImport::Target> importTarget(Context &c)
 {
     const QStringList positional = c.args.positionalArguments();
+    const QString experiment = c.args.value(QStringLiteral("experiment"));
+    const QString cluster = c.args.value(QStringLiteral("cluster"));
+    const QString node = c.args.value(QStringLiteral("node"));
+    if (c.args.isSet(QStringLiteral("share"))) {
+        if (positional.size() > 1 || !cluster.isEmpty())
+            return fail(QStringLiteral("runs import --share NAME: give at most one PATH in the share, and no --cluster "
+                                       "(the share says where it is)"));
+        const auto folder = ImportedRunNodes::shareFolder(c.store, c.workspaceName(), c.args.value(QStringLiteral("share")),
+                                                          positional.value(0), node);
+        if (!folder)
+            return folder.failure();
+        return TensorBoardImport::target(c.store, c.workspaceName(), experiment, folder->folder, folder->place);
+    }
     if (positional.size() != 1)
-        return c.error(QStringLiteral("runs import: give one folder (DIR), found %1").arg(positional.size()));
-    const auto target = TensorBoardImport::target(c.store, c.workspaceName(), c.args.value(QStringLiteral("experiment")),
-                                                  positional.first());
+        return fail(QStringLiteral("runs import: give one folder (DIR), found %1").arg(positional.size()));
+    if (cluster.isEmpty()) {
+        if (!node.isEmpty())
+            return fail(QStringLiteral("runs import --node %1: name its cluster with --cluster").arg(node));
+        return TensorBoardImport::target(c.store, c.workspaceName(), experiment, positional.first());
+    }
+    const auto place = ImportedRunNodes::nodePlace(c.store, c.workspaceName(), cluster, node);
+    if (!place)
+        return place.failure();
+    return TensorBoardImport::target(c.store, c.workspaceName(), experiment, positional.first(), *place);
+}
+
+QString folderText(const TensorBoardImport::Target &target)
+{
+    return (target.files ? target.files->place() : QString()) + TensorBoardFolder::displayName(target.root);
+}
+
+// `traindesk runs import DIR|--cluster C [--node N] DIR|--share S [PATH] [--experiment NAME] [--watch]`
+int runsImport(Context &c)
+{
+    const auto target = importTarget(c);
     if (!target)
         return c.error(target.error());
-    const QByteArray root = target->root;
+    const QString shownRoot = folderText(*target);
     TensorBoardImport import(c.store, *target);
     const auto first = import.update();
     if (!first)
@@ -50,11 +84,12 @@ int runsImport(Context &c)
         c.err << "warning: " << problem << '\n';
     c.err.flush();
     const QString text = QStringLiteral("%1 in %2 (%3 new) into experiment %4: %5 read (%6 bytes)\n")
-                             .arg(countText(first->runsFound, "run"), TensorBoardFolder::displayName(root))
+                             .arg(countText(first->runsFound, "run"), shownRoot)
                              .arg(first->runsAdded)
                              .arg(target->experiment, countText(first->pointsRead, "point"))
                              .arg(first->bytesRead);
-    const QJsonObject json{{"experiment", target->experiment}, {"folder", TensorBoardFolder::displayName(root)},
+    const QJsonObject json{{"experiment", target->experiment}, {"folder", TensorBoardFolder::displayName(target->root)},
+                           {"node", target->node},
                            {"runs", first->runsFound}, {"added", first->runsAdded},
                            {"points", double(first->pointsRead)}, {"bytes", double(first->bytesRead)},
                            {"problems", QJsonArray::fromStringList(first->problems)}};
@@ -144,13 +179,21 @@ QList<Command> runsCommands()
     Command import{{"runs", "import"},
                    "Make every run of a TensorBoard folder DIR (each folder holding event files, named by its path "
                    "as TensorBoard names it) a run of an experiment, read in place: only how far each file was read "
-                   "is stored. Run again, it reads only what the files grew by; --watch follows them until Ctrl-C.",
-                   {workspaceOption(),
+                   "is stored. Run again, it reads only what the files grew by; --watch follows them until Ctrl-C. "
+                   "A folder on a cluster's node (--cluster C [--node N] DIR) or under a share (--share S [PATH]) is "
+                   "read the same way over SFTP, where it is; nothing there is changed.",
+                   {workspaceOption(), clusterOption(),
+                    {QStringList{QStringLiteral("node")},
+                     QStringLiteral("The node of --cluster (or of a share's cluster) the folder is on (default: its first)."),
+                     QStringLiteral("NODE")},
+                    {QStringList{QStringLiteral("share")},
+                     QStringLiteral("Read the folder PATH under this share (default: the share itself) where the share is."),
+                     QStringLiteral("SHARE")},
                     {{QStringLiteral("e"), QStringLiteral("experiment")},
                      QStringLiteral("Experiment (made if missing; default: the folder's name)."), QStringLiteral("EXP")},
                     {QStringLiteral("watch"), QStringLiteral("Keep reading what the files grow by, every second, until Ctrl-C.")}},
                    runsImport};
-    import.argument = QStringLiteral("DIR");
+    import.argument = QStringLiteral("DIR|PATH");
     commands.append(import);
     commands.append({{"runs", "export"}, "Print every series of the chosen runs (default: all of the experiment's) "
                      "as one CSV: run,series,step,time,value,file (imported runs read from their files).",

@@ -1,5 +1,6 @@
 #include "ImportedRunRows.h"
 
+#include "EventFiles.h"
 #include "TensorBoardFolder.h"
 #include "TfEventsReader.h"
 
@@ -9,10 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
+#include <algorithm>
 
 namespace TrainDesk::ImportedRunRows {
 
@@ -41,42 +39,43 @@ VoidResult forEach(const Store &store, const ImportedRun &run, qint64 afterId,
 
 VoidResult forEachItem(const Store &store, const ImportedRun &run, qint64 afterId, const std::function<bool(const Item &)> &each)
 {
+    const QList<ImportedFile> files = store.importedFiles(run.jobId);
+    // Here, or the node the run was imported from (logged in to only when a file is read).
+    std::shared_ptr<EventFiles> place;
+    QString placeError;
     qint64 id = 0;
-    for (const ImportedFile &file : store.importedFiles(run.jobId)) {
+    for (const ImportedFile &file : files) {
         const QString name = TensorBoardFolder::displayName(file.name);
         if (id + file.points <= afterId) {
             id += file.points;  // read by this reader before
             continue;
         }
-        const QByteArray path = run.folder + '/' + file.name;
-        const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0) {
-            const int error = errno;
-            const QString shown = TensorBoardFolder::displayName(path);
-            if (!each({id, nullptr, errorRow(name, -1, QStringLiteral("%1: %2: its %3 points cannot be read").arg(
-                                                 shown, QString::fromLocal8Bit(std::strerror(error))).arg(file.points))}))
-                return {};
-            id += file.points;
-            continue;
+        if (!place && placeError.isEmpty()) {
+            auto opened = eventFilesOfRun(store, run.jobId);
+            if (opened)
+                place = *opened;
+            else
+                placeError = opened.error();
         }
+        const QByteArray path = run.folder + '/' + file.name;
+        const QString shown = (place ? place->place() : QString()) + TensorBoardFolder::displayName(path);
         // Only up to the offset the import reached: every reader sees the points it counted.
         qint64 offset = 0;
         qint64 left = file.points;
-        QByteArray buffer;
-        while (offset < file.offset && left > 0) {
-            qint64 want = std::min(rowsReadBytes, file.offset - offset);
-            buffer.resize(want);
-            ssize_t got = ::pread(fd, buffer.data(), size_t(want), offset);
-            if (got <= 0)
+        QString readError = placeError;
+        while (place && offset < file.offset && left > 0) {
+            const qint64 want = std::min(rowsReadBytes, file.offset - offset);
+            auto read = place->readAt(path, offset, want);
+            if (!read) {
+                readError = read.error();
                 break;
-            buffer.resize(got);
-            TfEventsReader::Chunk chunk = TfEventsReader::read(buffer, offset, name);
-            if (chunk.consumed == 0 && chunk.nextRecordSize > got && offset + chunk.nextRecordSize <= file.offset) {
-                buffer.resize(chunk.nextRecordSize);
-                got = ::pread(fd, buffer.data(), size_t(chunk.nextRecordSize), offset);
-                if (got != chunk.nextRecordSize)
+            }
+            TfEventsReader::Chunk chunk = TfEventsReader::read(*read, offset, name);
+            if (chunk.consumed == 0 && chunk.nextRecordSize > read->size() && offset + chunk.nextRecordSize <= file.offset) {
+                read = place->readAt(path, offset, chunk.nextRecordSize);
+                if (!read || read->size() != chunk.nextRecordSize)
                     break;
-                chunk = TfEventsReader::read(buffer, offset, name);
+                chunk = TfEventsReader::read(*read, offset, name);
             }
             if (chunk.consumed == 0)
                 break;  // changed under us since the import: what follows is not what it read
@@ -84,14 +83,16 @@ VoidResult forEachItem(const Store &store, const ImportedRun &run, qint64 afterI
                 if (left-- <= 0)
                     break;
                 ++id;
-                if (id > afterId && !each({id, &p, {}})) {
-                    ::close(fd);
+                if (id > afterId && !each({id, &p, {}}))
                     return {};
-                }
             }
             offset += chunk.consumed;
         }
-        ::close(fd);
+        if (!readError.isEmpty() && offset == 0) {
+            if (!each({id, nullptr, errorRow(name, -1, QStringLiteral("%1: %2: its %3 points cannot be read").arg(
+                                                 shown, readError).arg(file.points))}))
+                return {};
+        }
         id += std::max<qint64>(left, 0);  // points the file no longer holds keep their ids
         if (!file.error.isEmpty() && id > afterId) {
             // The damage is where the reading stopped: the import named it when it met it.

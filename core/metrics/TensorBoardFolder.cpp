@@ -1,5 +1,6 @@
 #include "TensorBoardFolder.h"
 
+#include "EventFiles.h"
 #include "TfEventsReader.h"
 
 #include <QStringDecoder>
@@ -7,8 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <dirent.h>
-#include <sys/stat.h>
 
 namespace TrainDesk::TensorBoardFolder {
 
@@ -39,7 +38,7 @@ QString displayName(const QByteArray &bytes)
     return text;
 }
 
-Result<Scan> scan(const QByteArray &root)
+Result<Scan> scan(EventFiles &files, const QByteArray &root)
 {
     Scan result;
     struct Pending
@@ -51,15 +50,15 @@ Result<Scan> scan(const QByteArray &root)
     bool first = true;
     while (!stack.isEmpty()) {
         const Pending dir = stack.takeLast();
-        DIR *d = ::opendir(dir.path.constData());
-        if (!d) {
-            const int error = errno;
-            const QString why = QString::fromLocal8Bit(std::strerror(error));
+        const auto listed = files.list(dir.path);
+        if (!listed || !*listed) {
+            // Gone is said in the system's words, here and on a node alike.
+            const QString why = listed ? QString::fromLocal8Bit(std::strerror(ENOENT)) : listed.error();
             if (first)
-                return fail(QStringLiteral("cannot read folder %1: %2").arg(displayName(root), why));
+                return fail(QStringLiteral("cannot read folder %1%2: %3").arg(files.place(), displayName(root), why));
             // A folder removed while the walk went on is simply not there any more.
-            if (error != ENOENT && error != ENOTDIR)
-                result.problems << QStringLiteral("cannot read folder %1: %2 (left out)").arg(displayName(dir.path), why);
+            if (!listed)
+                result.problems << QStringLiteral("cannot read folder %1%2: %3 (left out)").arg(files.place(), displayName(dir.path), why);
             continue;
         }
         first = false;
@@ -67,27 +66,16 @@ Result<Scan> scan(const QByteArray &root)
         run.folder = dir.path;
         run.name = dir.relative.isEmpty() ? QStringLiteral(".") : displayName(dir.relative);
         QList<Pending> children;
-        while (const dirent *entry = ::readdir(d)) {
-            const QByteArray name(entry->d_name);
-            if (name == "." || name == "..")
-                continue;
-            unsigned char type = entry->d_type;
-            const QByteArray path = dir.path + '/' + name;
-            if (type == DT_UNKNOWN) {
-                struct stat st {};
-                if (::lstat(path.constData(), &st) != 0)
-                    continue;  // gone meanwhile
-                type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
-            }
-            if (type == DT_DIR) {
-                children.append({path, dir.relative.isEmpty() ? name : dir.relative + '/' + name});
-            } else if (type == DT_REG) {
+        for (const EventFiles::Entry &entry : **listed) {
+            if (entry.kind == EventFiles::Entry::Folder) {
+                const QByteArray path = dir.path + '/' + entry.name;
+                children.append({path, dir.relative.isEmpty() ? entry.name : dir.relative + '/' + entry.name});
+            } else if (entry.kind == EventFiles::Entry::File) {
                 ++result.filesSeen;
-                if (TfEventsReader::isEventFile(QString::fromLatin1(name)))
-                    run.files.append(name);
+                if (TfEventsReader::isEventFile(QString::fromLatin1(entry.name)))
+                    run.files.append(entry.name);
             }
         }
-        ::closedir(d);
         if (!run.files.isEmpty()) {
             std::sort(run.files.begin(), run.files.end());
             result.runs.append(run);

@@ -9,6 +9,8 @@
 
 namespace TrainDesk {
 
+class EventFiles;
+
 // The runs of a TensorBoard log folder, found as TensorBoard finds them: a run is any folder
 // (the root included) that directly holds event files (a name with "tfevents": PyTorch's,
 // TensorFlow's `.v2`, CatBoost's bare `events.out.tfevents`), named by its path under the
@@ -31,8 +33,9 @@ struct Scan
     qint64 filesSeen = 0;
 };
 
-// The whole tree under `root` (absolute bytes); a root that cannot be listed is a failure.
-Result<Scan> scan(const QByteArray &root);
+// The whole tree under `root` (absolute bytes) as `files` sees it; a root that cannot be
+// listed (or is gone) is a failure, named with its place.
+Result<Scan> scan(EventFiles &files, const QByteArray &root);
 
 // Bytes of a path or name as text: UTF-8, with each byte that is not shown as \xNN.
 QString displayName(const QByteArray &bytes);

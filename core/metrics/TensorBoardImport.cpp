@@ -6,6 +6,7 @@
 #include "store/Store.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QHash>
 #include <QSet>
@@ -19,9 +20,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace TrainDesk {
 
@@ -50,37 +49,39 @@ struct RunRead
 QString errnoText(int error) { return QString::fromLocal8Bit(std::strerror(error)); }
 
 // Reads one event file from `file.offset` to its last whole record; true when it moved.
-bool readEventFile(RunRead &run, ImportedFile &file, RunSummary &summary)
+bool readEventFile(EventFiles &files, RunRead &run, ImportedFile &file, RunSummary &summary)
 {
     const QByteArray path = run.folder + '/' + file.name;
-    const QString shown = TensorBoardFolder::displayName(path);
-    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) {
-        const int error = errno;
-        run.problems << QStringLiteral("%1: %2 (what was read of it is kept)").arg(shown, error == ENOENT ? QStringLiteral("gone") : errnoText(error));
+    const QString shown = files.place() + TensorBoardFolder::displayName(path);
+    const auto state = files.stat(path);
+    if (!state || !*state) {
+        run.problems << QStringLiteral("%1: %2 (what was read of it is kept)").arg(shown, state ? QStringLiteral("gone") : state.error());
         return false;
     }
-    struct stat st {};
-    ::fstat(fd, &st);
-    bool moved = false;
-    if (st.st_size < file.offset) {
+    const qint64 fileSize = (*state)->size;
+    if (fileSize < file.offset) {
         run.problems << QStringLiteral("%1: now %2 bytes, shorter than the %3 read: the file was replaced or cut; what was "
                                        "read of it is kept, nothing after it is read")
-                            .arg(shown).arg(qint64(st.st_size)).arg(file.offset);
-        ::close(fd);
+                            .arg(shown).arg(fileSize).arg(file.offset);
         return false;
     }
-    QByteArray buffer;
+    bool moved = false;
     qint64 want = importReadBytes;
-    while (file.offset < st.st_size || want > importReadBytes) {
-        buffer.resize(want);
-        const ssize_t got = ::pread(fd, buffer.data(), size_t(want), file.offset);
-        if (got < 0) {
-            run.problems << QStringLiteral("%1: %2").arg(shown, errnoText(errno));
+    // Only what lies past the saved offset is asked for (a node's SFTP read at that offset).
+    while (file.offset < fileSize) {
+        const qint64 ask = std::min(want, fileSize - file.offset);
+        const qint64 readEnd = file.offset + ask;
+        const auto read = files.readAt(path, file.offset, ask);
+        if (!read) {
+            run.problems << QStringLiteral("%1: %2").arg(shown, read.error());
             break;
         }
-        buffer.resize(got);
+        const QByteArray &buffer = *read;
+        const qint64 got = buffer.size();
         const TfEventsReader::Chunk chunk = TfEventsReader::read(buffer, file.offset, shown);
+        // Hyperparameters (hparams' session_start_info) are the run's settings, as a job's info record's.
+        for (const auto &[name, value] : chunk.settings)
+            summary.info.insert(name, value);
         for (const ScalarPoint &p : chunk.points) {
             summary.addScalar(p.name, p.value);
             if (run.firstTime < 0 || p.time < run.firstTime)
@@ -101,21 +102,20 @@ bool readEventFile(RunRead &run, ImportedFile &file, RunSummary &summary)
         if (chunk.consumed == 0) {
             // A record larger than a read: read it whole once the file holds it (its size
             // comes from the file, and is never above TfEventsReader::maxRecordBytes).
-            if (got == want && chunk.nextRecordSize > want && st.st_size - file.offset >= chunk.nextRecordSize) {
+            if (chunk.nextRecordSize > got && fileSize - file.offset >= chunk.nextRecordSize) {
                 want = chunk.nextRecordSize;
                 continue;
             }
             break;  // a torn record at the end: its writer is still at it
         }
         want = importReadBytes;
-        if (got < importReadBytes)
-            break;
+        if (got < ask || readEnd >= fileSize)
+            break;  // read to the end the file had: a torn tail waits for the next update
     }
-    ::close(fd);
     return moved;
 }
 
-void readRun(RunRead &run)
+void readRun(EventFiles &files, RunRead &run)
 {
     RunSummary summary = RunSummary::fromJson(run.summary);
     bool changed = false;
@@ -124,7 +124,7 @@ void readRun(RunRead &run)
         const bool isNew = !run.known.contains(name);
         if (!file.error.isEmpty())
             continue;  // damaged: named once, not read again
-        if (readEventFile(run, file, summary) || isNew) {
+        if (readEventFile(files, run, file, summary) || isNew) {
             run.changed << file;
             changed = true;
         }
@@ -141,16 +141,33 @@ QDateTime timeOf(double seconds)
 } // namespace
 
 Result<TensorBoardImport::Target> TensorBoardImport::target(Store &store, const QString &workspace,
-                                                           const QString &experiment, const QString &folder)
+                                                           const QString &experiment, const QString &folder,
+                                                           const Place &place)
 {
-    char resolved[PATH_MAX];
-    if (!::realpath(QFile::encodeName(folder).constData(), resolved))
-        return fail(QStringLiteral("cannot open folder %1: %2").arg(folder, errnoText(errno)));
     Target t;
-    t.root = QByteArray(resolved);
-    struct stat st {};
-    if (::stat(t.root.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return fail(QStringLiteral("%1 is not a folder").arg(folder));
+    if (place.files) {
+        // A node's folder: absolute, as the node spells it; that it is a folder is asked there.
+        if (!folder.startsWith(QLatin1Char('/')))
+            return fail(QStringLiteral("%1%2: give the folder on the node as an absolute path").arg(place.files->place(), folder));
+        t.root = QDir::cleanPath(folder).toUtf8();
+        const auto listed = place.files->list(t.root);
+        if (!listed)
+            return fail(QStringLiteral("cannot open folder %1%2: %3").arg(place.files->place(), folder, listed.error()));
+        if (!*listed)
+            return fail(QStringLiteral("cannot open folder %1%2: no such folder").arg(place.files->place(), folder));
+        t.files = place.files;
+        t.node = place.node;
+        t.clusterId = place.clusterId;
+    } else {
+        char resolved[PATH_MAX];
+        if (!::realpath(QFile::encodeName(folder).constData(), resolved))
+            return fail(QStringLiteral("cannot open folder %1: %2").arg(folder, errnoText(errno)));
+        t.root = QByteArray(resolved);
+        struct stat st {};
+        if (::stat(t.root.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+            return fail(QStringLiteral("%1 is not a folder").arg(folder));
+        t.files = localEventFiles();
+    }
     const auto ws = store.workspace(workspace);
     if (!ws)
         return ws.failure();
@@ -172,6 +189,8 @@ Result<TensorBoardImport::Target> TensorBoardImport::target(Store &store, const 
     if (!exp)
         return exp.failure();
     t.experimentId = exp->id;
+    if (t.clusterId != 0)
+        return t;
     const QList<Cluster> clusters = store.clusters(ws->id);
     const auto local = std::find_if(clusters.begin(), clusters.end(), [](const Cluster &c) {
         return c.kind == ClusterKind::Local && c.name == QLatin1String("local");
@@ -185,13 +204,14 @@ Result<TensorBoardImport::Target> TensorBoardImport::target(Store &store, const 
 }
 
 TensorBoardImport::TensorBoardImport(Store &store, const Target &target)
-    : m_store(store), m_experimentId(target.experimentId), m_clusterId(target.clusterId), m_root(target.root)
+    : m_store(store), m_experimentId(target.experimentId), m_clusterId(target.clusterId), m_node(target.node),
+      m_root(target.root), m_files(target.files ? target.files : localEventFiles())
 {
 }
 
 Result<TensorBoardImport::Outcome> TensorBoardImport::update()
 {
-    const auto scanned = TensorBoardFolder::scan(m_root);
+    const auto scanned = TensorBoardFolder::scan(*m_files, m_root);
     if (!scanned)
         return scanned.failure();
     Outcome outcome;
@@ -219,6 +239,8 @@ Result<TensorBoardImport::Outcome> TensorBoardImport::update()
             job.state = JobState::Succeeded;
             job.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
             job.jobDir = TensorBoardFolder::displayName(found.folder);
+            if (!m_node.isEmpty())
+                job.nodes = {m_node};  // its files are there: every later reader goes to that node
             job.spec = QJsonDocument(QJsonObject{{"properties", QJsonObject{{"nodeCount", 1}}}}).toJson(QJsonDocument::Compact);
             ImportedRun run;
             run.name = found.name;
@@ -240,11 +262,16 @@ Result<TensorBoardImport::Outcome> TensorBoardImport::update()
         present.insert(found.folder);
     for (const ImportedRun &r : std::as_const(known)) {
         if (r.root == m_root && !present.contains(r.folder))
-            outcome.problems << QStringLiteral("run %1: its folder %2 is gone (what was read of it is kept)")
-                                    .arg(r.name, TensorBoardFolder::displayName(r.folder));
+            outcome.problems << QStringLiteral("run %1: its folder %2%3 is gone (what was read of it is kept)")
+                                    .arg(r.name, m_files->place(), TensorBoardFolder::displayName(r.folder));
     }
     // The files of the runs are read in parallel; the store is written on this thread.
-    QtConcurrent::blockingMap(reads, readRun);
+    EventFiles &files = *m_files;
+    const auto readOne = [&files](RunRead &read) { readRun(files, read); };
+    if (files.parallel())
+        QtConcurrent::blockingMap(reads, readOne);
+    else
+        std::for_each(reads.begin(), reads.end(), readOne);
     QList<Store::ImportedRead> saves;
     for (const RunRead &read : reads) {
         outcome.jobIds << read.jobId;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "EventFiles.h"
 #include "TensorBoardFolder.h"
 
 #include "common/Result.h"
@@ -19,7 +20,9 @@ class Store;
 // summary (last and best per series) kept up to date as new bytes are read. Run again (or
 // every second with --watch, or the GUI's Follow) it reads only what the files grew by:
 // a torn record at a file's end waits for its writer; a damaged one is named with its file
-// and offset, once, and that file is not read further. The folder is only read.
+// and offset, once, and that file is not read further. The folder is only read. It is on this
+// machine or on a cluster's node (read over SFTP: EventFiles); a run of a node's folder is a
+// job of that cluster on that node, so every later reader finds its files there.
 class TensorBoardImport
 {
 public:
@@ -33,17 +36,35 @@ public:
         QList<qint64> jobIds;   // the runs' jobs, in folder order
     };
 
+    // Where the folder is: here (no cluster), or a node of a cluster with the files reached
+    // through it (cluster/ImportedRunNodes makes this from names).
+    struct Place
+    {
+        qint64 clusterId = 0;
+        QString node;
+        std::shared_ptr<EventFiles> files;
+    };
+
     // Where a folder's runs go: its experiment (made when missing; by default named after
-    // the folder), the workspace's local cluster (a job has a cluster), the folder resolved.
+    // the folder), the workspace's local cluster (a job has a cluster) or the node's, the
+    // folder resolved.
     struct Target
     {
         qint64 experimentId = 0;
         QString experiment;
         qint64 clusterId = 0;
-        QByteArray root;    // absolute, links resolved, as the file system spells it
+        QString node;       // empty: this machine
+        QByteArray root;    // absolute, links resolved here (a node's as given, cleaned), as the file system spells it
+        std::shared_ptr<EventFiles> files;
     };
-    // The CLI's `runs import` and the GUI's File > Open TensorBoard folder... alike.
-    static Result<Target> target(Store &store, const QString &workspace, const QString &experiment, const QString &folder);
+    // The CLI's `runs import` and the GUI's File > Open TensorBoard folder... alike. A node's
+    // folder must be an absolute path.
+    static Result<Target> target(Store &store, const QString &workspace, const QString &experiment, const QString &folder,
+                                 const Place &place);
+    static Result<Target> target(Store &store, const QString &workspace, const QString &experiment, const QString &folder)
+    {
+        return target(store, workspace, experiment, folder, Place());
+    }
 
     TensorBoardImport(Store &store, const Target &target);
 
@@ -56,7 +77,9 @@ private:
     Store &m_store;
     qint64 m_experimentId;
     qint64 m_clusterId;
+    QString m_node;
     QByteArray m_root;
+    std::shared_ptr<EventFiles> m_files;
 };
 
 } // namespace TrainDesk

@@ -3,6 +3,7 @@
 #include "Crc32c.h"
 
 #include <QDateTime>
+#include <QLocale>
 
 #include <cstring>
 #include <optional>
@@ -214,9 +215,15 @@ std::optional<double> tensorScalar(QByteArrayView data)
     return std::nullopt;
 }
 
-// SummaryMetadata.plugin_data.plugin_name, empty when not given.
-QString pluginName(QByteArrayView metadata)
+// SummaryMetadata.plugin_data: plugin_name (empty when not given) and content.
+struct PluginData
 {
+    QString name;
+    QByteArrayView content;
+};
+PluginData pluginData(QByteArrayView metadata)
+{
+    PluginData data;
     ProtoFields fields(metadata);
     while (const auto f = fields.next()) {
         if (f->number != 1 || f->wireType != 2)
@@ -224,15 +231,64 @@ QString pluginName(QByteArrayView metadata)
         ProtoFields plugin(f->bytes);
         while (const auto p = plugin.next()) {
             if (p->number == 1 && p->wireType == 2)
-                return QString::fromUtf8(p->bytes);
+                data.name = QString::fromUtf8(p->bytes);
+            else if (p->number == 2 && p->wireType == 2)
+                data.content = p->bytes;
         }
     }
-    return {};
+    return data;
 }
 
-// An Event's scalars; false when it cannot be decoded.
-bool readEvent(QByteArrayView data, const QString &file, QList<ScalarPoint> &points)
+// A google.protobuf.Value as text: number_value (2), string_value (3), bool_value (4); a
+// null, struct or list is no setting.
+std::optional<QString> valueText(QByteArrayView value)
 {
+    ProtoFields fields(value);
+    std::optional<QString> text;
+    while (const auto f = fields.next()) {
+        if (f->number == 2 && f->wireType == 1)
+            text = QString::number(doubleOf(f->varint), 'g', QLocale::FloatingPointShortest);
+        else if (f->number == 3 && f->wireType == 2)
+            text = QString::fromUtf8(f->bytes);
+        else if (f->number == 4 && f->wireType == 0)
+            text = f->varint ? QStringLiteral("true") : QStringLiteral("false");
+    }
+    return fields.failed() ? std::nullopt : text;
+}
+
+// HParamsPluginData (tensorboard/plugins/hparams/plugin_data.proto): session_start_info (3)
+// holds hparams (1), a map<string, Value> (entries: key 1, value 2). The experiment (2) and
+// session_end_info (4) say nothing of this run's settings.
+void readHparams(QByteArrayView content, QList<std::pair<QString, QString>> &settings)
+{
+    ProtoFields data(content);
+    while (const auto f = data.next()) {
+        if (f->number != 3 || f->wireType != 2)
+            continue;
+        ProtoFields start(f->bytes);
+        while (const auto e = start.next()) {
+            if (e->number != 1 || e->wireType != 2)
+                continue;
+            ProtoFields entry(e->bytes);
+            QString name;
+            std::optional<QString> value;
+            while (const auto kv = entry.next()) {
+                if (kv->number == 1 && kv->wireType == 2)
+                    name = QString::fromUtf8(kv->bytes);
+                else if (kv->number == 2 && kv->wireType == 2)
+                    value = valueText(kv->bytes);
+            }
+            if (!name.isEmpty() && value)
+                settings.append({name, *value});
+        }
+    }
+}
+
+// An Event's scalars and settings; false when it cannot be decoded.
+bool readEvent(QByteArrayView data, const QString &file, QList<ScalarPoint> &points,
+               QList<std::pair<QString, QString>> &settings)
+{
+    QList<std::pair<QString, QString>> met;  // kept only when the whole event decodes
     ProtoFields event(data);
     double wallTime = 0;
     qint64 step = 0;
@@ -250,7 +306,7 @@ bool readEvent(QByteArrayView data, const QString &file, QList<ScalarPoint> &poi
                 ProtoFields value(v->bytes);
                 QString tag;
                 std::optional<double> number;
-                QString plugin;
+                PluginData plugin;
                 while (const auto field = value.next()) {
                     if (field->number == 1 && field->wireType == 2)
                         tag = QString::fromUtf8(field->bytes);
@@ -259,12 +315,14 @@ bool readEvent(QByteArrayView data, const QString &file, QList<ScalarPoint> &poi
                     else if (field->number == 8 && field->wireType == 2)
                         number = tensorScalar(field->bytes);
                     else if (field->number == 9 && field->wireType == 2)
-                        plugin = pluginName(field->bytes);
+                        plugin = pluginData(field->bytes);
                 }
                 if (value.failed())
                     return false;
+                if (plugin.name == QLatin1String("hparams"))
+                    readHparams(plugin.content, met);
                 // A text or other plugin's one-element tensor is not a scalar.
-                if (!number || tag.isEmpty() || (!plugin.isEmpty() && plugin != QLatin1String("scalars")))
+                if (!number || tag.isEmpty() || (!plugin.name.isEmpty() && plugin.name != QLatin1String("scalars")))
                     continue;
                 ScalarPoint p;
                 p.name = tag;
@@ -289,6 +347,7 @@ bool readEvent(QByteArrayView data, const QString &file, QList<ScalarPoint> &poi
         p.step = step;
         points << p;
     }
+    settings += met;
     return true;
 }
 
@@ -334,7 +393,7 @@ TfEventsReader::Chunk TfEventsReader::read(const QByteArray &data, qint64 offset
             chunk.errorOffset = offset + pos;
             return chunk;
         }
-        if (!readEvent(QByteArrayView(payload, qsizetype(length)), file, chunk.points)) {
+        if (!readEvent(QByteArrayView(payload, qsizetype(length)), file, chunk.points, chunk.settings)) {
             chunk.error = QStringLiteral("%1: the record at offset %2 is not an Event protobuf").arg(file).arg(offset + pos);
             chunk.errorOffset = offset + pos;
             return chunk;

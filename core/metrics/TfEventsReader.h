@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <utility>
+
 namespace TrainDesk {
 
 // Reads TensorBoard event files (events.out.tfevents.*), as PyTorch's SummaryWriter,
@@ -14,6 +16,9 @@ namespace TrainDesk {
 // Event.summary.value either a simple_value (TF1, tensorboardX, PyTorch) or a rank-0 tensor
 // (TensorFlow 2's tf.summary.scalar). The protobufs are decoded by hand: only the fields of
 // a scalar are read, everything else is skipped by its wire type.
+// The hparams plugin's session_start_info (PyTorch's SummaryWriter.add_hparams, Keras'
+// hp.KerasCallback, tensorboardX) gives the run's settings: each hyperparameter's name and
+// value as text (numbers as the shortest text that reads back the same, true/false).
 // Read in pieces: a record not yet written whole (a torn tail) is left for the next read.
 // The length field comes from outside: a record longer than maxRecordBytes is named as
 // damage (file, offset, length), never allocated.
@@ -30,6 +35,7 @@ public:
         QString error;               // a record that fails its CRC or cannot be decoded
         qint64 errorOffset = -1;     // its offset in the file
         qsizetype nextRecordSize = 0;  // a torn record's whole size (a large one needs a larger read)
+        QList<std::pair<QString, QString>> settings;  // hyperparameters met, in file order
     };
 
     // `data` was read from `file` at `offset`; a bad record stops the reading (what came

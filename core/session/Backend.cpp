@@ -2,11 +2,14 @@
 
 #include "JobMonitor.h"
 #include "JobRequests.h"
+#include "cluster/ImportedRunNodes.h"
 
 namespace TrainDesk {
 
 Backend::Backend(const QString &databasePath, int pollIntervalMs, QObject *parent) : QObject(parent)
 {
+    // Runs imported from a node's folder are read there (charts, exports) by the worker.
+    ImportedRunNodes::install();
     m_thread.setObjectName(QStringLiteral("TrainDesk job monitor"));
     m_monitor = new JobMonitor(databasePath, pollIntervalMs);
     m_monitor->moveToThread(&m_thread);
@@ -167,11 +170,12 @@ int Backend::createExperiment(const QString &workspace, const QString &name)
     return id;
 }
 
-int Backend::openTensorBoardFolder(const QString &workspace, const QString &folder, bool follow)
+int Backend::openTensorBoardFolder(const QString &workspace, const QString &folder, bool follow, const QString &cluster,
+                                   const QString &node, const QString &share)
 {
     const int id = m_nextRequestId++;
-    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, workspace, folder, follow] {
-        m->openTensorBoardFolder(id, workspace, folder, follow);
+    QMetaObject::invokeMethod(m_requests, [m = m_requests, id, workspace, folder, follow, cluster, node, share] {
+        m->openTensorBoardFolder(id, workspace, folder, follow, cluster, node, share);
     }, Qt::QueuedConnection);
     return id;
 }

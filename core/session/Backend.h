@@ -77,7 +77,10 @@ public:
     // A TensorBoard folder's runs opened in place as runs of an experiment of `workspace`
     // (requestFinished with the experiment's id, tensorBoardFolderRead), followed while
     // `follow` until stopFollowingTensorBoardFolders().
-    int openTensorBoardFolder(const QString &workspace, const QString &folder, bool follow);
+    // On node `node` of `cluster` when given (read over SFTP; node empty: the cluster's first);
+    // with `share`, `folder` is a path in that share, read where the share is.
+    int openTensorBoardFolder(const QString &workspace, const QString &folder, bool follow, const QString &cluster = {},
+                              const QString &node = {}, const QString &share = {});
     void stopFollowingTensorBoardFolders();
 
 Q_SIGNALS:

@@ -1,6 +1,7 @@
 #include "JobRequests.h"
 
 #include "JobMonitor.h"
+#include "cluster/ImportedRunNodes.h"
 
 #include "shares/ShareUpload.h"
 #include "shares/ShareService.h"
@@ -254,13 +255,32 @@ void JobRequests::writeFile(int requestId, const QString &path, const QByteArray
     Q_EMIT fileWritten(requestId, {});
 }
 
-void JobRequests::openTensorBoardFolder(int requestId, const QString &workspace, const QString &folder, bool follow)
+void JobRequests::openTensorBoardFolder(int requestId, const QString &workspace, const QString &folder, bool follow,
+                                        const QString &cluster, const QString &node, const QString &share)
 {
     if (!m_store) {
         finishRequest(requestId, 0, QStringLiteral("the database is not open"));
         return;
     }
-    const auto target = TensorBoardImport::target(*m_store, workspace, QString(), folder);
+    TensorBoardImport::Place place;
+    QString where = folder;
+    if (!share.isEmpty()) {
+        const auto inShare = ImportedRunNodes::shareFolder(*m_store, workspace, share, folder, node);
+        if (!inShare) {
+            finishRequest(requestId, 0, inShare.error());
+            return;
+        }
+        place = inShare->place;
+        where = inShare->folder;
+    } else if (!cluster.isEmpty()) {
+        const auto onNode = ImportedRunNodes::nodePlace(*m_store, workspace, cluster, node);
+        if (!onNode) {
+            finishRequest(requestId, 0, onNode.error());
+            return;
+        }
+        place = *onNode;
+    }
+    const auto target = TensorBoardImport::target(*m_store, workspace, QString(), where, place);
     if (!target) {
         finishRequest(requestId, 0, target.error());
         return;
@@ -271,7 +291,7 @@ void JobRequests::openTensorBoardFolder(int requestId, const QString &workspace,
         return;
     }
     if (follow && std::none_of(m_followed.begin(), m_followed.end(), [&](const TensorBoardImport::Target &t) {
-            return t.root == target->root && t.experimentId == target->experimentId;
+            return t.root == target->root && t.experimentId == target->experimentId && t.node == target->node;
         })) {
         m_followed.append(*target);
     }
@@ -281,9 +301,10 @@ void JobRequests::openTensorBoardFolder(int requestId, const QString &workspace,
         connect(m_followTimer, &QTimer::timeout, this, &JobRequests::followTensorBoardFolders);
         m_followTimer->start();
     }
-    Q_EMIT tensorBoardFolderRead(folder,
+    const QString shown = target->files->place() + where;
+    Q_EMIT tensorBoardFolderRead(shown,
                                  tr("%n run(s) in %1 opened in experiment %2", nullptr, read->runsFound)
-                                     .arg(folder, target->experiment),
+                                     .arg(shown, target->experiment),
                                  read->problems);
     finishRequest(requestId, target->experimentId, QString());
 }
@@ -301,10 +322,20 @@ void JobRequests::followTensorBoardFolders()
 {
     QList<qint64> grown;
     bool added = false;
+    constexpr int pauseTicks = 15;  // 30 s
     for (const TensorBoardImport::Target &target : std::as_const(m_followed)) {
+        const QByteArray key = target.node.toUtf8() + '\n' + target.root;
+        if (int &left = m_followPause[key]; left > 0) {
+            --left;
+            continue;
+        }
         const auto read = TensorBoardImport(*m_store, target).update();
-        if (!read)
-            continue;  // a folder gone for now: tried again at the next tick
+        if (!read) {
+            // A folder or node gone for now: said once, tried again after a pause.
+            m_followPause[key] = pauseTicks;
+            Q_EMIT tensorBoardFolderRead(QString::fromUtf8(target.root), tr("Following paused for 30 s"), {read.error()});
+            continue;
+        }
         if (read->pointsRead > 0 || read->runsAdded > 0)
             grown += read->jobIds;
         added = added || read->runsAdded > 0;

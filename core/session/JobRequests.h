@@ -58,7 +58,10 @@ public Q_SLOTS:
     // workspace (metrics/TensorBoardImport), then followed (read again every 2 s, new rows
     // to their watchers) while `follow`; requestFinished with the experiment's id, and
     // tensorBoardFolderRead with what was read and each problem named.
-    void openTensorBoardFolder(int requestId, const QString &workspace, const QString &folder, bool follow);
+    // A folder on node `node` of `cluster` (both empty: this machine) is read there over SFTP;
+    // with `share`, `folder` is a path in that share, read where the share is.
+    void openTensorBoardFolder(int requestId, const QString &workspace, const QString &folder, bool follow,
+                               const QString &cluster = {}, const QString &node = {}, const QString &share = {});
     void stopFollowingTensorBoardFolders();
 
 Q_SIGNALS:
@@ -81,6 +84,9 @@ private:
     QHash<int, std::shared_ptr<CancelFlag>> m_uploads;
     QThreadPool m_pool;
     QList<TensorBoardImport::Target> m_followed;  // TensorBoard folders read again every 2 s
+    // A followed folder that could not be read (a node gone): named once, tried again after a pause
+    // so that an unreachable node does not hold this worker at every tick.
+    QHash<QByteArray, int> m_followPause;
     QTimer *m_followTimer = nullptr;
 };
 

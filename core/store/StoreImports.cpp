@@ -33,7 +33,7 @@ Result<Job> Store::createImportedRun(const Job &job, const ImportedRun &run)
         return fail(QStringLiteral("run '%1': a job of that name already exists in this experiment").arg(job.name));
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO jobs(experiment_id, cluster_id, name, spec, state, priority, created, uuid, "
-                             "job_dir, started, ended, nodes) VALUES(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, '[]')"));
+                             "job_dir, started, ended, nodes) VALUES(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(job.experimentId);
     q.addBindValue(job.clusterId);
     q.addBindValue(job.name);
@@ -44,6 +44,8 @@ Result<Job> Store::createImportedRun(const Job &job, const ImportedRun &run)
     q.addBindValue(text(job.jobDir));
     q.addBindValue(timeValue(job.started));
     q.addBindValue(timeValue(job.ended));
+    // A run of a node's folder names that node: its files are read there (metrics/EventFiles).
+    q.addBindValue(stringsToJson(job.nodes));
     if (!q.exec())
         return fail(uniqueViolation(q) ? QStringLiteral("run '%1': a job of that name already exists in this experiment").arg(job.name)
                                        : QStringLiteral("cannot store run '%1': %2").arg(job.name, q.lastError().text()));

@@ -8,6 +8,7 @@
 #include <QList>
 
 #include <cstring>
+#include <utility>
 
 namespace TfEventsWriter {
 
@@ -71,6 +72,24 @@ inline QByteArray vectorValue(const QByteArray &tag)
     const QByteArray shape = bytesField(2, key(1, 0) + varint(3));
     const QByteArray tensor = key(1, 0) + varint(1) + bytesField(2, shape) + bytesField(5, floatBits(1) + floatBits(2) + floatBits(3));
     return bytesField(1, tag) + bytesField(8, tensor);
+}
+
+// The hparams plugin's data as PyTorch's add_hparams writes it: a value with the tag and the
+// plugin's metadata only (tensorboard/plugins/hparams/plugin_data.proto); `which` 3 is
+// session_start_info, whose hparams map each name to a google.protobuf.Value (its bytes); 2
+// is the experiment, which names no values of a run.
+inline QByteArray numberValue(double v) { return key(2, 1) + doubleBits(v); }
+inline QByteArray stringValue(const QByteArray &s) { return bytesField(3, s); }
+inline QByteArray boolValue(bool b) { return key(4, 0) + varint(b ? 1 : 0); }
+inline QByteArray nullValue() { return key(1, 0) + varint(0); }
+inline QByteArray hparamsValue(const QList<std::pair<QByteArray, QByteArray>> &hparams, int which = 3)
+{
+    QByteArray start;
+    for (const auto &[name, value] : hparams)
+        start += bytesField(1, bytesField(1, name) + bytesField(2, value));
+    const QByteArray content = key(1, 0) + varint(0) + bytesField(which, start);
+    const QByteArray metadata = bytesField(1, bytesField(1, "hparams") + bytesField(2, content));
+    return bytesField(1, which == 3 ? "_hparams_/session_start_info" : "_hparams_/experiment") + bytesField(9, metadata);
 }
 
 inline QByteArray event(double wallTime, qint64 step, const QList<QByteArray> &values)

@@ -74,6 +74,27 @@ private slots:
         QCOMPARE(back->step, 3);
     }
 
+    // PyTorch's add_hparams / Keras' hp.KerasCallback: the session_start_info's hparams are the
+    // run's settings (numbers as the shortest text that reads back the same), nothing of them
+    // is a point, and the experiment's list of hparams is no run's setting.
+    void hparamsAreTheRunsSettings()
+    {
+        const QByteArray file = record(TfEventsWriter::event(100.0, 0, {hparamsValue({{"lr", numberValue(0.001)}, {"optimizer", stringValue("adam")},
+                                                                       {"augment", boolValue(true)}, {"nothing", nullValue()},
+                                                                       {"batch_size", numberValue(64)}})}))
+            + record(TfEventsWriter::event(100.0, 0, {hparamsValue({{"dropout", numberValue(0.5)}}, 2)}))
+            + record(TfEventsWriter::event(101.0, 1, {simpleValue("loss", 0.5f)}));
+        const auto chunk = TfEventsReader::read(file, 0, QStringLiteral("events.out.tfevents.1.host"));
+        QVERIFY2(chunk.error.isEmpty(), qPrintable(chunk.error));
+        QCOMPARE(chunk.consumed, file.size());
+        QCOMPARE(describe(chunk.points), QStringLiteral("loss@1=0.5 t=101.00"));
+        const QList<std::pair<QString, QString>> want{{QStringLiteral("lr"), QStringLiteral("0.001")},
+                                                     {QStringLiteral("optimizer"), QStringLiteral("adam")},
+                                                     {QStringLiteral("augment"), QStringLiteral("true")},
+                                                     {QStringLiteral("batch_size"), QStringLiteral("64")}};
+        QCOMPARE(chunk.settings, want);
+    }
+
     void aTornTailIsLeftForTheNextRead()
     {
         const QByteArray file = sampleRecords().join();

@@ -115,7 +115,7 @@ bool SshServer::writeConfig()
         QStringLiteral("PubkeyAuthentication yes"),
         QStringLiteral("PasswordAuthentication %1").arg(m_options.passwordAuthentication ? "yes" : "no"),
         QStringLiteral("KbdInteractiveAuthentication no"),
-        QStringLiteral("Subsystem sftp internal-sftp"),
+        QStringLiteral("Subsystem sftp %1").arg(m_options.sftpSubsystem),
         QStringLiteral("MaxSessions 64"),
         QStringLiteral("MaxStartups 64"),
         QStringLiteral("LogLevel VERBOSE"),

@@ -17,6 +17,8 @@ public:
         QString authorizedKeysFile;
         QString hostKeyType = QStringLiteral("ed25519");
         QStringList extraConfig;
+        // The SFTP server and its arguments ("internal-sftp -l INFO" logs each file's bytes read).
+        QString sftpSubsystem = QStringLiteral("internal-sftp");
         // A folder this server (and all it starts) sees as an empty tmpfs of its own, in a
         // mount namespace of its own: a disk of this node that the other nodes do not see.
         // Not as root, this needs unprivileged user namespaces.

@@ -56,6 +56,13 @@ private Q_SLOTS:
         QVERIFY(QDir(logs.path()).mkpath(QStringLiteral("a")) && QDir(logs.path()).mkpath(QStringLiteral("b/c")));
         const QString aFile = logs.filePath(QStringLiteral("a/events.out.tfevents.1700000000.host"));
         QVERIFY(appendSteps(aFile, 0, 10));
+        // Its hyperparameters, as PyTorch's add_hparams writes them: the run's settings.
+        {
+            QFile file(aFile);
+            const QByteArray hparams = TfEventsWriter::record(TfEventsWriter::event(1700000100.0, 0, {TfEventsWriter::hparamsValue(
+                {{"lr", TfEventsWriter::numberValue(0.001)}, {"optimizer", TfEventsWriter::stringValue("adam")}})}));
+            QVERIFY(file.open(QIODevice::Append) && file.write(hparams) == hparams.size());
+        }
         QVERIFY(appendSteps(logs.filePath(QStringLiteral("b/c/events.out.tfevents.1700000001.host.v2")), 0, 3));
 
         QSignalSpy finished(m_backend.get(), &Backend::requestFinished);
@@ -107,6 +114,16 @@ private Q_SLOTS:
         QCOMPARE(summary.metrics.value(QStringLiteral("loss")).best, double(lossAt(9)));
         QCOMPARE(summary.metrics.value(QStringLiteral("acc")).last, double(accAt(9)));
         QCOMPARE(summary.metrics.value(QStringLiteral("acc")).best, double(accAt(9)));
+        // The hyperparameters are setting columns of the runs table.
+        QCOMPARE(summary.info.value(QStringLiteral("lr")), QStringLiteral("0.001"));
+        table.setSummaries(summaries.at(0).at(1).value<RunSummaries>());
+        QStringList settings;
+        for (int column = 0; column < table.columnCount(); ++column) {
+            const QString header = table.headerData(column, Qt::Horizontal).toString();
+            if (header == QLatin1String("lr") || header == QLatin1String("optimizer"))
+                settings << header + QLatin1Char('=') + table.index(table.rowOf(a), column).data().toString();
+        }
+        QCOMPARE(settings, (QStringList{QStringLiteral("lr=0.001"), QStringLiteral("optimizer=adam")}));
 
         // A watched run's records, read from its file; then, followed, only what it grew by.
         QList<MetricRecord> records;
@@ -140,7 +157,8 @@ private Q_SLOTS:
         Ui::MainWindow window(m_backend.get());
         auto *open = window.findChild<QAction *>(QStringLiteral("openTensorBoardFolderAction"));
         auto *follow = window.findChild<QAction *>(QStringLiteral("followTensorBoardFoldersAction"));
-        QVERIFY(open && follow);
+        auto *onNode = window.findChild<QAction *>(QStringLiteral("openTensorBoardFolderOnNodeAction"));
+        QVERIFY(open && follow && onNode);
         QVERIFY(follow->isCheckable() && follow->isChecked());
     }
 

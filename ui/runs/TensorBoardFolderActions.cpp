@@ -1,5 +1,7 @@
 #include "TensorBoardFolderActions.h"
 
+#include "NodeFolderDialog.h"
+
 #include "common/FileDialogs.h"
 #include "session/Backend.h"
 
@@ -18,6 +20,10 @@ TensorBoardFolderActions::TensorBoardFolderActions(Backend *backend, QWidget *wi
     m_open->setObjectName(QStringLiteral("openTensorBoardFolderAction"));
     m_open->setToolTip(tr("Show the runs of a folder of TensorBoard event files as runs of an experiment, read in place"));
     connect(m_open, &QAction::triggered, this, &TensorBoardFolderActions::open);
+    m_openOnNode = new QAction(tr("Open TensorBoard folder on a &cluster…"), this);
+    m_openOnNode->setObjectName(QStringLiteral("openTensorBoardFolderOnNodeAction"));
+    m_openOnNode->setToolTip(tr("The same for a folder on a cluster's node or share, read there over SFTP"));
+    connect(m_openOnNode, &QAction::triggered, this, &TensorBoardFolderActions::openOnNode);
     m_follow = new QAction(tr("&Follow TensorBoard folders"), this);
     m_follow->setObjectName(QStringLiteral("followTensorBoardFoldersAction"));
     m_follow->setCheckable(true);
@@ -51,6 +57,7 @@ TensorBoardFolderActions::TensorBoardFolderActions(Backend *backend, QWidget *wi
 void TensorBoardFolderActions::addTo(QMenu *menu)
 {
     menu->addAction(m_open);
+    menu->addAction(m_openOnNode);
     menu->addAction(m_follow);
 }
 
@@ -63,4 +70,21 @@ void TensorBoardFolderActions::open()
     m_pending = m_backend->openTensorBoardFolder(m_workspace(), folder, m_follow->isChecked());
 }
 
+void TensorBoardFolderActions::openOnNode()
+{
+    const QString workspace = m_workspace();
+    auto *dialog = new NodeFolderDialog(m_backend->snapshot(), workspace, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, workspace] {
+        const NodeFolderDialog::Choice c = dialog->choice();
+        // The login and the reading happen in the worker: a node that does not answer holds
+        // neither the menu nor the window (its failure comes back as the request's error).
+        if (auto *main = qobject_cast<QMainWindow *>(m_window))
+            main->statusBar()->showMessage(tr("Opening %1 over SFTP…").arg(c.folder.isEmpty() ? c.share : c.folder));
+        m_pending = m_backend->openTensorBoardFolder(workspace, c.folder, m_follow->isChecked(), c.cluster, c.node, c.share);
+    });
+    dialog->open();
+}
+
 } // namespace TrainDesk::Ui
+
