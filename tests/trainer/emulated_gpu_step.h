@@ -147,6 +147,13 @@ private:
     MatMul m_fwd, m_bwdWeights, m_bwdData;
 };
 
+// Split-reduction scratch of one own-GEMM call site (GpuNet's GemmScratch).
+struct HostGemmScratch {
+    std::vector<float> partials;
+    std::vector<unsigned int> tickets;
+    void resize(const tc::GemmScratchSize& s) { partials.resize(s.partials), tickets.assign(s.tickets, 0u); }
+};
+
 // The GPU backend's training state and step, on the host.
 class EmulatedGpuStep {
 public:
@@ -180,6 +187,13 @@ public:
         m_labels.resize(size_t(B));
         m_headRows.resize(size_t(2) * size_t(B));
         m_firstFused = fused && cfg.c <= tc::kFirstLayerMaxIn;  // GpuNet::firstLayerFused
+        // The fused path's own conv2d_2..4 and dense_1 (GpuNet's m_layers) and their scratch.
+        m_layers[0] = tc::GemmLayer::conv(m_a1, 32, false);
+        m_layers[1] = tc::GemmLayer::conv(m_p1, 64, true);
+        m_layers[2] = tc::GemmLayer::conv(m_a3, 64, false);
+        m_layers[3] = tc::GemmLayer::denseLayer(B, flat, 512);
+        for (int i = 0; i < 4; ++i) m_gemmScratch[i].resize(tc::layerBackwardScratch(m_layers[i], i < 3));
+        m_gemmScratch[4].resize(tc::layerForwardScratch(m_layers[3]));
         if (m_firstFused) m_firstPartials.resize(tc::firstLayerPartialsFloats(m_a1, cfg.c));
         m_weights.assign(m_P, 0.0f);
         m_accum.assign(m_P, 0.0f);
@@ -282,29 +296,12 @@ private:
             perturb(m_act1, 1);
             tc::biasActivation(at(m_act1), m_a1, W(1), true, none, nullptr);
         }
-        m_conv[1]->forward(at(m_act1), W(2), at(m_act2));
-        perturb(m_act2, 2);
-        if (m_fused) {
-            tc::biasReluMaxPool(at(m_act2), m_a2, W(3), at(m_pool1), m_p1, m_drop[0], nullptr);
-        } else {
-            tc::biasActivation(at(m_act2), m_a2, W(3), true, none, nullptr);
-            tc::maxPoolForward(at(m_act2), m_a2, at(m_pool1), m_p1, m_drop[0], nullptr);
-        }
-        m_conv[2]->forward(at(m_pool1), W(4), at(m_act3));
-        perturb(m_act3, 3);
-        tc::biasActivation(at(m_act3), m_a3, W(5), true, none, nullptr);
-        m_conv[3]->forward(at(m_act3), W(6), at(m_act4));
-        perturb(m_act4, 4);
-        if (m_fused) {
-            tc::biasReluMaxPool(at(m_act4), m_a4, W(7), at(m_pool2), m_p2, m_drop[1], nullptr);
-        } else {
-            tc::biasActivation(at(m_act4), m_a4, W(7), true, none, nullptr);
-            tc::maxPoolForward(at(m_act4), m_a4, at(m_pool2), m_p2, m_drop[1], nullptr);
-        }
-        m_dense[0]->forward(at(m_pool2), W(8), at(m_fc1));
-        perturb(m_fc1, 5);
-        if (m_fused) {  // GpuNet::forwardHead
-            tc::HeadArgs h;
+        if (m_fused) {  // GpuNet::forward: own implicit-GEMM layers, then the head
+            layerForward(0, at(m_act1), W(2), W(3), at(m_act2), at(m_pool1), m_p1, m_drop[0]);
+            layerForward(1, at(m_pool1), W(4), W(5), at(m_act3), nullptr, {}, none);
+            layerForward(2, at(m_act3), W(6), W(7), at(m_act4), at(m_pool2), m_p2, m_drop[1]);
+            layerForward(3, at(m_pool2), W(8), nullptr, at(m_fc1), nullptr, {}, none);
+            tc::HeadArgs h;  // GpuNet::forwardHead
             h.fc1 = at(m_fc1), h.b1 = W(9), h.drop = m_drop[2], h.units = 512;
             h.w2 = W(10), h.b2 = W(11), h.labels = m_labels.data();
             h.batch = m_cfg.batch, h.valid = m_cfg.batch, h.classes = m_cfg.classes;
@@ -314,6 +311,19 @@ private:
             tc::denseHead(h, nullptr);
             return;
         }
+        m_conv[1]->forward(at(m_act1), W(2), at(m_act2));
+        perturb(m_act2, 2);
+        tc::biasActivation(at(m_act2), m_a2, W(3), true, none, nullptr);
+        tc::maxPoolForward(at(m_act2), m_a2, at(m_pool1), m_p1, m_drop[0], nullptr);
+        m_conv[2]->forward(at(m_pool1), W(4), at(m_act3));
+        perturb(m_act3, 3);
+        tc::biasActivation(at(m_act3), m_a3, W(5), true, none, nullptr);
+        m_conv[3]->forward(at(m_act3), W(6), at(m_act4));
+        perturb(m_act4, 4);
+        tc::biasActivation(at(m_act4), m_a4, W(7), true, none, nullptr);
+        tc::maxPoolForward(at(m_act4), m_a4, at(m_pool2), m_p2, m_drop[1], nullptr);
+        m_dense[0]->forward(at(m_pool2), W(8), at(m_fc1));
+        perturb(m_fc1, 5);
         tc::biasActivation(at(m_fc1), m_f1, W(9), true, m_drop[2], nullptr);
         m_dense[1]->forward(at(m_fc1), W(10), at(m_logits));
         perturb(m_logits, 6);
@@ -327,36 +337,34 @@ private:
 
     // GpuNet::backward.
     void backward() {
-        if (!m_fused) {
+        if (m_fused) {
+            using GI = tc::GradInput;
+            layerBackward(3, at(m_pool2), W(8), at(m_gFc1), G(8), nullptr, at(m_gAct4), GI::kPool, at(m_act4), m_a4,
+                          m_drop[1].scale);
+            layerBackward(2, at(m_act3), W(6), at(m_gAct4), G(6), G(7), at(m_gAct3), GI::kRelu, nullptr, {}, 1.0f);
+            layerBackward(1, at(m_pool1), W(4), at(m_gAct3), G(4), G(5), at(m_gAct2), GI::kPool, at(m_act2), m_a2,
+                          m_drop[0].scale);
+            layerBackward(0, at(m_act1), W(2), at(m_gAct2), G(2), G(3), at(m_gAct1), GI::kNone, nullptr, {}, 1.0f);
+        } else {
             m_dense[1]->backwardWeights(at(m_fc1), at(m_gLogits), G(10));
             m_dense[1]->backwardData(W(10), at(m_gLogits), at(m_gFc1));
             tc::maskBiasGrad(at(m_gFc1), at(m_fc1), m_f1, true, m_drop[2].scale, G(9), scratch(0), nullptr);
-        }
-        m_dense[0]->backwardWeights(at(m_pool2), at(m_gFc1), G(8));
-        m_dense[0]->backwardData(W(8), at(m_gFc1), at(m_gPool2));
-        if (m_fused) {
-            tc::maxPoolBackwardBiasGrad(at(m_act4), m_a4, at(m_pool2), at(m_gPool2), m_p2, at(m_gAct4),
-                                        m_drop[1].scale, G(7), scratch(1), nullptr);
-        } else {
+            m_dense[0]->backwardWeights(at(m_pool2), at(m_gFc1), G(8));
+            m_dense[0]->backwardData(W(8), at(m_gFc1), at(m_gPool2));
             tc::maxPoolBackward(at(m_act4), m_a4, at(m_pool2), at(m_gPool2), m_p2, at(m_gAct4), m_drop[1].scale,
                                 nullptr);
             tc::maskBiasGrad(at(m_gAct4), at(m_act4), m_a4, false, 1.0f, G(7), scratch(1), nullptr);
-        }
-        m_conv[3]->backwardFilter(at(m_act3), at(m_gAct4), G(6));
-        m_conv[3]->backwardData(W(6), at(m_gAct4), at(m_gAct3));
-        tc::maskBiasGrad(at(m_gAct3), at(m_act3), m_a3, true, 1.0f, G(5), scratch(2), nullptr);
-        m_conv[2]->backwardFilter(at(m_pool1), at(m_gAct3), G(4));
-        m_conv[2]->backwardData(W(4), at(m_gAct3), at(m_gPool1));
-        if (m_fused) {
-            tc::maxPoolBackwardBiasGrad(at(m_act2), m_a2, at(m_pool1), at(m_gPool1), m_p1, at(m_gAct2),
-                                        m_drop[0].scale, G(3), scratch(3), nullptr);
-        } else {
+            m_conv[3]->backwardFilter(at(m_act3), at(m_gAct4), G(6));
+            m_conv[3]->backwardData(W(6), at(m_gAct4), at(m_gAct3));
+            tc::maskBiasGrad(at(m_gAct3), at(m_act3), m_a3, true, 1.0f, G(5), scratch(2), nullptr);
+            m_conv[2]->backwardFilter(at(m_pool1), at(m_gAct3), G(4));
+            m_conv[2]->backwardData(W(4), at(m_gAct3), at(m_gPool1));
             tc::maxPoolBackward(at(m_act2), m_a2, at(m_pool1), at(m_gPool1), m_p1, at(m_gAct2), m_drop[0].scale,
                                 nullptr);
             tc::maskBiasGrad(at(m_gAct2), at(m_act2), m_a2, false, 1.0f, G(3), scratch(3), nullptr);
+            m_conv[1]->backwardFilter(at(m_act1), at(m_gAct2), G(2));
+            m_conv[1]->backwardData(W(2), at(m_gAct2), at(m_gAct1));
         }
-        m_conv[1]->backwardFilter(at(m_act1), at(m_gAct2), G(2));
-        m_conv[1]->backwardData(W(2), at(m_gAct2), at(m_gAct1));
         if (m_firstFused) {
             tc::firstLayerBackward(at(m_gAct1), at(m_act1), m_a1, at(m_input), m_x, G(0), G(1), m_firstPartials.data(),
                                    &m_tickets[6], nullptr);
@@ -364,6 +372,23 @@ private:
             tc::maskBiasGrad(at(m_gAct1), at(m_act1), m_a1, true, 1.0f, G(1), scratch(4), nullptr);
             m_conv[0]->backwardFilter(at(m_input), at(m_gAct1), G(0));
         }
+    }
+
+    // GpuNet::layerForward / layerBackward: own layer i (0..2: conv2d_2..4, 3: dense_1).
+    void layerForward(int i, const float* x, const float* w, const float* bias, float* y, float* p,
+                      const tc::Tensor4& pt, const tc::DropoutArgs& drop) {
+        tc::LayerForwardArgs f;
+        f.layer = m_layers[i], f.x = x, f.w = w, f.bias = bias, f.y = y, f.p = p, f.pt = pt, f.drop = drop;
+        if (i == 3) f.partials = m_gemmScratch[4].partials.data(), f.tickets = m_gemmScratch[4].tickets.data();
+        tc::layerForward(f, nullptr);
+    }
+    void layerBackward(int i, const float* x, const float* w, const float* gy, float* dw, float* db, float* gx,
+                       tc::GradInput through, const float* pre, const tc::Tensor4& preT, float dropScale) {
+        tc::LayerBackwardArgs b;
+        b.layer = m_layers[i], b.x = x, b.w = w, b.gy = gy, b.dw = dw, b.db = db, b.gx = gx, b.through = through;
+        b.pre = pre, b.preT = preT, b.dropScale = dropScale;
+        b.partials = m_gemmScratch[i].partials.data(), b.tickets = m_gemmScratch[i].tickets.data();
+        tc::layerBackward(b, nullptr);
     }
 
     NetConfig m_cfg;
@@ -383,6 +408,8 @@ private:
     unsigned int m_tickets[7] = {0, 0, 0, 0, 0, 0, 0};
     std::vector<double> m_headRows;
     std::vector<float> m_firstPartials;
+    tc::GemmLayer m_layers[4];
+    HostGemmScratch m_gemmScratch[5];  // backward of m_layers[0..3], dense_1's forward
     std::vector<int32_t> m_labels, m_perm;
     std::vector<float> m_weights, m_accum, m_grads;
     tc::StepCounters m_counters{};

@@ -103,6 +103,8 @@ add_library(traindesk_trainer_cuda STATIC
   src/cuda/rmsprop.cu
   src/cuda/fused.cu
   src/cuda/first_layer.cu
+  src/cuda/layer_forward.cu
+  src/cuda/layer_backward.cu
   src/cuda/burn_in.cu
   src/cuda/device.cpp
   src/cuda/context.cpp

@@ -1,16 +1,10 @@
 // Fused bias + ReLU (+ dropout) after a convolution or GEMM, and its backward: the ReLU
 // (and dropout) mask applied to the incoming gradient fused with the bias gradient.
+#include "cuda/bias_add.cuh"
 #include "cuda/channel_sums.cuh"
 #include "cuda/dropout.cuh"
 #include "cuda/kernels.h"
 #include "cuda/runtime_check.h"
-
-// A deliberately wrong channel index (bias[c + 1]) for the test that shows the emulated-kernel
-// tests catch an off-by-one (tests/trainer/CMakeLists.txt builds that variant); 0 in every
-// real build.
-#ifndef TD_TEST_FAULT_BIAS_OFFSET
-#define TD_TEST_FAULT_BIAS_OFFSET 0
-#endif
 
 namespace td::cuda {
 
@@ -21,7 +15,7 @@ __global__ void biasActKernel(float* y, Tensor4 t, const float* bias, bool relu,
     if (idx >= t.size()) return;
     int n, c, h, w;
     decode(t, idx, n, c, h, w);
-    float v = y[idx] + bias[c + TD_TEST_FAULT_BIAS_OFFSET];
+    float v = biasAdd(y[idx], bias, c);
     if (relu) v = fmaxf(v, 0.0f);
     if (drop.rate > 0.0f) v *= dropoutFactor(drop, dropoutSampleKey(drop, n), uint32_t((h * t.w + w) * t.c + c));
     y[idx] = v;

@@ -50,9 +50,8 @@ const char* const kSectionNames[kProfSections] = {
 const char* const kFusedSectionNames[kProfSections] = {
     "assemble batch (augment)", "conv2d_1 (+assemble,bias,relu)", "conv2d_2 (+bias,relu,pool,dropout)", "-",
     "conv2d_3 (+bias,relu)", "conv2d_4 (+bias,relu,pool,dropout)", "-", "dense_1 GEMM", "-",
-    "head: dense_1 act, dense_2, loss, bwd", "-", "bwd dense_1 GEMMs", "bwd max_pooling2d_2 (+conv4 bias)",
-    "bwd conv2d_4", "bwd conv2d_3", "bwd max_pooling2d_1 (+conv2 bias)", "bwd conv2d_2", "bwd conv2d_1 (+relu,bias)",
-    "all-reduce (NCCL)", "RMSprop"};
+    "head: dense_1 act, dense_2, loss, bwd", "-", "bwd dense_1 (+pool2 bwd)", "-", "bwd conv2d_4 (+relu mask)",
+    "bwd conv2d_3 (+pool1 bwd)", "-", "bwd conv2d_2", "bwd conv2d_1 (+relu,bias)", "all-reduce (NCCL)", "RMSprop"};
 
 class CudaBackend final : public Backend {
 public:

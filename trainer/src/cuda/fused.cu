@@ -2,6 +2,7 @@
 // trips through memory, what a run of the library path's kernels does (kernels.h says which,
 // and where the result is bit for bit the same). Shared device code (channel_sums.cuh,
 // pool_window.cuh, softmax_row.cuh) keeps the float operations and their order identical.
+#include "cuda/bias_add.cuh"
 #include "cuda/channel_sums.cuh"
 #include "cuda/dropout.cuh"
 #include "cuda/kernels.h"
@@ -21,20 +22,16 @@ __global__ void biasReluPoolKernel(float* y, Tensor4 yt, const float* bias, floa
     if (idx >= cells.size()) return;
     int n, c, ho, wo;
     decode(cells, idx, n, c, ho, wo);
-    const float b = bias[c];
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int k = 0; k < 4; ++k) {
         const int h = 2 * ho + (k >> 1), w = 2 * wo + (k & 1);
         if (h >= yt.h || w >= yt.w) continue;
         const long long off = offsetOf(yt, n, c, h, w);
-        v[k] = fmaxf(y[off] + b, 0.0f);  // biasActKernel's operations
+        v[k] = fmaxf(biasAdd(y[off], bias, c), 0.0f);  // biasActKernel's operations
         y[off] = v[k];
     }
     if (ho >= pt.h || wo >= pt.w) return;  // an odd edge: no pooled output
-    float m;
-    firstMaxOf4(v, &m);
-    if (drop.rate > 0.0f) m *= dropoutFactor(drop, dropoutSampleKey(drop, n), uint32_t((ho * pt.w + wo) * pt.c + c));
-    p[offsetOf(pt, n, c, ho, wo)] = m;
+    storePooled(v, p, pt, drop, n, c, ho, wo);
 }
 
 // poolBwdKernel's value for each element of x, summed per channel as maskBiasGradKernel does.

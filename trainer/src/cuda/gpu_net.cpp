@@ -99,7 +99,20 @@ GpuNet::GpuNet(GpuContext& ctx, const NetConfig& cfg, int batch, bool training, 
         for (int i = 0; i < 5; ++i) m_partials[i].allocate(ReduceScratch::partialsFloats(sites[i]));
     }
     m_tickets.allocate(7);
-    if (fused) m_headRows.allocate(size_t(2) * size_t(B));
+    if (fused) {
+        m_headRows.allocate(size_t(2) * size_t(B));
+        m_layers[0] = GemmLayer::conv(m_a1, 32, false);
+        m_layers[1] = GemmLayer::conv(m_p1, 64, true);
+        m_layers[2] = GemmLayer::conv(m_a3, 64, false);
+        m_layers[3] = GemmLayer::denseLayer(B, m_flat, kUnits);
+        auto allocate = [&](int site, const GemmScratchSize& sz) {
+            m_gemmPartials[site].allocate(sz.partials);
+            m_gemmTickets[site].allocate(sz.tickets);
+        };
+        if (training)
+            for (int i = 0; i < 4; ++i) allocate(i, layerBackwardScratch(m_layers[i], i < 3));
+        allocate(4, layerForwardScratch(m_layers[3]));
+    }
     if (m_firstFused) m_firstPartials.allocate(firstLayerPartialsFloats(m_a1, cfg.c));
 }
 
@@ -124,6 +137,7 @@ void GpuNet::selectAlgorithms() {
     float* gOuts[4] = {m_gAct1.get(), m_gAct2.get(), m_gAct3.get(), m_gAct4.get()};
     size_t wsMain = 0, wsSide = 0;
     for (int i = 0; i < 4; ++i) {
+        if (m_fused && i > 0) continue;  // own kernels: nothing to choose
         float* dw = m_training ? G(2 * i) : nullptr;
         m_conv[i]->selectAlgorithms(m_ctx.dnnMain(), m_ctx.dnnSide(), ins[i], W(2 * i), outs[i], gOuts[i], gIns[i], dw,
                                     scratch.get(), scratch.bytes());
@@ -175,36 +189,36 @@ void GpuNet::forward(const ForwardArgs& a, ProfileTimeline* prof) {
         m_conv[0]->forward(dnn, m_input.get(), W(0), m_act1.get(), ws, wsBytes);
         biasActivation(m_act1.get(), m_a1, W(1), true, none, s);
     }
+    if (m_fused) {
+        mark(kProfConv2);
+        ownForward(0, m_act1.get(), 2, 3, m_act2.get(), m_pool1.get(), m_p1, drop ? drop[0] : none);
+        mark(kProfConv3);
+        ownForward(1, m_pool1.get(), 4, 5, m_act3.get(), nullptr, Tensor4{}, none);
+        mark(kProfConv4);
+        ownForward(2, m_act3.get(), 6, 7, m_act4.get(), m_pool2.get(), m_p2, drop ? drop[1] : none);
+        mark(kProfDense1);
+        ownForward(3, m_pool2.get(), 8, -1, m_fc1.get(), nullptr, Tensor4{}, none);
+        mark(kProfLoss);
+        forwardHead(a);
+        return;
+    }
     mark(kProfConv2);
     m_conv[1]->forward(dnn, m_act1.get(), W(2), m_act2.get(), ws, wsBytes);
-    if (m_fused) {
-        biasReluMaxPool(m_act2.get(), m_a2, W(3), m_pool1.get(), m_p1, drop ? drop[0] : none, s);
-    } else {
-        biasActivation(m_act2.get(), m_a2, W(3), true, none, s);
-        mark(kProfPool1);
-        maxPoolForward(m_act2.get(), m_a2, m_pool1.get(), m_p1, drop ? drop[0] : none, s);
-    }
+    biasActivation(m_act2.get(), m_a2, W(3), true, none, s);
+    mark(kProfPool1);
+    maxPoolForward(m_act2.get(), m_a2, m_pool1.get(), m_p1, drop ? drop[0] : none, s);
     mark(kProfConv3);
     m_conv[2]->forward(dnn, m_pool1.get(), W(4), m_act3.get(), ws, wsBytes);
     biasActivation(m_act3.get(), m_a3, W(5), true, none, s);
     mark(kProfConv4);
     m_conv[3]->forward(dnn, m_act3.get(), W(6), m_act4.get(), ws, wsBytes);
-    if (m_fused) {
-        biasReluMaxPool(m_act4.get(), m_a4, W(7), m_pool2.get(), m_p2, drop ? drop[1] : none, s);
-    } else {
-        biasActivation(m_act4.get(), m_a4, W(7), true, none, s);
-        mark(kProfPool2);
-        maxPoolForward(m_act4.get(), m_a4, m_pool2.get(), m_p2, drop ? drop[1] : none, s);
-    }
+    biasActivation(m_act4.get(), m_a4, W(7), true, none, s);
+    mark(kProfPool2);
+    maxPoolForward(m_act4.get(), m_a4, m_pool2.get(), m_p2, drop ? drop[1] : none, s);
     // Flatten is free: pool2's output is (N, flat) row-major in either layout; in NCHW the
     // device layout of dense_1's kernel has its rows in NCHW order (layout.cpp).
     mark(kProfDense1);
     m_dense[0]->forward(m_ctx.blasMain(), m_pool2.get(), W(8), m_fc1.get());
-    if (m_fused) {
-        mark(kProfLoss);
-        forwardHead(a);
-        return;
-    }
     biasActivation(m_fc1.get(), m_f1, W(9), true, drop ? drop[2] : none, s);
     mark(kProfDense2);
     m_dense[1]->forward(m_ctx.blasMain(), m_fc1.get(), W(10), m_logits.get());
@@ -272,30 +286,25 @@ void GpuNet::backward(const DropoutArgs drop[3], const std::function<void()>& de
     };
     auto toSide = [&]() { m_ctx.dependOn(side, s); };  // side may read what main produced so far
 
-    if (!m_fused) {
-        mark(kProfBwdDense2);
-        toSide();
-        m_dense[1]->backwardWeights(m_ctx.blasSide(), m_fc1.get(), m_gLogits.get(), G(10));
-        m_dense[1]->backwardData(m_ctx.blasMain(), W(10), m_gLogits.get(), m_gFc1.get());
+    if (m_fused) {
+        backwardFused(drop, denseGradsReady, prof);
+        return;
     }
+    mark(kProfBwdDense2);
+    toSide();
+    m_dense[1]->backwardWeights(m_ctx.blasSide(), m_fc1.get(), m_gLogits.get(), G(10));
+    m_dense[1]->backwardData(m_ctx.blasMain(), W(10), m_gLogits.get(), m_gFc1.get());
     mark(kProfBwdDense1);
-    // Through dropout_3 and the ReLU: zero where the output was dropped or not positive
-    // (fused: the head kernel did it).
-    if (!m_fused) maskBiasGrad(m_gFc1.get(), m_fc1.get(), m_f1, true, drop[2].scale, G(9), scratch(0), s);
+    // Through dropout_3 and the ReLU: zero where the output was dropped or not positive.
+    maskBiasGrad(m_gFc1.get(), m_fc1.get(), m_f1, true, drop[2].scale, G(9), scratch(0), s);
     toSide();
     m_dense[0]->backwardWeights(m_ctx.blasSide(), m_pool2.get(), m_gFc1.get(), G(8));
     m_dense[0]->backwardData(m_ctx.blasMain(), W(8), m_gFc1.get(), m_gPool2.get());
     if (denseGradsReady) denseGradsReady();
     mark(kProfBwdPool2);
-    if (m_fused) {
-        maxPoolBackwardBiasGrad(m_act4.get(), m_a4, m_pool2.get(), m_gPool2.get(), m_p2, m_gAct4.get(), drop[1].scale,
-                                G(7), scratch(1), s);
-        mark(kProfBwdConv4);
-    } else {
-        maxPoolBackward(m_act4.get(), m_a4, m_pool2.get(), m_gPool2.get(), m_p2, m_gAct4.get(), drop[1].scale, s);
-        mark(kProfBwdConv4);
-        maskBiasGrad(m_gAct4.get(), m_act4.get(), m_a4, false, 1.0f, G(7), scratch(1), s);  // ReLU mask applied by the pool
-    }
+    maxPoolBackward(m_act4.get(), m_a4, m_pool2.get(), m_gPool2.get(), m_p2, m_gAct4.get(), drop[1].scale, s);
+    mark(kProfBwdConv4);
+    maskBiasGrad(m_gAct4.get(), m_act4.get(), m_a4, false, 1.0f, G(7), scratch(1), s);  // ReLU mask applied by the pool
     toSide();
     m_conv[3]->backwardFilter(dnnSide, m_act3.get(), m_gAct4.get(), G(6), wsSide, wsSideBytes);
     m_conv[3]->backwardData(dnn, W(6), m_gAct4.get(), m_gAct3.get(), ws, wsBytes);
@@ -305,28 +314,67 @@ void GpuNet::backward(const DropoutArgs drop[3], const std::function<void()>& de
     m_conv[2]->backwardFilter(dnnSide, m_pool1.get(), m_gAct3.get(), G(4), wsSide, wsSideBytes);
     m_conv[2]->backwardData(dnn, W(4), m_gAct3.get(), m_gPool1.get(), ws, wsBytes);
     mark(kProfBwdPool1);
-    if (m_fused) {
-        maxPoolBackwardBiasGrad(m_act2.get(), m_a2, m_pool1.get(), m_gPool1.get(), m_p1, m_gAct2.get(), drop[0].scale,
-                                G(3), scratch(3), s);
-        mark(kProfBwdConv2);
-    } else {
-        maxPoolBackward(m_act2.get(), m_a2, m_pool1.get(), m_gPool1.get(), m_p1, m_gAct2.get(), drop[0].scale, s);
-        mark(kProfBwdConv2);
-        maskBiasGrad(m_gAct2.get(), m_act2.get(), m_a2, false, 1.0f, G(3), scratch(3), s);
-    }
+    maxPoolBackward(m_act2.get(), m_a2, m_pool1.get(), m_gPool1.get(), m_p1, m_gAct2.get(), drop[0].scale, s);
+    mark(kProfBwdConv2);
+    maskBiasGrad(m_gAct2.get(), m_act2.get(), m_a2, false, 1.0f, G(3), scratch(3), s);
     toSide();
     m_conv[1]->backwardFilter(dnnSide, m_act1.get(), m_gAct2.get(), G(2), wsSide, wsSideBytes);
     m_conv[1]->backwardData(dnn, W(2), m_gAct2.get(), m_gAct1.get(), ws, wsBytes);
+    mark(kProfBwdConv1);
+    maskBiasGrad(m_gAct1.get(), m_act1.get(), m_a1, true, 1.0f, G(1), scratch(4), s);
+    toSide();
+    m_conv[0]->backwardFilter(dnnSide, m_input.get(), m_gAct1.get(), G(0), wsSide, wsSideBytes);
+    m_ctx.dependOn(s, side);  // join: every gradient is final on main from here on
+}
+
+// The fused path's backward on the main stream alone: one kernel per layer (data gradient
+// into the layer below and the weight + bias gradients side by side in one grid), so there
+// is nothing for a second stream to overlap. dense_1's gradients are final after its kernel.
+void GpuNet::backwardFused(const DropoutArgs drop[3], const std::function<void()>& denseGradsReady,
+                           ProfileTimeline* prof) {
+    const cudaStream_t s = m_ctx.main();
+    auto mark = [&](int section) {
+        if (prof) prof->mark(section, s);
+    };
+    mark(kProfBwdDense1);
+    ownBackward(3, m_pool2.get(), 8, m_gFc1.get(), false, m_gAct4.get(), GradInput::kPool, m_act4.get(), m_a4,
+                drop[1].scale);
+    if (denseGradsReady) denseGradsReady();
+    mark(kProfBwdConv4);
+    ownBackward(2, m_act3.get(), 6, m_gAct4.get(), true, m_gAct3.get(), GradInput::kRelu, nullptr, Tensor4{}, 1.0f);
+    mark(kProfBwdConv3);
+    ownBackward(1, m_pool1.get(), 4, m_gAct3.get(), true, m_gAct2.get(), GradInput::kPool, m_act2.get(), m_a2,
+                drop[0].scale);
+    mark(kProfBwdConv2);
+    ownBackward(0, m_act1.get(), 2, m_gAct2.get(), true, m_gAct1.get(), GradInput::kNone, nullptr, Tensor4{}, 1.0f);
     mark(kProfBwdConv1);
     if (m_firstFused) {
         firstLayerBackward(m_gAct1.get(), m_act1.get(), m_a1, m_input.get(), m_x, G(0), G(1), m_firstPartials.get(),
                            m_tickets.get() + 6, s);
     } else {
         maskBiasGrad(m_gAct1.get(), m_act1.get(), m_a1, true, 1.0f, G(1), scratch(4), s);
-        toSide();
-        m_conv[0]->backwardFilter(dnnSide, m_input.get(), m_gAct1.get(), G(0), wsSide, wsSideBytes);
+        m_conv[0]->backwardFilter(m_ctx.dnnMain(), m_input.get(), m_gAct1.get(), G(0), m_ctx.wsSide(),
+                                  m_ctx.wsSideBytes());
     }
-    m_ctx.dependOn(s, side);  // join: every gradient is final on main from here on
+}
+
+void GpuNet::ownForward(int i, const float* x, int w, int bias, float* y, float* p, const Tensor4& pt,
+                        const DropoutArgs& drop) {
+    LayerForwardArgs f;
+    f.layer = m_layers[i];
+    f.x = x, f.w = W(w), f.bias = bias >= 0 ? W(bias) : nullptr, f.y = y, f.p = p, f.pt = pt, f.drop = drop;
+    f.partials = m_gemmPartials[4].get(), f.tickets = m_gemmTickets[4].get();
+    layerForward(f, m_ctx.main());
+}
+
+void GpuNet::ownBackward(int i, const float* x, int w, const float* gy, bool bias, float* gx, GradInput through,
+                         const float* pre, const Tensor4& preT, float dropScale) {
+    LayerBackwardArgs b;
+    b.layer = m_layers[i];
+    b.x = x, b.w = W(w), b.gy = gy, b.dw = G(w), b.db = bias ? G(w + 1) : nullptr, b.gx = gx, b.through = through;
+    b.pre = pre, b.preT = preT, b.dropScale = dropScale;
+    b.partials = m_gemmPartials[i].get(), b.tickets = m_gemmTickets[i].get();
+    layerBackward(b, m_ctx.main());
 }
 
 double GpuNet::trainFlopsPerImage() const {
@@ -338,7 +386,10 @@ double GpuNet::trainFlopsPerImage() const {
 
 std::string GpuNet::describeLayers() const {
     std::string s;
-    for (int i = 0; i < 4; ++i) s += cat(i ? "; " : "", "conv2d_", i + 1, ": ", m_conv[i]->algorithms());
+    for (int i = 0; i < 4; ++i) {
+        const bool own = m_fused && (i > 0 || m_firstFused);
+        s += cat(i ? "; " : "", "conv2d_", i + 1, ": ", own ? "own kernel (FP32)" : m_conv[i]->algorithms());
+    }
     return s;
 }
 

@@ -47,11 +47,13 @@ private:
 
 // Two kernel paths (--gpu-kernels): "library" runs each layer as a cuDNN/cuBLAS call followed
 // by small kernels of its own (bias + ReLU, pooling, loss, ...); "fused" (fused = true) runs
-// the same convolutions and dense_1's GEMMs with fewer, bigger kernels around them
-// (fused.cu): bias + ReLU + max pooling + dropout in one pass, the pooling's backward with
-// the bias gradient, and the whole head (dense_1's activation, dense_2, the loss and their
-// backward) in one kernel, and conv2d_1 as a kernel of its own with the batch assembly and
-// bias + ReLU folded in (its backward: the ReLU mask with the bias and kernel gradients).
+// no library call: conv2d_1 as a kernel of its own with the batch assembly and bias + ReLU
+// folded in (first_layer.cu; its backward: the ReLU mask with the bias and kernel
+// gradients), conv2d_2..4 and dense_1 as own implicit GEMMs with bias + ReLU (+ max pooling
+// + dropout) in their epilogues (layer_forward.cu) and one backward kernel per layer (data
+// gradient through the previous ReLU/pooling, weight + bias gradients: layer_backward.cu),
+// and the whole head (dense_1's activation, dense_2, the loss and their backward) in one
+// kernel (fused.cu): 12 kernels per training step with RMSprop.
 class GpuNet {
 public:
     // training=false: forward only (evaluation), grads may be null.
@@ -100,6 +102,12 @@ private:
     float* W(int i) const { return m_weights + m_table.all()[size_t(i)].offset; }
     float* G(int i) const { return m_grads + m_table.all()[size_t(i)].offset; }
     void forwardHead(const ForwardArgs& a);  // the fused path's head kernel
+    void backwardFused(const DropoutArgs drop[3], const std::function<void()>& denseGradsReady, ProfileTimeline* prof);
+    // The fused path's own layers: m_layers[0..2] conv2d_2..4, [3] dense_1.
+    void ownForward(int i, const float* x, int w, int bias, float* y, float* p, const Tensor4& pt,
+                    const DropoutArgs& drop);
+    void ownBackward(int i, const float* x, int w, const float* gy, bool bias, float* gx, GradInput through,
+                     const float* pre, const Tensor4& preT, float dropScale);
 
     GpuContext& m_ctx;
     NetConfig m_cfg;
@@ -122,6 +130,10 @@ private:
     DeviceBuffer<unsigned int> m_tickets;
     DeviceBuffer<double> m_headRows;  // the head kernel's per-sample loss and hit
     DeviceBuffer<float> m_firstPartials;  // the first layer's backward (ticket 6)
+    GemmLayer m_layers[4];
+    // Split-reduction scratch of the own layers: [0..3] their backward, [4] dense_1's forward.
+    DeviceBuffer<float> m_gemmPartials[5];
+    DeviceBuffer<unsigned int> m_gemmTickets[5];
     ReduceScratch scratch(int site) const { return {m_partials[site].get(), m_tickets.get() + site}; }
 };
 

@@ -9,6 +9,11 @@
 //               of the kernels above does (bit for bit where the arithmetic is the same)
 //   first_layer.cu  the fused path's own conv2d_1, batch assembly and bias + ReLU folded in,
 //               and its backward (bias and kernel gradients)
+//   layer_forward.cu / layer_backward.cu  the fused path's own conv2d_2..4 and dense_1 as
+//               implicit GEMMs (gemm_tile.cuh) with their epilogues: bias + ReLU (+ max
+//               pooling + dropout) forward; backward one kernel per layer for the data
+//               gradient (through the previous ReLU or max pooling) and the weight + bias
+//               gradients
 // Launchers are plain C++ so .cpp files (and the tests) can call them; every launch goes
 // through TD_LAUNCH (cuda/kernel_runtime.h), so the same files also build as host code
 // that runs the kernels on the CPU (cuda/host_emulation.h, for the tests). All launches are
@@ -207,6 +212,85 @@ void firstLayerForward(const FirstLayerArgs& a, cudaStream_t s);
 size_t firstLayerPartialsFloats(const Tensor4& yt, int inC);
 void firstLayerBackward(const float* g, const float* y, const Tensor4& yt, const float* x, const Tensor4& xt, float* dw,
                         float* db, float* partials, unsigned int* ticket, cudaStream_t s);
+
+// ---- layer_forward.cu / layer_backward.cu (the fused path's own conv2d_2..4, dense_1) ----
+// A layer as an implicit GEMM: a 3x3 stride-1 convolution ("same": pad 1, "valid": pad 0)
+// with weights in the device layout (OHWI for NHWC, OIHW for NCHW), or a dense layer on
+// (N, in) rows with the canonical (in, out) kernel. FP32 in every mode (also with --tf32).
+constexpr int kGemmThreads = 128;
+struct GemmLayer {
+    Tensor4 x, y;        // input, output (dense: Tensor4::matrix(batch, in / out))
+    bool dense = false;
+    int pad = 0;
+    static GemmLayer conv(const Tensor4& x, int outC, bool same) {
+        GemmLayer L;
+        L.x = x, L.pad = same ? 1 : 0;
+        L.y = Tensor4::make(x.n, outC, same ? x.h : x.h - 2, same ? x.w : x.w - 2, x.nhwc);
+        return L;
+    }
+    static GemmLayer denseLayer(int batch, int in, int out) {
+        GemmLayer L;
+        L.x = Tensor4::matrix(batch, in), L.y = Tensor4::matrix(batch, out), L.dense = true;
+        return L;
+    }
+    TD_CUDA_HD int taps() const { return dense ? x.c : 9 * x.c; }  // the forward reduction length
+};
+
+// y = x * w, then (bias != null) + bias and ReLU as biasActivation does, and (p != null)
+// 2x2 max pooling with dropout into p as maxPoolForward does: bit for bit
+// biasReluMaxPool / biasActivation on the same sums. The sums: gemm_tile.cuh's order; a
+// dense layer splits its reduction (partials/tickets: layerForwardScratch), a convolution
+// does not.
+struct LayerForwardArgs {
+    GemmLayer layer;
+    const float* x = nullptr;
+    const float* w = nullptr;
+    const float* bias = nullptr;  // null: the plain sums (dense_1: the head adds bias + ReLU)
+    float* y = nullptr;
+    float* p = nullptr;           // optional: pooled output, shape pt
+    Tensor4 pt;
+    DropoutArgs drop;             // of the pooled output
+    float* partials = nullptr;
+    unsigned int* tickets = nullptr;
+};
+struct GemmScratchSize {
+    size_t partials = 0, tickets = 0;  // floats, unsigned ints (zero before the first use; left so)
+};
+GemmScratchSize layerForwardScratch(const GemmLayer& L);
+void layerForward(const LayerForwardArgs& a, cudaStream_t s);
+
+// The backward pass of a layer in one kernel. Its blocks compute, from gy (the gradient at
+// the layer's sums, i.e. already through its own ReLU / pooling / dropout):
+//  - the weight gradient dw and (db != null) the bias gradient, db[c] = sum of gy over
+//    N, H, W, as one GEMM with a row of ones (split over the reduction: scratch);
+//  - (gx != null) the data gradient into the previous layer, through its activation:
+//      kNone   gx = the sums
+//      kRelu   gx = x > 0 ? the sums : 0             (maskBiasGrad's mask, scale 1)
+//      kPool   x is the pooled, dropped-out output of a max pooling of `pre` (shape preT,
+//              a ReLU's output): the sums are routed into gx (shape preT) as
+//              maxPoolBackward does (first maximum, ReLU mask, dropout, odd edges zero).
+enum class GradInput { kNone, kRelu, kPool };
+struct LayerBackwardArgs {
+    GemmLayer layer;
+    const float* x = nullptr;
+    const float* w = nullptr;
+    const float* gy = nullptr;
+    float* dw = nullptr;
+    float* db = nullptr;
+    float* gx = nullptr;
+    GradInput through = GradInput::kNone;
+    const float* pre = nullptr;  // kPool
+    Tensor4 preT;                // kPool; x is its pooled shape (a dense layer's x: the same
+                                 // elements, flattened)
+    float dropScale = 1.0f;      // kPool: the dropout after the pooling
+    float* partials = nullptr;
+    unsigned int* tickets = nullptr;
+};
+GemmScratchSize layerBackwardScratch(const GemmLayer& L, bool bias);
+void layerBackward(const LayerBackwardArgs& a, cudaStream_t s);
+// The split of the reduction both kernels use for a sum over `k` values (host and tests).
+constexpr int kGemmSplitLength = 512;   // a multiple of gemm_tile.cuh's kTileK
+inline int gemmSplits(long long k) { return int((k + kGemmSplitLength - 1) / kGemmSplitLength); }
 
 // ---- rmsprop.cu ----
 struct RmspropArgs {
