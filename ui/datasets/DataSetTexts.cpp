@@ -9,7 +9,7 @@
 namespace TrainDesk::Ui {
 
 namespace {
-QString tr(const char *text)
+QString dataSetText(const char *text)
 {
     return QCoreApplication::translate("DataSets", text);
 }
@@ -20,13 +20,13 @@ QString presenceText(const DataSetPresence &presence)
     using State = DataSetPresence::State;
     switch (presence.state) {
     case State::Absent:
-        return tr("not fetched");
+        return dataSetText("not fetched");
     case State::Partial:
-        return tr("partly there: Fetch continues it");
+        return dataSetText("partly there: Fetch continues it");
     case State::Unverified:
-        return tr("there, not verified: Fetch checks it");
+        return dataSetText("there, not verified: Fetch checks it");
     case State::Fetched:
-        return tr("fetched and verified (%1, %2)").arg(formatBytes(presence.bytes), formatTime(presence.placed));
+        return dataSetText("fetched and verified (%1, %2)").arg(formatBytes(presence.bytes), formatTime(presence.placed));
     }
     return {};
 }
@@ -48,7 +48,7 @@ QColor presenceColor(DataSetPresence::State state)
 
 QString fetchErrorText(const DataSet &set, const QString &error, bool unreachable)
 {
-    QString text = tr("Cannot fetch %1: %2").arg(set.title, error);
+    QString text = dataSetText("Cannot fetch %1: %2").arg(set.title, error);
     if (!unreachable)
         return text;
     // The addresses this machine would use (a mirror's when one is set), so the user fetches the same files.
@@ -58,7 +58,7 @@ QString fetchErrorText(const DataSet &set, const QString &error, bool unreachabl
     for (const DataSetFile &f : from.files)
         urls << from.url(from.mirrors.first(), f);
     text += QLatin1Char('\n')
-        + tr("To place it by hand: download %1 on a computer that can (a browser will do), bring the file%2 here "
+        + dataSetText("To place it by hand: download %1 on a computer that can (a browser will do), bring the file%2 here "
              "and choose \u201cFrom file…\u201d. Any file name will do: each file is recognised and verified by its "
              "published MD5.")
               .arg(urls.join(QStringLiteral(", ")), from.files.size() == 1 ? QString() : QStringLiteral("s"));

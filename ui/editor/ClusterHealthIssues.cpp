@@ -6,7 +6,7 @@ namespace TrainDesk::Ui {
 
 namespace {
 
-QString tr(const char *text)
+QString healthText(const char *text)
 {
     return QCoreApplication::translate("TrainDesk::Ui::ClusterHealthIssues", text);
 }
@@ -37,19 +37,19 @@ QList<SpecIssue> clusterHealthIssues(int nodeCount, const QString &cluster, cons
     for (const NodeHealth &n : nodes) {
         if (n.usable)
             continue;
-        const QString reason = n.reason.isEmpty() ? tr("no reason recorded") : n.reason;
+        const QString reason = n.reason.isEmpty() ? healthText("no reason recorded") : n.reason;
         unusable << QStringLiteral("%1: %2").arg(n.name, reason);
         if (n.reason.contains(QLatin1String("SSH from the head node")))
             noHeadSsh << n.name;
     }
     const qsizetype usable = nodes.size() - unusable.size();
     if (nodeCount > 1 && !noHeadSsh.isEmpty()) {
-        issues << warning(tr("%1 of cluster %2 failed the check \"SSH from the head node\": a job on several nodes "
+        issues << warning(healthText("%1 of cluster %2 failed the check \"SSH from the head node\": a job on several nodes "
                              "cannot start its processes there. Fix it and press Test connection on the cluster's page.")
                               .arg(noHeadSsh.join(QStringLiteral(", ")), cluster));
     }
     if (nodeCount > usable && nodeCount <= nodes.size()) {
-        issues << warning(tr("The job needs %1 nodes but only %2 of cluster %3 can take work (%4): it waits in the queue "
+        issues << warning(healthText("The job needs %1 nodes but only %2 of cluster %3 can take work (%4): it waits in the queue "
                              "until enough nodes are usable. Test connection on the cluster's page checks them again.")
                               .arg(nodeCount)
                               .arg(usable)

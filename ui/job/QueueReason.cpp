@@ -9,14 +9,14 @@ namespace TrainDesk::Ui {
 
 namespace {
 
-QString tr(const char *text)
+QString reasonText(const char *text)
 {
     return QCoreApplication::translate("QueueReason", text);
 }
 
 QString nodesText(int n)
 {
-    return n == 1 ? tr("1 node") : tr("%1 nodes").arg(n);
+    return n == 1 ? reasonText("1 node") : reasonText("%1 nodes").arg(n);
 }
 
 // Queued ahead of `job`: the scheduler's order (higher priority, then older).
@@ -35,11 +35,11 @@ QString queueReason(const ResourceSnapshot &snapshot, const Job &job)
         return {};
     const ResourceSnapshot::ClusterEntry *entry = snapshot.findCluster(job.clusterId);
     if (!entry)
-        return tr("its cluster no longer exists: it cannot start");
+        return reasonText("its cluster no longer exists: it cannot start");
     const Cluster &cluster = entry->cluster;
     if (cluster.kind == ClusterKind::Slurm) {
-        return job.schedulerId.isEmpty() ? tr("being handed to Slurm")
-                                         : tr("Slurm holds it: %1").arg(job.schedulerState);
+        return job.schedulerId.isEmpty() ? reasonText("being handed to Slurm")
+                                         : reasonText("Slurm holds it: %1").arg(job.schedulerState);
     }
     const int needed = RunParameters::shapeOf(job.spec).nodes;
     // The nodes that can take work at all, and why the others cannot.
@@ -55,10 +55,10 @@ QString queueReason(const ResourceSnapshot &snapshot, const Job &job)
                                                  : QStringLiteral("%1 (%2: %3)").arg(n.name, toString(n.state), n.stateReason));
     }
     if (usable < needed) {
-        QString text = tr("it needs %1 and cluster %2 has %3 usable").arg(nodesText(needed), cluster.name).arg(usable);
+        QString text = reasonText("it needs %1 and cluster %2 has %3 usable").arg(nodesText(needed), cluster.name).arg(usable);
         if (!unusable.isEmpty())
-            text += tr("; not usable: %1").arg(unusable.join(QStringLiteral(", ")));
-        return text + tr(". Resize the cluster or lower nodeCount.");
+            text += reasonText("; not usable: %1").arg(unusable.join(QStringLiteral(", ")));
+        return text + reasonText(". Resize the cluster or lower nodeCount.");
     }
     QStringList holders;
     QSet<QString> busy;
@@ -81,14 +81,14 @@ QString queueReason(const ResourceSnapshot &snapshot, const Job &job)
     const int free = usable - int(busy.size());
     QStringList parts;
     if (free < needed) {
-        parts << tr("it needs %1 and %2 free: the others run %3")
+        parts << reasonText("it needs %1 and %2 free: the others run %3")
                      .arg(nodesText(needed)).arg(std::max(0, free)).arg(holders.join(QStringLiteral(", ")));
     }
     if (queuedAhead > 0)
-        parts << (queuedAhead == 1 ? tr("1 job is ahead of it in the queue")
-                                   : tr("%1 jobs are ahead of it in the queue").arg(queuedAhead));
+        parts << (queuedAhead == 1 ? reasonText("1 job is ahead of it in the queue")
+                                   : reasonText("%1 jobs are ahead of it in the queue").arg(queuedAhead));
     if (parts.isEmpty())
-        return tr("its nodes are free: the scheduler starts it at its next look (the agent looks every few seconds)");
+        return reasonText("its nodes are free: the scheduler starts it at its next look (the agent looks every few seconds)");
     return parts.join(QStringLiteral("; "));
 }
 
