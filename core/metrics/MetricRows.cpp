@@ -110,7 +110,8 @@ QList<MetricRecord> newRecords(const Store &store, qint64 jobId, qint64 *lastId)
 
 Result<int> removeRepeated(Store &store, qint64 jobId)
 {
-    return store.removeRepeatedMetrics(jobId, ResumedAttempt::replacedKindSql(), MetricRecordSql::epoch);
+    return store.removeRepeatedMetrics(jobId, ResumedAttempt::replacedKindSql(), ResumedAttempt::marksResumptionSql(),
+                                       MetricRecordSql::epoch);
 }
 
 } // namespace TrainDesk::MetricRows

@@ -2,8 +2,6 @@
 
 #include "MetricRecordSql.h"
 
-#include <algorithm>
-
 namespace TrainDesk::ResumedAttempt {
 
 const QStringList &replacedKinds()
@@ -29,19 +27,36 @@ QList<MetricRecord> withoutReplaced(const QList<MetricRecord> &earlier, int resu
     return kept;
 }
 
-std::optional<int> resumedEpoch(const QList<MetricRecord> &arriving, qint64 lastGlobalStep)
+bool marksResumption(const MetricRecord &r)
 {
-    const auto firstTrain = std::find_if(arriving.cbegin(), arriving.cend(), [](const MetricRecord &r) {
-        return r.kind == QLatin1String("train") && r.globalStep >= 0;
-    });
-    if (lastGlobalStep < 0 || firstTrain == arriving.cend() || firstTrain->globalStep > lastGlobalStep)
+    return r.kind == QLatin1String("train") && r.globalStep >= 0;
+}
+
+std::optional<Resumption> resumption(const QList<MetricRecord> &arriving, qint64 lastGlobalStep)
+{
+    if (lastGlobalStep < 0)
         return std::nullopt;
-    return firstTrain->epoch;
+    // The last step held grows with the arriving records until one goes back: a batch may
+    // hold the earlier attempt's last records and the new one's first.
+    for (qsizetype i = 0; i < arriving.size(); ++i) {
+        const MetricRecord &r = arriving.at(i);
+        if (!marksResumption(r))
+            continue;
+        if (r.globalStep <= lastGlobalStep)
+            return Resumption{i, r.epoch};
+        lastGlobalStep = r.globalStep;
+    }
+    return std::nullopt;
 }
 
 QString replacedKindSql()
 {
     return QStringLiteral("%1 IN ('%2')").arg(MetricRecordSql::kind, replacedKinds().join(QStringLiteral("', '")));
+}
+
+QString marksResumptionSql()
+{
+    return QStringLiteral("%1 = 'train' AND %2 >= 0").arg(MetricRecordSql::kind, MetricRecordSql::globalStep);
 }
 
 } // namespace TrainDesk::ResumedAttempt

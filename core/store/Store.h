@@ -165,8 +165,10 @@ public:
     // the attempt went on from (it does those again), so each epoch is stored once. Done
     // once per attempt; returns the rows removed. Which rows an attempt replaces is the
     // metrics' rule (metrics/ResumedAttempt; MetricRows::removeRepeated calls this): `replacedKindSql` picks a row of
-    // a kind it replaces, `epochSql` reads a row's epoch (metrics/MetricRecordSql).
-    Result<int> removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, QLatin1StringView epochSql);
+    // a kind it replaces, the epoch (`epochSql`, metrics/MetricRecordSql) of the attempt's
+    // first row that `resumedAtSql` picks is where it resumed.
+    Result<int> removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, const QString &resumedAtSql,
+                                      QLatin1StringView epochSql);
     // The job's ranks silent past its progress timeout (jobs/ProgressWatch, JSON); empty when
     // none (setting empty clears it).
     VoidResult setJobSilence(qint64 jobId, const QByteArray &json);

@@ -104,7 +104,8 @@ QList<JobAttempt> Store::jobAttempts(qint64 jobId) const
         });
 }
 
-Result<int> Store::removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, QLatin1StringView epochSql)
+Result<int> Store::removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, const QString &resumedAtSql,
+                                         QLatin1StringView epochSql)
 {
     // The newest ended attempt, if its repeats are still to be removed.
     QSqlQuery pending(m_db);
@@ -116,10 +117,10 @@ Result<int> Store::removeRepeatedMetrics(qint64 jobId, const QString &replacedKi
         return 0;
     const int attempt = pending.value(0).toInt();
     const qint64 boundary = pending.value(1).toLongLong();
-    // The first epoch the running attempt recorded: where it resumed.
+    // Where the running attempt resumed: the epoch of its first row that marks it.
     QSqlQuery first(m_db);
-    first.prepare(QStringLiteral("SELECT MIN(%1) FROM job_metrics WHERE job_id = ? AND id > ? AND %2")
-                      .arg(epochSql, replacedKindSql));
+    first.prepare(QStringLiteral("SELECT %1 FROM job_metrics WHERE job_id = ? AND id > ? AND %2 ORDER BY id LIMIT 1")
+                      .arg(epochSql, resumedAtSql));
     first.addBindValue(jobId);
     first.addBindValue(boundary);
     if (!first.exec() || !first.next() || first.value(0).isNull())

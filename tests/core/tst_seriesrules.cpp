@@ -109,10 +109,11 @@ private Q_SLOTS:
 
         // The charts: the arriving records go back in step, and resume at epoch 2.
         const QList<MetricRecord> earlier = decoded(first);
-        const auto resumed = ResumedAttempt::resumedEpoch(decoded(second), 30);
-        QCOMPARE(resumed.value_or(-1), 2);
-        QVERIFY(!ResumedAttempt::resumedEpoch(decoded(second), 10));  // forward: no new attempt
-        const QStringList chartsKeep = describeAll(ResumedAttempt::withoutReplaced(earlier, *resumed));
+        const auto resumed = ResumedAttempt::resumption(decoded(second), 30);
+        QVERIFY(resumed);
+        QCOMPARE(resumed->epoch, 2);
+        QVERIFY(!ResumedAttempt::resumption(decoded(second), 10));  // forward: no new attempt
+        const QStringList chartsKeep = describeAll(ResumedAttempt::withoutReplaced(earlier, resumed->epoch));
 
         // The store: the same rule in SQL.
         QCOMPARE(*MetricRows::removeRepeated(running.store, running.job.id), 4 * 2);
@@ -125,6 +126,59 @@ private Q_SLOTS:
                                    "scalar 2", "scalar 3", "done 3"};
         QCOMPARE(chartsKeep, expected);
         QCOMPARE(storeKeeps, expected);
+    }
+
+    // Where an attempt resumed is one rule (ResumedAttempt::marksResumption: the epoch of its
+    // first train record with a global step), which the store reads in SQL over the attempt's
+    // rows and the charts find as the first step that goes back: the same epoch when the new
+    // attempt later records an earlier epoch (a job's own metrics.jsonl may), and when one
+    // batch the charts get holds the end of the earlier attempt and the start of the next.
+    // (Mutations caught: the store's SQL back to the lowest epoch of the attempt's rows of the
+    // replaced kinds, its rule before (it then drops epoch 1 too); resumption() judging only the
+    // batch's first train record, as resumedEpoch did (the batch's first step, 30, does not go
+    // back: no resumption found).)
+    void storeAndChartsResumeAtTheSameEpoch()
+    {
+        RunningJob running;
+        QVERIFY(running.start());
+        QList<QByteArray> first{row("info", 0, 0)};
+        for (int epoch = 1; epoch <= 3; ++epoch) {
+            for (const char *kind : {"train", "rank", "val", "epoch", "scalar"})
+                first << row(QString::fromLatin1(kind), epoch, epoch * 10);
+        }
+        QVERIFY(*running.store.appendJobOutput(running.job.id, "metrics.jsonl", 0, 100, first));
+        JobAttempt ended;
+        ended.attempt = 1;
+        ended.uuid = running.job.uuid;
+        QCOMPARE(*running.store.requeueAttempt(running.job, ended, "uuid-2"), true);
+        // Attempt 2 resumed at epoch 2; after its first step a line of epoch 1 comes late.
+        const QList<QByteArray> second{row("info", 0, 0), row("train", 2, 15), row("rank", 2, 15), row("val", 1, 10),
+                                       row("epoch", 2, 20)};
+        QVERIFY(*running.store.appendJobOutput(running.job.id, "metrics.jsonl", 0, 100, second));
+
+        // The charts hold attempt 1 up to epoch 2 (its last step 20) and get the rest of it and
+        // the start of attempt 2 at once.
+        const qsizetype held = 1 + 2 * 5;
+        const QList<MetricRecord> arriving = decoded(first.mid(held) + second);
+        const auto resumed = ResumedAttempt::resumption(arriving, 20);
+        QVERIFY2(resumed, "the step that goes back in the batch is not found");
+        QCOMPARE(resumed->epoch, 2);
+        QCOMPARE(resumed->from, first.size() - held + 1);  // attempt 2's train record
+        // What the charts then hold, as MetricSeries::append makes it.
+        const QStringList charts = describeAll(
+            ResumedAttempt::withoutReplaced(decoded(first.mid(0, held)) + arriving.mid(0, resumed->from), resumed->epoch)
+            + arriving.mid(resumed->from));
+
+        // The store, from attempt 2's rows.
+        QCOMPARE(*MetricRows::removeRepeated(running.store, running.job.id), 4 * 2);
+        QList<MetricRecord> stored;
+        for (const auto &[id, text] : running.store.jobMetrics(running.job.id))
+            stored << *MetricRecord::fromJson(text);
+
+        const QStringList expected{"info 0", "train 1", "rank 1", "val 1", "epoch 1", "scalar 1", "scalar 2", "scalar 3",
+                                   "info 0", "train 2", "rank 2", "val 1", "epoch 2"};
+        QCOMPARE(charts, expected);
+        QCOMPARE(describeAll(stored), expected);
     }
 
     // `job metrics --scalars` (the CLI reads the stored rows of the scalar kinds) and a chart's

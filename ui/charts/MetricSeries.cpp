@@ -19,8 +19,9 @@ void MetricSeries::append(const QList<MetricRecord> &records)
     // steps already drawn: from that epoch on, the new attempt's records replace the old
     // (metrics/ResumedAttempt, the rule the store applies to the stored rows).
     const QList<qsizetype> &trains = membersOf(trainKey);
-    if (const auto resumed = ResumedAttempt::resumedEpoch(records, trains.isEmpty() ? -1 : m_records.at(trains.last()).globalStep)) {
-        reset(ResumedAttempt::withoutReplaced(m_records, *resumed) + records);
+    if (const auto resumed = ResumedAttempt::resumption(records, trains.isEmpty() ? -1 : m_records.at(trains.last()).globalStep)) {
+        reset(ResumedAttempt::withoutReplaced(m_records + records.mid(0, resumed->from), resumed->epoch)
+              + records.mid(resumed->from));
         return;
     }
     for (const MetricRecord &r : records) {
