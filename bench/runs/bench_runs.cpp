@@ -422,6 +422,15 @@ int main(int argc, char *argv[])
         (scatterTab ? scatterRuns : parallelRuns).add(t);
     }
     plots->setRuns(model, allShown, {}, QStringLiteral("runs"));
+    // With TRAINDESK_UI_GRABS=<folder>: what the plots of all the runs look like, to be looked at.
+    if (const QString grabs = qEnvironmentVariable("TRAINDESK_UI_GRABS"); !grabs.isEmpty()) {
+        for (int tab : {int(RunsPlotTabs::ParallelTab), int(RunsPlotTabs::ScatterTab)}) {
+            plots->setCurrentIndex(tab);
+            QCoreApplication::processEvents();
+            plots->grab().save(grabs + (tab == RunsPlotTabs::ParallelTab ? QStringLiteral("/bench-runs-parallel.png")
+                                                                        : QStringLiteral("/bench-runs-scatter.png")));
+        }
+    }
     std::printf("4. plots of %lld runs: parallel coordinates for another metric, painted %s (paint alone %s); setting vs "
                 "metric for another setting %s; for other runs (all %lld / every other, the table made again from the "
                 "model): parallel coordinates %s, setting vs metric %s\n",
