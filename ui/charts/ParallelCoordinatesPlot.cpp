@@ -7,6 +7,7 @@
 #include <QToolTip>
 #include <QVarLengthArray>
 
+#include <algorithm>
 #include <cmath>
 
 namespace TrainDesk::Ui {
@@ -23,41 +24,47 @@ QRgb over(QRgb src, QRgb dst)
 }
 
 // A line one pixel wide from `a` to `b` (image pixels) in `color` (premultiplied), set
-// straight in the image (Bresenham), `a` itself left out when `fromA` is false (a polyline's
-// joint is set once). 10,000 runs of a dozen segments through QPainter::drawPolyline took
-// 150 ms: its set-up per line and per colour, and a call per pixel.
+// straight in the image, a pixel per step along its longer side (16.16 fixed point), `a`
+// itself left out when `fromA` is false (a polyline's joint is set once). 10,000 runs of a
+// dozen segments through QPainter::drawPolyline took 150 ms: its set-up per line and per
+// colour, and a call per pixel.
 void drawPixelLine(QImage &image, QPoint a, QPoint b, QRgb color, bool fromA)
 {
-    QRgb *bits = reinterpret_cast<QRgb *>(image.bits());
-    const qsizetype stride = image.bytesPerLine() / qsizetype(sizeof(QRgb));
     const int w = image.width();
     const int h = image.height();
+    if (w == 0 || h == 0)
+        return;
+    // (The plot's area is inside the image: this only keeps a tiny widget's pixels in it.)
+    const auto inside = [w, h](QPoint p) { return QPoint(std::clamp(p.x(), 0, w - 1), std::clamp(p.y(), 0, h - 1)); };
+    a = inside(a);
+    b = inside(b);
+    QRgb *bits = reinterpret_cast<QRgb *>(image.bits());
+    const qsizetype stride = image.bytesPerLine() / qsizetype(sizeof(QRgb));
     const bool opaque = qAlpha(color) == 255;
-    const int dx = std::abs(b.x() - a.x());
-    const int dy = -std::abs(b.y() - a.y());
-    const int sx = a.x() < b.x() ? 1 : -1;
-    const int sy = a.y() < b.y() ? 1 : -1;
-    int err = dx + dy;
-    int x = a.x();
-    int y = a.y();
-    bool set = fromA;
-    for (;;) {
-        if (set && x >= 0 && y >= 0 && x < w && y < h) {
-            QRgb &pixel = bits[y * stride + x];
-            pixel = opaque ? color : over(color, pixel);
-        }
-        set = true;
-        if (x == b.x() && y == b.y())
-            break;
-        const int e2 = 2 * err;
-        if (e2 >= dy) {
-            err += dy;
-            x += sx;
-        }
-        if (e2 <= dx) {
-            err += dx;
-            y += sy;
-        }
+    const auto set = [&](int x, int y) {
+        QRgb &pixel = bits[y * stride + x];
+        pixel = opaque ? color : over(color, pixel);
+    };
+    const int dx = b.x() - a.x();
+    const int dy = b.y() - a.y();
+    const int steps = std::max(std::abs(dx), std::abs(dy));
+    const int first = fromA ? 0 : 1;
+    if (steps == 0) {
+        if (fromA)
+            set(a.x(), a.y());
+        return;
+    }
+    // The minor coordinate from half a pixel on (rounded), a step's share of its change each step.
+    const qint64 minorStep = ((std::abs(dx) >= std::abs(dy) ? qint64(dy) : qint64(dx)) * 65536) / steps;
+    qint64 minor = ((std::abs(dx) >= std::abs(dy) ? qint64(a.y()) : qint64(a.x())) << 16) + 0x8000 + minorStep * first;
+    if (std::abs(dx) >= std::abs(dy)) {
+        const int sx = dx > 0 ? 1 : -1;
+        for (int i = first, x = a.x() + sx * first; i <= steps; ++i, x += sx, minor += minorStep)
+            set(x, int(minor >> 16));
+    } else {
+        const int sy = dy > 0 ? 1 : -1;
+        for (int i = first, y = a.y() + sy * first; i <= steps; ++i, y += sy, minor += minorStep)
+            set(int(minor >> 16), y);
     }
 }
 
@@ -71,12 +78,23 @@ ParallelCoordinatesPlot::ParallelCoordinatesPlot(QWidget *parent) : QWidget(pare
 
 void ParallelCoordinatesPlot::setTable(const ParameterTable &table)
 {
+    // The same runs' settings against another metric: their axes are kept (the rows' values
+    // are most often the very same lists, compared at once).
+    const bool sameSettings = table.parameters == m_table.parameters && table.rows.size() == m_table.rows.size()
+                              && m_axes.size() >= table.parameters.size()
+                              && std::equal(table.rows.cbegin(), table.rows.cend(), m_table.rows.cbegin(),
+                                            [](const ParameterTable::Row &a, const ParameterTable::Row &b) { return a.values == b.values; });
     m_table = table;
-    m_axes.clear();
-    m_positions.clear();
-    for (int i = 0; i < m_table.parameters.size(); ++i) {
-        m_axes << m_table.parameterAxis(i);
-        m_positions << m_table.positions(i, m_axes.constLast());
+    if (sameSettings) {
+        m_axes.resize(m_table.parameters.size());
+        m_positions.resize(m_table.parameters.size());
+    } else {
+        m_axes.clear();
+        m_positions.clear();
+        for (int i = 0; i < m_table.parameters.size(); ++i) {
+            m_axes << m_table.parameterAxis(i);
+            m_positions << m_table.positions(i, m_axes.constLast());
+        }
     }
     if (!m_table.metric.isEmpty()) {
         m_axes << m_table.metricAxis();

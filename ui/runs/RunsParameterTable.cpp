@@ -5,6 +5,10 @@
 
 #include <QHash>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
 namespace TrainDesk::Ui::RunsParameterTable {
 
 namespace {
@@ -14,39 +18,71 @@ QVariant valueOf(const QString &text)
 {
     if (text.isEmpty())
         return {};
+    // Most are plain numbers in ASCII: read straight (QString::toDouble goes through the
+    // locale's parser). Anything else (spaces, a sign, a word) as before.
+    char ascii[64];
+    if (text.size() < qsizetype(sizeof ascii)) {
+        qsizetype n = 0;
+        for (; n < text.size() && text.at(n).unicode() < 128; ++n)
+            ascii[n] = char(text.at(n).unicode());
+        double value = 0;
+        if (n == text.size()) {
+            const auto [end, error] = std::from_chars(ascii, ascii + n, value);
+            if (error == std::errc() && end == ascii + n && std::isfinite(value))
+                return value;
+        }
+    }
     bool number = false;
     const double value = text.toDouble(&number);
     return number ? QVariant(value) : QVariant(text);
 }
 
-// The settings of `rows` as their columns show them (the info record's over the command
-// line's), one list per column of `names` (in that order), read from the rows directly:
-// each run's settings are walked once, a name looked up in a hash (10,000 runs x 28 settings
-// through data() were 280,000 QVariants of text and map look-ups: 440 ms).
-QList<QStringList> settingTexts(const RunsTableModel &model, const QList<int> &rows, const QStringList &names)
+} // namespace
+
+Settings settingsOf(const RunsTableModel &model)
 {
-    QHash<QString, int> columnOf;
-    for (qsizetype c = 0; c < names.size(); ++c)
-        columnOf.insert(names.at(c), int(c));
-    QList<QStringList> texts(names.size());
-    for (QStringList &column : texts)
-        column.resize(rows.size());
-    auto take = [&](const QMap<QString, QString> &settings, qsizetype i) {
-        for (auto it = settings.cbegin(); it != settings.cend(); ++it) {
-            if (const auto c = columnOf.constFind(it.key()); c != columnOf.cend())
-                texts[*c][i] = it.value();
+    Settings settings;
+    settings.rowCount = model.rowCount();
+    QList<QHash<QString, int>> known;  // per column: its texts' indexes
+    for (int c = RunsTableModel::FixedColumns; c < model.columnCount(); ++c) {
+        if (model.isMetricColumn(c))
+            continue;
+        // Index 0: no value ("" where a run has none: the table shows it so).
+        settings.columns.append({model.keyOf(c), {QString()}, {QVariant()}, QList<int>(settings.rowCount, 0)});
+        known.append({{QString(), 0}});
+    }
+    // Each run's settings (maps by name) walked beside the column names in the same order.
+    QList<std::pair<QString, int>> sorted;  // (name, its column)
+    for (qsizetype c = 0; c < settings.columns.size(); ++c)
+        sorted.append({settings.columns.at(c).name, int(c)});
+    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    auto take = [&](const QMap<QString, QString> &values, int row) {
+        auto name = sorted.cbegin();
+        for (auto it = values.cbegin(); it != values.cend() && name != sorted.cend(); ++it) {
+            int order = 1;
+            while (name != sorted.cend() && (order = QString::compare(name->first, it.key())) < 0)
+                ++name;
+            if (order != 0)
+                continue;
+            Settings::Column &column = settings.columns[name->second];
+            int index = known[name->second].value(it.value(), -1);
+            if (index < 0) {
+                index = int(column.texts.size());
+                known[name->second].insert(it.value(), index);
+                column.texts.append(it.value());
+                column.values.append(valueOf(it.value()));
+            }
+            column.ofRow[row] = index;
         }
     };
-    for (qsizetype i = 0; i < rows.size(); ++i) {
-        const RunsTableModel::RowView row = model.rowView(rows.at(i));
-        take(*row.commandLine, i);
-        if (row.summary)
-            take(row.summary->info, i);  // the info record wins
+    for (int row = 0; row < settings.rowCount; ++row) {
+        const RunsTableModel::RowView view = model.rowView(row);
+        take(*view.commandLine, row);
+        if (view.summary)
+            take(view.summary->info, row);  // the info record wins
     }
-    return texts;
+    return settings;
 }
-
-} // namespace
 
 QList<QPair<QString, QString>> metricChoices(const RunsTableModel &model)
 {
@@ -71,45 +107,46 @@ QString defaultMetric(const RunsTableModel &model)
 ParameterTable of(const RunsTableModel &model, const QList<qint64> &jobIds, const QString &metricKey,
                   const QStringList &hiddenKeys)
 {
+    return of(model, settingsOf(model), jobIds, metricKey, hiddenKeys);
+}
+
+ParameterTable of(const RunsTableModel &model, const Settings &settings, const QList<qint64> &jobIds,
+                  const QString &metricKey, const QStringList &hiddenKeys)
+{
     QList<int> rows;
     rows.reserve(jobIds.size());
     for (qint64 id : jobIds) {
-        if (const int row = model.rowOf(id); row >= 0)
+        if (const int row = model.rowOf(id); row >= 0 && row < settings.rowCount)
             rows.append(row);
     }
     // The settings shown in the table, and which of them tell these runs apart.
-    QStringList names;
-    for (int c = RunsTableModel::FixedColumns; c < model.columnCount(); ++c) {
-        if (!model.isMetricColumn(c) && !hiddenKeys.contains(model.keyOf(c), Qt::CaseInsensitive))
-            names.append(model.keyOf(c));
-    }
-    const QList<QStringList> texts = settingTexts(model, rows, names);
-    QList<int> differing;
-    QList<int> withValue;
-    for (qsizetype c = 0; c < names.size(); ++c) {
-        const QStringList &column = texts.at(c);
-        // "" where a run has none: a difference too.
-        const bool differs = std::any_of(column.cbegin(), column.cend(), [&column](const QString &t) { return t != column.first(); });
+    QList<const Settings::Column *> differing;
+    QList<const Settings::Column *> withValue;
+    for (const Settings::Column &column : settings.columns) {
+        if (hiddenKeys.contains(column.name, Qt::CaseInsensitive))
+            continue;
+        const int first = rows.isEmpty() ? 0 : column.ofRow.at(rows.first());
+        const bool differs = std::any_of(rows.cbegin(), rows.cend(), [&](int row) { return column.ofRow.at(row) != first; });
         if (differs)
-            differing.append(int(c));
-        if (differs || column.isEmpty() || !column.first().isEmpty())
-            withValue.append(int(c));
+            differing.append(&column);
+        if (differs || rows.isEmpty() || first != 0)
+            withValue.append(&column);
     }
-    const QList<int> axes = differing.isEmpty() ? withValue : differing;
+    const QList<const Settings::Column *> axes = differing.isEmpty() ? withValue : differing;
 
     ParameterTable table;
-    for (int c : axes)
-        table.parameters.append(names.at(c));
+    for (const Settings::Column *column : axes)
+        table.parameters.append(column->name);
     table.rows.reserve(rows.size());
-    for (qsizetype i = 0; i < rows.size(); ++i) {
-        const RunsTableModel::RowView row = model.rowView(rows.at(i));
+    for (int row : std::as_const(rows)) {
+        const RunsTableModel::RowView view = model.rowView(row);
         ParameterTable::Row r;
-        r.id = row.job->id;
-        r.label = row.job->name;
+        r.id = view.job->id;
+        r.label = view.job->name;
         r.values.reserve(axes.size());
-        for (int c : axes)
-            r.values.append(valueOf(texts.at(c).at(i)));
-        r.color = model.colorOf(row.job->id);
+        for (const Settings::Column *column : axes)
+            r.values.append(column->values.at(column->ofRow.at(row)));
+        r.color = model.colorOf(view.job->id);
         table.rows.append(std::move(r));
     }
     setMetric(table, model, metricKey);

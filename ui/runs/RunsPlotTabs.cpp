@@ -113,6 +113,7 @@ void RunsPlotTabs::watch(const RunsTableModel *model)
 {
     if (model == m_model)
         return;
+    m_settingsStale = true;
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);
     if (!model)
@@ -134,6 +135,7 @@ void RunsPlotTabs::watch(const RunsTableModel *model)
 void RunsPlotTabs::modelChanged()
 {
     m_modelChanged = true;
+    m_settingsStale = true;
     m_refresh.start();
 }
 
@@ -208,7 +210,11 @@ void RunsPlotTabs::rebuild()
             m_metric->addItem(header, key);
         m_metric->setCurrentIndex(m_metric->findData(metric));
     }
-    m_table = RunsParameterTable::of(*m_model, m_jobIds, metric, m_hidden);
+    if (m_settingsStale || m_settings.rowCount != m_model->rowCount()) {
+        m_settings = RunsParameterTable::settingsOf(*m_model);
+        m_settingsStale = false;
+    }
+    m_table = RunsParameterTable::of(*m_model, m_settings, m_jobIds, metric, m_hidden);
     {
         const QSignalBlocker block(m_parameter);
         m_parameter->clear();

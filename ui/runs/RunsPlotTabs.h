@@ -1,5 +1,6 @@
 #pragma once
 
+#include "RunsParameterTable.h"
 #include "charts/ParameterTable.h"
 
 #include <QPointer>
@@ -70,6 +71,10 @@ private:
     // again (at m_refresh, the model's signal reaches the runs view and here in either order).
     bool m_modelChanged = false;
     QTimer m_refresh;
+    // Every run's settings, read from the model once per change of it (m_settingsStale):
+    // another filter or choice of runs picks rows from them.
+    RunsParameterTable::Settings m_settings;
+    bool m_settingsStale = true;
     ParameterTable m_table;
     ParallelCoordinatesPlot *m_parallel;
     ParameterScatterPlot *m_scatter;
