@@ -15,6 +15,8 @@
 #include "store/Store.h"
 
 #include <QCryptographicHash>
+
+#include <signal.h>
 #include <QDirIterator>
 #include <QRegularExpression>
 
@@ -276,6 +278,49 @@ private slots:
         QVERIFY(exp.open(QIODevice::Append));
         exp.write("lr_0.1/seed1\tloss\t9999\t1700009999.0\t0.5\tevents.out.tfevents.1700000100.host.1.1.v2\n");
         exp.close();
+        const QList<Point> want = expected();
+        const QList<Point> got = exported(QStringLiteral("logs"));
+        QVERIFY2(got == want, qPrintable(firstDifference(got, want)));
+    }
+
+    // `--watch` follows the node's folder: what a file grows by, read and said, nothing twice.
+    void watchFollowsTheNode()
+    {
+        const QString file = m_logs + QStringLiteral("/lr_0.1/seed1/events.out.tfevents.1700000100.host.1.1.v2");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.dataDir());
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        QProcess watch;
+        watch.setProcessEnvironment(env);
+        watch.start(QStringLiteral(TRAINDESK_CLI), {QStringLiteral("runs"), QStringLiteral("import"), QStringLiteral("-w"),
+                                                   QStringLiteral("ws"), QStringLiteral("--cluster"), QStringLiteral("c1"),
+                                                   QStringLiteral("--node"), QStringLiteral("n1"), m_logs, QStringLiteral("--watch")});
+        QString out;
+        const auto said = [&](const QString &text) {
+            out += QString::fromUtf8(watch.readAllStandardOutput());
+            return out.contains(text);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("3 runs in node n1 of cluster 'c1': %1 (0 new)").arg(m_logs)), 60000);
+        const qint64 before = QFileInfo(file).size();
+        write(file, QStringLiteral("lr_0.1/seed1"), 75, 7);
+        const qint64 grown = QFileInfo(file).size() - before;
+        // What each tick read (a write seen half done is read in two ticks): in all, the growth.
+        const auto readSoFar = [&] {
+            said({});
+            static const QRegularExpression tick(QStringLiteral("new, (\\d+) points? read \\((\\d+) bytes\\)"));
+            std::pair<qint64, qint64> total{0, 0};
+            for (auto m = tick.globalMatch(out); m.hasNext();) {
+                const auto one = m.next();
+                total.first += one.captured(1).toLongLong();
+                total.second += one.captured(2).toLongLong();
+            }
+            return total;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(readSoFar(), (std::pair<qint64, qint64>{14, grown}), 60000);
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitCode(), 0);
+        QCOMPARE(readSoFar(), (std::pair<qint64, qint64>{14, grown}));
         const QList<Point> want = expected();
         const QList<Point> got = exported(QStringLiteral("logs"));
         QVERIFY2(got == want, qPrintable(firstDifference(got, want)));
