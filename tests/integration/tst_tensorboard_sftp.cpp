@@ -10,10 +10,13 @@
 #include "IntegrationTest.h"
 
 #include "cluster/ClusterService.h"
+#include "session/Backend.h"
 #include "transport/KnownHosts.h"
 #include "store/Store.h"
 
 #include <QCryptographicHash>
+
+#include <signal.h>
 #include <QDirIterator>
 #include <QRegularExpression>
 
@@ -280,6 +283,49 @@ private slots:
         QVERIFY2(got == want, qPrintable(firstDifference(got, want)));
     }
 
+    // `--watch` follows the node's folder: what a file grows by, read and said, nothing twice.
+    void watchFollowsTheNode()
+    {
+        const QString file = m_logs + QStringLiteral("/lr_0.1/seed1/events.out.tfevents.1700000100.host.1.1.v2");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINDESK_HOME"), m_home.dataDir());
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        QProcess watch;
+        watch.setProcessEnvironment(env);
+        watch.start(QStringLiteral(TRAINDESK_CLI), {QStringLiteral("runs"), QStringLiteral("import"), QStringLiteral("-w"),
+                                                   QStringLiteral("ws"), QStringLiteral("--cluster"), QStringLiteral("c1"),
+                                                   QStringLiteral("--node"), QStringLiteral("n1"), m_logs, QStringLiteral("--watch")});
+        QString out;
+        const auto said = [&](const QString &text) {
+            out += QString::fromUtf8(watch.readAllStandardOutput());
+            return out.contains(text);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("3 runs in node n1 of cluster 'c1': %1 (0 new)").arg(m_logs)), 60000);
+        const qint64 before = QFileInfo(file).size();
+        write(file, QStringLiteral("lr_0.1/seed1"), 75, 7);
+        const qint64 grown = QFileInfo(file).size() - before;
+        // What each tick read (a write seen half done is read in two ticks): in all, the growth.
+        const auto readSoFar = [&] {
+            said({});
+            static const QRegularExpression tick(QStringLiteral("new, (\\d+) points? read \\((\\d+) bytes\\)"));
+            std::pair<qint64, qint64> total{0, 0};
+            for (auto m = tick.globalMatch(out); m.hasNext();) {
+                const auto one = m.next();
+                total.first += one.captured(1).toLongLong();
+                total.second += one.captured(2).toLongLong();
+            }
+            return total;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(readSoFar(), (std::pair<qint64, qint64>{14, grown}), 60000);
+        ::kill(pid_t(watch.processId()), SIGINT);
+        QVERIFY(watch.waitForFinished(30000));
+        QCOMPARE(watch.exitCode(), 0);
+        QCOMPARE(readSoFar(), (std::pair<qint64, qint64>{14, grown}));
+        const QList<Point> want = expected();
+        const QList<Point> got = exported(QStringLiteral("logs"));
+        QVERIFY2(got == want, qPrintable(firstDifference(got, want)));
+    }
+
     // A damaged record is named with the node, the remote file and its offset.
     void damagedRecordNamed()
     {
@@ -315,6 +361,76 @@ private slots:
                    QStringLiteral("--cluster"), QStringLiteral("c1"), QStringLiteral("--node"), QStringLiteral("n9"), m_logs});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("cluster 'c1' has no node 'n9' (its nodes: n1)")), qPrintable(run.describe()));
+    }
+
+    // The GUI's path (Backend, File > Open TensorBoard folder on a cluster… with a share): the
+    // share's folder is read on its node in the worker, a watched run's records come from the
+    // node, Follow brings only what a file grew by; when the node goes, the next read names
+    // it (root folder, node, cluster) and Follow pauses instead of waiting at every tick.
+    void guiFollowsAShareAndNamesANodeThatGoes()
+    {
+        Share share;
+        share.workspaceId = m_store.workspace(QStringLiteral("ws"))->id;
+        share.name = QStringLiteral("runs");
+        share.kind = ShareKind::ClusterPath;
+        share.path = m_home.filePath(QStringLiteral("node/share"));
+        share.clusterId = m_store.cluster(share.workspaceId, QStringLiteral("c1"))->id;
+        QVERIFY(m_store.createShare(share));
+        const QString file = share.path + QStringLiteral("/resnet/run-a/events.out.tfevents.1700000000.host");
+        write(file, QStringLiteral("run-a"), 0, 10);
+        QCOMPARE(QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("a+rX"), share.path}), 0);
+
+        Backend backend(m_home.dataDir() + QStringLiteral("/traindesk.db"), 100);
+        QTRY_VERIFY_WITH_TIMEOUT(!backend.snapshot().workspaces.isEmpty(), 10000);
+        QSignalSpy finished(&backend, &Backend::requestFinished);
+        QSignalSpy read(&backend, &Backend::tensorBoardFolderRead);
+        backend.openTensorBoardFolder(QStringLiteral("ws"), QStringLiteral("resnet"), true, {}, {}, QStringLiteral("runs"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.at(0).at(2).toString(), QString());
+        QCOMPARE(read.at(0).at(0).toString(), QStringLiteral("node n1 of cluster 'c1': %1/resnet").arg(share.path));
+        const qint64 experimentId = finished.at(0).at(1).toLongLong();
+        qint64 runId = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(([&] {
+            const auto *exp = backend.snapshot().findExperiment(experimentId);
+            for (const Job &j : exp ? exp->jobs : QList<Job>{})
+                runId = j.name == QLatin1String("run-a") ? j.id : runId;
+            return runId != 0;
+        }()), 10000);
+
+        QList<MetricRecord> records;
+        connect(&backend, &Backend::metricsArrived, this, [&](qint64 jobId, const QList<MetricRecord> &arrived, bool reset) {
+            if (jobId != runId)
+                return;
+            if (reset)
+                records.clear();
+            records += arrived;
+        });
+        backend.watchJob(runId);
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), 20, 20000);
+        write(file, QStringLiteral("run-a"), 10, 5);
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), 30, 20000);
+        QList<qint64> steps;
+        for (const MetricRecord &r : std::as_const(records)) {
+            if (r.name == QLatin1String("loss"))
+                steps << r.step;
+        }
+        QCOMPARE(steps, (QList<qint64>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}));
+        backend.unwatchJob(runId);
+
+        // The node goes away.
+        read.clear();
+        m_node.stop();
+        // Its connections go with it (their processes may outlive the listener here; a node
+        // that reboots drops them): the next read logs in again, and is refused.
+        m_node.dropConnections();
+        SshConnectionPool::instance().closeIdle();
+        QTRY_VERIFY_WITH_TIMEOUT(!read.isEmpty(), 60000);
+        QCOMPARE(read.at(0).at(1).toString(), QStringLiteral("Following paused for 30 s"));
+        const QString problem = read.at(0).at(2).toStringList().join(QLatin1Char('\n'));
+        QVERIFY2(problem.startsWith(QStringLiteral("cannot read folder node n1 of cluster 'c1': %1/resnet: ").arg(share.path)),
+                 qPrintable(problem));
+        backend.stopFollowingTensorBoardFolders();
+        QVERIFY2(m_node.restart(), qPrintable(m_node.error()));
     }
 
     // A node whose host key changed is refused before anything is read.

@@ -8,11 +8,15 @@
 #include "TestHome.h"
 #include "../core/TfEventsWriter.h"
 
+#include "runs/NodeFolderDialog.h"
 #include "runs/RunsTableModel.h"
 #include "session/Backend.h"
 #include "store/Store.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -150,6 +154,66 @@ private Q_SLOTS:
         QCOMPARE(lossSteps, (QList<qint64>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}));
         m_backend->unwatchJob(a);
         m_backend->stopFollowingTensorBoardFolders();
+    }
+
+    // File > Open TensorBoard folder on a cluster…: the places are the nodes of the workspace's
+    // SSH clusters and its cluster shares (not this machine's, which the other action opens);
+    // Open waits for a path a node can take (absolute) or one inside the share.
+    void nodeFolderDialogOffersNodesAndShares()
+    {
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ws.workspace.name = QStringLiteral("lab");
+        Cluster local;
+        local.id = 1;
+        local.name = QStringLiteral("local");
+        local.kind = ClusterKind::Local;
+        Cluster gpu;
+        gpu.id = 2;
+        gpu.name = QStringLiteral("gpu");
+        gpu.kind = ClusterKind::Ssh;
+        Node n1;
+        n1.name = QStringLiteral("n1");
+        n1.host = QStringLiteral("10.0.0.11");
+        Node n2 = n1;
+        n2.name = QStringLiteral("n2");
+        ws.clusters = {{local, {Node{}}}, {gpu, {n1, n2}}};
+        Share nfs;
+        nfs.name = QStringLiteral("nfs");
+        nfs.kind = ShareKind::ClusterPath;
+        nfs.path = QStringLiteral("/srv/nfs");
+        nfs.clusterId = 2;
+        Share here;
+        here.name = QStringLiteral("here");
+        here.kind = ShareKind::Local;
+        ws.shares = {nfs, here};
+        snapshot.workspaces = {ws};
+        Ui::NodeFolderDialog dialog(snapshot, QStringLiteral("lab"), nullptr);
+        auto *place = dialog.findChild<QComboBox *>(QStringLiteral("placeCombo"));
+        auto *folder = dialog.findChild<QLineEdit *>(QStringLiteral("folderEdit"));
+        auto *open = dialog.findChild<QPushButton *>(QStringLiteral("openNodeFolderButton"));
+        QVERIFY(place && folder && open);
+        QStringList items;
+        for (int i = 0; i < place->count(); ++i)
+            items << place->itemText(i);
+        QCOMPARE(items, (QStringList{QStringLiteral("Node n1 of cluster gpu (10.0.0.11)"), QStringLiteral("Node n2 of cluster gpu (10.0.0.11)"),
+                                     QStringLiteral("Share nfs (/srv/nfs on cluster gpu)")}));
+        QVERIFY(!open->isEnabled());
+        place->setCurrentIndex(1);
+        folder->setText(QStringLiteral("runs"));
+        QVERIFY(!open->isEnabled());  // relative: no node path
+        folder->setText(QStringLiteral("/home/me/runs"));
+        QVERIFY(open->isEnabled());
+        QCOMPARE(dialog.choice().cluster, QStringLiteral("gpu"));
+        QCOMPARE(dialog.choice().node, QStringLiteral("n2"));
+        QCOMPARE(dialog.choice().share, QString());
+        place->setCurrentIndex(2);
+        QVERIFY(!open->isEnabled());  // absolute: not inside the share
+        folder->setText(QStringLiteral("exp/resnet"));
+        QVERIFY(open->isEnabled());
+        QCOMPARE(dialog.choice().share, QStringLiteral("nfs"));
+        QCOMPARE(dialog.choice().folder, QStringLiteral("exp/resnet"));
     }
 
     void fileMenuHasTheActions()
