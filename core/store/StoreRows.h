@@ -232,6 +232,12 @@ inline Job jobFrom(const QSqlQuery &q)
     return j;
 }
 
+// A row of job_attempts read with jobAttemptColumns (StoreReliability).
+inline constexpr char jobAttemptColumns[] =
+    "SELECT job_id, attempt, uuid, job_dir, nodes, rank_nodes, started, ended, exit_code, errors, lost_nodes, "
+    "last_metric_id FROM job_attempts";
+JobAttempt jobAttemptFrom(const QSqlQuery &q);
+
 template<typename T, typename Reader>
 QList<T> selectAll(const QSqlDatabase &db, const QString &sql, const QVariantList &binds, Reader read)
 {
