@@ -365,6 +365,80 @@ private Q_SLOTS:
         QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1299);
     }
 
+    // Text anywhere (`run-001`) matches the rows whose cell texts hold it, whatever the case,
+    // as reading every cell did; the rows' search texts follow a changed summary, tag or note.
+    void textAnywhereMatchesTheCellsAndFollowsChanges()
+    {
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 3;
+        exp.experiment.name = QStringLiteral("Texts");
+        RunSummaries summaries;
+        for (int i = 0; i < 60; ++i) {
+            Job job;
+            job.id = 2000 + i;
+            job.experimentId = 3;
+            job.name = QStringLiteral("Run-%1").arg(i, 3, 10, QLatin1Char('0'));
+            job.state = i % 3 ? JobState::Succeeded : JobState::Failed;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --lr %1 --opt %2").arg(0.001 * (i % 7)).arg(i % 2 ? "Adam" : "sgd"), 1, 1);
+            exp.jobs << job;
+            RunSummary s;
+            s.add(QStringLiteral(R"({"time": 1, "kind": "val", "val_acc": %1})").arg(i / 64.0).toUtf8());
+            summaries[job.id] = s;
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsTableModel model;
+        model.setScope(1, 3);
+        model.setSnapshot(snapshot);
+        model.setSummaries(summaries);
+        RunsFilterModel filter(&model);
+        const auto shown = [&] {
+            QSet<qint64> ids;
+            for (int r = 0; r < filter.rowCount(); ++r)
+                ids.insert(filter.index(r, 0).data(RunsTableModel::JobIdRole).toLongLong());
+            return ids;
+        };
+        const auto byCells = [&](const QStringList &terms) {
+            QSet<qint64> ids;
+            for (int r = 0; r < model.rowCount(); ++r) {
+                bool all = true;
+                for (const QString &term : terms) {
+                    bool any = false;
+                    for (int c = 0; c < model.columnCount() && !any; ++c)
+                        any = model.index(r, c).data().toString().contains(term, Qt::CaseInsensitive);
+                    all = all && any;
+                }
+                if (all)
+                    ids.insert(model.index(r, 0).data(RunsTableModel::JobIdRole).toLongLong());
+            }
+            return ids;
+        };
+        for (const QStringList &terms : QList<QStringList>{{"run-00"}, {"RUN-01"}, {"adam"}, {"failed", "ADAM"}, {"0.00"},
+                                                          {"0.5"}, {"texts"}, {"1 × 1"}, {"nothing-like-it"}, {"sgd", "run-05"}}) {
+            filter.setFilterText(terms.join(QLatin1Char(' ')));
+            QCOMPARE(shown(), byCells(terms));
+        }
+        QVERIFY(!byCells({"run-05"}).isEmpty() && !byCells({"adam"}).isEmpty());
+        // A tag given, a note edited, new summaries: found at once.
+        filter.setFilterText(QStringLiteral("zebra"));
+        QCOMPARE(filter.rowCount(), 0);
+        QHash<qint64, RunNote> notes;
+        notes[2007].tags = {QStringLiteral("Zebra")};
+        model.setNotes(notes);
+        filter.setFilterText(QStringLiteral("zebra"));
+        QCOMPARE(shown(), QSet<qint64>{2007});
+        QVERIFY(model.setData(model.index(model.rowOf(2011), RunsTableModel::NoteColumn), QStringLiteral("a zebra too")));
+        filter.setFilterText(QStringLiteral("ZEBRA"));
+        QCOMPARE(shown(), (QSet<qint64>{2007, 2011}));
+        summaries[2020].add(QByteArrayLiteral(R"({"time": 2, "kind": "val", "val_acc": 0.123456})"));
+        model.setSummaries(summaries);
+        filter.setFilterText(QStringLiteral("0.12346"));
+        QCOMPARE(shown(), QSet<qint64>{2020});
+    }
+
     void parameterTableOfRuns()
     {
         // Three runs: lr 0.1, 0.1, 0.01, all with 5 epochs (no difference: no axis).

@@ -47,7 +47,8 @@ void RunsFilterModel::parse()
     for (const QString &word : QProcess::splitCommand(m_text)) {
         const QRegularExpressionMatch match = keyed.match(word);
         if (!match.hasMatch()) {
-            m_terms.append({-1, QString(), word});
+            // Matched against RunsTableModel::searchTextOf, which is case-folded.
+            m_terms.append({-1, QString(), QString(word).remove(QChar(0x1f)).toCaseFolded()});
             continue;
         }
         const int column = m_source->columnOfKey(match.captured(1));
@@ -60,11 +61,9 @@ void RunsFilterModel::parse()
 bool RunsFilterModel::holds(const Term &term, int sourceRow) const
 {
     if (term.op.isEmpty()) {
-        for (int c = 0; c < m_source->columnCount(); ++c) {
-            if (m_source->index(sourceRow, c).data().toString().contains(term.value, Qt::CaseInsensitive))
-                return true;
-        }
-        return false;
+        // Any cell's text: the row's search text, made once per change (term.value folded
+        // in parse(); cells are joined by a character no term holds).
+        return m_source->searchTextOf(sourceRow).contains(term.value);
     }
     if (term.column < 0)
         return false;  // a column no row has

@@ -74,6 +74,7 @@ void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
     if (notes == m_notes)
         return;
     m_notes = notes;
+    m_searchText.clear();
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
 }
@@ -114,6 +115,8 @@ bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, in
     else
         note.note = value.toString().trimmed();
     m_notes.insert(id, note);  // shown at once; the owner stores it
+    if (index.row() < m_searchText.size())
+        m_searchText[index.row()] = QString();
     Q_EMIT dataChanged(index, index);
     Q_EMIT noteEdited(id, note);
     return true;
@@ -177,6 +180,7 @@ void RunsTableModel::rebuild()
     rowOfJob.reserve(rows.size());
     for (qsizetype i = 0; i < rows.size(); ++i)
         rowOfJob.insert(rows.at(i).job.id, int(i));
+    m_searchText.clear();
     if (sameShape) {
         // In place: the view keeps its selection, sort and scroll position.
         m_rows = rows;
@@ -385,6 +389,27 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     case ExtraColumn::Best: return tr("%1 (best)").arg(c.name);
     }
     return {};
+}
+
+const QString &RunsTableModel::searchTextOf(int row) const
+{
+    static const QString none;
+    if (row < 0 || row >= m_rows.size())
+        return none;
+    if (m_searchText.size() != m_rows.size())
+        m_searchText = QList<QString>(m_rows.size());
+    QString &text = m_searchText[row];
+    if (text.isNull()) {
+        const Row &r = m_rows.at(row);
+        text = QStringLiteral("");  // not null: made, even when every cell is empty
+        for (int c = 0; c < columnCount(); ++c) {
+            if (c > 0)
+                text += QChar(0x1f);
+            text += cell(r, c, false).toString();
+        }
+        text = text.toCaseFolded();
+    }
+    return text;
 }
 
 QByteArray RunsTableModel::toCsv() const

@@ -48,6 +48,11 @@ public:
     QString keyOf(int column) const;
     // A metric's last or best value (not a setting nor a fixed column).
     bool isMetricColumn(int column) const;
+    // Every cell's text of the row (as shown), case-folded and joined by '\x1f': what the
+    // filter's text-anywhere terms look in. Made once per change of the row (a snapshot, the
+    // summaries, a tag or note), not for every cell at every keystroke (370,000 data() calls
+    // for 10,000 runs). (A running job's duration in it is that of the last change.)
+    const QString &searchTextOf(int row) const;
     // Every row and column as CSV (RFC 4180 quoting), header first.
     QByteArray toCsv() const;
 
@@ -99,6 +104,7 @@ private:
     };
     QHash<qint64, ParsedSpec> m_parsed;
     QList<ExtraColumn> m_extra;
+    mutable QList<QString> m_searchText;  // by row; a null string: to make (searchTextOf)
 };
 
 } // namespace TrainDesk::Ui
