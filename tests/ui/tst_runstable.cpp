@@ -423,6 +423,11 @@ private Q_SLOTS:
             QCOMPARE(shown(), byCells(terms));
         }
         QVERIFY(!byCells({"run-05"}).isEmpty() && !byCells({"adam"}).isEmpty());
+        // A number compared needs a value: jobs not started have no duration (not -1 s).
+        filter.setFilterText(QStringLiteral("duration<5"));
+        QCOMPARE(filter.rowCount(), 0);
+        filter.setFilterText(QStringLiteral("val_acc<0.05"));
+        QCOMPARE(shown(), byCells({}).intersect(QSet<qint64>{2000, 2001, 2002, 2003}));
         // A tag given, a note edited, new summaries: found at once.
         filter.setFilterText(QStringLiteral("zebra"));
         QCOMPARE(filter.rowCount(), 0);

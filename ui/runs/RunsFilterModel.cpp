@@ -68,17 +68,23 @@ bool RunsFilterModel::holds(const Term &term, int sourceRow) const
     if (term.column < 0)
         return false;  // a column no row has
     const QModelIndex index = m_source->index(sourceRow, term.column);
-    const QString text = index.data().toString();
-    if (term.op == QLatin1String(":"))
-        return text.contains(term.value, Qt::CaseInsensitive);
-    if (term.op == QLatin1String("="))
+    if (term.op == QLatin1String(":") || term.op == QLatin1String("=")) {
+        const QString text = index.data().toString();
+        if (term.op == QLatin1String(":"))
+            return text.contains(term.value, Qt::CaseInsensitive);
         return text.compare(term.value, Qt::CaseInsensitive) == 0;
+    }
     bool numberGiven = false;
     const double limit = term.value.toDouble(&numberGiven);
     const QVariant sortValue = index.data(RunsTableModel::SortRole);
     bool numberThere = false;
     const double value = sortValue.toDouble(&numberThere);
-    if (!numberGiven || !numberThere || !sortValue.isValid() || text.isEmpty())
+    if (!numberGiven || !numberThere || !sortValue.isValid())
+        return false;
+    // A metric or setting without a value has no number to sort by; a fixed column (a job
+    // not started: duration -1) says so with an empty cell. (The metrics' text, a formatted
+    // number, is not made for every row at every keystroke.)
+    if (term.column < RunsTableModel::FixedColumns && index.data().toString().isEmpty())
         return false;
     if (term.op == QLatin1String(">"))
         return value > limit;
