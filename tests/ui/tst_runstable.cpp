@@ -431,16 +431,22 @@ private Q_SLOTS:
         // A tag given, a note edited, new summaries: found at once.
         filter.setFilterText(QStringLiteral("zebra"));
         QCOMPARE(filter.rowCount(), 0);
+        filter.setFilterText(QString());  // (a text filter shown would make every row's text at once)
         QHash<qint64, RunNote> notes;
         notes[2007].tags = {QStringLiteral("Zebra")};
         model.setNotes(notes);
+        QVERIFY(!model.searchTextsMade());
+        QTRY_VERIFY(model.searchTextsMade());  // made while idle, before any text is typed
         filter.setFilterText(QStringLiteral("zebra"));
         QCOMPARE(shown(), QSet<qint64>{2007});
         QVERIFY(model.setData(model.index(model.rowOf(2011), RunsTableModel::NoteColumn), QStringLiteral("a zebra too")));
         filter.setFilterText(QStringLiteral("ZEBRA"));
         QCOMPARE(shown(), (QSet<qint64>{2007, 2011}));
+        const QString kept = model.searchTextOf(model.rowOf(2030));
         summaries[2020].add(QByteArrayLiteral(R"({"time": 2, "kind": "val", "val_acc": 0.123456})"));
         model.setSummaries(summaries);
+        // Only the changed row's text is made again.
+        QVERIFY(model.searchTextOf(model.rowOf(2030)).isSharedWith(kept));
         filter.setFilterText(QStringLiteral("0.12346"));
         QCOMPARE(shown(), QSet<qint64>{2020});
     }
