@@ -35,7 +35,6 @@ RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent)
     // The rows' search texts are made while the GUI is idle, a few hundred rows at a time,
     // so that the first text filter after a change finds them made.
     m_searchTimer.setSingleShot(true);
-    m_searchTimer.setInterval(0);
     connect(&m_searchTimer, &QTimer::timeout, this, [this] {
         constexpr int rowsAtATime = 250;
         int made = 0;
@@ -46,7 +45,7 @@ RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent)
             }
         }
         if (m_searchMade < m_rows.size())
-            m_searchTimer.start();
+            m_searchTimer.start(0);
     });
     // A colour chosen (here or in another table): the swatches again.
     connect(RunColors::instance(), &RunColors::changed, this, [this] {
@@ -439,7 +438,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 void RunsTableModel::makeSearchTextsWhenIdle()
 {
     m_searchMade = 0;
-    m_searchTimer.start();
+    // A moment after the change: not in the way of the table's first layout and paint.
+    m_searchTimer.start(300);
 }
 
 bool RunsTableModel::searchTextsMade() const
