@@ -621,6 +621,34 @@ private Q_SLOTS:
         }
     }
 
+    // A job's lists read back as written, whether read the short way (none, one plain name)
+    // or parsed (several, quotes, backslashes, non-ASCII).
+    void jobListsReadBackAsWritten()
+    {
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("lists.db")).ok());
+        const auto ws = store.createWorkspace("ws");
+        const auto exp = store.createExperiment(ws->id, "exp");
+        const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+        const QList<QStringList> lists{{}, {"n0"}, {"n0", "n1"}, {"q\"x"}, {"back\\slash"}, {"größe"}, {"[\"]"}};
+        for (int i = 0; i < lists.size(); ++i) {
+            Job job;
+            job.experimentId = exp->id;
+            job.clusterId = cluster->id;
+            job.name = QStringLiteral("l%1").arg(i);
+            job.spec = "{}";
+            job.uuid = QStringLiteral("u%1").arg(i);
+            job = *store.createJob(job);
+            job.nodes = lists[i];
+            job.rankNodes = lists[i];
+            QVERIFY(store.updateJob(job).ok());
+            const auto read = store.jobById(job.id);
+            QCOMPARE(read->nodes, lists[i]);
+            QCOMPARE(read->rankNodes, lists[i]);
+            QVERIFY(read->errors.isEmpty());
+        }
+    }
+
     void jobsAndOutputOffsets()
     {
         Store store;
