@@ -1,4 +1,3 @@
-#include "jobs/ProgressWatch.h"
 #include "JobMonitor.h"
 
 #include "agent/AgentClient.h"
@@ -221,13 +220,6 @@ void JobMonitor::publishSnapshot(bool force)
             entry.experiments.append(e);
             for (const ImportedRun &run : m_store->importedRuns(exp.id))
                 snapshot.importedRuns.insert(run.jobId);
-            for (const Job &j : entry.experiments.last().jobs) {
-                ResourceSnapshot::JobReliability r{m_store->jobAttempts(j.id), {}};
-                if (const auto silence = ProgressWatch::Silence::fromJson(m_store->jobSilence(j.id)))
-                    r.silence = silence->text();
-                if (!r.attempts.isEmpty() || !r.silence.isEmpty())
-                    snapshot.reliability.insert(j.id, r);
-            }
         }
         for (const Cluster &c : m_store->clusters(ws.id))
             entry.clusters.append({c, m_store->nodes(c.id)});
@@ -240,6 +232,7 @@ void JobMonitor::publishSnapshot(bool force)
         }
         snapshot.workspaces.append(entry);
     }
+    snapshot.reliability = ResourceSnapshot::readReliability(*m_store);
     const QByteArray signature = snapshot.signature();
     if (!force && signature == m_lastSignature)
         return;

@@ -1,8 +1,24 @@
 #include "ResourceSnapshot.h"
 
+#include "jobs/ProgressWatch.h"
 #include "launch/JobSpecContext.h"
+#include "store/Store.h"
 
 namespace TrainDesk {
+
+QHash<qint64, ResourceSnapshot::JobReliability> ResourceSnapshot::readReliability(const Store &store)
+{
+    QHash<qint64, JobReliability> reliability;
+    const QHash<qint64, QList<JobAttempt>> attempts = store.allJobAttempts();
+    for (auto it = attempts.cbegin(); it != attempts.cend(); ++it)
+        reliability[it.key()].attempts = *it;
+    const QHash<qint64, QByteArray> silences = store.allJobSilences();
+    for (auto it = silences.cbegin(); it != silences.cend(); ++it) {
+        if (const auto silence = ProgressWatch::Silence::fromJson(*it); silence && !silence->text().isEmpty())
+            reliability[it.key()].silence = silence->text();
+    }
+    return reliability;
+}
 
 const Job *ResourceSnapshot::findJob(qint64 jobId) const
 {

@@ -12,6 +12,8 @@
 
 namespace TrainDesk {
 
+class Store;
+
 // Everything the resource tree shows, read in one go by the worker thread so that the
 // GUI thread never touches the database.
 struct ResourceSnapshot
@@ -45,6 +47,9 @@ struct ResourceSnapshot
         QString silence;
     };
     QHash<qint64, JobReliability> reliability;
+    // Those of every job in the store, in one query for the attempts and one for the silences
+    // (not two a job: 20,000 for 10,000 runs).
+    static QHash<qint64, JobReliability> readReliability(const Store &store);
     // Runs imported from TensorBoard folders (store/ImportedRuns.h), by job id: nothing ran
     // them here (no cluster, no nodes); their folder is the job's jobDir.
     QSet<qint64> importedRuns;

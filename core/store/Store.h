@@ -5,6 +5,8 @@
 #include "ReliabilityRecords.h"
 #include "common/Result.h"
 
+#include <QHash>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
@@ -116,6 +118,13 @@ public:
     // The runs table's summary of a job (metrics/RunSummary's JSON) and the last metric row it
     // counted (session/RunSummaryReader keeps it up to date; removeRepeatedMetrics drops it).
     std::optional<std::pair<qint64, QByteArray>> runSummary(qint64 jobId) const;
+    // The same for every job at once (session/RunSummaryReader, StoreRunsTable): last_id and,
+    // with `withSummary`, the summary (else empty); and the imported runs' summaries.
+    QHash<qint64, std::pair<qint64, QByteArray>> runSummaries(bool withSummary) const;
+    QHash<qint64, QByteArray> importedRunSummaries() const;
+    // Of the jobs given with the last metric row counted of each, those that have rows after
+    // it: one query (index look-ups inside SQLite) instead of one per job.
+    QSet<qint64> jobsWithMetricsAfter(const QHash<qint64, qint64> &lastIds) const;
     VoidResult saveRunSummary(qint64 jobId, qint64 lastId, const QByteArray &summary);
 
     // Job output read so far. appendJobOutput stores records read from `file` between
@@ -161,6 +170,10 @@ public:
     // files); false when the job is no longer in the state `ended` was read in.
     Result<bool> requeueAttempt(const Job &job, const JobAttempt &ended, const QString &nextUuid);
     QList<JobAttempt> jobAttempts(qint64 jobId) const;  // oldest first
+    // Every job's attempts and silent ranks, by job id, in one query each (StoreRunsTable):
+    // the GUI's snapshot of 10,000 jobs asked 20,000 queries.
+    QHash<qint64, QList<JobAttempt>> allJobAttempts() const;  // each oldest first
+    QHash<qint64, QByteArray> allJobSilences() const;
     // After a resumed attempt's first records: the rows of earlier attempts from the epoch
     // the attempt went on from (it does those again), so each epoch is stored once. Done
     // once per attempt; returns the rows removed. Which rows an attempt replaces is the

@@ -79,29 +79,29 @@ Result<bool> Store::requeueAttempt(const Job &job, const JobAttempt &ended, cons
     return true;
 }
 
+JobAttempt StoreRows::jobAttemptFrom(const QSqlQuery &q)
+{
+    JobAttempt a;
+    a.jobId = q.value(0).toLongLong();
+    a.attempt = q.value(1).toInt();
+    a.uuid = q.value(2).toString();
+    a.jobDir = q.value(3).toString();
+    a.nodes = stringsFromJson(q.value(4));
+    a.rankNodes = stringsFromJson(q.value(5));
+    a.started = timeFrom(q.value(6));
+    a.ended = timeFrom(q.value(7));
+    if (!q.value(8).isNull())
+        a.exitCode = q.value(8).toInt();
+    a.errors = errorsFromJson(q.value(9).toString());
+    a.lostNodes = stringsFromJson(q.value(10));
+    a.lastMetricId = q.value(11).toLongLong();
+    return a;
+}
+
 QList<JobAttempt> Store::jobAttempts(qint64 jobId) const
 {
-    return selectAll<JobAttempt>(
-        m_db,
-        QStringLiteral("SELECT job_id, attempt, uuid, job_dir, nodes, rank_nodes, started, ended, exit_code, errors, lost_nodes, "
-                       "last_metric_id FROM job_attempts WHERE job_id = ? ORDER BY attempt"),
-        {jobId}, [](const QSqlQuery &q) {
-            JobAttempt a;
-            a.jobId = q.value(0).toLongLong();
-            a.attempt = q.value(1).toInt();
-            a.uuid = q.value(2).toString();
-            a.jobDir = q.value(3).toString();
-            a.nodes = stringsFromJson(q.value(4));
-            a.rankNodes = stringsFromJson(q.value(5));
-            a.started = timeFrom(q.value(6));
-            a.ended = timeFrom(q.value(7));
-            if (!q.value(8).isNull())
-                a.exitCode = q.value(8).toInt();
-            a.errors = errorsFromJson(q.value(9).toString());
-            a.lostNodes = stringsFromJson(q.value(10));
-            a.lastMetricId = q.value(11).toLongLong();
-            return a;
-        });
+    return selectAll<JobAttempt>(m_db, QLatin1String(jobAttemptColumns) + QStringLiteral(" WHERE job_id = ? ORDER BY attempt"),
+                                 {jobId}, jobAttemptFrom);
 }
 
 Result<int> Store::removeRepeatedMetrics(qint64 jobId, const QString &replacedKindSql, const QString &resumedAtSql,

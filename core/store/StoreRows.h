@@ -55,6 +55,8 @@ inline QString errorsToJson(const QList<JobError> &errors)
 inline QList<JobError> errorsFromJson(const QString &text)
 {
     QList<JobError> errors;
+    if (text == QLatin1String("[]"))
+        return errors;  // most jobs: no JSON to parse (a snapshot reads 10,000)
     for (const QJsonValue &v : QJsonDocument::fromJson(text.toUtf8()).array()) {
         const QJsonObject o = v.toObject();
         QStringList details;
@@ -171,7 +173,12 @@ inline QString stringsToJson(const QStringList &strings)
 inline QStringList stringsFromJson(const QVariant &value)
 {
     QStringList strings;
-    for (const QJsonValue &v : QJsonDocument::fromJson(value.toByteArray()).array())
+    const QByteArray text = value.toByteArray();
+    if (text == "[]")
+        return strings;
+    if (text.startsWith("[\"") && text.endsWith("\"]") && text.count('"') == 2 && !text.contains('\\'))
+        return {QString::fromUtf8(text.mid(2, text.size() - 4))};  // one plain name: ["node1"]
+    for (const QJsonValue &v : QJsonDocument::fromJson(text).array())
         strings << v.toString();
     return strings;
 }
@@ -193,6 +200,8 @@ inline QString placementToJson(const QList<NodeGrant> &placement)
 inline QList<NodeGrant> placementFromJson(const QVariant &value)
 {
     QList<NodeGrant> placement;
+    if (value.toByteArray() == "[]")
+        return placement;
     for (const QJsonValue &v : QJsonDocument::fromJson(value.toByteArray()).array()) {
         NodeGrant g;
         g.node = v[QLatin1String("node")].toString();
@@ -231,6 +240,12 @@ inline Job jobFrom(const QSqlQuery &q)
     j.placement = placementFromJson(q.value("placement"));
     return j;
 }
+
+// A row of job_attempts read with jobAttemptColumns (StoreReliability).
+inline constexpr char jobAttemptColumns[] =
+    "SELECT job_id, attempt, uuid, job_dir, nodes, rank_nodes, started, ended, exit_code, errors, lost_nodes, "
+    "last_metric_id FROM job_attempts";
+JobAttempt jobAttemptFrom(const QSqlQuery &q);
 
 template<typename T, typename Reader>
 QList<T> selectAll(const QSqlDatabase &db, const QString &sql, const QVariantList &binds, Reader read)

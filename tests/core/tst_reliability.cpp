@@ -8,6 +8,7 @@
 #include "jobspec/ReliabilitySettings.h"
 #include "launch/LaunchPlan.h"
 #include "metrics/MetricRows.h"
+#include "session/ResourceSnapshot.h"
 #include "store/Store.h"
 #include "transport/LocalTransport.h"
 
@@ -229,6 +230,76 @@ private Q_SLOTS:
         QVERIFY(store.updateJob(ended2).ok());
         QVERIFY(store.deleteJob(job.id).ok());
         QVERIFY(store.jobAttempts(job.id).isEmpty());
+    }
+
+    // The GUI's snapshot reads every job's attempts and silence in one query each: the same
+    // as asking job by job (jobAttempts, jobSilence), for jobs with and without either.
+    void snapshotReadsAllJobsAttemptsAndSilencesAtOnce()
+    {
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("t.db")).ok());
+        QVERIFY(Testing::createLocalCluster(store, dir).ok());
+        const auto ws = store.workspace("ws");
+        QList<qint64> ids;
+        for (int i = 0; i < 5; ++i) {
+            Job job;
+            job.experimentId = store.experiment(ws->id, "exp")->id;
+            job.clusterId = store.cluster(ws->id, "local")->id;
+            job.name = QStringLiteral("j%1").arg(i);
+            job.spec = specWith({{"maxRetries", 3}});
+            job.uuid = QStringLiteral("u%1-1").arg(i);
+            job = *store.createJob(job);
+            ids << job.id;
+            // Job i has i % 3 ended attempts; jobs 1 and 4 are silent.
+            for (int attempt = 1; attempt <= i % 3; ++attempt) {
+                job.state = JobState::Running;
+                job.nodes = {QStringLiteral("n%1").arg(attempt)};
+                QVERIFY(store.updateJob(job).ok());
+                JobAttempt ended;
+                ended.attempt = attempt;
+                ended.uuid = job.uuid;
+                ended.nodes = job.nodes;
+                ended.exitCode = 100 + attempt;
+                ended.errors = {JobError{"JobFailed", QStringLiteral("exit %1").arg(100 + attempt), {}}};
+                const QString next = QStringLiteral("u%1-%2").arg(i).arg(attempt + 1);
+                QVERIFY(*store.requeueAttempt(job, ended, next));
+                job = *store.jobById(job.id);
+            }
+            if (i == 1 || i == 4) {
+                ProgressWatch::Silence silence;
+                silence.seconds = 60 + i;
+                silence.timeoutSeconds = 30;
+                silence.ranks = {{i, QStringLiteral("n%1").arg(i), 60 + i}};
+                QVERIFY(store.setJobSilence(job.id, silence.toJson()).ok());
+            }
+        }
+        const auto all = ResourceSnapshot::readReliability(store);
+        int withAny = 0;
+        for (qint64 id : ids) {
+            const QList<JobAttempt> attempts = store.jobAttempts(id);
+            const auto silence = ProgressWatch::Silence::fromJson(store.jobSilence(id));
+            const QString silenceText = silence ? silence->text() : QString();
+            if (attempts.isEmpty() && silenceText.isEmpty()) {
+                QVERIFY(!all.contains(id));
+                continue;
+            }
+            ++withAny;
+            QVERIFY(all.contains(id));
+            const auto &r = all.value(id);
+            QCOMPARE(r.silence, silenceText);
+            QCOMPARE(r.attempts.size(), attempts.size());
+            for (int a = 0; a < attempts.size(); ++a) {
+                QCOMPARE(r.attempts[a].attempt, attempts[a].attempt);
+                QCOMPARE(r.attempts[a].uuid, attempts[a].uuid);
+                QCOMPARE(r.attempts[a].nodes, attempts[a].nodes);
+                QCOMPARE(r.attempts[a].exitCode, attempts[a].exitCode);
+                QCOMPARE(r.attempts[a].errors.size(), attempts[a].errors.size());
+                QCOMPARE(r.attempts[a].errors.first().message, attempts[a].errors.first().message);
+            }
+        }
+        QCOMPARE(withAny, 3);  // jobs 1, 2, 4 retried (1 and 4 silent too); jobs 0 and 3 neither
+        QCOMPARE(all.size(), 3);
     }
 
     void aRetriedJobTakesTheNodesItLostLast()

@@ -1,4 +1,5 @@
 #include "store/DatabaseCheck.h"
+#include "metrics/MetricRows.h"
 #include "session/RunSummaryReader.h"
 #include "store/Store.h"
 
@@ -545,6 +546,107 @@ private Q_SLOTS:
         // A job deleted takes its summary along.
         QVERIFY(store.deleteJob(id).ok());
         QVERIFY(!store.runSummary(id));
+    }
+
+    // The summaries of many jobs are read with a handful of queries: only the jobs with rows
+    // after the last one counted are read (here the counted rows of the others are changed
+    // behind the reader's back: reading them again would show), and each summary equals the
+    // one built from all its rows.
+    void runSummariesOfManyJobsReadOnlyNewRows()
+    {
+        const QString path = m_dir.filePath("many-summaries.db");
+        Store store;
+        QVERIFY(store.open(path).ok());
+        const auto ws = store.createWorkspace("ws");
+        const auto exp = store.createExperiment(ws->id, "exp");
+        const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+        QList<qint64> ids;
+        for (int i = 0; i < 4; ++i) {
+            Job job;
+            job.experimentId = exp->id;
+            job.clusterId = cluster->id;
+            job.name = QStringLiteral("j%1").arg(i);
+            job.spec = "{}";
+            job.uuid = QStringLiteral("u%1").arg(i);
+            ids << store.createJob(job)->id;
+            QList<QByteArray> rows;
+            for (int step = 1; step <= 3; ++step)
+                rows << QStringLiteral(R"({"kind":"train","step":%1,"loss":%2})").arg(step).arg(1.0 / (step + i)).toUtf8();
+            if (i < 3)  // the last job has no rows yet
+                QVERIFY(*store.appendJobOutput(ids.last(), "metrics.jsonl", 0, 3, rows));
+        }
+        const auto fromAllRows = [&](qint64 id) {
+            RunSummary summary;
+            [[maybe_unused]] const auto read = MetricRows::forEachRecord(store, id, [&](const MetricRecord &r) {
+                summary.add(r);
+                return true;
+            });
+            return summary;
+        };
+        const auto same = [](const RunSummary &a, const RunSummary &b) {
+            if (a.info != b.info || a.metrics.keys() != b.metrics.keys())
+                return false;
+            for (auto it = a.metrics.cbegin(); it != a.metrics.cend(); ++it) {
+                if (it->last != b.metrics.value(it.key()).last || it->best != b.metrics.value(it.key()).best)
+                    return false;
+            }
+            return true;
+        };
+        RunSummaryReader reader(store);
+        RunSummaries first = reader.read(ids);
+        QCOMPARE(first.size(), 4);
+        for (qint64 id : ids)
+            QVERIFY2(same(first.value(id), fromAllRows(id)), qPrintable(QString::number(id)));
+        // The counted rows of every job made different behind its back; new rows for jobs 1 and 3.
+        {
+            auto db = QSqlDatabase::addDatabase("QSQLITE", "many");
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QVERIFY(QSqlQuery(db).exec(R"(UPDATE job_metrics SET record = '{"kind":"train","step":1,"loss":99}')"));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase("many");
+        QVERIFY(*store.appendJobOutput(ids[1], "metrics.jsonl", 3, 4, {R"({"kind":"train","step":4,"loss":0.01})"}));
+        QVERIFY(*store.appendJobOutput(ids[3], "metrics.jsonl", 0, 1, {R"({"kind":"train","step":1,"loss":0.02})"}));
+        for (RunSummaryReader *r : {&reader, new RunSummaryReader(store)}) {  // this session, and a new one
+            const RunSummaries again = r->read(ids);
+            QVERIFY(same(again.value(ids[0]), first.value(ids[0])));  // not read again (99 had it been)
+            QVERIFY(same(again.value(ids[2]), first.value(ids[2])));
+            QCOMPARE(again.value(ids[1]).metrics.value("loss").last, 0.01);
+            QCOMPARE(again.value(ids[1]).metrics.value("loss").best, 0.01);
+            QCOMPARE(again.value(ids[1]).metrics.value("acc").last, 0.0);  // no such metric: nothing made up
+            QCOMPARE(again.value(ids[3]).metrics.value("loss").last, 0.02);
+            if (r != &reader)
+                delete r;
+        }
+    }
+
+    // A job's lists read back as written, whether read the short way (none, one plain name)
+    // or parsed (several, quotes, backslashes, non-ASCII).
+    void jobListsReadBackAsWritten()
+    {
+        Store store;
+        QVERIFY(store.open(m_dir.filePath("lists.db")).ok());
+        const auto ws = store.createWorkspace("ws");
+        const auto exp = store.createExperiment(ws->id, "exp");
+        const auto cluster = store.createCluster(localCluster(ws->id, "c"), {node("n0")});
+        const QList<QStringList> lists{{}, {"n0"}, {"n0", "n1"}, {"q\"x"}, {"back\\slash"}, {"größe"}, {"[\"]"}};
+        for (int i = 0; i < lists.size(); ++i) {
+            Job job;
+            job.experimentId = exp->id;
+            job.clusterId = cluster->id;
+            job.name = QStringLiteral("l%1").arg(i);
+            job.spec = "{}";
+            job.uuid = QStringLiteral("u%1").arg(i);
+            job = *store.createJob(job);
+            job.nodes = lists[i];
+            job.rankNodes = lists[i];
+            QVERIFY(store.updateJob(job).ok());
+            const auto read = store.jobById(job.id);
+            QCOMPARE(read->nodes, lists[i]);
+            QCOMPARE(read->rankNodes, lists[i]);
+            QVERIFY(read->errors.isEmpty());
+        }
     }
 
     void jobsAndOutputOffsets()

@@ -50,6 +50,7 @@
 #include <QCheckBox>
 #include <QToolButton>
 #include <QListWidget>
+#include <QStyledItemDelegate>
 #include <QTest>
 
 #include <cmath>
@@ -363,6 +364,161 @@ private Q_SLOTS:
         filter.setFilterText(QString());
         QCOMPARE(filter.rowCount(), 300);
         QCOMPARE(filter.index(0, 0).data(RunsTableModel::JobIdRole).toLongLong(), 1299);
+    }
+
+    // Text anywhere (`run-001`) matches the rows whose cell texts hold it, whatever the case,
+    // as reading every cell did; the rows' search texts follow a changed summary, tag or note.
+    void textAnywhereMatchesTheCellsAndFollowsChanges()
+    {
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 1;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 3;
+        exp.experiment.name = QStringLiteral("Texts");
+        RunSummaries summaries;
+        for (int i = 0; i < 60; ++i) {
+            Job job;
+            job.id = 2000 + i;
+            job.experimentId = 3;
+            job.name = QStringLiteral("Run-%1").arg(i, 3, 10, QLatin1Char('0'));
+            job.state = i % 3 ? JobState::Succeeded : JobState::Failed;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --lr %1 --opt %2").arg(0.001 * (i % 7)).arg(i % 2 ? "Adam" : "sgd"), 1, 1);
+            exp.jobs << job;
+            RunSummary s;
+            s.add(QStringLiteral(R"({"time": 1, "kind": "val", "val_acc": %1})").arg(i / 64.0).toUtf8());
+            summaries[job.id] = s;
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsTableModel model;
+        model.setScope(1, 3);
+        model.setSnapshot(snapshot);
+        model.setSummaries(summaries);
+        RunsFilterModel filter(&model);
+        const auto shown = [&] {
+            QSet<qint64> ids;
+            for (int r = 0; r < filter.rowCount(); ++r)
+                ids.insert(filter.index(r, 0).data(RunsTableModel::JobIdRole).toLongLong());
+            return ids;
+        };
+        const auto byCells = [&](const QStringList &terms) {
+            QSet<qint64> ids;
+            for (int r = 0; r < model.rowCount(); ++r) {
+                bool all = true;
+                for (const QString &term : terms) {
+                    bool any = false;
+                    for (int c = 0; c < model.columnCount() && !any; ++c)
+                        any = model.index(r, c).data().toString().contains(term, Qt::CaseInsensitive);
+                    all = all && any;
+                }
+                if (all)
+                    ids.insert(model.index(r, 0).data(RunsTableModel::JobIdRole).toLongLong());
+            }
+            return ids;
+        };
+        for (const QStringList &terms : QList<QStringList>{{"run-00"}, {"RUN-01"}, {"adam"}, {"failed", "ADAM"}, {"0.00"},
+                                                          {"0.5"}, {"texts"}, {"1 × 1"}, {"nothing-like-it"}, {"sgd", "run-05"}}) {
+            filter.setFilterText(terms.join(QLatin1Char(' ')));
+            QCOMPARE(shown(), byCells(terms));
+        }
+        QVERIFY(!byCells({"run-05"}).isEmpty() && !byCells({"adam"}).isEmpty());
+        // A number compared needs a value: jobs not started have no duration (not -1 s).
+        filter.setFilterText(QStringLiteral("duration<5"));
+        QCOMPARE(filter.rowCount(), 0);
+        filter.setFilterText(QStringLiteral("val_acc<0.05"));
+        QCOMPARE(shown(), byCells({}).intersect(QSet<qint64>{2000, 2001, 2002, 2003}));
+        // A tag given, a note edited, new summaries: found at once.
+        filter.setFilterText(QStringLiteral("zebra"));
+        QCOMPARE(filter.rowCount(), 0);
+        filter.setFilterText(QString());  // (a text filter shown would make every row's text at once)
+        QHash<qint64, RunNote> notes;
+        notes[2007].tags = {QStringLiteral("Zebra")};
+        model.setNotes(notes);
+        QVERIFY(!model.searchTextsMade());
+        QTRY_VERIFY(model.searchTextsMade());  // made while idle, before any text is typed
+        filter.setFilterText(QStringLiteral("zebra"));
+        QCOMPARE(shown(), QSet<qint64>{2007});
+        QVERIFY(model.setData(model.index(model.rowOf(2011), RunsTableModel::NoteColumn), QStringLiteral("a zebra too")));
+        filter.setFilterText(QStringLiteral("ZEBRA"));
+        QCOMPARE(shown(), (QSet<qint64>{2007, 2011}));
+        const QString kept = model.searchTextOf(model.rowOf(2030));
+        summaries[2020].add(QByteArrayLiteral(R"({"time": 2, "kind": "val", "val_acc": 0.123456})"));
+        model.setSummaries(summaries);
+        // Only the changed row's text is made again.
+        QVERIFY(model.searchTextOf(model.rowOf(2030)).isSharedWith(kept));
+        filter.setFilterText(QStringLiteral("0.12346"));
+        QCOMPARE(shown(), QSet<qint64>{2020});
+    }
+
+    // Columns are measured when they come (a reset), not at each later sort or filter (with
+    // ResizeToContents, every filter of 10,000 runs measured 39 columns of 130 rows again).
+    void columnsAreMeasuredWhenTheyComeNotAtEachFilter()
+    {
+        struct CountingDelegate : QStyledItemDelegate
+        {
+            mutable int sizeHints = 0;
+            QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+            {
+                ++sizeHints;
+                return QStyledItemDelegate::sizeHint(option, index);
+            }
+        } counting;
+        ResourceSnapshot snapshot;
+        ResourceSnapshot::WorkspaceEntry ws;
+        ws.workspace.id = 991;
+        ResourceSnapshot::ExperimentEntry exp;
+        exp.experiment.id = 993;
+        exp.experiment.name = QStringLiteral("measured");
+        RunSummaries summaries;
+        for (int i = 0; i < 400; ++i) {
+            Job job;
+            job.id = 5000 + i;
+            job.experimentId = 993;
+            job.name = QStringLiteral("m%1").arg(i);
+            job.state = JobState::Succeeded;
+            job.spec = specWith(QStringLiteral("traindesk-trainer --lr %1").arg(i % 2 ? "0.1" : "0.001"), 1, 1);
+            exp.jobs << job;
+            RunSummary s;
+            s.add(QStringLiteral(R"({"time": 1, "kind": "val", "val_acc": %1})").arg(i / 400.0).toUtf8());
+            summaries[job.id] = s;
+        }
+        ws.experiments << exp;
+        snapshot.workspaces << ws;
+        RunsView view(m_backend.get());
+        // Only the runs given here: the backend's snapshots and summaries do not reach it.
+        QObject::disconnect(m_backend.get(), nullptr, &view, nullptr);
+        view.table()->setItemDelegate(&counting);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showScope(991, 993);
+        RunsTableModel *model = view.model();
+        bool quiet = false;
+        for (int attempt = 0; attempt < 3 && !quiet; ++attempt) {
+            model->setSnapshot(snapshot);
+            model->setSummaries(summaries);
+            QCoreApplication::processEvents();
+            QCOMPARE(model->rowCount(), 400);
+            QVERIFY(counting.sizeHints > 0);  // measured when the columns came
+            const int acc = model->columnOfKey(QStringLiteral("val_acc"));
+            QVERIFY(view.table()->columnWidth(acc) >= view.table()->horizontalHeader()->sectionSizeHint(acc));
+            QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+            counting.sizeHints = 0;
+            for (const QString &filter : {QStringLiteral("m1"), QString(), QStringLiteral("lr>0.01"), QString()}) {
+                view.filterEdit()->setText(filter);
+                view.table()->sortByColumn(acc, filter.isEmpty() ? Qt::AscendingOrder : Qt::DescendingOrder);
+                QCoreApplication::processEvents();
+                view.table()->viewport()->repaint();
+            }
+            QCOMPARE(view.filterModel()->rowCount(), 400);
+            // (A snapshot of the backend's own jobs coming meanwhile resets the model: again.)
+            quiet = resets.isEmpty();
+            if (quiet)
+                QCOMPARE(counting.sizeHints, 0);
+        }
+        QVERIFY(quiet);
+        view.table()->setItemDelegate(nullptr);
     }
 
     void parameterTableOfRuns()

@@ -47,7 +47,8 @@ void RunsFilterModel::parse()
     for (const QString &word : QProcess::splitCommand(m_text)) {
         const QRegularExpressionMatch match = keyed.match(word);
         if (!match.hasMatch()) {
-            m_terms.append({-1, QString(), word});
+            // Matched against RunsTableModel::searchTextOf, which is case-folded.
+            m_terms.append({-1, QString(), QString(word).remove(QChar(0x1f)).toCaseFolded()});
             continue;
         }
         const int column = m_source->columnOfKey(match.captured(1));
@@ -60,26 +61,30 @@ void RunsFilterModel::parse()
 bool RunsFilterModel::holds(const Term &term, int sourceRow) const
 {
     if (term.op.isEmpty()) {
-        for (int c = 0; c < m_source->columnCount(); ++c) {
-            if (m_source->index(sourceRow, c).data().toString().contains(term.value, Qt::CaseInsensitive))
-                return true;
-        }
-        return false;
+        // Any cell's text: the row's search text, made once per change (term.value folded
+        // in parse(); cells are joined by a character no term holds).
+        return m_source->searchTextOf(sourceRow).contains(term.value);
     }
     if (term.column < 0)
         return false;  // a column no row has
     const QModelIndex index = m_source->index(sourceRow, term.column);
-    const QString text = index.data().toString();
-    if (term.op == QLatin1String(":"))
-        return text.contains(term.value, Qt::CaseInsensitive);
-    if (term.op == QLatin1String("="))
+    if (term.op == QLatin1String(":") || term.op == QLatin1String("=")) {
+        const QString text = index.data().toString();
+        if (term.op == QLatin1String(":"))
+            return text.contains(term.value, Qt::CaseInsensitive);
         return text.compare(term.value, Qt::CaseInsensitive) == 0;
+    }
     bool numberGiven = false;
     const double limit = term.value.toDouble(&numberGiven);
     const QVariant sortValue = index.data(RunsTableModel::SortRole);
     bool numberThere = false;
     const double value = sortValue.toDouble(&numberThere);
-    if (!numberGiven || !numberThere || !sortValue.isValid() || text.isEmpty())
+    if (!numberGiven || !numberThere || !sortValue.isValid())
+        return false;
+    // A metric or setting without a value has no number to sort by; a fixed column (a job
+    // not started: duration -1) says so with an empty cell. (The metrics' text, a formatted
+    // number, is not made for every row at every keystroke.)
+    if (term.column < RunsTableModel::FixedColumns && index.data().toString().isEmpty())
         return false;
     if (term.op == QLatin1String(">"))
         return value > limit;

@@ -2,6 +2,7 @@
 
 #include "RunsTableModel.h"
 
+#include <QAbstractProxyModel>
 #include <QMap>
 
 #include <cmath>
@@ -58,14 +59,20 @@ void RunsGroupModel::rebuild()
                 m_metricColumns << c;
         }
         QMap<QString, Group> groups;  // by value, in order
+        // The table's cells read from the table itself, not through the proxy of the rows
+        // shown (10,000 runs x 17 cells mapped at each filter).
+        const auto *proxy = qobject_cast<const QAbstractProxyModel *>(m_rows);
+        const bool mapped = proxy && proxy->sourceModel() == m_source;
+        const QAbstractItemModel *cells = mapped ? m_source : m_rows;
         for (int r = 0; r < m_rows->rowCount(); ++r) {
-            const QString value = m_rows->index(r, keyColumn).data().toString();
+            const int row = mapped ? proxy->mapToSource(proxy->index(r, 0)).row() : r;
+            const QString value = cells->index(row, keyColumn).data().toString();
             Group &g = groups[value];
             g.value = value;
             ++g.runs;
             g.values.resize(m_metricColumns.size());
             for (qsizetype m = 0; m < m_metricColumns.size(); ++m) {
-                const QVariant v = m_rows->index(r, m_metricColumns.at(m)).data(RunsTableModel::SortRole);
+                const QVariant v = cells->index(row, m_metricColumns.at(m)).data(RunsTableModel::SortRole);
                 if (v.typeId() == QMetaType::Double)
                     g.values[m].append(v.toDouble());
             }

@@ -9,6 +9,8 @@
 #include <QPixmap>
 #include <QSet>
 
+#include <algorithm>
+
 namespace TrainDesk::Ui {
 
 namespace {
@@ -30,6 +32,21 @@ QString metricText(double value)
 
 RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent)
 {
+    // The rows' search texts are made while the GUI is idle, a few hundred rows at a time,
+    // so that the first text filter after a change finds them made.
+    m_searchTimer.setSingleShot(true);
+    connect(&m_searchTimer, &QTimer::timeout, this, [this] {
+        constexpr int rowsAtATime = 250;
+        int made = 0;
+        for (int r = m_searchMade; r < m_rows.size() && made < rowsAtATime; ++r, ++m_searchMade) {
+            if (m_searchText.size() != m_rows.size() || m_searchText.at(r).isNull()) {
+                searchTextOf(r);
+                ++made;
+            }
+        }
+        if (m_searchMade < m_rows.size())
+            m_searchTimer.start(0);
+    });
     // A colour chosen (here or in another table): the swatches again.
     connect(RunColors::instance(), &RunColors::changed, this, [this] {
         if (!m_rows.isEmpty()) {
@@ -65,8 +82,9 @@ void RunsTableModel::setSnapshot(const ResourceSnapshot &snapshot)
 
 void RunsTableModel::setSummaries(const RunSummaries &summaries)
 {
-    m_summaries = summaries;
+    m_previousSummaries = std::exchange(m_summaries, summaries);
     rebuild();
+    m_previousSummaries.reset();
 }
 
 void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
@@ -74,6 +92,8 @@ void RunsTableModel::setNotes(const QHash<qint64, RunNote> &notes)
     if (notes == m_notes)
         return;
     m_notes = notes;
+    m_searchText.clear();
+    makeSearchTextsWhenIdle();
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, TagsColumn), index(rowCount() - 1, NoteColumn));
 }
@@ -114,6 +134,9 @@ bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, in
     else
         note.note = value.toString().trimmed();
     m_notes.insert(id, note);  // shown at once; the owner stores it
+    if (index.row() < m_searchText.size())
+        m_searchText[index.row()] = QString();
+    makeSearchTextsWhenIdle();
     Q_EMIT dataChanged(index, index);
     Q_EMIT noteEdited(id, note);
     return true;
@@ -178,18 +201,43 @@ void RunsTableModel::rebuild()
     for (qsizetype i = 0; i < rows.size(); ++i)
         rowOfJob.insert(rows.at(i).job.id, int(i));
     if (sameShape) {
-        // In place: the view keeps its selection, sort and scroll position.
+        // In place: the view keeps its selection, sort and scroll position, and the search
+        // texts of the rows that did not change (summaries re-read every 2 s while a job runs).
+        QList<QString> texts(rows.size());
+        for (qsizetype i = 0; i < rows.size() && m_searchText.size() == m_rows.size(); ++i) {
+            if (sameText(m_rows.at(i), rows.at(i)))
+                texts[i] = m_searchText.at(i);
+        }
+        m_searchText = texts;
         m_rows = rows;
         m_rowOfJob = rowOfJob;
+        makeSearchTextsWhenIdle();
         if (!m_rows.isEmpty())
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
         return;
     }
+    m_searchText.clear();
     beginResetModel();
     m_rows = rows;
     m_rowOfJob = rowOfJob;
     m_extra = extra;
     endResetModel();
+    makeSearchTextsWhenIdle();
+}
+
+bool RunsTableModel::sameText(const Row &before, const Row &after) const
+{
+    const Job &a = before.job;
+    const Job &b = after.job;
+    // A running job's duration moves on; its values too.
+    if (isActive(b.state) || a.state != b.state || a.name != b.name || a.started != b.started || a.ended != b.ended
+        || a.exitCode != b.exitCode || a.errors.size() != b.errors.size() || a.spec != b.spec
+        || before.experiment != after.experiment || before.cluster != after.cluster || before.imported != after.imported)
+        return false;
+    // The summary read again and unchanged is the same shared data (RunSummaryReader keeps it).
+    const RunSummary old = m_previousSummaries ? m_previousSummaries->value(b.id) : m_summaries.value(b.id);
+    const RunSummary now = m_summaries.value(b.id);
+    return old.metrics.isSharedWith(now.metrics) && old.info.isSharedWith(now.info);
 }
 
 QList<qint64> RunsTableModel::jobIds() const
@@ -385,6 +433,41 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     case ExtraColumn::Best: return tr("%1 (best)").arg(c.name);
     }
     return {};
+}
+
+void RunsTableModel::makeSearchTextsWhenIdle()
+{
+    m_searchMade = 0;
+    // A moment after the change: not in the way of the table's first layout and paint.
+    m_searchTimer.start(300);
+}
+
+bool RunsTableModel::searchTextsMade() const
+{
+    if (m_searchText.size() != m_rows.size())
+        return m_rows.isEmpty();
+    return std::none_of(m_searchText.cbegin(), m_searchText.cend(), [](const QString &t) { return t.isNull(); });
+}
+
+const QString &RunsTableModel::searchTextOf(int row) const
+{
+    static const QString none;
+    if (row < 0 || row >= m_rows.size())
+        return none;
+    if (m_searchText.size() != m_rows.size())
+        m_searchText = QList<QString>(m_rows.size());
+    QString &text = m_searchText[row];
+    if (text.isNull()) {
+        const Row &r = m_rows.at(row);
+        text = QStringLiteral("");  // not null: made, even when every cell is empty
+        for (int c = 0; c < columnCount(); ++c) {
+            if (c > 0)
+                text += QChar(0x1f);
+            text += cell(r, c, false).toString();
+        }
+        text = text.toCaseFolded();
+    }
+    return text;
 }
 
 QByteArray RunsTableModel::toCsv() const

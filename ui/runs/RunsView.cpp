@@ -157,9 +157,11 @@ void RunsView::setUpGroupsAndHints()
     m_groupTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_groupTable->setVisible(false);
     m_groupTable->setMaximumHeight(160);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Widths from the rows in view and 100 more, not 1,000 per column (Qt's default): each
-    // sort and filter of 10,000 runs measured 39,000 cells.
+    // Widths measured when the columns come (a reset) or are shown again, from the rows in
+    // view and 100 more (not 1,000 per column, Qt's default): not at each sort and filter,
+    // as ResizeToContents did (39 columns x 130 rows measured at every keystroke). The user
+    // may drag them wider.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setResizeContentsPrecision(100);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_chartHint->setText(tr("Choose jobs in the table (Ctrl or Shift + click for several) to overlay their charts."));
@@ -260,6 +262,7 @@ void RunsView::connectTableAndSummaries()
         m_restoring.clear();
         chooseJobs(chosen);
         applyHiddenColumns();
+        m_table->resizeColumnsToContents();
         updateGroupChoices();
         updateStatus();
     });
@@ -370,7 +373,12 @@ void RunsView::applyHiddenColumns()
         const bool hidden = m_hidden.contains(m_model->keyOf(c), Qt::CaseInsensitive)
             || (c == RunsTableModel::ExperimentColumn && m_experimentId != 0)  // one experiment: no need
             || (m_hideConstant && isConstantSetting(c));
-        m_table->setColumnHidden(c, hidden);
+        if (!hidden && m_table->isColumnHidden(c)) {
+            m_table->setColumnHidden(c, false);
+            m_table->resizeColumnToContents(c);  // shown again: its width for what it holds now
+        } else {
+            m_table->setColumnHidden(c, hidden);
+        }
     }
 }
 
