@@ -21,9 +21,16 @@
 //  3. The fused path against the CPU backend, as trainer_gpu_emulated_step holds the library
 //     path (same tolerances: 1e-4 gradients, 1e-5 state).
 //  4. Kernels per step, counted by the emulator's launch statistics (own kernels) and by the
-//     oneDNN stand-ins (each one cuDNN or cuBLAS call): library 17 + 17, fused 11 + 14.
+//     oneDNN stand-ins (each one cuDNN or cuBLAS call): library 17 + 17, fused 12 + 0 (a
+//     fusion undone shows as 13 or more, a library call as a stand-in call).
 //     On a GPU a library call may launch more than one kernel (the H100's CUDA graph held
 //     46 kernels for the library path's 34 launches); only a GPU run counts those.
+//  5. (Before 2.) The own implicit-GEMM layers (conv2d_2..4, dense_1: layer_forward.cu,
+//     layer_backward.cu) on CIFAR shapes in NHWC and NCHW and on 28x28: their sums against
+//     oneDNN's convolutions/GEMMs within 1e-5 (forward, data and weight gradients; the bias
+//     gradient against maskBiasGrad's), and their epilogues bit for bit the library kernels'
+//     on the same sums (biasActivation, maxPoolForward with dropout, maskBiasGrad's ReLU mask,
+//     maxPoolBackward with dropout and odd edges), every buffer between NaN guard zones.
 //
 // Exit codes: 0 all passed, 1 a check failed.
 #include <chrono>

@@ -22,8 +22,9 @@
 // dense_1's activation bit for bit, the rest within 1e-5 (cuBLAS sums in another order);
 // the fused path's own conv2d_1 against assembleBatch + cuDNN + biasActivation (the batch
 // bit for bit, the rest 1e-5) and its backward against maskBiasGrad (bias gradient bit for
-// bit) + cuDNN's backward-filter (1e-5); and the whole network on the fused path against the
-// CPU as above.
+// bit) + cuDNN's backward-filter (1e-5); its own conv2d_2..4 and dense_1 (implicit GEMMs)
+// against cuDNN / cuBLAS (1e-5) with their epilogues bit for bit the library kernels' on the
+// same sums; and the whole network on the fused path against the CPU as above.
 //
 // Exit codes: 0 all passed, 1 a check failed, 77 skipped (no usable NVIDIA GPU).
 #include <algorithm>
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -540,6 +542,126 @@ void testFirstLayer(Gpu& g, int B, int H, int W, int C, bool nhwc) {
     check("d kernel", dwFused.toHost(), dwLib.toHost(), 1e-5);
 }
 
+// One of the fused path's own layers (layer_forward.cu, layer_backward.cu: conv2d_2..4,
+// dense_1) against cuDNN / cuBLAS and the library kernels: the plain sums within 1e-5; the
+// epilogues (bias + ReLU, pooling + dropout; the backward's ReLU mask and max-pool routing)
+// bit for bit the library kernels' on the same sums; weight and bias gradients within 1e-5.
+void testOwnLayer(Gpu& g, const char* name, const tc::GemmLayer& L, bool poolAfter, tc::GradInput through,
+                  const tc::Tensor4& preT) {
+    const tc::Tensor4 &xt = L.x, &yt = L.y;
+    const bool pool = through == tc::GradInput::kPool;
+    std::printf("own %s %dx%dx%dx%d -> %d, %s: sums 1e-5, epilogues bit for bit\n", name, xt.n, xt.h, xt.w, xt.c, yt.c,
+                xt.nhwc ? "NHWC" : "NCHW");
+    tc::StepCounters c{};
+    c.epoch = 2, c.stepInEpoch = 1;
+    tc::DeviceBuffer<tc::StepCounters> dC(1);
+    dC.upload(&c, 1);
+    auto relu = [](std::vector<float> v) {
+        for (float& x : v) x = std::max(x, 0.0f);
+        return v;
+    };
+    const tc::Tensor4 ptIn = pool ? tc::Tensor4::make(preT.n, preT.c, preT.h / 2, preT.w / 2, preT.nhwc) : tc::Tensor4{};
+    const tc::DropoutArgs dropIn = tc::DropoutArgs::make(0.25f, 1, 99, xt.n, 0, 1, dC.get());
+    auto pre = upload(relu(randomVec(pool ? size_t(preT.size()) : 1, -1.0f, 1.0f)));
+    auto x = upload(relu(randomVec(size_t(xt.size()), -1.0f, 1.0f)));
+    if (pool) tc::maxPoolForward(pre.get(), preT, x.get(), ptIn, dropIn, g.s());
+    const size_t wn = size_t(L.taps()) * size_t(yt.c);
+    auto w = upload(randomVec(wn, -0.1f, 0.1f)), bias = upload(randomVec(size_t(yt.c), -0.2f, 0.2f));
+    const tc::GemmScratchSize fs = tc::layerForwardScratch(L), bs = tc::layerBackwardScratch(L, !L.dense);
+    tc::DeviceBuffer<float> fPartials(std::max<size_t>(fs.partials, 1)), bPartials(std::max<size_t>(bs.partials, 1));
+    tc::DeviceBuffer<unsigned int> fTickets(std::max<size_t>(fs.tickets, 1)), bTickets(std::max<size_t>(bs.tickets, 1));
+    tc::DeviceBuffer<float> sums(size_t(yt.size())), ref(size_t(yt.size())), gy(size_t(yt.size()));
+    tc::DeviceBuffer<float> dw(wn), dwRef(wn), gxSums(size_t(xt.size())), gxRef(size_t(xt.size()));
+    const std::vector<float> r = randomVec(size_t(yt.size()), -1.0f, 1.0f);
+    gy.upload(r.data(), r.size());
+
+    // The library path's products.
+    std::unique_ptr<tc::CudnnConv> conv;
+    std::unique_ptr<tc::CublasDense> dense;
+    tc::DeviceBuffer<char> ws;
+    if (L.dense) {
+        dense = std::make_unique<tc::CublasDense>(xt.n, xt.c, yt.c, false);
+        dense->forward(g.ctx.blasMain(), x.get(), w.get(), ref.get());
+        dense->backwardWeights(g.ctx.blasMain(), x.get(), gy.get(), dwRef.get());
+        dense->backwardData(g.ctx.blasMain(), w.get(), gy.get(), gxRef.get());
+    } else {
+        tc::CudnnConv::Config gc;
+        gc.batch = xt.n, gc.inC = xt.c, gc.h = xt.h, gc.w = xt.w, gc.outC = yt.c, gc.same = L.pad == 1;
+        gc.nhwc = xt.nhwc;
+        conv = std::make_unique<tc::CudnnConv>(gc);
+        tc::DeviceBuffer<char> scratch(size_t(64) << 20);
+        tc::DeviceBuffer<float> tmpY(size_t(yt.size())), tmpG(size_t(yt.size())), tmpX(size_t(xt.size())), tmpW(wn);
+        g.sync();
+        conv->selectAlgorithms(g.ctx.dnnMain(), g.ctx.dnnMain(), x.get(), w.get(), tmpY.get(), tmpG.get(), tmpX.get(),
+                               tmpW.get(), scratch.get(), scratch.bytes());
+        ws.allocate(std::max<size_t>({conv->forwardWorkspace(), conv->backwardFilterWorkspace(), 256}));
+        conv->forward(g.ctx.dnnMain(), x.get(), w.get(), ref.get(), ws.get(), ws.bytes());
+        conv->backwardFilter(g.ctx.dnnMain(), x.get(), gy.get(), dwRef.get(), ws.get(), ws.bytes());
+        conv->backwardData(g.ctx.dnnMain(), w.get(), gy.get(), gxRef.get(), ws.get(), ws.bytes());
+    }
+    // The own kernels' sums.
+    tc::LayerForwardArgs f;
+    f.layer = L, f.x = x.get(), f.w = w.get(), f.y = sums.get(), f.partials = fPartials.get(), f.tickets = fTickets.get();
+    tc::layerForward(f, g.s());
+    tc::DeviceBuffer<float> db(size_t(yt.c)), dbLib(size_t(yt.c)), gCopy(size_t(yt.size()));
+    tc::LayerBackwardArgs b;
+    b.layer = L, b.x = x.get(), b.w = w.get(), b.gy = gy.get(), b.dw = dw.get(), b.db = L.dense ? nullptr : db.get();
+    b.gx = gxSums.get(), b.partials = bPartials.get(), b.tickets = bTickets.get();
+    tc::layerBackward(b, g.s());
+    g.sync();
+    check("forward sums", sums.toHost(), ref.toHost(), 1e-5);
+    check("d kernel", dw.toHost(), dwRef.toHost(), 1e-5);
+    check("d input sums", gxSums.toHost(), gxRef.toHost(), 1e-5);
+    if (!L.dense) {
+        gCopy.upload(r.data(), r.size());
+        tc::DeviceBuffer<float> partials(tc::ReduceScratch::partialsFloats(yt));
+        tc::DeviceBuffer<unsigned int> ticket(1);
+        tc::maskBiasGrad(gCopy.get(), gCopy.get(), yt, false, 1.0f, dbLib.get(), {partials.get(), ticket.get()}, g.s());
+        g.sync();
+        check("d bias", db.toHost(), dbLib.toHost(), 1e-5);
+        // Forward epilogue on the same sums.
+        const tc::Tensor4 pt = tc::Tensor4::make(yt.n, yt.c, yt.h / 2, yt.w / 2, yt.nhwc);
+        const tc::DropoutArgs drop = tc::DropoutArgs::make(0.25f, 2, 99, yt.n, 0, 1, dC.get());
+        tc::DeviceBuffer<float> yFused(size_t(yt.size())), pFused(size_t(pt.size())), pLib(size_t(pt.size()));
+        f.bias = bias.get(), f.y = yFused.get();
+        if (poolAfter) f.p = pFused.get(), f.pt = pt, f.drop = drop;
+        tc::layerForward(f, g.s());
+        tc::biasActivation(sums.get(), yt, bias.get(), true, tc::DropoutArgs{}, g.s());
+        if (poolAfter) tc::maxPoolForward(sums.get(), yt, pLib.get(), pt, drop, g.s());
+        g.sync();
+        check("+ bias + ReLU", yFused.toHost(), sums.toHost(), 0.0);
+        if (poolAfter) check("+ pool + dropout", pFused.toHost(), pLib.toHost(), 0.0);
+    }
+    if (through != tc::GradInput::kNone) {  // backward epilogue on the same sums
+        const tc::Tensor4 gxT = pool ? preT : xt;
+        tc::DeviceBuffer<float> gxFused(size_t(gxT.size())), gxLib(size_t(gxT.size()));
+        b.gx = gxFused.get(), b.through = through, b.pre = pre.get(), b.preT = preT, b.dropScale = dropIn.scale;
+        tc::layerBackward(b, g.s());
+        if (pool) {
+            tc::maxPoolBackward(pre.get(), preT, x.get(), gxSums.get(), ptIn, gxLib.get(), dropIn.scale, g.s());
+        } else {
+            tc::DeviceBuffer<float> dbx(size_t(xt.c)), partials(tc::ReduceScratch::partialsFloats(xt));
+            tc::DeviceBuffer<unsigned int> ticket(1);
+            tc::maskBiasGrad(gxSums.get(), x.get(), xt, true, 1.0f, dbx.get(), {partials.get(), ticket.get()}, g.s());
+            CUDA_CHECK(cudaMemcpyAsync(gxLib.get(), gxSums.get(), gxLib.bytes(), cudaMemcpyDeviceToDevice, g.s()));
+        }
+        g.sync();
+        check(pool ? "d input through pool + dropout" : "d input through ReLU", gxFused.toHost(), gxLib.toHost(), 0.0);
+    }
+}
+
+void testOwnLayers(Gpu& g, int B, int H, int W, bool nhwc) {
+    const tc::Tensor4 a1 = tc::Tensor4::make(B, 32, H, W, nhwc);
+    const tc::GemmLayer c2 = tc::GemmLayer::conv(a1, 32, false);
+    const tc::GemmLayer c3 = tc::GemmLayer::conv(tc::Tensor4::make(B, 32, c2.y.h / 2, c2.y.w / 2, nhwc), 64, true);
+    const tc::GemmLayer c4 = tc::GemmLayer::conv(c3.y, 64, false);
+    const int flat = 64 * (c4.y.h / 2) * (c4.y.w / 2);
+    testOwnLayer(g, "conv2d_2", c2, true, tc::GradInput::kNone, {});
+    testOwnLayer(g, "conv2d_3", c3, false, tc::GradInput::kPool, c2.y);
+    testOwnLayer(g, "conv2d_4", c4, true, tc::GradInput::kRelu, {});
+    testOwnLayer(g, "dense_1", tc::GemmLayer::denseLayer(B, flat, 512), false, tc::GradInput::kPool, c4.y);
+}
+
 // The whole model: CPU Net vs GpuNet from the same weights and batch, no dropout.
 void testNet(Gpu& g, int H, int W, int C, int B, bool nhwc, bool tf32, bool fused = false) {
     const double tol = tf32 ? kTolTf32 : kTolFp32;
@@ -661,6 +783,8 @@ int main() {
         for (bool nhwc : {true, false}) {
             testFirstLayer(g, 32, 32, 32, 3, nhwc);
             testFirstLayer(g, 7, 28, 28, 1, nhwc);
+            testOwnLayers(g, 32, 32, 32, nhwc);
+            testOwnLayers(g, 7, 28, 28, nhwc);
         }
     } catch (const std::exception& e) {
         std::printf("FAIL: %s\n", e.what());

@@ -9,8 +9,9 @@
 // trainer_gpu_emulated_fault build) and run with --expect-fail LAYER it must fail and name
 // that layer. A candidate whose set-up throws must be reported as the "set-up" layer.
 // --gpu-kernels fused: the same with the fused kernel path (its own conv2d_1 included), at the
-// two shapes of the real data sets (28x28x1, 32x32x3); with the broken bias_act.cu it must
-// name conv2d_3, the one convolution whose bias + ReLU the fused path leaves to biasActivation.
+// two shapes of the real data sets (28x28x1, 32x32x3); with the broken bias add
+// (bias_add.cuh) it must name conv2d_2, the first layer whose implicit-GEMM epilogue adds
+// through it (conv2d_1's own kernel adds its bias itself).
 //
 // Exit codes: 0 as expected, 1 not.
 #include <cstdio>

@@ -25,10 +25,13 @@ constexpr int kBKsPerThread = kTileN * kTileK / kGemmThreads;    // 4
 __device__ inline int tileRow(int t) { return 4 * (t % 16); }
 __device__ inline int tileCol(int t) { return 4 * (t / 16); }
 
+// The shared tiles are double-buffered: step i computes from one buffer while its loads of
+// step i + 1 go to the other, so one barrier per step (the other buffer was last read in step
+// i - 1, before that step's barrier).
 template <class Op>
 __device__ void gemmTile(const Op& op, int M, int N, int m0, int n0, int kBegin, int kEnd, float acc[4][4]) {
-    __shared__ float As[kTileK][kTileM];
-    __shared__ float Bs[kTileK][kTileN];
+    __shared__ float As[2][kTileK][kTileM];
+    __shared__ float Bs[2][kTileK][kTileN];
     const int t = threadIdx.x;
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
@@ -45,26 +48,31 @@ __device__ void gemmTile(const Op& op, int M, int N, int m0, int n0, int kBegin,
     const int bN = t % kTileN, bK0 = t / kTileN;
     const bool colIn = n0 + bN < N;
     const typename Op::ColB col = op.bCol(colIn ? n0 + bN : n0);
-    const int tm = tileRow(t), tn = tileCol(t);
-    for (int kb = kBegin; kb < kEnd; kb += kTileK) {
+    auto load = [&](int buf, int kb) {
         const int k = kb + aK;
         if (k < kEnd) {
             const typename Op::KA ka = op.aK(k);
             for (int i = 0; i < kARowsPerThread; ++i)
-                As[aK][aRow0 + i * (kGemmThreads / kTileK)] = rowIn[i] ? op.a(rows[i], ka) : 0.0f;
+                As[buf][aK][aRow0 + i * (kGemmThreads / kTileK)] = rowIn[i] ? op.a(rows[i], ka) : 0.0f;
         } else {
-            for (int i = 0; i < kARowsPerThread; ++i) As[aK][aRow0 + i * (kGemmThreads / kTileK)] = 0.0f;
+            for (int i = 0; i < kARowsPerThread; ++i) As[buf][aK][aRow0 + i * (kGemmThreads / kTileK)] = 0.0f;
         }
         for (int i = 0; i < kBKsPerThread; ++i) {
             const int kk = bK0 + i * (kGemmThreads / kTileN), kg = kb + kk;
-            Bs[kk][bN] = colIn && kg < kEnd ? op.b(col, op.bK(kg)) : 0.0f;
+            Bs[buf][kk][bN] = colIn && kg < kEnd ? op.b(col, op.bK(kg)) : 0.0f;
         }
-        __syncthreads();
+    };
+    const int tm = tileRow(t), tn = tileCol(t);
+    if (kBegin < kEnd) load(0, kBegin);
+    __syncthreads();
+    int buf = 0;
+    for (int kb = kBegin; kb < kEnd; kb += kTileK, buf ^= 1) {
+        if (kb + kTileK < kEnd) load(buf ^ 1, kb + kTileK);
         const int kn = kEnd - kb < kTileK ? kEnd - kb : kTileK;
         for (int kk = 0; kk < kn; ++kk) {
             float av[4], bv[4];
-            for (int i = 0; i < 4; ++i) av[i] = As[kk][tm + i];
-            for (int j = 0; j < 4; ++j) bv[j] = Bs[kk][tn + j];
+            for (int i = 0; i < 4; ++i) av[i] = As[buf][kk][tm + i];
+            for (int j = 0; j < 4; ++j) bv[j] = Bs[buf][kk][tn + j];
             for (int i = 0; i < 4; ++i)
                 for (int j = 0; j < 4; ++j) acc[i][j] += av[i] * bv[j];
         }
