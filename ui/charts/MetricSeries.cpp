@@ -23,6 +23,11 @@ void MetricSeries::append(const QList<MetricRecord> &records)
         reset(ResumedAttempt::withoutReplaced(this->records(), *resumed) + records);
         return;
     }
+    if (m_rows.isEmpty()) {
+        // A run read at once (an overlaid run from the store): exactly its size, no slack.
+        m_rows.reserve(records.size());
+        m_kinds.reserve(records.size());
+    }
     for (const MetricRecord &r : records) {
         if (std::isnan(m_startTime) && !std::isnan(r.time) && r.time > 0)
             m_startTime = r.time;
@@ -230,6 +235,8 @@ MetricSeries::Cached &MetricSeries::cached(Metric metric, XAxis x, int rank) con
     const qsizetype members = memberCount(metric, rank);
     if (c.upTo == members)
         return c;
+    if (c.upTo == 0)
+        c.points.reserve(members);
     pointsFrom(metric, x, rank, c.steps, c.upTo, [&c](const QPointF &p) { c.points.append(p); });
     c.upTo = members;
     return c;
@@ -255,6 +262,8 @@ QList<QPointF> MetricSeries::smoothedPoints(Metric metric, XAxis x, double weigh
         c.correction = 1;
     }
     // The same arithmetic as smoothed(), carried on from where it stopped.
+    if (c.smoothUpTo == 0)
+        c.smooth.reserve(members);
     pointsFrom(metric, x, rank, c.steps, c.smoothUpTo, [&c, weight](const QPointF &p) {
         c.average = weight * c.average + (1 - weight) * p.y();
         c.correction *= weight;
