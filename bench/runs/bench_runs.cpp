@@ -40,6 +40,8 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QHeaderView>
+#include <QImage>
+#include <QLineSeries>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -267,6 +269,52 @@ void zoomAndPan(MetricsChartView *view, Times &zoom, Times &pan, Times &settle)
     }
 }
 
+// How many pixels of `a` and `b` differ, and an image of them (red) over a faint `a`.
+int differingPixels(const QImage &a, const QImage &b, QImage *diff)
+{
+    const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+    *diff = QImage(x.size(), QImage::Format_RGB32);
+    int count = 0;
+    for (int row = 0; row < x.height() && row < y.height(); ++row) {
+        for (int col = 0; col < x.width() && col < y.width(); ++col) {
+            const QRgb p = x.pixel(col, row), q = y.pixel(col, row);
+            const bool differs = p != q;
+            count += differs ? 1 : 0;
+            diff->setPixel(col, row, differs ? qRgb(255, 0, 0) : qRgb(255 - (255 - qRed(p)) / 4, 255 - (255 - qGreen(p)) / 4,
+                                                                         255 - (255 - qBlue(p)) / 4));
+        }
+    }
+    return count;
+}
+
+// What the user sees, reduced and whole: `panel` grabbed as drawn (its lines reduced to the
+// pixel columns), then with every line given all its points (`whole` by legend name; the
+// run's own raw line as "\x01raw"), grabbed again; both saved under `dir` with their
+// difference. Returns the pixels that differ.
+int compareWithWhole(ChartPanel *panel, const QHash<QString, QList<QPointF>> &whole, const QString &dir, const QString &name)
+{
+    QCoreApplication::processEvents();
+    const QImage reduced = panel->view()->grab().toImage();
+    const QList<QAbstractSeries *> series = panel->chart()->series();
+    for (QAbstractSeries *s : series) {
+        auto *line = qobject_cast<QLineSeries *>(s);
+        if (!line || !line->isVisible() || line->count() == 0)
+            continue;
+        const QString key = s == series.value(series.size() - 3) ? QStringLiteral("\x01raw") : line->name();
+        if (whole.contains(key))
+            line->replace(whole.value(key));
+    }
+    QCoreApplication::processEvents();
+    const QImage full = panel->view()->grab().toImage();
+    QImage diff;
+    const int differing = differingPixels(reduced, full, &diff);
+    reduced.save(dir + QStringLiteral("/%1-reduced.png").arg(name));
+    full.save(dir + QStringLiteral("/%1-whole.png").arg(name));
+    diff.save(dir + QStringLiteral("/%1-diff.png").arg(name));
+    panel->resetZoom();
+    return differing;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -280,7 +328,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption overlayOption(QStringLiteral("overlay-points"), QStringLiteral("Points a series of 100 runs in memory (0: skip)."),
                                            QStringLiteral("n"), QStringLiteral("50000"));
     const QCommandLineOption tableOnlyOption(QStringLiteral("table-only"), QStringLiteral("Only the cold start and the sorts and filters (1 and 2)."));
-    parser.addOptions({homeOption, experimentOption, overlayOption, tableOnlyOption});
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshots"),
+                                              QStringLiteral("Save the overlaid charts reduced and whole (PNG) in this folder."),
+                                              QStringLiteral("dir"));
+    parser.addOptions({homeOption, experimentOption, overlayOption, tableOnlyOption, screenshotOption});
     parser.process(app);
     if (!parser.isSet(homeOption)) {
         std::fprintf(stderr, "bench_runs: --home DIR is needed (bench/runs/make_runs_store DIR)\n");
@@ -596,6 +647,33 @@ int main(int argc, char *argv[])
                     "zoom frame %s; pan frame %s; gesture end %s; RSS now %.0f MB\n",
                     overlayPoints, qlonglong(overlayPoints) * 200, firstMs, qPrintable(bigRedraw.text()),
                     qPrintable(bigZoom.text()), qPrintable(bigPan.text()), qPrintable(bigSettle.text()), rssMb());
+        if (parser.isSet(screenshotOption)) {
+            // The 100 runs as drawn and whole: the smoothed line of each, the shown run's raw.
+            const QString dir = parser.value(screenshotOption);
+            QHash<QString, QList<QPointF>> whole;
+            for (int run = 1; run < 100; ++run)
+                whole.insert(candidates.at(run - 1).second,
+                             series.at(run)->smoothedPoints(MetricSeries::Metric::TrainLoss, MetricSeries::XAxis::Step, big.smoothing()));
+            whole.insert(QStringLiteral("\x01raw"), series.front()->points(MetricSeries::Metric::TrainLoss));
+            whole.insert(big.lossPanel()->chart()->series().value(big.lossPanel()->chart()->series().size() - 2)->name(),
+                         series.front()->smoothedPoints(MetricSeries::Metric::TrainLoss, MetricSeries::XAxis::Step, big.smoothing()));
+            const int differing = compareWithWhole(big.lossPanel(), whole, dir, QStringLiteral("overlay-100-runs"));
+            // One noisy line of 100,000 points with two one-point spikes, alone.
+            ChartPanel spikes(QStringLiteral("One line, 100,000 points, two spikes"), QStringLiteral("loss"));
+            spikes.resize(900, 450);
+            spikes.show();
+            QList<QPointF> points;
+            for (int i = 0; i < 100000; ++i)
+                points.append(QPointF(i, 1.0 + 0.3 * std::exp(-i / 20000.0) + 0.05 * std::sin(i * 0.37) + 0.02 * ((i * 7919) % 11)));
+            points[31234].setY(2.5);
+            points[71234].setY(0.2);
+            spikes.setData(points, {}, {}, false);
+            wait(100);
+            const int spikeDiffering = compareWithWhole(&spikes, {{QStringLiteral("\x01raw"), points}}, dir, QStringLiteral("spikes"));
+            std::printf("   screenshots in %s: 100 runs overlaid, reduced vs whole: %d pixels differ; one line of 100,000 "
+                        "points with spikes: %d pixels differ (of %d)\n", qPrintable(dir), differing, spikeDiffering,
+                        spikes.view()->width() * spikes.view()->height());
+        }
         const double bigFrame = std::max(bigZoom.max(), bigPan.max());
         const double bigRedrawMax = std::max(bigRedraw.max(), bigSettle.max());
         std::printf("  RESULT overlay of %lld points: redraw %.1f ms (target <= 100 ms): %s; pan/zoom frame %.1f ms "

@@ -4,6 +4,7 @@
 #include "charts/ChartPanel.h"
 #include "charts/CompareJobsButton.h"
 #include "charts/MetricsChartView.h"
+#include "charts/ZoomableChartView.h"
 
 #include <QChart>
 #include <QCheckBox>
@@ -19,6 +20,8 @@
 #include <QSplitter>
 #include <QMessageBox>
 #include <QTest>
+#include <QMouseEvent>
+#include <QWheelEvent>
 
 using namespace TrainDesk;
 using namespace TrainDesk::Ui;
@@ -171,7 +174,7 @@ private Q_SLOTS:
         // Reset: the whole range again at once.
         loss->resetZoom();
         QVERIFY(loss->drawnRaw().size() > MetricsChartView::minDrawnPoints);
-        QVERIFY(loss->drawnRaw().size() <= 3 * loss->plotWidth() + 1);
+        QVERIFY(loss->drawnRaw().size() <= 4 * loss->plotWidth() + 2);  // first, lowest, highest, last a column
         QVERIFY(covers(loss->xRange(), 1, 100000));
     }
 
@@ -356,8 +359,75 @@ private Q_SLOTS:
         QVERIFY2(warned, "no warning names the file that could not be written");
     }
 
+    // A panel given 100,000 points: whatever the range shown, Qt Charts holds at most four
+    // points a pixel column of it, and after a zoom (the rubber band's, or a wheel or drag
+    // gesture once it ends) the points of the new range, every one where they are sparse.
+    void zoomReducesThePointsToTheNewRange()
+    {
+        ChartPanel panel(QStringLiteral("Loss"), QStringLiteral("loss"));
+        panel.resize(700, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QList<QPointF> points;
+        for (int i = 0; i < 100000; ++i)
+            points.append(QPointF(i, 1.0 + 0.1 * ((i * 7919) % 17)));
+        panel.setData(points, {}, {}, false);
+        QTRY_VERIFY(panel.drawnIsCurrent());
+        QVERIFY(panel.drawnRaw().size() <= 4 * panel.plotWidth() + 2);
+        // The user's rubber band: steps 50,000 to 50,200.
+        const auto xAt = [&](double x) { return panel.chart()->mapToPosition(QPointF(x, panel.yRange().x())).x(); };
+        const QRectF plot = panel.chart()->plotArea();
+        panel.chart()->zoomIn(QRectF(QPointF(xAt(50000), plot.top()), QPointF(xAt(50200), plot.bottom())));
+        QTRY_VERIFY(panel.drawnIsCurrent());
+        const auto everyPointShown = [&] {
+            const QPointF x = panel.xRange();
+            const QList<QPointF> drawn = panel.drawnRaw();
+            QList<QPointF> want;
+            for (const QPointF &p : points) {
+                if (p.x() >= x.x() - 1 && p.x() <= x.y() + 1)
+                    want.append(p);
+            }
+            if (drawn != want)
+                qWarning("%lld points drawn for %g..%g, %lld there", qlonglong(drawn.size()), x.x(), x.y(), qlonglong(want.size()));
+            return drawn == want;
+        };
+        QVERIFY(panel.xRange().y() - panel.xRange().x() < 300);
+        QVERIFY(everyPointShown());
+        // A drag (Shift and the left button) 100 pixels to the left: the picture moves, the
+        // range moves when the button is let go, and the points follow.
+        ZoomableChartView *view = panel.view();
+        const QPointF before = panel.xRange();
+        const QPoint from = view->mapFromScene(panel.chart()->mapToScene(plot.center()));
+        QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, from);
+        QMouseEvent move(QEvent::MouseMove, from - QPoint(100, 0), view->viewport()->mapToGlobal(from - QPoint(100, 0)),
+                         Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QCoreApplication::sendEvent(view->viewport(), &move);
+        QVERIFY(view->inGesture());
+        QCOMPARE(panel.xRange(), before);  // not yet
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, from - QPoint(100, 0));
+        QVERIFY(!view->inGesture());
+        QVERIFY2(panel.xRange().x() > before.x() + 10, qPrintable(QStringLiteral("%1..%2 -> %3..%4").arg(before.x()).arg(before.y()).arg(panel.xRange().x()).arg(panel.xRange().y())));
+        QTRY_VERIFY(panel.drawnIsCurrent());
+        QVERIFY(everyPointShown());
+        // Wheel steps out: applied when the wheel pauses (or now); the points follow again.
+        for (int i = 0; i < 3; ++i) {
+            QWheelEvent wheel(from, view->viewport()->mapToGlobal(from), QPoint(), QPoint(0, -120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(view->viewport(), &wheel);
+        }
+        QTRY_VERIFY(!view->inGesture());
+        QVERIFY(panel.xRange().y() - panel.xRange().x() > 300);
+        QTRY_VERIFY(panel.drawnIsCurrent());
+        QVERIFY(everyPointShown());
+        // Back to all of it: at most four points a pixel column again.
+        panel.resetZoom();
+        QTRY_VERIFY(panel.drawnIsCurrent());
+        QVERIFY(panel.drawnRaw().size() <= 4 * panel.plotWidth() + 2);
+        QVERIFY(panel.drawnRaw().size() > panel.plotWidth());
+    }
 private:
     TestHome m_home;
+
 };
 
 QTEST_MAIN(TestMetricsChartView)

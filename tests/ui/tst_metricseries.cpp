@@ -1,8 +1,12 @@
 // MetricSeries: records to chart points, smoothing, downsampling and CSV.
 #include "charts/MetricSeries.h"
+#include "charts/PixelColumns.h"
+#include "metrics/MetricCsv.h"
 
 #include <QSignalSpy>
 #include <QTest>
+
+#include <cmath>
 
 using namespace TrainDesk;
 using namespace TrainDesk::Ui;
@@ -237,6 +241,99 @@ private Q_SLOTS:
         MetricSeries early;
         early.append({val(1, -1, 2.0, 0.1, 1000)});  // before any train point: nowhere to put it
         QVERIFY(early.points(Metric::ValLoss).isEmpty());
+    }
+
+    void pixelColumnsKeepEachColumnsExtremes()
+    {
+        // 100,000 points of a gentle wave over 500 columns, with a one-point spike up and one
+        // down: each column keeps its first, lowest, highest and last point, so the reduced
+        // line covers the same pixels, spikes included.
+        QList<QPointF> points;
+        for (int i = 0; i < 100000; ++i)
+            points.append(QPointF(i, std::sin(i * 0.001) + 0.01 * ((i * 7919) % 13)));
+        points[54321].setY(100);
+        points[77777].setY(-100);
+        const int columns = 500;
+        const QList<QPointF> drawn = PixelColumns::of(points, 0, 99999, columns);
+        QVERIFY2(drawn.size() <= 4 * columns + 2, qPrintable(QString::number(drawn.size())));
+        QVERIFY(drawn.contains(QPointF(54321, 100)));
+        QVERIFY(drawn.contains(QPointF(77777, -100)));
+        QCOMPARE(drawn.first(), points.first());
+        QCOMPARE(drawn.last(), points.last());
+        // Every column: the same lowest and highest value as the whole line there, and
+        // nothing drawn out of x order.
+        const double width = 99999.0 / columns;
+        QList<double> low(columns, INFINITY), high(columns, -INFINITY), drawnLow = low, drawnHigh = high;
+        for (const QPointF &p : points) {
+            const int c = std::min(columns - 1, int(p.x() / width));
+            low[c] = std::min(low[c], p.y());
+            high[c] = std::max(high[c], p.y());
+        }
+        for (qsizetype i = 0; i < drawn.size(); ++i) {
+            QVERIFY(i == 0 || drawn.at(i).x() > drawn.at(i - 1).x());
+            const int c = std::min(columns - 1, int(drawn.at(i).x() / width));
+            drawnLow[c] = std::min(drawnLow[c], drawn.at(i).y());
+            drawnHigh[c] = std::max(drawnHigh[c], drawn.at(i).y());
+        }
+        QCOMPARE(drawnLow, low);
+        QCOMPARE(drawnHigh, high);
+        // A range inside: its points reduced alone, with one neighbour past each edge.
+        const QList<QPointF> zoomed = PixelColumns::of(points, 54000, 54600, columns);
+        QCOMPARE(zoomed.first().x(), 53999.0);
+        QCOMPARE(zoomed.last().x(), 54601.0);
+        QVERIFY(zoomed.contains(QPointF(54321, 100)));
+        // Fewer points than two a column: all of them.
+        QCOMPARE(PixelColumns::of(points, 1000, 1500, columns), points.mid(999, 503));
+    }
+
+    void compactRowsKeepEveryRecord()
+    {
+        // Plain train records are kept as 64-byte rows, the others whole: read back, every
+        // record is the one given, field by field, in order.
+        QList<MetricRecord> given = twoEpochs();
+        MetricRecord noisy = train(2, 6, 10, NAN, 0.7, 1007);  // no loss: still a record
+        noisy.lr = NAN;
+        given << noisy << rank(1, 2, 6, 10, 1.1, 0.65);
+        MetricRecord named = train(3, 1, 11, 1.0, 0.8, 1008);
+        named.extra = std::make_shared<MetricRecord::Extra>(MetricRecord::Extra{{}, {{QStringLiteral("top5"), 0.97}}, {}});
+        given << named;
+        MetricRecord big = train(3, 5000000000LL, 5000000011LL, 0.9, 0.85, 1009);
+        given << big;
+        MetricRecord done;
+        done.kind = QStringLiteral("done");
+        done.time = 1010;
+        given << done;
+        MetricSeries s;
+        s.append(given.mid(0, 5));
+        s.append(given.mid(5));
+        QCOMPARE(s.recordCount(), given.size());
+        const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+        for (qsizetype i = 0; i < given.size(); ++i) {
+            const MetricRecord &want = given.at(i);
+            const MetricRecord got = s.record(i);
+            const QString at = QStringLiteral("record %1 (%2)").arg(i).arg(want.kind);
+            QVERIFY2(got.kind == want.kind && got.epoch == want.epoch && got.step == want.step
+                         && got.globalStep == want.globalStep && got.rank == want.rank, qPrintable(at));
+            QVERIFY2(same(got.time, want.time) && same(got.loss, want.loss) && same(got.acc, want.acc)
+                         && same(got.valLoss, want.valLoss) && same(got.valAcc, want.valAcc) && same(got.lr, want.lr)
+                         && same(got.imagesPerSec, want.imagesPerSec), qPrintable(at));
+            QCOMPARE(got.numbers(), want.numbers());
+        }
+        QCOMPARE(s.records().size(), given.size());
+        QCOMPARE(s.records().at(9).number(QStringLiteral("top5")), 0.97);
+        QByteArray csv;
+        for (const MetricRecord &r : given) {
+            if (MetricCsv::isRow(r))
+                csv += MetricCsv::row(QStringLiteral("run"), r);
+        }
+        QCOMPARE(s.csvRows(QStringLiteral("run")), csv);
+        // The chart's points: every train record with a loss, at its step.
+        QCOMPARE(s.points(Metric::TrainLoss),
+                 (QList<QPointF>{{2, 2.0}, {4, 1.8}, {6, 1.5}, {8, 1.2}, {11, 1.0}, {5000000011.0, 0.9}}));
+        QCOMPARE(s.points(Metric::TrainAcc).size(), 7);
+        QCOMPARE(s.points(Metric::LearningRate).size(), 6);
+        QCOMPARE(s.smoothedPoints(Metric::TrainLoss, XAxis::Step, 0.5),
+                 MetricSeries::smoothed(s.points(Metric::TrainLoss), 0.5));
     }
 
     void csv()

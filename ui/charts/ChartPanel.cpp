@@ -274,12 +274,13 @@ void ChartPanel::drawShown()
     // changed since it was last given them (the data: the list's buffer and size; the
     // panel holds the list drawn, so a new list has another buffer).
     const auto draw = [this](QXYSeries *series, const QList<QPointF> &points, bool dotsWanted) {
-        const DrawnFrom from{points.constData(), points.size(), m_drawn, m_log};
+        const DrawnFrom from{points.constData(), points.size(), m_drawn, m_log, m_lines.size() <= manyLines};
         const auto it = m_drawnFrom.constFind(series);
         if (it != m_drawnFrom.cend() && *it == from)
             return;
         m_drawnFrom.insert(series, from);
-        QList<QPointF> drawn = PixelColumns::of(points, m_drawn.min, m_drawn.max, m_drawn.columns);
+        // Many lines: two points a column (lowest and highest), half the stroking.
+        QList<QPointF> drawn = PixelColumns::of(points, m_drawn.min, m_drawn.max, m_drawn.columns, m_lines.size() <= manyLines);
         if (m_log)
             drawn = positiveOnly(drawn);
         // Dots only where they stand apart (once an epoch): a dot a pixel or two apart is

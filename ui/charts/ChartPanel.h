@@ -179,6 +179,7 @@ private:
         qsizetype size = 0;
         DrawnRange range;
         bool log = false;
+        bool ends = true;  // four points a column, not two
         bool operator==(const DrawnFrom &) const = default;
     };
     QHash<const QXYSeries *, DrawnFrom> m_drawnFrom;

@@ -41,7 +41,12 @@ public:
     // The ranks that reported their own values, ascending. A Keras job's rank 0 reports
     // none: its progress bar is the job's series, and stands for rank 0 too.
     QList<int> ranks() const;
-    const QList<MetricRecord> &records() const { return m_records; }
+    // Every record as it arrived. Made on the first call from the compact rows (and kept,
+    // extended as records arrive): a run that is only drawn (an overlaid run) never holds a
+    // MetricRecord per point.
+    const QList<MetricRecord> &records() const;
+    qsizetype recordCount() const { return m_rows.size(); }
+    MetricRecord record(qsizetype i) const;
     int trainPointCount() const { return int(membersOf(trainKey).size()); }
     int lastEpoch() const { return m_lastEpoch; }
     bool finished() const { return m_done; }
@@ -64,12 +69,27 @@ Q_SIGNALS:
 
 private:
     enum class Kind : quint8 { Other, Train, Val, Rank };
+    // A record as kept: 64 bytes. A plain train record (the millions: time, steps, epoch,
+    // loss, acc, lr, images/s; no rank, name or extra numbers) is all here; any other keeps
+    // its MetricRecord in m_full too, at `full`.
+    struct Row
+    {
+        double time;
+        qint64 globalStep;
+        qint64 step;
+        double loss, acc, lr, imagesPerSec;
+        qint32 epoch;
+        qint32 full;  // in m_full; -1: none (a plain train record)
+    };
+    static_assert(sizeof(Row) == 64);
+    static bool isPlainTrain(const MetricRecord &r);
     struct Cached
     {
         QList<QPointF> points;
-        qsizetype upTo = 0;        // members (of m_members) looked at
+        qsizetype upTo = 0;        // members (of m_members) looked at for `points`
         qint64 steps = -1;         // steps per epoch the points were made with
-        // Smoothing state for `smooth`, which covers points[0, smoothUpTo).
+        // Smoothing state for `smooth`, made from the members [0, smoothUpTo) (not from
+        // `points`: an overlaid run drawn smoothed holds no raw list).
         QList<QPointF> smooth;
         double weight = -1;
         qsizetype smoothUpTo = 0;
@@ -78,15 +98,24 @@ private:
     };
 
     qint64 stepsPerEpoch() const;
-    double xOf(const MetricRecord &r, Kind kind, XAxis x, qint64 stepsPerEpoch) const;
-    Cached &cached(Metric metric, XAxis x, int rank) const;
+    double xOf(const Row &r, Kind kind, XAxis x, qint64 stepsPerEpoch) const;
+    double valueOf(const Row &r, Metric metric) const;
+    // The series' members from `from` on, as points (NaN values and positions skipped).
+    template<typename Take>
+    void pointsFrom(Metric metric, XAxis x, int rank, qint64 steps, qsizetype from, Take take) const;
+    Cached &cacheOf(Metric metric, XAxis x, int rank) const;  // reset when the epoch length changed
+    Cached &cached(Metric metric, XAxis x, int rank) const;   // with `points` up to date
+    int seriesRank(int rank) const;
+    qsizetype memberCount(Metric metric, int rank) const;  // records of the series
     const QList<qsizetype> &membersOf(int key) const;
 
-    QList<MetricRecord> m_records;
-    QList<Kind> m_kinds;                 // of m_records, to skip string compares
+    QList<Row> m_rows;
+    QList<MetricRecord> m_full;                   // the records that are not plain train ones
+    mutable QList<MetricRecord> m_recordsMade;   // records(), made on demand
+    QList<Kind> m_kinds;                 // of m_rows, to skip string compares
     QMap<int, qint64> m_maxStepOfEpoch;  // train records
     mutable QHash<int, Cached> m_cache;  // by rank, metric and axis
-    // Positions in m_records of the train records, the val records and each rank's records:
+    // Positions in m_rows of the train records, the val records and each rank's records:
     // a series is built from its own records, not by walking all of them (ranks multiply them).
     static constexpr int trainKey = -2;
     static constexpr int valKey = -3;

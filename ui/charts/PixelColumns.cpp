@@ -6,7 +6,7 @@
 
 namespace TrainDesk::Ui::PixelColumns {
 
-QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double xMax, int columns)
+QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double xMax, int columns, bool ends)
 {
     QList<QPointF> result;
     if (begin == end)
@@ -17,7 +17,7 @@ QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double 
     const QPointF *from = first == begin ? first : first - 1;
     const QPointF *to = last == end ? last : last + 1;
     columns = std::max(columns, 1);
-    if (to - from <= 2 * qsizetype(columns) || !(xMax > xMin)) {
+    if (to - from <= (ends ? 2 : 1) * qsizetype(columns) || !(xMax > xMin)) {
         result.reserve(to - from);
         for (const QPointF *p = from; p != to; ++p)
             result.append(*p);
@@ -38,6 +38,8 @@ QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double 
             hi = q->y() > hi->y() ? q : hi;
         }
         std::array<const QPointF *, 4> keep{p, lo, hi, q - 1};
+        if (!ends)
+            keep = {lo, hi, lo, hi};
         std::sort(keep.begin(), keep.end());
         const auto unique = std::unique(keep.begin(), keep.end());
         for (auto it = keep.begin(); it != unique; ++it)
@@ -49,9 +51,9 @@ QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double 
     return result;
 }
 
-QList<QPointF> of(const QList<QPointF> &points, double xMin, double xMax, int columns)
+QList<QPointF> of(const QList<QPointF> &points, double xMin, double xMax, int columns, bool ends)
 {
-    return of(points.constData(), points.constData() + points.size(), xMin, xMax, columns);
+    return of(points.constData(), points.constData() + points.size(), xMin, xMax, columns, ends);
 }
 
 } // namespace TrainDesk::Ui::PixelColumns

@@ -13,8 +13,10 @@ namespace TrainDesk::Ui {
 // so the line runs to the plot's edges. A column of at most four points keeps all of them.
 namespace PixelColumns {
 
-QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double xMax, int columns);
-QList<QPointF> of(const QList<QPointF> &points, double xMin, double xMax, int columns);
+// `ends` false: only the lowest and highest point of a column (two, not four): for a chart of
+// many lines, where the segment between two columns may then start a pixel higher or lower.
+QList<QPointF> of(const QPointF *begin, const QPointF *end, double xMin, double xMax, int columns, bool ends = true);
+QList<QPointF> of(const QList<QPointF> &points, double xMin, double xMax, int columns, bool ends = true);
 
 } // namespace PixelColumns
 } // namespace TrainDesk::Ui

@@ -83,7 +83,8 @@ void ZoomableChartView::finishGesture()
     m_gestureImage = QPixmap();
     m_gesturePlotImage = QPixmap();
     // One range change for the whole gesture: the part of the plot (as it was) shown last.
-    if (zoom.size() != plotSize)
+    // (The plot's size in view pixels is rounded: a zoom is a change of more than a pixel.)
+    if (std::abs(zoom.width() - plotSize.width()) > 1 || std::abs(zoom.height() - plotSize.height()) > 1)
         changeRange([&] { chart()->zoomIn(zoom.translated(chart()->plotArea().topLeft() - shift)); });
     else if (!shift.isNull())
         changeRange([&] { chart()->scroll(-shift.x(), shift.y()); });
