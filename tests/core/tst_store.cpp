@@ -1,3 +1,4 @@
+#include "defaults/EmbeddedDefaults.h"
 #include "store/DatabaseCheck.h"
 #include "session/RunSummaryReader.h"
 #include "store/Store.h"
@@ -376,6 +377,7 @@ private Q_SLOTS:
         {
             Store setup;
             QVERIFY(setup.open(path).ok());
+            QVERIFY(EmbeddedDefaults::ensure(setup).ok());  // the CLI's first run made these
             QVERIFY(setup.createWorkspace("ws").ok());
         }
         // (Removed after the connection below is gone, whichever way the case ends.)
@@ -395,6 +397,8 @@ private Q_SLOTS:
             Store reader;
             const auto opened = reader.open(path);
             QVERIFY2(opened.ok(), qPrintable(opened.ok() ? QString() : opened.error()));
+            const auto defaults = EmbeddedDefaults::ensure(reader);  // every CLI command's next step
+            QVERIFY2(defaults.ok(), qPrintable(defaults.ok() ? QString() : defaults.error()));
             const auto ws = reader.workspace("ws");
             QVERIFY(ws.ok());
             QVERIFY(reader.experiments(ws->id).isEmpty());
