@@ -200,9 +200,14 @@ int Store::schemaVersion() const
 VoidResult Store::migrate()
 {
     const int target = int(std::size(migrations));
+    // Every CLI command opens the store: one that finds the schema current only reads, so it
+    // never waits behind another process's write (the agent's); a WAL reader needs no lock.
+    if (const int seen = schemaVersion(); seen == target)
+        return {};
     Transaction tx(m_db);
     if (!tx.active())
         return fail(QStringLiteral("cannot migrate database %1: %2").arg(m_path, tx.error()));
+    // Read again under the write lock: another process may have migrated in between.
     const int current = schemaVersion();
     if (current > target) {
         return fail(QStringLiteral("database %1 has schema version %2, newer than this TrainDesk (%3)")

@@ -1,3 +1,4 @@
+#include "defaults/EmbeddedDefaults.h"
 #include "store/DatabaseCheck.h"
 #include "metrics/MetricRows.h"
 #include "session/RunSummaryReader.h"
@@ -364,6 +365,58 @@ private Q_SLOTS:
         const auto created = store.createWorkspace("race");
         QVERIFY(!created);
         QCOMPARE(created.error(), QStringLiteral("workspace 'race' already exists"));
+    }
+
+    // The control-plane rule (issue: `job show` waited 20 s behind the agent while a node was
+    // unreachable): a client that only reads opens the store and reads it while another
+    // process holds the write lock, without waiting for it. The writer holds its transaction
+    // for the whole of the reader's work, so a reader that needed the lock would fail (after
+    // the busy timeout) rather than pass by luck of timing.
+    void aReaderDoesNotWaitForAnOpenWriteTransaction()
+    {
+        const QString path = m_dir.filePath("held.db");
+        {
+            Store setup;
+            QVERIFY(setup.open(path).ok());
+            QVERIFY(EmbeddedDefaults::ensure(setup).ok());  // the CLI's first run made these
+            QVERIFY(setup.createWorkspace("ws").ok());
+        }
+        // (Removed after the connection below is gone, whichever way the case ends.)
+        const auto removeWriter = qScopeGuard([] { QSqlDatabase::removeDatabase("agent-writer"); });
+        auto writer = QSqlDatabase::addDatabase("QSQLITE", "agent-writer");
+        writer.setDatabaseName(path);
+        writer.setConnectOptions("QSQLITE_BUSY_TIMEOUT=0");
+        QVERIFY(writer.open());
+        {
+            QSqlQuery q(writer);
+            QVERIFY2(q.exec("BEGIN IMMEDIATE"), qPrintable(q.lastError().text()));
+            QVERIFY2(q.exec("INSERT INTO workspaces(name, created) VALUES('pending', '2026-01-01T00:00:00Z')"),
+                     qPrintable(q.lastError().text()));
+        }
+        {
+            // What `traindesk job show` does: open (migration check included), then read.
+            Store reader;
+            const auto opened = reader.open(path);
+            QVERIFY2(opened.ok(), qPrintable(opened.ok() ? QString() : opened.error()));
+            const auto defaults = EmbeddedDefaults::ensure(reader);  // every CLI command's next step
+            QVERIFY2(defaults.ok(), qPrintable(defaults.ok() ? QString() : defaults.error()));
+            const auto ws = reader.workspace("ws");
+            QVERIFY(ws.ok());
+            QVERIFY(reader.experiments(ws->id).isEmpty());
+            QVERIFY(!reader.workspace("pending"));  // the writer's rows are not committed yet
+            // The writer held its lock all along: another writer is still refused at once.
+            auto probe = QSqlDatabase::addDatabase("QSQLITE", "probe-writer");
+            probe.setDatabaseName(path);
+            probe.setConnectOptions("QSQLITE_BUSY_TIMEOUT=0");
+            QVERIFY(probe.open());
+            QVERIFY(!QSqlQuery(probe).exec("BEGIN IMMEDIATE"));
+            probe.close();
+            probe = QSqlDatabase();
+            QSqlDatabase::removeDatabase("probe-writer");
+        }
+        QVERIFY(QSqlQuery(writer).exec("COMMIT"));
+        writer.close();
+        writer = QSqlDatabase();
     }
 
     void metricsAreReadOneAtATime()
