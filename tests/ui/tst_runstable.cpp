@@ -831,6 +831,17 @@ private Q_SLOTS:
         for (const Made &m : made)
             QVERIFY(plots->drawnJobs().contains(m.id));
         runs->filterEdit()->clear();
+        // A click on a run's line in the plots chooses it, as a click on its row does.
+        plots->setCurrentIndex(RunsPlotTabs::ParallelTab);
+        ParallelCoordinatesPlot *parallel = plots->parallel();
+        const int lineRow = int(plots->drawnJobs().indexOf(made[2].id));
+        const int lrAt = int(plots->table().parameters.indexOf(QStringLiteral("lr")));
+        QTRY_VERIFY(parallel->pointOf(lineRow, lrAt));
+        const QPointF onLine = *parallel->pointOf(lineRow, lrAt);  // lr 0.1: runs-c's alone
+        QCOMPARE(parallel->rowAt(onLine), lineRow);
+        QTest::mouseClick(parallel, Qt::LeftButton, {}, onLine.toPoint());
+        QCOMPARE(runs->chosenJobs(), QList<qint64>{made[2].id});
+        plots->setCurrentIndex(RunsPlotTabs::ChartsTab);
 
         // The workspace's table has the same jobs with their experiment.
         QVERIFY(window.selectByName(QStringLiteral("default")));

@@ -319,6 +319,8 @@ void RunsView::connectPlots()
 {
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updateStatus);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateStatus);
+    // A run's line or dot clicked in a plot chooses it, as a click on its row does.
+    connect(m_plots, &RunsPlotTabs::runClicked, this, [this](qint64 jobId) { chooseJobs({jobId}); });
     // The plots follow the chosen runs, the filter, the columns shown and the values read.
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RunsView::updatePlots);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RunsView::updatePlots);
