@@ -20,7 +20,7 @@ TensorBoardFolderActions::TensorBoardFolderActions(Backend *backend, QWidget *wi
     m_open->setObjectName(QStringLiteral("openTensorBoardFolderAction"));
     m_open->setToolTip(tr("Show the runs of a folder of TensorBoard event files as runs of an experiment, read in place"));
     connect(m_open, &QAction::triggered, this, &TensorBoardFolderActions::open);
-    m_openOnNode = new QAction(tr("Open TensorBoard folder on a &cluster…"), this);
+    m_openOnNode = new QAction(tr("Open TensorBoard folder on a c&luster…"), this);
     m_openOnNode->setObjectName(QStringLiteral("openTensorBoardFolderOnNodeAction"));
     m_openOnNode->setToolTip(tr("The same for a folder on a cluster's node or share, read there over SFTP"));
     connect(m_openOnNode, &QAction::triggered, this, &TensorBoardFolderActions::openOnNode);
