@@ -28,6 +28,16 @@ bool isDamage(const QSqlError &error)
         || text.contains(QLatin1String("not a database"));
 }
 
+// A quick_check's answer: every line but "ok", up to maxProblems in all.
+void addProblemLines(QSqlQuery &q, QStringList &found)
+{
+    while (q.next() && found.size() < maxProblems) {
+        const QString line = q.value(0).toString();
+        if (line != QLatin1String("ok"))
+            found << line;
+    }
+}
+
 } // namespace
 
 QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
@@ -36,11 +46,7 @@ QString problems(const QSqlDatabase &db, const QStringList &expectedTables)
     if (!q.exec(QStringLiteral("PRAGMA quick_check(%1)").arg(maxProblems)))
         return isDamage(q.lastError()) ? q.lastError().databaseText() : QString();
     QStringList found;
-    while (q.next()) {
-        const QString line = q.value(0).toString();
-        if (line != QLatin1String("ok"))
-            found << line;
-    }
+    addProblemLines(q, found);
     if (!found.isEmpty())
         return found.join(QLatin1Char('\n'));
     return missingTables(db, expectedTables);
@@ -57,11 +63,7 @@ QString problemsOfTables(const QSqlDatabase &db, const QStringList &tables, cons
                 found << q.lastError().databaseText();
             continue;
         }
-        while (q.next() && found.size() < maxProblems) {
-            const QString line = q.value(0).toString();
-            if (line != QLatin1String("ok"))
-                found << line;
-        }
+        addProblemLines(q, found);
     }
     if (!found.isEmpty())
         return found.join(QLatin1Char('\n'));
