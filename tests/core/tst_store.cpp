@@ -661,7 +661,9 @@ private Q_SLOTS:
         QSqlDatabase::removeDatabase("many");
         QVERIFY(*store.appendJobOutput(ids[1], "metrics.jsonl", 3, 4, {R"({"kind":"train","step":4,"loss":0.01})"}));
         QVERIFY(*store.appendJobOutput(ids[3], "metrics.jsonl", 0, 1, {R"({"kind":"train","step":1,"loss":0.02})"}));
-        for (RunSummaryReader *r : {&reader, new RunSummaryReader(store)}) {  // this session, and a new one
+        // The reader that read them before, and a fresh one (a GUI started again).
+        RunSummaryReader fresh(store);
+        for (RunSummaryReader *r : {&reader, &fresh}) {
             const RunSummaries again = r->read(ids);
             QVERIFY(same(again.value(ids[0]), first.value(ids[0])));  // not read again (99 had it been)
             QVERIFY(same(again.value(ids[2]), first.value(ids[2])));
@@ -669,8 +671,6 @@ private Q_SLOTS:
             QCOMPARE(again.value(ids[1]).metrics.value("loss").best, 0.01);
             QCOMPARE(again.value(ids[1]).metrics.value("acc").last, 0.0);  // no such metric: nothing made up
             QCOMPARE(again.value(ids[3]).metrics.value("loss").last, 0.02);
-            if (r != &reader)
-                delete r;
         }
     }
 
