@@ -3,7 +3,6 @@
 #include "cuda/host_emulation.h"
 
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -13,6 +12,8 @@
 #include <mutex>
 #include <utility>
 #include <vector>
+
+#include "cuda/emulation_fiber.h"
 
 namespace td::cuda::emu {
 
@@ -27,7 +28,7 @@ thread_local cudaError_t t_lastError = cudaSuccess;
 constexpr std::size_t kStackBytes = 256 * 1024;
 
 struct Fiber {
-    ucontext_t context;
+    FiberContext context;
     char* stack = nullptr;
 };
 
@@ -37,7 +38,7 @@ std::vector<std::unique_ptr<Fiber>> g_fibers;
 
 // The block being run, seen by the fibers (through t_block) and by __syncthreads.
 struct Block {
-    ucontext_t scheduler;                         // where a fiber goes when it waits or ends
+    FiberContext scheduler;                       // where a fiber goes when it waits or ends
     const std::function<void()>* body = nullptr;  // the kernel with its arguments
     dim3 dims;                                    // blockDim
     unsigned int threads = 0;                     // blockDim.x * y * z
@@ -86,7 +87,6 @@ void ensureFibers(unsigned int threads) {
         if (mapping == MAP_FAILED) fail("cannot map a fiber stack");
         if (mprotect(mapping, page, PROT_NONE) != 0) fail("cannot protect a fiber stack's guard page");
         fiber->stack = static_cast<char*>(mapping) + page;
-        if (getcontext(&fiber->context) != 0) fail("getcontext failed");
         g_fibers.push_back(std::move(fiber));
     }
 }
@@ -99,8 +99,8 @@ void setThreadIdx(const Block& b, unsigned int t) {
 // other, each until it returns from the kernel. A thread that waits at __syncthreads keeps
 // this fiber (the scheduler starts the next thread on a fresh one), so a kernel without
 // barriers costs one fiber switch per block, not per thread; the order in which the threads
-// run is the same either way. Returning from here resumes the scheduler (uc_link) with
-// Block::waiting false: the thread last run has ended.
+// run is the same either way. At the end it goes back to the scheduler for good, with
+// Block::waiting false: the thread last run has ended (startFiber makes it afresh for reuse).
 void fiberMain() {
     Block& b = *t_block;
     while (b.next < b.threads) {
@@ -108,22 +108,21 @@ void fiberMain() {
         setThreadIdx(b, b.current);
         (*b.body)();
     }
+    switchFiber(g_fibers[b.fiber]->context, b.scheduler);
+    fail("a finished fiber was resumed");
 }
 
 // Starts fiber f at fiberMain.
-void startFiber(Block& b, unsigned int f) {
+void startFiber(unsigned int f) {
     Fiber& fiber = *g_fibers[f];
-    fiber.context.uc_stack.ss_sp = fiber.stack;
-    fiber.context.uc_stack.ss_size = kStackBytes;
-    fiber.context.uc_link = &b.scheduler;
-    makecontext(&fiber.context, fiberMain, 0);
+    makeFiber(fiber.context, fiber.stack, kStackBytes, fiberMain);
 }
 
 // Switches to fiber f until a thread on it waits at __syncthreads or it has no more to run.
 void resume(Block& b, unsigned int f) {
     b.fiber = f;
     b.waiting = false;
-    if (swapcontext(&b.scheduler, &g_fibers[f]->context) != 0) fail("swapcontext failed");
+    switchFiber(b.scheduler, g_fibers[f]->context);
 }
 
 // Runs one block, in rounds from one __syncthreads to the next. The first round starts
@@ -135,7 +134,7 @@ void runBlock(Block& b, std::vector<std::pair<unsigned int, unsigned int>>& wait
     b.next = 0;
     unsigned int fibers = 0;
     while (b.next < b.threads) {
-        startFiber(b, fibers);
+        startFiber(fibers);
         resume(b, fibers++);
         if (b.waiting) waiting.emplace_back(b.current, b.fiber);
     }
@@ -206,8 +205,7 @@ void __syncthreads() {
     // The thread waits: back to the scheduler, which resumes it once every live thread of
     // the block has arrived here or ended.
     b->waiting = true;
-    ucontext_t* self = &td::cuda::emu::g_fibers[b->fiber]->context;
-    if (swapcontext(self, &b->scheduler) != 0) td::cuda::emu::fail("swapcontext failed");
+    td::cuda::emu::switchFiber(td::cuda::emu::g_fibers[b->fiber]->context, b->scheduler);
 }
 
 cudaError_t cudaGetLastError() {

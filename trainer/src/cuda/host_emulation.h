@@ -5,13 +5,13 @@
 //
 // How a launch runs (emu::launch, through TD_LAUNCH):
 //  - All of a launch runs on the launching host thread. The CUDA threads of a block run
-//    on cooperative fibers (POSIX ucontext: makecontext/swapcontext), each on a stack of
-//    its own; the stacks are allocated once and reused by every later launch. A scheduler
-//    on the launching thread starts the block's threads one after the other. Why not one host
-//    thread per CUDA thread (as before): with 256 threads a block cost hundreds of futex
-//    wake-ups and context switches of the kernel, which made the emulation tests the slow
-//    part of the test run on a 2-core machine; a fiber switch is a function call and one
-//    signal-mask system call.
+//    on cooperative fibers (cuda/emulation_fiber.h), each on a stack of its own; the stacks
+//    are allocated once and reused by every later launch. A scheduler on the launching
+//    thread starts the block's threads one after the other. Why not one host thread per
+//    CUDA thread (as before): with 256 threads a block cost hundreds of futex wake-ups and
+//    context switches of the kernel, which made the emulation tests the slow part of the
+//    test run on a 2-core machine; a fiber switch is a function call (on x86-64 without
+//    a system call: ucontext's sigprocmask per switch was most of the emulation's time).
 //  - Blocks run one at a time, in a shuffled order (CUDA promises no order; a kernel that
 //    depends on one shows it here).
 //  - threadIdx, blockIdx, blockDim, gridDim are thread_local, and the scheduler sets them
@@ -26,8 +26,8 @@
 //    next round. A fiber that returns from the kernel drops out (as exited threads do on
 //    the GPU), so a barrier after an early return of some threads does not hang.
 //    A thread that waits keeps its fiber; threads that end without waiting hand theirs to
-//    the next thread, so a kernel without barriers costs one fiber switch per block (each
-//    switch is a sigprocmask system call) and one with barriers one per thread and barrier.
+//    the next thread, so a kernel without barriers costs one fiber switch per block and
+//    one with barriers two per thread and barrier.
 //  - atomics are std::atomic_ref on the plain memory; __threadfence() is a sequentially
 //    consistent fence; __ldcg() is a plain load (the fibers of a grid run one at a time).
 //  - "Device memory" is host memory, streams are tags (launches run to completion before
