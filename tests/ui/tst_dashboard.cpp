@@ -154,7 +154,8 @@ private Q_SLOTS:
         wizard->next();
         QVERIFY(wizard->button(QWizard::FinishButton)->isEnabled());
         wizard->button(QWizard::FinishButton)->click();
-        QTRY_VERIFY_WITH_TIMEOUT(wizard->submittedJobId() != 0, 10000);
+        // The save waits behind the backend worker's first refresh: seen past 10 s at load 11.
+        QTRY_VERIFY_WITH_TIMEOUT(wizard->submittedJobId() != 0, 60000);
         const QString message = window.statusBar()->currentMessage();
         QVERIFY2(message.contains(QStringLiteral("Draft saved")), qPrintable(message));
         QVERIFY(!message.contains(QStringLiteral("submitted")));
