@@ -59,6 +59,12 @@ VoidResult wakeAgent()
     return {};
 }
 
+VoidResult ensureAgentRuns()
+{
+    // A connection is enough: only a listening agent accepts it (a dead one's socket refuses).
+    return AgentClient(DataPaths::dataDirectory()).connectOrStart();
+}
+
 namespace {
 
 int runAgent(Context &c)

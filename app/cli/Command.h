@@ -114,5 +114,8 @@ QList<Command> runsCommands();
 // Starts the agent when none runs and asks it to look at the jobs now (after a job was
 // queued, a draft started, or a cluster changed).
 VoidResult wakeAgent();
+// Starts the agent when none runs, without asking it anything: what a read needs (`job show`
+// must not wait out a tick that waits on an unreachable node).
+VoidResult ensureAgentRuns();
 
 } // namespace TrainDesk::Cli

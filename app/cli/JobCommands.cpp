@@ -98,12 +98,14 @@ QJsonArray issuesJson(const QList<SpecIssue> &issues)
 }
 
 // Jobs move only while the agent runs: start it when jobs wait for it (after a reboot,
-// say) and none answers. Clients read the state the agent stored; they never ask nodes.
+// say) and none answers. Clients read the state the agent stored; they never ask nodes,
+// nor wait for the agent: its tick may be waiting out an unreachable node's timeouts
+// (20 s a `job show` while a node was cut, when this asked for a wake and its answer).
 void keepAgentWatching(Context &c)
 {
     if (c.store.jobsInStates({JobState::Queued, JobState::Running, JobState::Terminating}).isEmpty())
         return;
-    if (auto woken = wakeAgent(); !woken)
+    if (auto woken = ensureAgentRuns(); !woken)
         c.err << "warning: " << woken.error() << '\n';
 }
 

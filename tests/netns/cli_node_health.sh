@@ -81,11 +81,13 @@ grep "All-reduce" "$work/net.txt"
 for n in "$n1" "$n2" "$n3"; do [ "$(node_state "$n" | cut -d' ' -f1)" = idle ] || fail "$n is $(node_state "$n") after a burn-in passed"; done
 
 echo "== a throttled node is unusable and not scheduled"
-# netem's rate where the kernel has sch_netem, else a token bucket (tbf): the same 100 Mb/s,
-# 1 % of the veth's 10000 Mb/s, a fifth of the 5 % a pair must reach (a slower rate only
-# makes each of the throttled pairs' all-reduces take longer: 7 s each at 20 Mb/s).
-netns_exec 3 tc qdisc add dev eth0 root netem rate 100mbit 2>/dev/null \
-  || netns_exec 3 tc qdisc add dev eth0 root tbf rate 100mbit burst 64kb latency 400ms || fail "tc: cannot throttle $n3"
+# netem's rate where the kernel has sch_netem, else a token bucket (tbf): the same 200 Mb/s,
+# 2 % of the veth's 10000 Mb/s, two fifths of the 5 % a pair must reach. Every iteration of a
+# 2-rank all-reduce sends the whole buffer through the throttled side, so the pair's bus
+# bandwidth cannot pass the rate (0.025 GB/s against 0.063 expected); a slower rate only
+# makes each throttled all-reduce take longer (1.5 s an iteration at 100 Mb/s, 7 s at 20).
+netns_exec 3 tc qdisc add dev eth0 root netem rate 200mbit 2>/dev/null \
+  || netns_exec 3 tc qdisc add dev eth0 root tbf rate 200mbit burst 64kb latency 400ms || fail "tc: cannot throttle $n3"
 td cluster probe -n net --burn-in > "$work/slow.txt" 2>"$work/slow.err"
 grep "All-reduce" "$work/slow.txt"
 grep -E "^FAIL $n2\+$n3  All-reduce" "$work/slow.txt" >/dev/null || fail "the throttled pair passed: $(cat "$work/slow.txt")"
@@ -100,17 +102,44 @@ cat > "$work/three.json" <<JSON
 JSON
 td job create -e health -n three -c net -f "$work/three.json" >/dev/null || fail "job create three"
 td job create -e health -n two -c net -f "$work/sleep2.json" >/dev/null || fail "job create two"
-sleep 5
+# The scheduler has looked at both once the job behind says what it waits for: the 3-node job
+# waits and holds back the one behind it (gang scheduling in order).
+for _ in $(seq 1 60); do [ "$(td job show -e health -n two --query waitingFor)" = "behind job 'three'" ] && break; sleep 0.5; done
 [ "$(state three)" = queued ] || fail "a 3-node job was scheduled with $n3 unusable: $(state three)"
-# (the 3-node job waits and holds back the one behind it: gang scheduling in order)
+[ "$(td job show -e health -n two --query waitingFor)" = "behind job 'three'" ] \
+  || fail "job two does not wait behind job three: $(td job show -e health -n two -o json)"
 td job terminate -e health -n three >/dev/null
 for _ in $(seq 1 60); do [ "$(state two)" = running ] && break; sleep 0.5; done
 nodes=$(td job show -e health -n two -o json | python3 -c 'import json,sys; print(",".join(json.load(sys.stdin)["nodes"]))')
 [ "$nodes" = "$n1,$n2" ] || fail "job two runs on $nodes"
 td job terminate -e health -n two >/dev/null
 netns_exec 3 tc qdisc del dev eth0 root
-td cluster probe -n net --burn-in > "$work/back.txt" 2>&1
-[ "$(node_state "$n3" | cut -d' ' -f1)" = idle ] || fail "$n3 is $(node_state "$n3") after a burn-in passed"
+
+echo "== a GPU that fails the trainer's self-check; the throttled node, throttled no more, passes"
+# One burn-in for both: node 2's GPU figures are its own, node 3's all-reduces are with
+# nodes 1 and 2 over MPI (node 2's GPU has no peer with a GPU), so neither decides the other.
+mkdir -p "$work/fakebin"
+cat > "$work/fakebin/nvidia-smi" <<'SH'
+#!/bin/sh
+# A node whose nvidia-smi lists a GPU that no driver of this machine drives.
+case "$*" in
+  -L) echo "GPU 0: NVIDIA Test GPU (UUID: GPU-00000000-0000-0000-0000-000000000000)" ;;
+  *--query-gpu=index,name,temperature.gpu*) echo "0, NVIDIA Test GPU, 41, 1410, 1980, 0" ;;
+  *) echo "nvidia-smi (test)"; ;;
+esac
+SH
+chmod 755 "$work/fakebin/nvidia-smi"
+netns_exec 2 mount --bind "$work/fakebin" /usr/local/bin || fail "cannot put nvidia-smi on $n2's PATH"
+# A burn-in leaves out a node a job still holds: node 2 is free once job two has ended.
+for _ in $(seq 1 60); do [ "$(node_state "$n2" | cut -d' ' -f1)" = idle ] && break; sleep 0.5; done
+td cluster probe -n net --burn-in > "$work/back.txt" 2>"$work/back.err"
+[ "$(node_state "$n3" | cut -d' ' -f1)" = idle ] || fail "$n3 is $(node_state "$n3") after a burn-in passed: $(cat "$work/back.txt")"
+grep -E "^FAIL $n2  GPU self-check \(trainer\): exit code [0-9]+: .*no usable NVIDIA GPU" "$work/back.txt" >/dev/null \
+  || fail "self-check figure: $(cat "$work/back.txt" "$work/back.err")"
+read -r st reason <<<"$(node_state "$n2")"
+[ "$st" = unusable ] || fail "$n2 is $st after its GPU failed"
+echo "$reason" | grep -F "burn-in: GPU self-check" >/dev/null || fail "$n2's reason: $reason"
+netns_exec 2 umount /usr/local/bin || fail "cannot take the test's nvidia-smi off $n2"
 
 echo "== 2 nodes: the slow one is told apart by its path to this machine, or none is blamed (issue #39)"
 td cluster create -n pair --nodes "$NETNS_USER@${NETNS_ADDR[2]},$NETNS_USER@${NETNS_ADDR[3]}" --accept-new-host-keys \
@@ -142,7 +171,8 @@ fi
 netns_exec 3 tc qdisc del dev eth0 root
 # What reaches node 2 is slow (the bridge's side of its link), what it sends is not: each
 # node reaches this machine as fast as the other, the pair is slow, and neither is blamed.
-tc qdisc add dev "v$NETNS_TAG-2" root tbf rate 50mbit burst 64kb latency 400ms || fail "tc: cannot throttle the link into $p2"
+# (200 Mb/s, as above: the pair's all-reduce fails at any rate under the 5 %; the paths are unthrottled.)
+tc qdisc add dev "v$NETNS_TAG-2" root tbf rate 200mbit burst 64kb latency 400ms || fail "tc: cannot throttle the link into $p2"
 td cluster probe -n pair --burn-in > "$work/pair2.txt" 2>&1
 tc qdisc del dev "v$NETNS_TAG-2" root
 grep -E "All-reduce|Path|Slow pair" "$work/pair2.txt"
@@ -150,24 +180,4 @@ grep -E "^FAIL $p2\+$p3  All-reduce" "$work/pair2.txt" >/dev/null || fail "the s
 grep -E "^SKIP $p2\+$p3  Slow pair: cannot tell which node is slow" "$work/pair2.txt" >/dev/null \
   || fail "the burn-in does not say it cannot tell: $(cat "$work/pair2.txt")"
 for i in 1 2; do [ "$(pair_state $i | cut -d' ' -f1)" = idle ] || fail "a node was blamed for an ambiguous pair: $(pair_state $i)"; done
-
-echo "== a GPU that fails the trainer's self-check"
-mkdir -p "$work/fakebin"
-cat > "$work/fakebin/nvidia-smi" <<'SH'
-#!/bin/sh
-# A node whose nvidia-smi lists a GPU that no driver of this machine drives.
-case "$*" in
-  -L) echo "GPU 0: NVIDIA Test GPU (UUID: GPU-00000000-0000-0000-0000-000000000000)" ;;
-  *--query-gpu=index,name,temperature.gpu*) echo "0, NVIDIA Test GPU, 41, 1410, 1980, 0" ;;
-  *) echo "nvidia-smi (test)"; ;;
-esac
-SH
-chmod 755 "$work/fakebin/nvidia-smi"
-netns_exec 2 mount --bind "$work/fakebin" /usr/local/bin || fail "cannot put nvidia-smi on $n2's PATH"
-td cluster probe -n net --burn-in > "$work/gpu.txt" 2>"$work/gpu.err"
-grep -E "^FAIL $n2  GPU self-check \(trainer\): exit code [0-9]+: .*no usable NVIDIA GPU" "$work/gpu.txt" >/dev/null \
-  || fail "self-check figure: $(cat "$work/gpu.txt")"
-read -r st reason <<<"$(node_state "$n2")"
-[ "$st" = unusable ] || fail "$n2 is $st after its GPU failed"
-echo "$reason" | grep -F "burn-in: GPU self-check" >/dev/null || fail "$n2's reason: $reason"
 echo "node health ok"
