@@ -155,7 +155,9 @@ private Q_SLOTS:
         QVERIFY(wizard->button(QWizard::FinishButton)->isEnabled());
         wizard->button(QWizard::FinishButton)->click();
         // The save waits behind the backend worker's first refresh: seen past 10 s at load 11.
-        QTRY_VERIFY_WITH_TIMEOUT(wizard->submittedJobId() != 0, 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(wizard->submittedJobId() != 0,
+                                  qPrintable(QStringLiteral("no job; the status bar says: ") + window.statusBar()->currentMessage()),
+                                  60000);
         const QString message = window.statusBar()->currentMessage();
         QVERIFY2(message.contains(QStringLiteral("Draft saved")), qPrintable(message));
         QVERIFY(!message.contains(QStringLiteral("submitted")));
