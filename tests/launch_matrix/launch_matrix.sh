@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The launch matrix (issue #39) on one cluster kind, with its fixture:
 #   local   this machine (the default `local` cluster)
-#   ssh     2 SSH nodes, network namespaces whose names do not resolve (tests/netns)
-#   slurm   a Slurm with 2 nodes, each a network namespace running its own slurmd
-#           (tests/slurm/slurm_netns_fixture.sh), jobs submitted from this machine
+#   ssh     4 SSH nodes, network namespaces whose names do not resolve (tests/netns): each
+#           multi-node cell takes 2, so two cells run side by side
+#   slurm   a Slurm with 4 nodes, each a network namespace running its own slurmd
+#           (tests/slurm/slurm_netns_fixture.sh), jobs submitted from this machine; as on
+#           SSH, a multi-node cell takes 2 and two cells run side by side
 # then matrix.py: every toolkit x plain / retried after a killed rank / as a sweep trial.
 # Exit 77 (skipped, with the reason) where the kind's fixture cannot run here.
 #   launch_matrix.sh KIND TRAINDESK
@@ -31,22 +33,22 @@ ssh)
   [ "$(id -u)" = 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
   . "$here/../netns/netns_nodes.sh"
   trap '"$traindesk" agent stop >/dev/null 2>&1; netns_down; remove_work' EXIT
-  netns_up "$work/nodes" 2 || fail "the test nodes do not start"
+  netns_up "$work/nodes" 4 || fail "the test nodes do not start"
   getent hosts node1 >/dev/null && fail "node1 resolves here: the matrix needs names that do not"
   export TRAINDESK_SSH_PASSWORD=$NETNS_PASSWORD
-  td cluster create -n net --nodes "node1=$NETNS_USER@${NETNS_ADDR[1]},node2=$NETNS_USER@${NETNS_ADDR[2]}" \
+  td cluster create -n net --nodes "node1=$NETNS_USER@${NETNS_ADDR[1]},node2=$NETNS_USER@${NETNS_ADDR[2]},node3=$NETNS_USER@${NETNS_ADDR[3]},node4=$NETNS_USER@${NETNS_ADDR[4]}" \
     --generate-ssh-keys --accept-new-host-keys >"$work/create.out" 2>&1 || fail "cluster create: $(cat "$work/create.out")"
-  cluster=net hosts=node1,node2 nodes=2
+  cluster=net hosts=node1,node2,node3,node4 nodes=2
   ;;
 slurm)
   . "$here/../slurm/slurm_netns_fixture.sh"
   trap '"$traindesk" agent stop >/dev/null 2>&1; slurm_netns_stop "$work/slurm"; remove_work' EXIT
-  slurm_netns_start "$work/slurm"
+  slurm_netns_start "$work/slurm" 4
   rc=$?
   [ $rc -eq 0 ] || exit $rc
   getent hosts node1 >/dev/null && fail "node1 resolves here: the matrix needs names that do not"
   td cluster create -n hpc --slurm local >"$work/create.out" 2>&1 || fail "cluster create --slurm: $(cat "$work/create.out")"
-  cluster=hpc hosts=node1,node2 nodes=2
+  cluster=hpc hosts=node1,node2,node3,node4 nodes=2
   ;;
 *) fail "unknown cluster kind $kind (local, ssh or slurm)" ;;
 esac

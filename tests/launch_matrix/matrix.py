@@ -28,7 +28,8 @@ ap.add_argument("--traindesk", required=True)
 ap.add_argument("--cluster", required=True)
 ap.add_argument("--kind", required=True, choices=["local", "ssh", "slurm"])
 ap.add_argument("--nodes", type=int, required=True, help="the nodes a multi-node cell uses")
-ap.add_argument("--hosts", required=True, help="the nodes' host names as a rank sees them, comma separated")
+ap.add_argument("--hosts", required=True, help="the cluster's nodes' host names as a rank sees them (their names in "
+                "the cluster too where there are more than --nodes), comma separated")
 ap.add_argument("--work", required=True, help="a folder the nodes see at the same path (job files, outputs)")
 ap.add_argument("--table", help="also write the table here")
 args = ap.parse_args()
@@ -150,6 +151,18 @@ def outputs_of(job_dir):
     return os.path.join(job_dir, "outputs")
 
 
+def hosts_of(job, nodes):
+    """The hosts a job was given, head first: the cluster's first `nodes` where it has no
+    more; else (SSH: 4 nodes, so that two cells run side by side) those the scheduler chose,
+    whose names are their host names."""
+    if len(hosts) <= nodes:
+        return hosts[:nodes]
+    given = json.loads(td("job", "show", "-e", EXP, "-n", job, "--query", "nodes").stdout)
+    if len(given) != nodes or len(set(given)) != nodes or not set(given) <= set(hosts):
+        raise Failure("job %s was given nodes %s, not %d of %s" % (job, given, nodes, hosts))
+    return given
+
+
 def check(cell):
     toolkit, mode = cell
     job = job_of[cell]
@@ -201,11 +214,12 @@ def check(cell):
         raise Failure("tasks %s ran besides the promised %s" % (extra, tasks))
     # Where they ran: a multi-node job on every node, tasks by the toolkit's rule.
     ran_on = sorted(set(rep["host"] for rep in reports.values()))
+    given = hosts_of(job, nodes)
     if toolkit == "customToolkit":
-        if ran_on != [hosts[0]]:
-            raise Failure("the head node's command ran on %s, not %s" % (ran_on, hosts[0]))
-    elif ran_on != sorted(hosts[:nodes]):
-        raise Failure("ranks ran on %s, expected every node of %s" % (ran_on, hosts[:nodes]))
+        if ran_on != [given[0]]:
+            raise Failure("the head node's command ran on %s, not %s" % (ran_on, given[0]))
+    elif ran_on != sorted(given):
+        raise Failure("ranks ran on %s, expected every node of %s" % (ran_on, given))
     # Each task's own output file.
     for task, rep in reports.items():
         name = "stdout.txt" if toolkit == "customToolkit" else "stdout-%s.txt" % task
@@ -278,7 +292,7 @@ try:
     code = query("nopython", "executionInfo.errors[0].code")
     err_file = os.path.join(query("nopython", "jobDirectory"), "stdouterr", "stderr.txt")
     said = open(err_file, errors="replace").read() if os.path.exists(err_file) else ""
-    named = all("node %s" % h in said or args.kind != "ssh" for h in hosts) and \
+    named = all("node %s" % h in said or args.kind != "ssh" for h in hosts_of("nopython", args.nodes)) and \
         "properties.pyTorchSettings.pythonInterpreterPath: /no/python3 is not there" in said
     refusals.append(("a pythonInterpreterPath no node has fails the node setup, naming node and setting",
                      code == "NodeSetupFailed" and named, "%s; %s" % (code, said.strip()[-400:])))
