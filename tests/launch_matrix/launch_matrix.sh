@@ -3,9 +3,8 @@
 #   local   this machine (the default `local` cluster)
 #   ssh     4 SSH nodes, network namespaces whose names do not resolve (tests/netns): each
 #           multi-node cell takes 2, so two cells run side by side
-#   slurm   a Slurm with 4 nodes, each a network namespace running its own slurmd
-#           (tests/slurm/slurm_netns_fixture.sh), jobs submitted from this machine; as on
-#           SSH, a multi-node cell takes 2 and two cells run side by side
+#   slurm   a Slurm with 2 nodes, each a network namespace running its own slurmd
+#           (tests/slurm/slurm_netns_fixture.sh), jobs submitted from this machine
 # then matrix.py: every toolkit x plain / retried after a killed rank / as a sweep trial.
 # Exit 77 (skipped, with the reason) where the kind's fixture cannot run here.
 #   launch_matrix.sh KIND TRAINDESK
@@ -43,12 +42,12 @@ ssh)
 slurm)
   . "$here/../slurm/slurm_netns_fixture.sh"
   trap '"$traindesk" agent stop >/dev/null 2>&1; slurm_netns_stop "$work/slurm"; remove_work' EXIT
-  slurm_netns_start "$work/slurm" 4
+  slurm_netns_start "$work/slurm"
   rc=$?
   [ $rc -eq 0 ] || exit $rc
   getent hosts node1 >/dev/null && fail "node1 resolves here: the matrix needs names that do not"
   td cluster create -n hpc --slurm local >"$work/create.out" 2>&1 || fail "cluster create --slurm: $(cat "$work/create.out")"
-  cluster=hpc hosts=node1,node2,node3,node4 nodes=2
+  cluster=hpc hosts=node1,node2 nodes=2
   ;;
 *) fail "unknown cluster kind $kind (local, ssh or slurm)" ;;
 esac

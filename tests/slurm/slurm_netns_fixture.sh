@@ -5,22 +5,21 @@
 # (the login node), their batch scripts run on node1, and Open MPI starts its daemons on
 # node2 through srun, across the bridge: what a cluster of two machines does.
 #
-# slurm_netns_start DIR [N]  -> N compute nodes (default 2), SLURM_CONF exported, NETNS_* of
-#                               netns_nodes.sh; returns 77 where Slurm or network namespaces
-#                               cannot run here
+# slurm_netns_start DIR   -> SLURM_CONF exported, NETNS_* of netns_nodes.sh; returns 77 where
+#                            Slurm or network namespaces cannot run here
 # slurm_netns_stop DIR    (call from the test's EXIT trap)
 here_slurm_netns=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here_slurm_netns/../netns/netns_nodes.sh"
 . "$here_slurm_netns/slurm_fixture.sh"  # slurm_settings
 
 slurm_netns_start() {
-  local dir=$1 count=${2:-2} tool
+  local dir=$1 tool
   for tool in munged slurmctld slurmd sbatch squeue scancel sinfo scontrol; do
     command -v "$tool" >/dev/null || { echo "SKIP: $tool not found (Debian packages slurm-wlm and munge)"; return 77; }
   done
   [ "$(id -u)" = 0 ] || { echo "SKIP: slurmd and network namespaces need root"; return 77; }
   mkdir -p "$dir"/{munge,state,spool,log}
-  netns_up "$dir/nodes" "$count" || return 1
+  netns_up "$dir/nodes" 2 || return 1
   chmod 700 "$dir/munge"
   head -c 1024 /dev/urandom > "$dir/munge/munge.key"
   chmod 400 "$dir/munge/munge.key"
@@ -35,9 +34,8 @@ slurm_netns_start() {
 ClusterName=traindesknetns
 SlurmctldHost=$host($NETNS_SUBNET.254)
 $(slurm_settings "$dir" "$base")
-$(for i in $(seq 1 "$count"); do
-  echo "NodeName=node$i NodeHostname=node$i NodeAddr=${NETNS_ADDR[$i]} CPUs=$cpus RealMemory=500 State=UNKNOWN"
-done)
+NodeName=node1 NodeHostname=node1 NodeAddr=${NETNS_ADDR[1]} CPUs=$cpus RealMemory=500 State=UNKNOWN
+NodeName=node2 NodeHostname=node2 NodeAddr=${NETNS_ADDR[2]} CPUs=$cpus RealMemory=500 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF=$dir/slurm.conf
@@ -47,7 +45,7 @@ CONF
   # gave the node a /sys of its own, without the cgroup file systems slurmd starts with:
   # they are mounted there again as this machine has them (v1 controllers or v2).
   mounts=$(findmnt -rn -R -o TARGET,FSTYPE,OPTIONS /sys/fs/cgroup)
-  for i in $(seq 1 "$count"); do
+  for i in 1 2; do
     mkdir -p "$dir/spool/node$i"
     netns_exec "$i" sh -c 'echo "$1" | while read -r target type options; do
         mkdir -p "$target" && mount -t "$type" -o "$options" "$type" "$target" || exit 1
@@ -55,7 +53,7 @@ CONF
       || { echo "slurmd does not start on node$i: $(tail -n 5 "$dir/log/slurmd-node$i.log" 2>&1)" >&2; return 1; }
   done
   for i in $(seq 1 120); do
-    [ "$(sinfo -h -t idle -o '%D' 2>/dev/null)" = "$count" ] && return 0
+    [ "$(sinfo -h -t idle -o '%D' 2>/dev/null)" = 2 ] && return 0
     sleep 0.5
   done
   echo "Slurm on the namespaces did not come up: $(sinfo -N 2>&1); its logs:" >&2
