@@ -947,15 +947,16 @@ private Q_SLOTS:
         const QStringList both{QStringLiteral("&Colour…"), QStringLiteral("&Automatic colour")};
         QHeaderView *names = view.table()->verticalHeader();
         QCOMPARE(menuEntries(QStringLiteral("&Automatic colour"), [&] {
-                     QContextMenuEvent click(QContextMenuEvent::Mouse,
-                                             QPoint(5, names->sectionViewportPosition(overlaidRow.row()) + 3));
+                     const QPoint at(5, names->sectionViewportPosition(overlaidRow.row()) + 3);
+                     QContextMenuEvent click(QContextMenuEvent::Mouse, at, names->viewport()->mapToGlobal(at));
                      QApplication::sendEvent(names->viewport(), &click);
                  }), both);
         const QModelIndex mainRow = view.filterModel()->mapFromSource(model->index(model->rowOf(main), RunsTableModel::StateColumn));
         view.table()->setCurrentIndex(mainRow);
         // The menu key, as the window delivers it: to the focused table, at its current cell.
         const auto menuKey = [&] {
-            QContextMenuEvent key(QContextMenuEvent::Keyboard, view.table()->visualRect(mainRow).center());
+            const QPoint at = view.table()->visualRect(mainRow).center();
+            QContextMenuEvent key(QContextMenuEvent::Keyboard, at, view.table()->viewport()->mapToGlobal(at));
             QApplication::sendEvent(view.table(), &key);
         };
         QCOMPARE(menuEntries(QStringLiteral("&Automatic colour"), menuKey), both);
