@@ -133,9 +133,12 @@ void Agent::tick()
     // Sweeps first: the trials they queue start in the schedule of the refresh that follows.
     m_activeSweeps = m_sweeps->tick();
     m_runner->refreshAll();
-    // Metrics of running jobs, and once more of those that just ended (their last lines).
+    // Metrics of running jobs, and once more of those that just ended (their last lines) or
+    // whose node is back after a cut (what they wrote while it was out of reach).
     for (const Job &job : before)
         m_ingestOnce.insert(job.id);
+    for (qint64 id : m_runner->takeJobsWhoseNodesAnswered())
+        m_ingestOnce.insert(id);
     ingest();
     m_store->truncateLogOver(8 * 1024 * 1024);
     // Read once for the rest of the tick: sampling, the counts and what changed.

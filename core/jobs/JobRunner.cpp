@@ -530,6 +530,8 @@ void JobRunner::retryPendingCleanups()
         // Kept on failure: the clean-up runs again (it is harmless twice).
         logFailure(m_store.removePendingCleanup(cleanup),
                    QStringLiteral("node %1: cannot forget its done clean-up").arg(cleanup.node));
+        if (const auto job = m_store.jobByUuid(cleanup.jobUuid))
+            m_nodesAnsweredFor.append(job->id);
         // It answered: a node set aside as unreachable (refresh()) takes jobs again.
         for (const Node &n : m_store.nodes(cleanup.clusterId)) {
             if (n.name == cleanup.node && n.state == NodeState::Unusable && n.stateReason.startsWith(unreachablePrefix()))

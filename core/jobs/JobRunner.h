@@ -9,6 +9,7 @@
 #include "transport/Transport.h"
 
 #include <memory>
+#include <utility>
 
 namespace TrainDesk {
 
@@ -42,6 +43,9 @@ public:
     // Whether the job's head node did not answer its last look: its files are not read
     // until it does (each try would wait for a timeout while the agent answers nobody).
     bool headOutOfReach(const Job &job) const { return !job.nodes.isEmpty() && m_nodeWatch.isLost(job.id, job.nodes.first()); }
+    // The ended jobs one of whose nodes answered again since the last call (the stray-process
+    // clean-up it waited for ran): what they wrote while it was cut is there to read now.
+    QList<qint64> takeJobsWhoseNodesAnswered() { return std::exchange(m_nodesAnsweredFor, {}); }
     // SIGTERM to the job's process group now; a refresh after the grace period sends
     // SIGKILL to what is left. Does not wait. `why`: what the job's JobTerminated error
     // says when it has ended (an early-stopped trial's rule), kept on the job while it
@@ -109,6 +113,7 @@ private:
     ProgressWatch m_progressWatch;
     int m_terminateGraceMs = terminateGraceMs;
     SpaceReserve *m_reserve = nullptr;
+    QList<qint64> m_nodesAnsweredFor;  // see takeJobsWhoseNodesAnswered
 };
 
 } // namespace TrainDesk

@@ -92,6 +92,8 @@ public:
     Result<Job> createJob(const Job &job);
     Result<Job> job(qint64 experimentId, const QString &name) const;
     Result<Job> jobById(qint64 id) const;
+    // The job whose current attempt has this uuid (its job folder's name).
+    Result<Job> jobByUuid(const QString &uuid) const;
     QList<Job> jobs(qint64 experimentId) const;
     QList<Job> jobsOnCluster(qint64 clusterId) const;
     QList<Job> jobsInStates(const QList<JobState> &states) const;

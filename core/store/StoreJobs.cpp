@@ -43,6 +43,12 @@ Result<Job> Store::jobById(qint64 id) const
                           QStringLiteral("job #%1 not found").arg(id));
 }
 
+Result<Job> Store::jobByUuid(const QString &uuid) const
+{
+    return selectOne<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE uuid = ?"), {uuid}, jobFrom,
+                          QStringLiteral("no job has attempt %1").arg(uuid));
+}
+
 QList<Job> Store::jobs(qint64 experimentId) const
 {
     return selectAll<Job>(m_db, QStringLiteral("SELECT * FROM jobs WHERE experiment_id = ? ORDER BY created, id"),

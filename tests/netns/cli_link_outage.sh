@@ -2,7 +2,9 @@
 # A node's link cut long enough to fail its job (NodeUnreachable) and then restored, with
 # the agent running all along (issue #28): the node says it was out of reach while it is,
 # takes jobs again once it answers, and the next 3 jobs on the cluster run, without
-# `agent stop`. The node's sshd has OpenSSH's default MaxSessions (10): channels that a cut
+# `agent stop`. The metric lines the job wrote while its node was cut are stored once the
+# node answers again (they were lost: the job's last read found the node out of reach, and
+# nothing read it again). The node's sshd has OpenSSH's default MaxSessions (10): channels that a cut
 # link left half-open on a kept connection used them up, and every later job failed
 # "cannot open a channel ... Channel opening failure" (sshd: "no more sessions").
 set -u
@@ -29,7 +31,17 @@ job_json() {  # command -> job.json
   printf '{ "properties": { "nodeCount": 1, "stdOutErrPathPrefix": "%s", "customMpiSettings": { "processCount": 1, "commandLine": "%s" } } }\n' \
     "$work/out" "$1"
 }
-job_json "sleep 300" > "$work/long.json"
+# The cut job writes its 3 metric records only once the link is down (the test says so in
+# $work/go; the folder is the node's too), so no read before the cut can have seen them.
+cat > "$work/cut.sh" <<'SH'
+while [ ! -e "$1/go" ]; do sleep 0.2; done
+for step in 1 2 3; do
+  echo "{\"kind\": \"train\", \"step\": $step, \"loss\": 1.5}" >> "$AZ_BATCHAI_STDOUTERR_DIR/metrics.jsonl"
+done
+sleep 300
+SH
+chmod 755 "$work/cut.sh"
+job_json "sh $work/cut.sh $work" > "$work/long.json"
 job_json "echo ran" > "$work/short.json"
 state() { td job show -e outage -n "$1" --query executionState; }
 # The agent's state of the node, read from the store (`node list` would look itself).
@@ -47,6 +59,7 @@ agent=$(td agent status -o json | python3 -c 'import json, sys; print(json.load(
 
 echo "== the link is cut until the job fails NodeUnreachable"
 netns_link 1 down
+touch "$work/go"
 for _ in $(seq 1 $(( (grace + 60) * 2 ))); do [ "$(state cut)" = failed ] && break; sleep 0.5; done
 [ "$(state cut)" = failed ] || fail "still $(state cut) after the cut"
 td job show -e outage -n cut -o json | grep -q '"code": "NodeUnreachable"' || fail "error: $(td job show -e outage -n cut -o json)"
@@ -67,6 +80,10 @@ for i in 1 2 3; do
   [ "$(state "after$i")" = succeeded ] || fail "job after$i after the outage: $(td job show -e outage -n "after$i" -o json;
     echo; grep -c 'no more sessions' "$work/node1/sshd.log")"
 done
+records() { td job metrics -e outage -j cut -o json 2>/dev/null | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'; }
+for _ in $(seq 1 60); do [ "$(records)" = 3 ] && break; sleep 0.5; done
+[ "$(records)" = 3 ] || fail "the cut job's records written during the cut: $(records) of 3 stored after the node answered"
+echo "   the 3 records the cut job wrote while its node was out of reach are stored"
 now=$(td agent status -o json | python3 -c 'import json, sys; print(json.load(sys.stdin).get("pid", ""))')
 [ "$now" = "$agent" ] || fail "the agent was restarted ($agent -> $now)"
 reason=$(node_state)
