@@ -18,16 +18,26 @@ QHash<qint64, QList<JobAttempt>> Store::allJobAttempts() const
     return byJob;
 }
 
-QHash<qint64, QByteArray> Store::allJobSilences() const
+namespace {
+
+// Every (job id, text) row of `sql`, whose two columns are those; none when it fails.
+QHash<qint64, QByteArray> textByJob(const QSqlDatabase &db, const QString &sql)
 {
     QHash<qint64, QByteArray> byJob;
-    QSqlQuery q(m_db);
+    QSqlQuery q(db);
     q.setForwardOnly(true);
-    if (q.exec(QStringLiteral("SELECT job_id, silent FROM job_silence"))) {
+    if (q.exec(sql)) {
         while (q.next())
             byJob.insert(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
     }
     return byJob;
+}
+
+} // namespace
+
+QHash<qint64, QByteArray> Store::allJobSilences() const
+{
+    return textByJob(m_db, QStringLiteral("SELECT job_id, silent FROM job_silence"));
 }
 
 QHash<qint64, std::pair<qint64, QByteArray>> Store::runSummaries(bool withSummary) const
@@ -46,14 +56,7 @@ QHash<qint64, std::pair<qint64, QByteArray>> Store::runSummaries(bool withSummar
 
 QHash<qint64, QByteArray> Store::importedRunSummaries() const
 {
-    QHash<qint64, QByteArray> byJob;
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    if (q.exec(QStringLiteral("SELECT job_id, summary FROM imported_runs"))) {
-        while (q.next())
-            byJob.insert(q.value(0).toLongLong(), q.value(1).toString().toUtf8());
-    }
-    return byJob;
+    return textByJob(m_db, QStringLiteral("SELECT job_id, summary FROM imported_runs"));
 }
 
 QSet<qint64> Store::jobsWithMetricsAfter(const QHash<qint64, qint64> &lastIds) const
