@@ -19,8 +19,9 @@ packages=(
   # tests: the PyTorch reference, model readers, fuzzing, a display for GUI screenshots
   python3 python3-numpy python3-torch python3-h5py python3-onnx clang libfuzzer-14-dev libclang-rt-14-dev
   xvfb xauth x11-apps
-  # the test programs link with lld (80 of them against the static core and ui libraries)
-  lld
+  # the test programs link with lld (80 of them against the static core and ui libraries);
+  # gdb: a Qt test function that hangs prints every thread's stack (qt_test_watchdog in tests/)
+  lld gdb
   # the tutorial's job on network-namespace nodes: a Horovod-style script on Debian's mpi4py
   python3-mpi4py
   # the portable trainer folder: run paths set with patchelf; tested in a minimal Debian 12 root
@@ -33,7 +34,7 @@ packages=(
 
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

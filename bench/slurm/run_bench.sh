@@ -54,7 +54,7 @@ SH
   id=$(sbatch --parsable "$work/hand$r.sh")
   first_train_line "$work/hand$r.jsonl"
   echo "$(now) - $t0" | bc >> "$work/hand.times"
-  while squeue -h -j "$id" | grep -q .; do sleep 0.1; done
+  while [ -n "$(squeue -h -j "$id")" ]; do sleep 0.1; done
 done
 tdm=$(median < "$work/traindesk.times"); handm=$(median < "$work/hand.times")
 echo "submit to first metric record, median of $rounds: traindesk job create ${tdm}s, sbatch by hand ${handm}s," \

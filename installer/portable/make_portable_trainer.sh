@@ -116,7 +116,7 @@ for comp in "$ompi_pkglib"/*.so; do
 done
 cp -r "$ompi_data/." "$root/mpi/$(rel "$ompi_data")/"
 # PMIx (an external one in Debian's Open MPI): its plugins and help under mpi/pmix
-pmix=$(ldd "$ompi_pkglib"/mca_pmix_*.so 2>/dev/null | awk '$1 ~ /^libpmix/ {print $3; exit}')
+pmix=$(ldd "$ompi_pkglib"/mca_pmix_*.so 2>/dev/null | awk '$1 ~ /^libpmix/ && !seen++ {print $3}')
 if [ -n "$pmix" ]; then
   pmix_prefix=$(dirname "$(dirname "$(readlink -f "$pmix")")")   # .../pmix2
   mkdir -p "$root/mpi/pmix/lib"

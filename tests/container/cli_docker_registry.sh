@@ -101,7 +101,7 @@ grep -qF -- "$password" "$work/ps.txt" && fail "the password was on a command li
 [ -e "$work/ran" ] && fail "the password's shell text ran"
 # Nowhere in the job's files (launch.sh, the logs, stdout, stderr) or TrainDesk's data.
 grep -rlF -- "$password" "$jobdir" "$TRAINDESK_HOME" 2>/dev/null && fail "the password is in the files above"
-docker ps -a -q --filter "label=traindesk.job=$(basename "$jobdir")" | grep -q . && fail "the job left its container"
+[ -n "$(docker ps -a -q --filter "label=traindesk.job=$(basename "$jobdir")")" ] && fail "the job left its container"
 
 echo "== a refused password fails at node setup"
 docker rmi "$private" >/dev/null 2>&1

@@ -76,7 +76,7 @@ stop_engine() {
 # this mount namespace only, mount each hierarchy this process belongs to (/proc/self/cgroup),
 # as the machine has them.
 mount_cgroups() {
-  awk '$3 == "cgroup" || $3 == "cgroup2"' /proc/self/mounts | grep -q . && return 0
+  [ -n "$(awk '$3 == "cgroup" || $3 == "cgroup2"' /proc/self/mounts)" ] && return 0
   local v1=no line controllers
   grep -q '^[0-9]*:[^:]' /proc/self/cgroup && v1=yes
   mount -t tmpfs -o mode=755 cgroup_root /sys/fs/cgroup || fail "cannot mount a tmpfs on /sys/fs/cgroup"

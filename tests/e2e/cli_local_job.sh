@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Each command's help names it; the object's name as -n or as its own letter; --query on show.
 for cmd in "job create" "job file download" "cluster show" "workspace delete"; do
-  first=$("$traindesk" $cmd --help | head -1)
+  first=$("$traindesk" $cmd --help | sed -n 1p)
   [ "$first" = "Usage: traindesk $cmd [options]" ] || fail "help of $cmd starts '$first'"
 done
 [ "$("$traindesk" cluster show -c local --query nodeStateCounts.idleNodeCount)" = 1 ] || fail "cluster show -c --query"

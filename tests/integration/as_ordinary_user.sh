@@ -62,7 +62,7 @@ for s in $suites; do
   grep -E '^SKIP   : ' "$out" | sed 's/^/    /'
   if [ "$rc" -ne 0 ] || [ -z "$totals" ] || [ "${failed:-1}" -ne 0 ]; then
     echo "FAIL: $s as an ordinary user:"; grep -E '^(FAIL!|   Loc)' "$out" | head -20; status=1
-  elif grep -E '^SKIP   : ' "$out" | grep -qv 'needs root: '; then
+  elif grep -E '^SKIP   : ' "$out" | grep -v 'needs root: ' >/dev/null; then
     echo "FAIL: $s skipped a case without saying it needs root"; status=1
   elif [ "${passed:-0}" -le 2 ]; then
     # initTestCase and cleanupTestCase count as passes: 2 or less means no case ran.

@@ -40,7 +40,7 @@ archive=$1 root=$2 stub=${3:-}
 [ -s "$archive" ] || fail "no portable trainer at $archive (build the target trainer-portable)"
 make_root "$root"
 for lib in libdnnl libhdf5 libmpi libgomp libcudnn libcuda; do
-  if chroot "$root" /sbin/ldconfig -p | grep -q "$lib"; then fail "the minimal root has $lib: not a bare node"; fi
+  if grep -q "$lib" <<<"$(chroot "$root" /sbin/ldconfig -p)"; then fail "the minimal root has $lib: not a bare node"; fi
 done
 
 name=$(basename "$archive" .tar.gz)
@@ -64,33 +64,33 @@ in_root() {
 echo "== --version"
 out=$(in_root "$T --version" 2>&1) || fail "--version: $out"
 echo "$out"
-echo "$out" | grep -q "^traindesk-trainer " || fail "--version printed: $out"
+grep -q "^traindesk-trainer " <<<"$out" || fail "--version printed: $out"
 
 echo "== one CPU epoch"
 out=$(in_root "$T --synthetic-train 256 --synthetic-test 64 --synthetic-shape 16x16x1 --epochs 1 --no-save --dir /tmp/one --device cpu" 2>&1) \
   || fail "one epoch: $out"
 echo "$out" | tail -3
-echo "$out" | grep -q "Epoch 1/1" || fail "no epoch in: $out"
+grep -q "Epoch 1/1" <<<"$out" || fail "no epoch in: $out"
 
 echo "== two ranks under the folder's own mpirun"
 out=$(in_root "$M -np 2 --oversubscribe $T --synthetic-train 256 --synthetic-test 64 --synthetic-shape 16x16x1 --epochs 1 --no-save --dir /tmp/two --device cpu --metrics-file /tmp/two.jsonl" 2>&1) \
   || fail "two ranks: $out"
 echo "$out" | tail -3
-in_root "cat /tmp/two.jsonl" | grep -q '"workers": 2' || fail "the run did not have 2 workers: $(in_root 'cat /tmp/two.jsonl' | head -2)"
+grep -q '"workers": 2' <<<"$(in_root "cat /tmp/two.jsonl")" || fail "the run did not have 2 workers: $(in_root 'cat /tmp/two.jsonl' | head -2)"
 
 echo "== --gpu-info without a driver"
 out=$(in_root "$T --gpu-info" 2>&1)
 rc=$?
 echo "$out"
 [ $rc = 1 ] || fail "--gpu-info exited $rc"
-if echo "$out" | grep -q "CUDA backend not built\|this build has no CUDA backend"; then
+if grep -q "CUDA backend not built\|this build has no CUDA backend" <<<"$out"; then
   echo "(this build has no CUDA backend: the library lookup is not checked)"
   echo ok
   exit 0
 fi
-echo "$out" | grep -q "no usable NVIDIA GPU: no NVIDIA driver (libcuda.so.1" || fail "the missing driver is not named"
-echo "$out" | grep -q "libcudnn.so.[0-9]*: not found" || fail "the missing cuDNN is not named"
-echo "$out" | grep -q "looked for .* in: .*/usr/local/cuda" || fail "it does not say where it looked"
+grep -q "no usable NVIDIA GPU: no NVIDIA driver (libcuda.so.1" <<<"$out" || fail "the missing driver is not named"
+grep -q "libcudnn.so.[0-9]*: not found" <<<"$out" || fail "the missing cuDNN is not named"
+grep -q "looked for .* in: .*/usr/local/cuda" <<<"$out" || fail "it does not say where it looked"
 
 echo "== the CUDA libraries as Python wheels lay them out, and the driver stub"
 [ -n "$stub" ] && [ -f "$stub" ] || { echo "(no driver stub: the wheel layout is not checked)"; echo ok; exit 0; }
@@ -114,9 +114,9 @@ binds+=("$stub /opt/stub-$$/libcuda.so.1")
 out=$(in_root "env LD_LIBRARY_PATH=/opt/stub-$$ $T --gpu-info" 2>&1)
 echo "$out"
 for wheel in cuda_runtime cublas cudnn nccl; do
-  echo "$out" | grep -q "$sp/nvidia/$wheel/lib/lib[a-zA-Z]*\.so\.[0-9]* (Python wheel ($sp))" \
+  grep -q "$sp/nvidia/$wheel/lib/lib[a-zA-Z]*\.so\.[0-9]* (Python wheel ($sp))" <<<"$out" \
     || fail "the $wheel wheel is not reported"
 done
-echo "$out" | grep -q "^driver libcuda.so.1: /opt/stub-$$/libcuda.so.1" || fail "the driver stub is not reported"
-echo "$out" | grep -q "cudaGetDeviceCount\|compute capability" || fail "the plugin did not load from the wheels: $out"
+grep -q "^driver libcuda.so.1: /opt/stub-$$/libcuda.so.1" <<<"$out" || fail "the driver stub is not reported"
+grep -q "cudaGetDeviceCount\|compute capability" <<<"$out" || fail "the plugin did not load from the wheels: $out"
 echo ok
