@@ -8,6 +8,7 @@
 #include "job/JobOverview.h"
 #include "job/JobView.h"
 #include "job/QueueReason.h"
+#include "wizards/JobEditPage.h"
 #include "wizards/JobTargetPage.h"
 #include "wizards/NewJobWizard.h"
 #include "wizards/cluster/ClusterTestPage.h"
@@ -18,7 +19,9 @@
 #include <QCheckBox>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
 #include <QTreeView>
@@ -153,11 +156,18 @@ private Q_SLOTS:
         wizard->targetPage()->draftCheck()->setChecked(true);
         wizard->next();
         QVERIFY(wizard->button(QWizard::FinishButton)->isEnabled());
+        // The wizard deletes itself once it closes (WA_DeleteOnClose): its signal is watched,
+        // never the wizard after the click (reading it freed hung this test when the memory
+        // had been reused).
+        QSignalSpy saved(wizard, &NewJobWizard::jobSubmitted);
+        const QPointer<NewJobWizard> alive(wizard);
         wizard->button(QWizard::FinishButton)->click();
-        // The save waits behind the backend worker's first refresh: seen past 10 s at load 11.
-        QTRY_VERIFY2_WITH_TIMEOUT(wizard->submittedJobId() != 0,
-                                  qPrintable(QStringLiteral("no job; the status bar says: ") + window.statusBar()->currentMessage()),
-                                  60000);
+        QVERIFY2(saved.wait(60000) || !saved.isEmpty(),
+                 qPrintable(QStringLiteral("no job after 60 s; the wizard %1; the status bar says '%2'")
+                                .arg(alive ? QStringLiteral("says '%1'").arg(alive->editPage()->statusText())
+                                           : QStringLiteral("is gone"),
+                                     window.statusBar()->currentMessage())));
+        QVERIFY(saved.first().first().toLongLong() > 0);
         const QString message = window.statusBar()->currentMessage();
         QVERIFY2(message.contains(QStringLiteral("Draft saved")), qPrintable(message));
         QVERIFY(!message.contains(QStringLiteral("submitted")));
