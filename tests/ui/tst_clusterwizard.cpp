@@ -284,7 +284,7 @@ private Q_SLOTS:
         QCOMPARE(entry.nodes.size(), 3);
         for (const Node &n : entry.nodes) {
             if (n.index == 0) {
-                QCOMPARE(toString(n.state), QStringLiteral("idle"));
+                QVERIFY2(n.state == NodeState::Idle, qPrintable(toString(n.state) + QStringLiteral(": ") + n.stateReason));
             } else {
                 QCOMPARE(toString(n.state), QStringLiteral("unusable"));
                 QVERIFY2(n.stateReason.contains(QStringLiteral("SSH from the head node")), qPrintable(n.stateReason));
