@@ -95,7 +95,14 @@ void Store::truncateLogOver(qint64 overBytes)
     if (QFileInfo(m_path + QStringLiteral("-wal")).size() <= overBytes)
         return;
     // A reader's snapshot can keep part of it: what could not be written goes at the next try.
-    QSqlQuery(m_db).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    // Without waiting: TRUNCATE waits in the busy handler for every reader to reach the newest
+    // snapshot, and holds off every writer meanwhile (the agent's tick, a CLI's submit) for up
+    // to the busy timeout. With none it stops there and checkpoints what it can (PASSIVE).
+    QSqlQuery q(m_db);
+    const int busyMs = q.exec(QStringLiteral("PRAGMA busy_timeout")) && q.next() ? q.value(0).toInt() : 10000;
+    q.exec(QStringLiteral("PRAGMA busy_timeout=0"));
+    q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    q.exec(QStringLiteral("PRAGMA busy_timeout=%1").arg(busyMs));
 }
 
 VoidResult Store::backup() const

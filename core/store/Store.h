@@ -43,7 +43,8 @@ public:
     VoidResult backup() const;
     // Writes the write-ahead log into the database and empties it, when it holds more than
     // `overBytes`: a log grown by a large chunk (or a write that failed on a full disk) gives
-    // its space back instead of keeping the disk full (issue #38).
+    // its space back instead of keeping the disk full (issue #38). Never waits: what a
+    // reader's snapshot still needs goes at a later call.
     void truncateLogOver(qint64 overBytes);
 
     // Workspaces and experiments

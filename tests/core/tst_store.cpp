@@ -4,6 +4,7 @@
 #include "session/RunSummaryReader.h"
 #include "store/Store.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 
@@ -417,6 +418,46 @@ private Q_SLOTS:
         QVERIFY(QSqlQuery(writer).exec("COMMIT"));
         writer.close();
         writer = QSqlDatabase();
+    }
+
+    // The agent empties a large log at its tick (Store::truncateLogOver). A reader's open
+    // snapshot (the GUI reading a chart, a CLI listing) must not make it wait: TRUNCATE's
+    // busy wait holds off every writer until the reader ends.
+    void aLogCheckpointDoesNotWaitForAReader()
+    {
+        const QString path = m_dir.filePath("checkpoint.db");
+        Store store;
+        QVERIFY(store.open(path).ok());
+        QVERIFY(EmbeddedDefaults::ensure(store).ok());
+        const auto removeReader = qScopeGuard([] { QSqlDatabase::removeDatabase("chart-reader"); });
+        auto reader = QSqlDatabase::addDatabase("QSQLITE", "chart-reader");
+        reader.setDatabaseName(path);
+        QVERIFY(reader.open());
+        QSqlQuery read(reader);
+        QVERIFY(read.exec("BEGIN"));
+        QVERIFY(read.exec("SELECT COUNT(*) FROM workspaces") && read.next());  // its snapshot
+        QVERIFY(store.createWorkspace("after-the-snapshot").ok());
+        const qint64 logBefore = QFileInfo(path + "-wal").size();
+        QVERIFY(logBefore > 0);
+        // The store's own connection waits up to 2 minutes for a lock (10 s in TrainDesk).
+        for (const QString &name : QSqlDatabase::connectionNames()) {
+            QSqlDatabase db = QSqlDatabase::database(name, false);
+            if (name != "chart-reader" && db.databaseName() == path)
+                QVERIFY(QSqlQuery(db).exec("PRAGMA busy_timeout=120000"));
+        }
+        QElapsedTimer took;
+        took.start();
+        store.truncateLogOver(0);
+        QVERIFY2(took.elapsed() < 60000, qPrintable(QStringLiteral("waited %1 ms for the reader").arg(took.elapsed())));
+        // The reader kept its snapshot; the next call, after it, empties the log.
+        QVERIFY(read.exec("SELECT COUNT(*) FROM workspaces WHERE name = 'after-the-snapshot'") && read.next());
+        QCOMPARE(read.value(0).toInt(), 0);
+        QVERIFY(read.exec("COMMIT"));
+        store.truncateLogOver(0);
+        QCOMPARE(QFileInfo(path + "-wal").size(), 0);
+        read = QSqlQuery();
+        reader.close();
+        reader = QSqlDatabase();
     }
 
     void metricsAreReadOneAtATime()
