@@ -2,6 +2,7 @@
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,12 +29,22 @@ def mpi_cmd(args, np):
     return [args.mpiexec, "-np", str(np)] + args.mpiexec_flags.split()
 
 
+# Open MPI 4.1's launcher can take a rank that ended normally, MPI_Finalize called, for one
+# "exiting improperly" (it names PID 0) and exit 1: a race in its runtime at the rank's exit
+# (open-mpi/ompi#7833, #12607), seen once in ~18 launches of trainer_gpu_agreement under a
+# loaded CI run. A launch that was to succeed and failed only so runs once more.
+OMPI_EXIT_RACE = re.compile(r"has exited due to process rank \d+ with PID 0 on")
+
+
 def run(cmd, expect_rc=0, timeout=240, env=None):
     print("$ " + " ".join(cmd), flush=True)
     e = dict(os.environ)
     e.pop("AZ_BATCHAI_STDOUTERR_DIR", None)
     e.update(env or {})
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    if expect_rc == 0 and r.returncode != 0 and OMPI_EXIT_RACE.search(r.stderr + r.stdout):
+        print("(Open MPI took a rank's normal exit for an improper one, PID 0: once more)", flush=True)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
     if expect_rc is not None and r.returncode != expect_rc:
         print(r.stdout[-4000:])
         print(r.stderr[-4000:], file=sys.stderr)
