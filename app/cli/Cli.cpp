@@ -34,6 +34,52 @@ QString usage(const QList<Command> &commands)
     return text;
 }
 
+// The commands whose words start with `group` ("job", "cluster node"): a group of commands.
+QList<Command> commandsIn(const QList<Command> &commands, const QStringList &group)
+{
+    QList<Command> in;
+    for (const Command &c : commands) {
+        if (c.path.size() > group.size() && c.path.mid(0, group.size()) == group)
+            in << c;
+    }
+    return in;
+}
+
+// `traindesk job` (or `traindesk cluster node --help`) lists that group's commands, as
+// `az batchai job` does, instead of every command.
+QString groupUsage(const QList<Command> &commands, const QStringList &group)
+{
+    const QString name = group.join(QLatin1Char(' '));
+    QString text = QStringLiteral("Usage: traindesk %1 COMMAND [OPTIONS] [-o table|json]\n\nCommands:\n").arg(name);
+    for (const Command &c : commandsIn(commands, group))
+        text += QStringLiteral("  %1%2\n").arg(c.path.join(QLatin1Char(' ')).leftJustified(26), c.summary);
+    text += QStringLiteral("\nRun 'traindesk %1 COMMAND --help' for a command's options.\n").arg(name);
+    return text;
+}
+
+// No command named by `words`: the group they name (help, exit 0), or the group their first
+// words name, or every command, after the error.
+int answerUnknown(const QList<Command> &commands, const QStringList &words, const QStringList &arguments,
+                  QTextStream &out, QTextStream &err)
+{
+    QStringList group = words;
+    while (!group.isEmpty() && commandsIn(commands, group).isEmpty())
+        group.removeLast();
+    const QStringList rest = arguments.mid(words.size());
+    const bool askedForHelp = rest.isEmpty() || rest == QStringList{QStringLiteral("--help")}
+        || rest == QStringList{QStringLiteral("-h")};
+    if (!group.isEmpty() && group == words && askedForHelp) {
+        out << groupUsage(commands, group);
+        return 0;
+    }
+    if (!group.isEmpty() && group == words)
+        err << "error: 'traindesk " << group.join(QLatin1Char(' ')) << "' needs one of its commands\n";
+    else
+        err << "error: unknown command '" << words.join(QLatin1Char(' ')) << "'\n";
+    err << (group.isEmpty() ? usage(commands) : groupUsage(commands, group));
+    return 2;
+}
+
 // QCommandLineParser names the program as it was started ("Usage: /usr/bin/traindesk
 // [options]"); a subcommand's help names the command to type instead.
 QString helpText(const QCommandLineParser &parser, const Command &command)
@@ -98,8 +144,7 @@ int run(const QStringList &arguments)
             out << usage(commands);
             return 0;
         }
-        err << "error: unknown command '" << words.join(QLatin1Char(' ')) << "'\n" << usage(commands);
-        return 2;
+        return answerUnknown(commands, words, arguments, out, err);
     }
 
     QCommandLineParser parser;

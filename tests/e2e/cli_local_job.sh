@@ -21,6 +21,15 @@ for cmd in "job create" "job file download" "cluster show" "workspace delete"; d
   first=$("$traindesk" $cmd --help | sed -n 1p)
   [ "$first" = "Usage: traindesk $cmd [options]" ] || fail "help of $cmd starts '$first'"
 done
+# A group's name alone (or with --help) lists its commands only, as `az batchai job` does.
+group=$("$traindesk" job --help) || fail "job --help exited $?"
+grep -q '^  job file download ' <<<"$group" && ! grep -q 'cluster create' <<<"$group" \
+  || fail "job --help does not list the job commands alone: $group"
+[ "$("$traindesk" cluster node | sed -n 1p)" = "Usage: traindesk cluster node COMMAND [OPTIONS] [-o table|json]" ] \
+  || fail "cluster node: $("$traindesk" cluster node 2>&1 | head -3)"
+rc=0; wrong=$("$traindesk" job frobnicate 2>&1) || rc=$?
+[ "$rc" = 2 ] && grep -q "^error: unknown command 'job frobnicate'" <<<"$wrong" && grep -q '^  job create ' <<<"$wrong" \
+  && ! grep -q 'workspace create' <<<"$wrong" || fail "job frobnicate (exit $rc): $wrong"
 [ "$("$traindesk" cluster show -c local --query nodeStateCounts.idleNodeCount)" = 1 ] || fail "cluster show -c --query"
 [ "$("$traindesk" cluster show -n local --query 'nodes[0].name')" = localhost ] || fail "cluster show --query nodes[0].name"
 "$traindesk" cluster show -n local --query nodeStateCounts -o json | python3 -c '
