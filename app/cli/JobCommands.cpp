@@ -764,7 +764,7 @@ QList<Command> jobCommands()
                      "--csv; -o json prints every metric record stored for it. --scalars lists the named series its "
                      "script wrote (TensorBoard files, progress lines; docs/METRICS.md) and --series NAME prints one. "
                      "With --system, what its nodes did (CPU, memory, GPUs, network).",
-                     {workspaceOption(), experimentOption(), jobOption(), queryOption(),
+                     {workspaceOption(), experimentOption(), jobNameOption(), queryOption(),
                       QCommandLineOption(QStringList{"csv"}, "Print the series as CSV (a text cell a spreadsheet "
                                                              "would run as a formula gets a leading ')."),
                       QCommandLineOption(QStringList{"csv-raw"}, "CSV with every text cell as it is (for programs, "

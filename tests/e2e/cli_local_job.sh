@@ -138,6 +138,8 @@ stored=$("$traindesk" job metrics -e e2e -j smoke -o json | python3 -c 'import j
 # train, val and epoch record of the file.
 "$traindesk" job metrics -e e2e -j smoke --csv > "$TRAINDESK_HOME/metrics.csv" || fail "job metrics --csv"
 "$traindesk" job metrics -e e2e -j smoke > "$TRAINDESK_HOME/metrics.txt" || fail "job metrics"
+# The job is the command's own object: -n names it as -j does (as in job show, job wait).
+"$traindesk" job metrics -e e2e -n smoke | cmp -s - "$TRAINDESK_HOME/metrics.txt" || fail "job metrics -n differs from -j"
 python3 - "$jobdir/stdouterr/metrics.jsonl" "$TRAINDESK_HOME/metrics.csv" "$TRAINDESK_HOME/metrics.txt" <<'PY' || fail "job metrics series"
 import csv, json, sys
 records = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
