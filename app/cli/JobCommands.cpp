@@ -218,14 +218,17 @@ Result<JobFolder> jobDirectory(Context &c, const Job &job, const QString &id)
     const auto plan = JobSubmission(c.store).planOf(job);
     if (!plan)
         return plan.failure();
+    QStringList ids{QStringLiteral("stdouterr")};
     for (const auto &[outputId, path] : plan->outputDirectories) {
         if (outputId.compare(id, Qt::CaseInsensitive) == 0) {
             if (!path.startsWith(job.jobDir + QLatin1Char('/')))
                 return fail(QStringLiteral("output directory %1 (%2) is outside the job directory").arg(id, path));
             return JobFolder{outputId, path.mid(job.jobDir.size() + 1)};
         }
+        ids << outputId;
     }
-    return fail(QStringLiteral("job '%1' has no output directory '%2'").arg(job.name, id));
+    return fail(QStringLiteral("job '%1' has no output directory '%2'; -d takes %3")
+                    .arg(job.name, id, ids.join(QStringLiteral(", "))));
 }
 
 QString conflictText(const QList<JobFileCopy> &conflicts)

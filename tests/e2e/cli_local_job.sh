@@ -74,6 +74,10 @@ grep -q 'Epoch 3/3' "$TRAINDESK_HOME/stream.txt" || fail "stream lacks the last 
 for f in stdout.txt stderr.txt metrics.jsonl execution-localhost.log; do
   grep -q "^$f " "$TRAINDESK_HOME/files.txt" || fail "job file list lacks $f"
 done
+# A -d the job does not have names the ones it has.
+rc=0; nodir=$("$traindesk" job file list -e e2e -j smoke -d outputs 2>&1) || rc=$?
+[ "$rc" != 0 ] && grep -qF "job 'smoke' has no output directory 'outputs'; -d takes stdouterr, MODEL" <<<"$nodir" \
+  || fail "-d outputs (exit $rc): $nodir"
 "$traindesk" job file list -e e2e -j smoke -d MODEL -p saved_models | grep 'keras_cifar10_trained_model.h5' >/dev/null \
   || fail "no saved model"
 
