@@ -87,6 +87,14 @@ QString issueLines(const QString &file, const QList<SpecIssue> &issues)
     return text;
 }
 
+// A job.json with errors: every issue on its own line (issueLines), then the refusal.
+int refuseSpec(Context &c, const ParsedJobSpec &parsed)
+{
+    const QString file = c.args.value(QStringLiteral("file"));
+    c.err << issueLines(file, parsed.issues);
+    return c.error(QStringLiteral("%1 is not valid").arg(file));
+}
+
 QJsonArray issuesJson(const QList<SpecIssue> &issues)
 {
     QJsonArray array;
@@ -359,6 +367,13 @@ int jobCreate(Context &c)
     SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
                           c.args.isSet("draft")};
     request.noContainer = c.args.isSet("no-container");
+    // Its errors as `job validate` and `job plan` print them, FILE:LINE:COLUMN each (the
+    // submit's own refusal is one line for the GUI).
+    if (const auto context = specContext(c); context) {
+        const ParsedJobSpec parsed = parseJobSpec(request.noContainer ? RunWithoutContainer::apply(*spec) : *spec, *context);
+        if (parsed.hasErrors())
+            return refuseSpec(c, parsed);
+    }
     JobSubmission submission(c.store);
     const auto job = submission.submit(request);
     if (!job)
@@ -521,11 +536,9 @@ int jobPlan(Context &c)
         return c.error(context.error());
     // The same checks as `job create`, each issue on its own line.
     const ParsedJobSpec parsed = parseJobSpec(*spec, *context);
+    if (parsed.hasErrors())
+        return refuseSpec(c, parsed);
     const QString issues = issueLines(c.args.value(QStringLiteral("file")), parsed.issues);
-    if (parsed.hasErrors()) {
-        c.err << issues;
-        return c.error(QStringLiteral("%1 is not valid").arg(c.args.value(QStringLiteral("file"))));
-    }
     const auto plan = JobSubmission(c.store).plan(c.workspaceName(), *cluster, *spec);
     if (!plan)
         return c.error(plan.error());

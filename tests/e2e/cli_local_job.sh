@@ -58,6 +58,13 @@ cat > "$TRAINDESK_HOME/job.json" <<'JSON'
 }
 JSON
 "$traindesk" job validate -f "$TRAINDESK_HOME/job.json" >/dev/null || fail "validate"
+# A job.json the cluster cannot run: job create names each error at its line, creates nothing.
+sed 's/"nodeCount": 1/"nodeCount": 4/' "$TRAINDESK_HOME/job.json" > "$TRAINDESK_HOME/four.json"
+"$traindesk" job create -e e2e -n four -c local -f "$TRAINDESK_HOME/four.json" 2> "$TRAINDESK_HOME/four.err" && fail "4 nodes on local created"
+grep -qxF "$TRAINDESK_HOME/four.json:3:5: error: properties.nodeCount: expected at most 1 (the nodes of cluster 'local'), found 4" \
+  "$TRAINDESK_HOME/four.err" && grep -qxF "error: $TRAINDESK_HOME/four.json is not valid" "$TRAINDESK_HOME/four.err" \
+  || fail "job create's refusal: $(cat "$TRAINDESK_HOME/four.err")"
+"$traindesk" job show -e e2e -n four 2>/dev/null && fail "the refused job was stored"
 "$traindesk" job create -e e2e -n smoke -c local -f "$TRAINDESK_HOME/job.json" -o json > "$TRAINDESK_HOME/created.json"
 # `job create` returns once the job is stored and queued; the agent, started on demand, runs it.
 grep -q '"executionState": "queued"' "$TRAINDESK_HOME/created.json" || fail "job not queued: $(cat "$TRAINDESK_HOME/created.json")"
