@@ -173,6 +173,8 @@ int showSweep(Context &c, const SweepRef &ref, const SweepStore &sweeps)
     text += QLatin1Char('\n') + t.render();
     if (const TrialRow *best = summary.bestTrial())
         text += QStringLiteral("\nBest: %1 (%2 %3)\n").arg(best->job, s.metric, metricText(best->best));
+    if (const QString note = summary.missingMetricNote(); !note.isEmpty())
+        text += QStringLiteral("\nNo best trial: %1\n").arg(note);
     return c.print(summary.toJson(ref.workspace.name, ref.experiment.name, clusterName(c, s)), text);
 }
 

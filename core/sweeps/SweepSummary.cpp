@@ -52,7 +52,39 @@ SweepSummary SweepSummary::read(const Store &store, const SweepStore &sweeps, co
             best = &row;
     }
     summary.bestIndex = best ? best->index : 0;
+    noteMissingMetric(summary, metric);
     return summary;
+}
+
+void SweepSummary::noteMissingMetric(SweepSummary &summary, const TrialMetric &metric)
+{
+    const bool anyEnded = std::any_of(summary.trials.begin(), summary.trials.end(), [](const TrialRow &r) {
+        return r.jobId && (r.state == QLatin1String("succeeded") || r.state == QLatin1String("failed"));
+    });
+    if (summary.sweep.metric.isEmpty() || summary.bestIndex || !anyEnded)
+        return;
+    QSet<QString> fields;
+    for (const TrialRow &r : std::as_const(summary.trials)) {
+        if (r.jobId) {
+            for (const QString &f : metric.fieldsInstead(r.jobId))
+                fields.insert(f);
+        }
+    }
+    summary.metricFieldsInstead = QStringList(fields.begin(), fields.end());
+    summary.metricFieldsInstead.sort();
+    summary.metricNeverWritten = true;
+}
+
+QString SweepSummary::missingMetricNote() const
+{
+    if (!metricNeverWritten)
+        return {};
+    if (metricFieldsInstead.isEmpty())
+        return QStringLiteral("no trial wrote a metric record (docs/METRICS.md: how a script writes them), so none "
+                              "has '%1' to rank by")
+            .arg(sweep.metric);
+    return QStringLiteral("no trial's metric records have '%1'; they have: %2")
+        .arg(sweep.metric, metricFieldsInstead.join(QStringLiteral(", ")));
 }
 
 const TrialRow *SweepSummary::bestTrial() const
@@ -139,6 +171,8 @@ QJsonObject SweepSummary::toJson(const QString &workspace, const QString &experi
         o.insert(QStringLiteral("earlyStop"), sweep.earlyStop);
     if (const TrialRow *b = bestTrial())
         o.insert(QStringLiteral("bestTrial"), QJsonObject{{"job", b->job}, {"parameters", b->params}, {"metric", *b->best}});
+    if (const QString note = missingMetricNote(); !note.isEmpty())
+        o.insert(QStringLiteral("metricNote"), note);
     return o;
 }
 

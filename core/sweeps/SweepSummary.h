@@ -34,6 +34,9 @@ struct SweepSummary
     Sweep sweep;
     QList<TrialRow> trials;
     int bestIndex = 0;        // the trial with the best metric value; 0: none has one yet
+    // No trial's records carry the metric, and at least one trial ended: what they carry.
+    QStringList metricFieldsInstead;
+    bool metricNeverWritten = false;
 
     // `metric`: the sweep's metric series kept from an earlier read (only new records are
     // read then), or none (all of them are read).
@@ -43,8 +46,14 @@ struct SweepSummary
     int countIn(const QStringList &states) const;
     // The parameter columns: one per parameter, "NAME.key" per key of a DictParam.
     QStringList parameterColumns() const;
+    // Why no trial has a metric value although trials ended (a misspelt --metric, a script
+    // that writes no records), naming the fields they have; empty otherwise.
+    QString missingMetricNote() const;
     static QJsonValue parameterValue(const QJsonObject &params, const QString &column);
     QJsonObject toJson(const QString &workspace, const QString &experiment, const QString &cluster) const;
+
+private:
+    static void noteMissingMetric(SweepSummary &summary, const TrialMetric &metric);
 };
 
 } // namespace TrainDesk

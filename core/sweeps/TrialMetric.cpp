@@ -6,11 +6,33 @@
 
 namespace TrainDesk {
 
+namespace {
+
+// A record's fields that say when and where, never what was measured.
+bool isBookkeeping(const QString &field)
+{
+    static const QSet<QString> names{QStringLiteral("time"), QStringLiteral("epoch"), QStringLiteral("step"),
+                                     QStringLiteral("global_step"), QStringLiteral("rank"), QStringLiteral("workers"),
+                                     QStringLiteral("epochs"), QStringLiteral("start_epoch"),
+                                     QStringLiteral("steps_per_epoch")};
+    return names.contains(field);
+}
+
+} // namespace
+
 void TrialMetric::add(Cache &cache, const MetricRecord &record, const QString &metric)
 {
     const double v = record.number(metric);
-    if (!std::isfinite(v) || record.kind == QLatin1String("rank"))
+    if (!std::isfinite(v) || record.kind == QLatin1String("rank")) {
+        if (cache.values.isEmpty() && record.kind != QLatin1String("rank") && record.kind != QLatin1String("info")) {
+            for (const auto &[name, number] : record.numbers()) {
+                if (!isBookkeeping(name))
+                    cache.fields.insert(name);
+            }
+        }
         return;
+    }
+    cache.fields.clear();
     if (cache.kind.isNull())
         cache.kind = record.kind;
     if (record.kind == cache.kind)
@@ -36,6 +58,16 @@ const QList<double> &TrialMetric::series(const Store &store, qint64 jobId, Read 
         add(cache, record, m_metric);
     cache.complete = read == Read::Kept;
     return cache.values;
+}
+
+QStringList TrialMetric::fieldsInstead(qint64 jobId) const
+{
+    const auto it = m_cache.constFind(jobId);
+    if (it == m_cache.cend() || !it->values.isEmpty())
+        return {};
+    QStringList fields(it->fields.begin(), it->fields.end());
+    fields.sort();
+    return fields;
 }
 
 std::optional<double> TrialMetric::best(const QList<double> &series, bool maximize)

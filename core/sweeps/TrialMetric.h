@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 #include <optional>
@@ -31,6 +32,10 @@ public:
     const QList<double> &series(const Store &store, qint64 jobId, Read read = Read::New);
     // The best value (max or min), or none.
     static std::optional<double> best(const QList<double> &series, bool maximize);
+    // While none of the job's records read so far carries the metric: the number fields they
+    // do carry (loss, val_acc, a script's own "top5"; not time, step or epoch), what a
+    // misspelt metric may have meant. Empty once the metric is found.
+    QStringList fieldsInstead(qint64 jobId) const;
 
 private:
     struct Cache
@@ -39,6 +44,7 @@ private:
         QString kind;
         QList<double> values;
         bool complete = false;  // read after the job ended: nothing more comes
+        QSet<QString> fields;   // fieldsInstead(), kept until a value is found
     };
     static void add(Cache &cache, const MetricRecord &record, const QString &metric);
 

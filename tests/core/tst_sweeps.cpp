@@ -605,6 +605,43 @@ private Q_SLOTS:
         QCOMPARE(summary.trials[1].state, QStringLiteral("failed"));
     }
 
+    // A metric no trial's records carry (a misspelt --metric): once a trial ended, the summary
+    // says so and names the fields they do carry; not before, and not when one has it.
+    void aMetricNoTrialWroteIsNamed()
+    {
+        QTemporaryDir dir;
+        Store store;
+        QVERIFY(store.open(dir.filePath("traindesk.db")));
+        QVERIFY(EmbeddedDefaults::ensure(store));
+        JobRunner runner(store);
+        SweepScheduler scheduler(store, runner);
+        SweepStore sweeps(store);
+        SweepRequest r = echoSweep(dir, "typo", "I=1,2", 2);
+        r.metric = "valacc";
+        const auto sweep = SweepCreate::create(store, r);
+        QVERIFY2(sweep, qPrintable(sweep.error()));
+        for (int i = 0; i < 3 && (sweeps.trials(sweep->id)[0].jobId == 0 || sweeps.trials(sweep->id)[1].jobId == 0); ++i)
+            scheduler.tick();
+        const QList<SweepTrial> trials = sweeps.trials(sweep->id);
+        QVERIFY(trials[0].jobId && trials[1].jobId);
+        const QList<QByteArray> records{R"({"kind":"info","epochs":2,"lr":0.1})",
+                                        R"({"kind":"train","time":1,"epoch":1,"step":4,"loss":2.0,"acc":0.1})",
+                                        R"({"kind":"rank","rank":1,"loss":9.0,"my_rank_only":1})",
+                                        R"({"kind":"val","epoch":1,"val_acc":0.3,"top5":0.8})"};
+        QVERIFY(store.appendJobOutput(trials[0].jobId, "metrics.jsonl", 0, 100, records, {}));
+        QVERIFY(SweepSummary::read(store, sweeps, *sweeps.sweepById(sweep->id)).missingMetricNote().isEmpty());
+        endJob(store, trials[0].jobId, JobState::Succeeded);
+        const SweepSummary ended = SweepSummary::read(store, sweeps, *sweeps.sweepById(sweep->id));
+        QCOMPARE(ended.missingMetricNote(),
+                 QStringLiteral("no trial's metric records have 'valacc'; they have: acc, loss, top5, val_acc"));
+        QCOMPARE(ended.toJson("default", "demo", "local").value("metricNote").toString(), ended.missingMetricNote());
+        // A trial that has it: ranked, no note.
+        QVERIFY(store.appendJobOutput(trials[1].jobId, "metrics.jsonl", 0, 10, {R"({"kind":"val","valacc":0.4})"}, {}));
+        const SweepSummary ranked = SweepSummary::read(store, sweeps, *sweeps.sweepById(sweep->id));
+        QCOMPARE(ranked.bestIndex, 2);
+        QVERIFY(ranked.missingMetricNote().isEmpty());
+    }
+
     // The trial's job ends saying why (job show, the tree and the first notification read
     // the job as it ends): the rule's reason goes with the terminate request, not after.
     void anEarlyStoppedTrialsJobSaysWhy()

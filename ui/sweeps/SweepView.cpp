@@ -160,6 +160,8 @@ void SweepView::showSweep(qint64 sweepId)
         details += tr(" · early stop %1").arg(s.earlyStop);
     if (const TrialRow *best = summary->bestTrial())
         details += tr(" · best %1: %2").arg(best->job).arg(*best->best, 0, 'g', 5);
+    if (const QString note = summary->missingMetricNote(); !note.isEmpty())
+        details += tr("\nNo best trial: %1").arg(note);
     m_details->setText(details);
     m_stop->setEnabled(s.state == SweepState::Running);
     m_download->setEnabled(summary->bestTrial() != nullptr && !m_downloader->busy());
