@@ -64,6 +64,18 @@ SweepRequest echoSweep(const QTemporaryDir &dir, const QString &name, const QStr
     return r;
 }
 
+// A data directory with the embedded defaults, and the sweeps' scheduler over its store.
+struct SweepBench
+{
+    SweepBench() : opened(store.open(dir.filePath("traindesk.db")) && EmbeddedDefaults::ensure(store)) {}
+    QTemporaryDir dir;
+    Store store;
+    bool opened;
+    JobRunner runner{store};
+    SweepScheduler scheduler{store, runner};
+    SweepStore sweeps{store};
+};
+
 // A trial's job as JobRunner ends it.
 void endJob(Store &store, qint64 jobId, JobState state, const QList<JobError> &errors = {})
 {
@@ -578,13 +590,12 @@ private Q_SLOTS:
 
     void aSweepWithNoSuccessFailed()
     {
-        QTemporaryDir dir;
-        Store store;
-        QVERIFY(store.open(dir.filePath("traindesk.db")));
-        QVERIFY(EmbeddedDefaults::ensure(store));
-        JobRunner runner(store);
-        SweepScheduler scheduler(store, runner);
-        SweepStore sweeps(store);
+        SweepBench bench;
+        QVERIFY(bench.opened);
+        const QTemporaryDir &dir = bench.dir;
+        Store &store = bench.store;
+        SweepScheduler &scheduler = bench.scheduler;
+        SweepStore &sweeps = bench.sweeps;
         const auto bad = SweepCreate::create(store, echoSweep(dir, "bad", "I=1,2", 2));
         const auto good = SweepCreate::create(store, echoSweep(dir, "good", "I=1,2", 2));
         QVERIFY(bad && good);
@@ -609,19 +620,16 @@ private Q_SLOTS:
     // says so and names the fields they do carry; not before, and not when one has it.
     void aMetricNoTrialWroteIsNamed()
     {
-        QTemporaryDir dir;
-        Store store;
-        QVERIFY(store.open(dir.filePath("traindesk.db")));
-        QVERIFY(EmbeddedDefaults::ensure(store));
-        JobRunner runner(store);
-        SweepScheduler scheduler(store, runner);
-        SweepStore sweeps(store);
-        SweepRequest r = echoSweep(dir, "typo", "I=1,2", 2);
+        SweepBench bench;
+        QVERIFY(bench.opened);
+        Store &store = bench.store;
+        SweepStore &sweeps = bench.sweeps;
+        SweepRequest r = echoSweep(bench.dir, "typo", "I=1,2", 2);
         r.metric = "valacc";
         const auto sweep = SweepCreate::create(store, r);
         QVERIFY2(sweep, qPrintable(sweep.error()));
         for (int i = 0; i < 3 && (sweeps.trials(sweep->id)[0].jobId == 0 || sweeps.trials(sweep->id)[1].jobId == 0); ++i)
-            scheduler.tick();
+            bench.scheduler.tick();
         const QList<SweepTrial> trials = sweeps.trials(sweep->id);
         QVERIFY(trials[0].jobId && trials[1].jobId);
         const QList<QByteArray> records{R"({"kind":"info","epochs":2,"lr":0.1})",
