@@ -139,6 +139,9 @@ int run(const QStringList &arguments)
             out << "traindesk " << QCoreApplication::applicationVersion() << '\n';
             return 0;
         }
+        // `traindesk help job create` is `traindesk job create --help` (as git help does).
+        if (arguments.size() > 1 && arguments.first() == QLatin1String("help"))
+            return run(arguments.mid(1) + QStringList{QStringLiteral("--help")});
         if (arguments.isEmpty() || arguments.first() == QLatin1String("--help") || arguments.first() == QLatin1String("-h")
             || arguments.first() == QLatin1String("help")) {
             out << usage(commands);

@@ -27,6 +27,8 @@ grep -q '^  job file download ' <<<"$group" && ! grep -q 'cluster create' <<<"$g
   || fail "job --help does not list the job commands alone: $group"
 [ "$("$traindesk" cluster node | sed -n 1p)" = "Usage: traindesk cluster node COMMAND [OPTIONS] [-o table|json]" ] \
   || fail "cluster node: $("$traindesk" cluster node 2>&1 | head -3)"
+[ "$("$traindesk" help job create | sed -n 1p)" = "Usage: traindesk job create [options]" ] \
+  && [ "$("$traindesk" help job)" = "$group" ] || fail "help job create: $("$traindesk" help job create 2>&1 | head -3)"
 rc=0; wrong=$("$traindesk" job frobnicate 2>&1) || rc=$?
 [ "$rc" = 2 ] && grep -q "^error: unknown command 'job frobnicate'" <<<"$wrong" && grep -q '^  job create ' <<<"$wrong" \
   && ! grep -q 'workspace create' <<<"$wrong" || fail "job frobnicate (exit $rc): $wrong"
