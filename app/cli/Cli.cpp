@@ -22,13 +22,21 @@ QList<Command> allCommands()
         + dataCommands() + doctorCommands() + runsCommands();
 }
 
+// One line per command: its words, then its summary.
+QString commandLines(const QList<Command> &commands)
+{
+    QString text;
+    for (const Command &c : commands)
+        text += QStringLiteral("  %1%2\n").arg(c.path.join(QLatin1Char(' ')).leftJustified(26), c.summary);
+    return text;
+}
+
 QString usage(const QList<Command> &commands)
 {
     QString text = QStringLiteral(
         "Usage: traindesk                 open the desktop app\n"
         "       traindesk COMMAND [OPTIONS] [-o table|json]\n\nCommands:\n");
-    for (const Command &c : commands)
-        text += QStringLiteral("  %1%2\n").arg(c.path.join(QLatin1Char(' ')).leftJustified(26), c.summary);
+    text += commandLines(commands);
     text += QStringLiteral("\nRun 'traindesk COMMAND --help' for a command's options.\n"
                            "The data directory is $TRAINDESK_HOME when set.\n");
     return text;
@@ -51,8 +59,7 @@ QString groupUsage(const QList<Command> &commands, const QStringList &group)
 {
     const QString name = group.join(QLatin1Char(' '));
     QString text = QStringLiteral("Usage: traindesk %1 COMMAND [OPTIONS] [-o table|json]\n\nCommands:\n").arg(name);
-    for (const Command &c : commandsIn(commands, group))
-        text += QStringLiteral("  %1%2\n").arg(c.path.join(QLatin1Char(' ')).leftJustified(26), c.summary);
+    text += commandLines(commandsIn(commands, group));
     text += QStringLiteral("\nRun 'traindesk %1 COMMAND --help' for a command's options.\n").arg(name);
     return text;
 }

@@ -367,17 +367,18 @@ int jobCreate(Context &c)
     SubmitRequest request{c.workspaceName(), exp->name, c.args.value("name"), c.args.value("cluster"), *spec,
                           c.args.isSet("draft")};
     request.noContainer = c.args.isSet("no-container");
-    // Its errors as `job validate` and `job plan` print them, FILE:LINE:COLUMN each (the
-    // submit's own refusal is one line for the GUI).
-    if (const auto context = specContext(c); context) {
-        const ParsedJobSpec parsed = parseJobSpec(request.noContainer ? RunWithoutContainer::apply(*spec) : *spec, *context);
-        if (parsed.hasErrors())
-            return refuseSpec(c, parsed);
-    }
     JobSubmission submission(c.store);
     const auto job = submission.submit(request);
-    if (!job)
+    if (!job) {
+        // A refused job.json's errors as `job validate` and `job plan` print them,
+        // FILE:LINE:COLUMN each (the submit's own refusal is one line, for the GUI).
+        if (const auto context = specContext(c); context) {
+            const ParsedJobSpec parsed = parseJobSpec(request.noContainer ? RunWithoutContainer::apply(*spec) : *spec, *context);
+            if (parsed.hasErrors())
+                return refuseSpec(c, parsed);
+        }
         return c.error(job.error());
+    }
     // What runs as asked but maybe not as expected (ranks oversubscribed), before it starts.
     if (const auto plan = submission.plan(request.workspace, request.cluster, *spec, exp->name, job->name); plan) {
         for (const QString &warning : plan->warnings)

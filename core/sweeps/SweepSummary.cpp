@@ -70,21 +70,21 @@ void SweepSummary::noteMissingMetric(SweepSummary &summary, const TrialMetric &m
                 fields.insert(f);
         }
     }
-    summary.metricFieldsInstead = QStringList(fields.begin(), fields.end());
-    summary.metricFieldsInstead.sort();
-    summary.metricNeverWritten = true;
+    QStringList sorted(fields.begin(), fields.end());
+    sorted.sort();
+    summary.metricFieldsInstead = sorted;
 }
 
 QString SweepSummary::missingMetricNote() const
 {
-    if (!metricNeverWritten)
+    if (!metricFieldsInstead)
         return {};
-    if (metricFieldsInstead.isEmpty())
+    if (metricFieldsInstead->isEmpty())
         return QStringLiteral("no trial wrote a metric record (docs/METRICS.md: how a script writes them), so none "
                               "has '%1' to rank by")
             .arg(sweep.metric);
     return QStringLiteral("no trial's metric records have '%1'; they have: %2")
-        .arg(sweep.metric, metricFieldsInstead.join(QStringLiteral(", ")));
+        .arg(sweep.metric, metricFieldsInstead->join(QStringLiteral(", ")));
 }
 
 const TrialRow *SweepSummary::bestTrial() const

@@ -34,9 +34,9 @@ struct SweepSummary
     Sweep sweep;
     QList<TrialRow> trials;
     int bestIndex = 0;        // the trial with the best metric value; 0: none has one yet
-    // No trial's records carry the metric, and at least one trial ended: what they carry.
-    QStringList metricFieldsInstead;
-    bool metricNeverWritten = false;
+    // Set when no trial's records carry the metric and at least one trial ended: the number
+    // fields they do carry (none when they wrote no records).
+    std::optional<QStringList> metricFieldsInstead;
 
     // `metric`: the sweep's metric series kept from an earlier read (only new records are
     // read then), or none (all of them are read).

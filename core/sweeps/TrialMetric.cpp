@@ -22,13 +22,15 @@ bool isBookkeeping(const QString &field)
 
 void TrialMetric::add(Cache &cache, const MetricRecord &record, const QString &metric)
 {
+    if (record.kind == QLatin1String("rank"))
+        return;
     const double v = record.number(metric);
-    if (!std::isfinite(v) || record.kind == QLatin1String("rank")) {
-        if (cache.values.isEmpty() && record.kind != QLatin1String("rank") && record.kind != QLatin1String("info")) {
-            for (const auto &[name, number] : record.numbers()) {
-                if (!isBookkeeping(name))
-                    cache.fields.insert(name);
-            }
+    if (!std::isfinite(v)) {
+        if (!cache.values.isEmpty() || record.kind == QLatin1String("info"))
+            return;
+        for (const auto &[name, number] : record.numbers()) {
+            if (!isBookkeeping(name))
+                cache.fields.insert(name);
         }
         return;
     }

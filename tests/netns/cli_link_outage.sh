@@ -4,8 +4,8 @@
 # takes jobs again once it answers, and the next 3 jobs on the cluster run, without
 # `agent stop`. The metric lines the job wrote while its node was cut are stored once the
 # node answers again (they were lost: the job's last read found the node out of reach, and
-# nothing read it again). The node's sshd has OpenSSH's default MaxSessions (10): channels that a cut
-# link left half-open on a kept connection used them up, and every later job failed
+# nothing read it again). The node's sshd has OpenSSH's default MaxSessions (10): channels
+# that a cut link left half-open on a kept connection used them up, and every later job failed
 # "cannot open a channel ... Channel opening failure" (sshd: "no more sessions").
 set -u
 traindesk=$1
